@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/**
+ * The only place that reads process.env. Every problem is collected and
+ * reported in one error so an operator fixes the environment in one pass.
+ */
+
+const optionalUrl = z.url({ message: 'must be an absolute URL' }).optional();
+const optionalSecret = z.string().min(1).optional();
+
+const siteFetchMap = z
+  .string()
+  .default('')
+  .transform((raw, ctx) => {
+    const map = new Map<string, string>();
+    for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [domain, origin] = pair.split('=');
+      if (!domain || !origin || !URL.canParse(origin)) {
+        ctx.addIssue({ code: 'custom', message: `entry "${pair}" is not domain=http://host:port` });
+        continue;
+      }
+      map.set(domain.toLowerCase(), origin.replace(/\/$/, ''));
+    }
+    return map;
+  });
+
+export const configSchema = z.object({
+  DATABASE_URL: z.string().startsWith('postgres', 'must be a postgres:// URL').default('postgres://postgres@127.0.0.1:5432/sightline'),
+  REDIS_URL: z.string().startsWith('redis', 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only').default('sightline'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_BASE_URL: optionalUrl,
+  API_VARIANT: z.enum(['A', 'B', 'AB']).default('AB'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ASSISTANTS: z.enum(['auto', 'simulator']).default('auto'),
+  SIMULATOR_URL: optionalUrl,
+  SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  OPENAI_API_KEY: optionalSecret,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalSecret,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  PERPLEXITY_API_KEY: optionalSecret,
+  PERPLEXITY_BASE_URL: optionalUrl,
+  GEMINI_API_KEY: optionalSecret,
+  GEMINI_BASE_URL: optionalUrl,
+  SERP_API_KEY: optionalSecret,
+  SERP_BASE_URL: optionalUrl,
+  APP_GATEWAY_API_KEY: optionalSecret,
+  APP_GATEWAY_BASE_URL: optionalUrl,
+  ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+  SITE_FETCH_MAP: siteFetchMap,
+});
+
+type Env = z.infer<typeof configSchema>;
+
+export type ProviderCredential = { apiKey: string | undefined; baseUrl: string | undefined };
+
+export interface Config {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  apiVariant: 'A' | 'B' | 'AB';
+  logLevel: Env['LOG_LEVEL'];
+  assistants: {
+    mode: 'auto' | 'simulator';
+    simulatorUrl: string;
+    simulatorPort: number;
+    timeoutMs: number;
+    openai: ProviderCredential;
+    anthropic: ProviderCredential;
+    perplexity: ProviderCredential;
+    gemini: ProviderCredential;
+    serp: ProviderCredential;
+    appGateway: ProviderCredential;
+  };
+  siteFetchMap: ReadonlyMap<string, string>;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value) && !(value instanceof Map)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const simulatorUrl = e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`;
+  const cred = (apiKey: string | undefined, baseUrl: string | undefined): ProviderCredential => ({ apiKey, baseUrl });
+  return deepFreeze({
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    host: e.HOST,
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    apiVariant: e.API_VARIANT,
+    logLevel: e.LOG_LEVEL,
+    assistants: {
+      mode: e.ASSISTANTS,
+      simulatorUrl: simulatorUrl.replace(/\/$/, ''),
+      simulatorPort: e.SIMULATOR_PORT,
+      timeoutMs: e.ASSISTANT_TIMEOUT_MS,
+      openai: cred(e.OPENAI_API_KEY, e.OPENAI_BASE_URL),
+      anthropic: cred(e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL),
+      perplexity: cred(e.PERPLEXITY_API_KEY, e.PERPLEXITY_BASE_URL),
+      gemini: cred(e.GEMINI_API_KEY, e.GEMINI_BASE_URL),
+      serp: cred(e.SERP_API_KEY, e.SERP_BASE_URL),
+      appGateway: cred(e.APP_GATEWAY_API_KEY, e.APP_GATEWAY_BASE_URL),
+    },
+    siteFetchMap: e.SITE_FETCH_MAP,
+  });
+}

@@ -1,0 +1,20 @@
+import { Kysely, PostgresDialect, CamelCasePlugin } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+// int8 (bigint) columns hold micro-dollars and counts, all far below 2^53:
+// read them as numbers, not strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+// numeric is used for sums and averages in reports; same reasoning.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
+// Dates (not timestamps) stay 'YYYY-MM-DD' strings: periods are calendar days, not instants.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export type Db = Kysely<Database>;
+
+export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+}

@@ -1,0 +1,145 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types, camelCase (CamelCasePlugin maps them to snake_case columns).
+ * The source of truth for row shapes: domain types derive from these.
+ *
+ * Glossary: org = workspace; site = project; micros = integer micro-dollars.
+ */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type Plan = 'free' | 'starter' | 'pro' | 'enterprise';
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export type KeyRole = Exclude<Role, 'owner'>;
+
+export interface OrgsTable {
+  id: Generated<number>;
+  name: string;
+  plan: ColumnType<Plan, Plan | undefined, Plan>;
+  limitSites: number | null;
+  limitPromptsPerSite: number | null;
+  limitScansPerMonth: number | null;
+  limitMembers: number | null;
+  balanceMicros: Generated<number>;
+  reportName: string | null;
+  reportLogo: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  createdAt: CreatedAt;
+}
+
+export interface MembershipsTable {
+  orgId: number;
+  userId: number;
+  role: Role;
+  createdAt: CreatedAt;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  orgId: number;
+  email: string;
+  role: KeyRole;
+  status: ColumnType<'pending' | 'accepted' | 'cancelled', 'pending' | undefined, 'pending' | 'accepted' | 'cancelled'>;
+  tokenHash: string;
+  invitedBy: number | null;
+  createdAt: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  orgId: number;
+  createdBy: number;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  role: KeyRole;
+  lastUsedAt: Timestamp | null;
+  revokedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  orgId: number;
+  name: string;
+  url: string;
+  domain: string;
+  industry: string | null;
+  brandTerms: ColumnType<string[], string[] | undefined, string[]>;
+  language: ColumnType<string, string | undefined, string>;
+  location: ColumnType<string, string | undefined, string>;
+  scanFrequencyDays: ColumnType<number, number | undefined, number>;
+  monthlyCapMicros: number | null;
+  scanSettings: ColumnType<ScanSettingsJson, string | undefined, string>;
+  allowedProviders: string[] | null;
+  scheduleEnabled: ColumnType<boolean, boolean | undefined, boolean>;
+  scheduleBatch: ColumnType<boolean, boolean | undefined, boolean>;
+  nextScanAt: Timestamp | null;
+  brandVersion: ColumnType<number, number | undefined, number>;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Stored form of a site's saved scan settings (money in micros). */
+export interface ScanSettingsJson {
+  providers?: string[];
+  models?: Record<string, string>;
+  category?: string;
+  budgetMicros?: number;
+  skipAtCap?: boolean;
+}
+
+export interface CompetitorsTable {
+  id: Generated<number>;
+  siteId: number;
+  name: string;
+  domain: string | null;
+  aliases: ColumnType<string[], string[] | undefined, string[]>;
+  color: string | null;
+  logo: string | null;
+  createdAt: CreatedAt;
+}
+
+export type LedgerKind = 'topup' | 'charge' | 'adjustment';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  orgId: number;
+  kind: LedgerKind;
+  amountMicros: number;
+  balanceAfterMicros: number;
+  siteId: number | null;
+  description: ColumnType<string, string | undefined, string>;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  orgs: OrgsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  apiKeys: ApiKeysTable;
+  sites: SitesTable;
+  competitors: CompetitorsTable;
+  ledgerEntries: LedgerEntriesTable;
+}
+
+export type OrgRow = Selectable<OrgsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SiteRow = Selectable<SitesTable>;
+export type NewSite = Insertable<SitesTable>;
+export type SiteUpdate = Updateable<SitesTable>;
+export type CompetitorRow = Selectable<CompetitorsTable>;
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+export type InvitationRow = Selectable<InvitationsTable>;

@@ -1,0 +1,84 @@
+/**
+ * The one error hierarchy. Domain code throws these; src/http/respond.ts turns
+ * them into HTTP in one function. `fields` names each wrong input field.
+ */
+export type FieldErrors = Record<string, string>;
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly fields: FieldErrors | null;
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, fields: FieldErrors | null = null, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.fields = fields;
+    this.headers = headers;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, fields: FieldErrors | null = null) {
+    super(400, message, fields);
+  }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Sign in or send a valid API key') {
+    super(401, message);
+  }
+}
+export class PaymentRequiredError extends AppError {
+  constructor(message: string) {
+    super(402, message);
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+export class SignedInOnlyError extends ForbiddenError {
+  constructor() {
+    super('This action needs a signed-in person in the app, not an API token');
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+export class MethodNotAllowedError extends AppError {
+  constructor(allow: string[]) {
+    super(405, `Method not allowed; use ${allow.join(', ')}`, null, { Allow: allow.join(', ') });
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string, fields: FieldErrors | null = null) {
+    super(409, message, fields);
+  }
+}
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, `Request body is larger than ${Math.round(limitBytes / 1024 / 1024)} MB`);
+  }
+}
+export class UnsupportedMediaTypeError extends AppError {
+  constructor() {
+    super(415, 'Send the body as JSON with Content-Type: application/json');
+  }
+}
+export class ValidationError extends AppError {
+  constructor(fields: FieldErrors, message = 'Some fields are not valid') {
+    super(422, message, fields);
+  }
+}
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, null, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
