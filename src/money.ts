@@ -16,11 +16,11 @@ export function microsToUsd(micros: Micros): number {
   return Math.round(micros) / MICROS_PER_USD;
 }
 
-/** "$1.23"; amounts under a cent keep their significant digits ("$0.0045"). */
+/** "$1.23"; amounts under a dollar keep their significant digits ("$0.0045", "$0.012"), as per-answer prices need. */
 export function formatUsd(micros: Micros): string {
   const usd = micros / MICROS_PER_USD;
   const sign = usd < 0 ? '-' : '';
   const abs = Math.abs(usd);
-  if (abs !== 0 && abs < 0.01) return `${sign}$${abs.toFixed(6).replace(/0+$/, '')}`;
-  return `${sign}$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const maximumFractionDigits = abs !== 0 && abs < 1 ? 6 : 2;
+  return `${sign}$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits })}`;
 }

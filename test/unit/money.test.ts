@@ -14,5 +14,7 @@ describe('money', () => {
     expect(formatUsd(1_234_567_890)).toBe('$1,234.57');
     expect(formatUsd(4_500)).toBe('$0.0045');
     expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(12_000)).toBe('$0.012');
+    expect(formatUsd(500_000)).toBe('$0.50');
   });
 });

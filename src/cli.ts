@@ -1,0 +1,183 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { closeContext, createContext, type AppContext } from './context.ts';
+import { createApiKey, revokeApiKey } from './domain/api-keys.ts';
+import { topUp } from './domain/billing.ts';
+import { seedDemo } from './domain/demo.ts';
+import { addMember, removeMemberAsOperator } from './domain/members.ts';
+import { createOrg, setOrgBranding, setOrgLimits } from './domain/orgs.ts';
+import { PLANS } from './domain/plans.ts';
+import { KEY_ROLES, PERSON_ROLES } from './domain/roles.ts';
+import { createUser } from './domain/users.ts';
+import { AppError } from './errors.ts';
+import { createLogger } from './logger.ts';
+import { migrate, runApi } from './main.ts';
+import { microsToUsd, usdToMicros } from './money.ts';
+import { runStart } from './start.ts';
+
+/**
+ * Operator CLI (CONTRACT.md "Operator CLI"): one JSON object on stdout and
+ * exit 0, or a message on stderr and a non-zero exit.
+ */
+
+class UsageError extends Error {}
+
+const id = z.coerce.number().int().positive();
+const count = z.coerce.number().int().min(0);
+const usd = z.coerce.number().finite().positive();
+
+type Spec = Record<string, { type: 'string' | 'boolean' }>;
+
+function args<S extends z.ZodRawShape>(argv: string[], shape: S): z.output<z.ZodObject<S>> {
+  const options: Spec = {};
+  for (const name of Object.keys(shape)) options[name] = { type: shape[name] instanceof z.ZodBoolean ? 'boolean' : 'string' };
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const parsed = z.object(shape).safeParse(values);
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
+/** CLI flags are kebab-case; schemas use the same names. */
+const USAGE = `usage: sightline <command>
+  migrate
+  org create --name NAME [--plan free|starter|pro|enterprise] [--balance-usd N]
+  org limits --org ID [--sites N] [--prompts-per-site N] [--scans-per-month N] [--members N]
+  org branding --org ID [--report-name NAME] [--report-logo URL]
+  user create --email EMAIL --name NAME
+  member add --org ID --user ID --role owner|admin|member|viewer
+  member remove --org ID --user ID
+  key create --org ID --user ID --name NAME [--role viewer|member|admin]
+  key revoke --id ID
+  balance topup --org ID --usd N
+  demo
+  simulator [--port 4010]
+  worker [--queues scan,reanalyse,...]
+  api
+  start                      (what npm start runs: migrate, demo, API, workers, simulator)`;
+
+async function withContext<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const ctx = createContext(config, { role: 'cli', logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }), dbPoolSize: 2 });
+  try {
+    return await fn(ctx);
+  } finally {
+    await closeContext(ctx);
+  }
+}
+
+type Command = (argv: string[], config: Config) => Promise<unknown>;
+
+const commands: Record<string, Command> = {
+  migrate: async (argv, config) => {
+    args(argv, {});
+    return { migrated: await migrate(config) };
+  },
+  'org create': (argv, config) => {
+    const a = args(argv, { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() });
+    return withContext(config, (ctx) => createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }));
+  },
+  'org limits': (argv, config) => {
+    const a = args(argv, { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() });
+    return withContext(config, (ctx) =>
+      setOrgLimits(ctx.db, a.org, { sites: a.sites, promptsPerSite: a['prompts-per-site'], scansPerMonth: a['scans-per-month'], members: a.members }),
+    );
+  },
+  'org branding': (argv, config) => {
+    const a = args(argv, { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() });
+    return withContext(config, (ctx) => setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }));
+  },
+  'user create': (argv, config) => {
+    const a = args(argv, { email: z.email(), name: z.string().min(1) });
+    return withContext(config, (ctx) => createUser(ctx.db, a));
+  },
+  'member add': (argv, config) => {
+    const a = args(argv, { org: id, user: id, role: z.enum(PERSON_ROLES) });
+    return withContext(config, (ctx) => addMember(ctx.db, { orgId: a.org, userId: a.user, role: a.role }));
+  },
+  'member remove': (argv, config) => {
+    const a = args(argv, { org: id, user: id });
+    return withContext(config, async (ctx) => {
+      await removeMemberAsOperator(ctx.db, a.org, a.user);
+      return { orgId: a.org, userId: a.user, removed: true };
+    });
+  },
+  'key create': (argv, config) => {
+    const a = args(argv, { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() });
+    return withContext(config, (ctx) => createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role }));
+  },
+  'key revoke': (argv, config) => {
+    const a = args(argv, { id });
+    return withContext(config, (ctx) => revokeApiKey(ctx.db, a.id, ctx.clock.now()));
+  },
+  'balance topup': (argv, config) => {
+    const a = args(argv, { org: id, usd });
+    return withContext(config, async (ctx) => {
+      const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
+      return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
+    });
+  },
+  demo: (argv, config) => {
+    args(argv, {});
+    return withContext(config, async (ctx) => {
+      await migrate(config);
+      const seed = await seedDemo(ctx, '.sightline');
+      return { ...seed, url: config.publicBaseUrl };
+    });
+  },
+  simulator: async (argv, config) => {
+    const a = args(argv, { port: z.coerce.number().int().min(0).max(65535).optional() });
+    const { runSimulatorCli } = await import('./simulator/cli.ts');
+    await runSimulatorCli(a.port ?? config.assistants.simulatorPort, config);
+    return undefined;
+  },
+  worker: async (argv, config) => {
+    const a = args(argv, { queues: z.string().optional() });
+    const { runWorker } = await import('./queue/worker.ts');
+    await runWorker(config, a.queues?.split(',').map((q) => q.trim()).filter(Boolean));
+    return undefined;
+  },
+  api: async (argv, config) => {
+    args(argv, {});
+    await runApi(config);
+    return undefined;
+  },
+  start: async (argv, config) => {
+    args(argv, {});
+    await runStart(config);
+    return undefined;
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, second] = argv;
+  const two = `${first} ${second}`;
+  const name = commands[two] ? two : first && commands[first] ? first : undefined;
+  if (!name) {
+    process.stderr.write(`${first ? `unknown command: ${argv.slice(0, 2).join(' ')}\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const config = loadConfig();
+    const rest = argv.slice(name.split(' ').length);
+    const result = await (commands[name] as Command)(rest, config);
+    if (result !== undefined) process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`sightline ${name}: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    const message = err instanceof AppError || err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err);
+    process.stderr.write(`sightline ${name}: ${message}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// Long-running commands (api, worker, simulator, start) keep the event loop alive themselves.
+if (code !== 0 || !['api', 'worker', 'simulator', 'start'].includes(process.argv[2] ?? '')) process.exit(code);

@@ -1,0 +1,24 @@
+import { parse } from 'tldts';
+
+/**
+ * Turns what a person types as a site address (`acme.com`, `www.acme.com`,
+ * `https://www.acme.com/en/`) into the site's domain: its host without `www.`.
+ * Returns null for anything that is not a registrable public domain: IPs,
+ * `localhost`, single labels, hosts without a known public suffix.
+ */
+export function domainFromAddress(input: string): string | null {
+  const trimmed = input.trim();
+  if (!trimmed || /\s/.test(trimmed)) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let host: string;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    host = url.hostname.replace(/\.$/, '');
+  } catch {
+    return null;
+  }
+  const parsed = parse(host);
+  if (parsed.isIp || !parsed.isIcann || !parsed.domain || !parsed.hostname) return null;
+  return parsed.hostname.replace(/^www\./, '');
+}

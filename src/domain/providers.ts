@@ -1,0 +1,38 @@
+import type { Config } from '../config.ts';
+import { CATALOG, credentialFor, defaultModel, type ProviderKey } from '../assistants/catalog.ts';
+import { microsToUsd } from '../money.ts';
+
+/**
+ * With no credential a provider is answered by the bundled simulator
+ * (CONTRACT.md), so every provider can answer; `source` says which.
+ */
+export function providerSource(config: Config, key: ProviderKey): 'api' | 'simulator' {
+  if (config.assistants.mode === 'simulator') return 'simulator';
+  const cred = credentialFor(key, defaultModel(key));
+  return config.assistants[cred].apiKey ? 'api' : 'simulator';
+}
+
+export function connectedAssistants(config: Config): ProviderKey[] {
+  return CATALOG.map((p) => p.key);
+}
+
+export function listProviders(config: Config) {
+  return {
+    providers: CATALOG.map((p) => ({
+      key: p.key,
+      name: p.name,
+      model: p.defaultModel,
+      defaultModel: p.defaultModel,
+      connected: true,
+      source: providerSource(config, p.key),
+      models: p.models.map((m) => ({
+        id: m.id,
+        label: m.label,
+        kind: m.kind,
+        costPerAnswerUsd: microsToUsd(m.priceMicros),
+        batchCostPerAnswerUsd: m.batchPriceMicros === null ? null : microsToUsd(m.batchPriceMicros),
+        default: m.id === p.defaultModel,
+      })),
+    })),
+  };
+}

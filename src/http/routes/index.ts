@@ -1,0 +1,11 @@
+import type { Metrics } from '../metrics.ts';
+import type { Route } from '../route.ts';
+import { signedInRoutes } from './signed-in.routes.ts';
+import { systemRoutes } from './system.routes.ts';
+import { workspaceRoutes } from './workspace.routes.ts';
+
+/** The one route table. Later areas add their `*.routes.ts` here. */
+export function allRoutes(metrics: Metrics): Route[] {
+  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...signedInRoutes];
+  return routes;
+}
