@@ -39,6 +39,8 @@ export async function runStart(config: Config): Promise<void> {
 
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
+  // Children read their own config; they inherit this environment unchanged but for the simulator address.
+  // eslint-disable-next-line no-restricted-properties
   const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl };
   const run = (name: string, args: string[]) => {
     const proc = spawn(process.execPath, [CLI, ...args], { stdio: 'inherit', env });

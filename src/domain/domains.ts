@@ -14,6 +14,8 @@ export function domainFromAddress(input: string): string | null {
   try {
     const url = new URL(withScheme);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    // "mailto:a@acme.com" parses as user "mailto", password "a": an address with credentials is no site.
+    if (url.username || url.password) return null;
     host = url.hostname.replace(/\.$/, '');
   } catch {
     return null;

@@ -65,7 +65,7 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
       role,
       reportName: org.reportName ?? org.name,
       reportLogo: org.reportLogo,
-      connectedAssistants: connectedAssistants(ctx.config),
+      connectedAssistants: connectedAssistants(),
       limits: limitsOf(org),
       scansUsedThisMonth: await scansUsedThisMonth(ctx, orgId),
       balanceUsd: microsToUsd(balance),

@@ -12,7 +12,7 @@ export function providerSource(config: Config, key: ProviderKey): 'api' | 'simul
   return config.assistants[cred].apiKey ? 'api' : 'simulator';
 }
 
-export function connectedAssistants(config: Config): ProviderKey[] {
+export function connectedAssistants(): ProviderKey[] {
   return CATALOG.map((p) => p.key);
 }
 

@@ -58,7 +58,10 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
       ...(route.variant && { 'x-variant': route.variant }),
       security: route.access === 'public' ? [] : [{ bearer: [] }],
     };
-    if (route.body) op.requestBody = { required: false, content: { 'application/json': { schema: schemaOf(route.body) } } };
+    if (route.body) {
+      const media = { schema: schemaOf(route.body), ...(route.example !== undefined && { example: route.example }) };
+      op.requestBody = { required: false, content: { 'application/json': media } };
+    }
     (paths[path] ??= {})[route.method.toLowerCase()] = op;
   }
   return {

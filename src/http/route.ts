@@ -50,6 +50,8 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   query?: Q;
   /** Response description for the OpenAPI document. */
   responds?: string;
+  /** A valid body: shown in OpenAPI and used by the role-matrix tests. */
+  example?: B extends z.ZodType ? z.input<B> : never;
   handler: (input: HandlerInput<Infer<B>, Infer<Q>>) => Promise<Reply> | Reply;
 }
 
@@ -62,6 +64,7 @@ export interface Route {
   body?: z.ZodType;
   query?: z.ZodType;
   responds?: string;
+  example?: unknown;
   handler: (input: HandlerInput<unknown, unknown>) => Promise<Reply> | Reply;
 }
 

@@ -66,6 +66,7 @@ export const workspaceRoutes: Route[] = [
     summary: 'Add a site',
     access: 'admin',
     body: createSiteBody,
+    example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
     handler: async ({ ctx, principal, body }) => json({ project: await createSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body) }),
   }),
   defineRoute({
@@ -95,6 +96,7 @@ export const workspaceRoutes: Route[] = [
     summary: 'Invite a person by email (20 an hour per workspace)',
     access: 'admin',
     body: inviteBody,
+    example: { email: 'sam@acme.com', role: 'member' },
     handler: async ({ ctx, principal, body }) => json(await inviteMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
@@ -114,6 +116,7 @@ export const workspaceRoutes: Route[] = [
     summary: 'Change a member’s role (never the owner’s)',
     access: 'admin',
     body: roleBody,
+    example: { role: 'viewer' },
     handler: async ({ ctx, principal, ids, body }) =>
       json(await changeMemberRole(ctx.db, { orgId: principal.org.id, userId: principal.user.id }, ids.userId as number, body.role)),
   }),

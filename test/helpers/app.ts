@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Clock } from '../../src/clock.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { closeContext, createContext, type AppContext } from '../../src/context.ts';
+import { allRoutes } from '../../src/http/routes/index.ts';
+import { createHttpServer } from '../../src/http/server.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestApp {
+  url: string;
+  ctx: AppContext;
+  config: Config;
+  env: Record<string, string>;
+  request(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // Response bodies are whatever the endpoint returns; tests assert on their shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+/** Deletes every Redis key under a prefix (SCAN, never KEYS, so a shared Redis stays responsive). */
+export async function clearRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * The real HTTP server on a random port, over this file's own database and
+ * Redis key prefix. Call close() in afterAll: it drops both.
+ */
+export async function startTestApp(options: { variant?: 'A' | 'B' | 'AB'; clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const prefix = `sightline-test:${randomBytes(5).toString('hex')}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    API_VARIANT: options.variant ?? 'AB',
+    ASSISTANTS: 'simulator',
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const ctx = createContext(config, { role: 'api', clock: options.clock, logger: createLogger(config.logLevel, { fd: 2 }), dbPoolSize: 5 });
+  const http = createHttpServer(ctx, allRoutes);
+  const url = await http.listen(0, '127.0.0.1');
+
+  const request: TestApp['request'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    if (res.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    url,
+    ctx,
+    config,
+    env,
+    request,
+    async close() {
+      await http.close();
+      await closeContext(ctx);
+      await clearRedisPrefix(env.REDIS_URL as string, prefix);
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../src/context.ts';
+import type { KeyRole, Plan, Role } from '../../src/db/schema.ts';
+import { createApiKey } from '../../src/domain/api-keys.ts';
+import { addMember } from '../../src/domain/members.ts';
+import { createOrg, setOrgLimits } from '../../src/domain/orgs.ts';
+import { createUser } from '../../src/domain/users.ts';
+import { usdToMicros } from '../../src/money.ts';
+
+export interface Workspace {
+  orgId: number;
+  ownerId: number;
+  /** One key per key role, each made by a person of that role. */
+  keys: Record<KeyRole, string>;
+  users: Record<KeyRole, number>;
+}
+
+const unique = () => randomBytes(4).toString('hex');
+
+export async function addPerson(ctx: AppContext, orgId: number, role: Role, name: string = role): Promise<{ userId: number; key: string | null }> {
+  const user = await createUser(ctx.db, { email: `${name}-${unique()}@example.com`, name: `${name} person` });
+  await addMember(ctx.db, { orgId, userId: user.id, role });
+  const key = role === 'owner' ? null : (await createApiKey(ctx.db, { orgId, userId: user.id, name: `${role} key` })).key;
+  return { userId: user.id, key };
+}
+
+/** A workspace with an owner and one person (and key) per key role, created through the same domain functions as the CLI. */
+export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; balanceUsd?: number; name?: string } = {}): Promise<Workspace> {
+  const org = await createOrg(ctx.db, { name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? 'pro', balanceMicros: usdToMicros(options.balanceUsd ?? 0) });
+  // Roomy limits so fixtures never trip them unless a test lowers them.
+  await setOrgLimits(ctx.db, org.id, { members: 50 });
+  const owner = await addPerson(ctx, org.id, 'owner');
+  const keys = {} as Record<KeyRole, string>;
+  const users = {} as Record<KeyRole, number>;
+  for (const role of ['viewer', 'member', 'admin'] as const) {
+    const person = await addPerson(ctx, org.id, role);
+    keys[role] = person.key as string;
+    users[role] = person.userId;
+  }
+  return { orgId: org.id, ownerId: owner.userId, keys, users };
+}

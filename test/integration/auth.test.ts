@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/clock.ts';
+import { createApiKey, generateKey, revokeApiKey } from '../../src/domain/api-keys.ts';
+import { changeMemberRole, removeMemberAsOperator } from '../../src/domain/members.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+
+const clock = fixedClock('2026-11-22T10:00:00Z');
+let app: TestApp;
+let ws: Workspace;
+const UNAUTHORIZED = { error: 'Sign in or send a valid API key', fields: null };
+
+beforeAll(async () => {
+  app = await startTestApp({ clock });
+  ws = await seedWorkspace(app.ctx, { name: 'Auth Co' });
+});
+afterAll(() => app.close());
+
+describe('401 forms', () => {
+  it.each([
+    ['no Authorization header', undefined],
+    ['a non-Bearer scheme', 'Basic abc'],
+    ['a key of the wrong form', 'Bearer slk_short'],
+    ['a key with a wrong prefix', `Bearer sk_${'a'.repeat(40)}`],
+    ['a key with a character outside the alphabet', `Bearer slk_${'a'.repeat(39)}!`],
+    ['a well-formed unknown key', `Bearer ${generateKey()}`],
+  ])('answers 401 for %s', async (_label, header) => {
+    const res = await app.request('GET', '/whoami', { headers: header ? { authorization: header } : {} });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it('stops a revoked key on the very next request', async () => {
+    const person = await addPerson(app.ctx, ws.orgId, 'member');
+    const key = person.key as string;
+    expect((await app.request('GET', '/whoami', { key })).status).toBe(200);
+    const row = await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', person.userId).executeTakeFirstOrThrow();
+    await revokeApiKey(app.ctx.db, row.id, clock.now());
+    const res = await app.request('GET', '/whoami', { key });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it('stops a key whose creator left the workspace', async () => {
+    const person = await addPerson(app.ctx, ws.orgId, 'admin');
+    await removeMemberAsOperator(app.ctx.db, ws.orgId, person.userId);
+    expect((await app.request('GET', '/whoami', { key: person.key as string })).status).toBe(401);
+  });
+});
+
+describe('key storage and identity', () => {
+  it('stores only the SHA-256 of a key and its first 8 characters', async () => {
+    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.admin, name: 'stored' });
+    expect(made.key).toMatch(/^slk_[A-Za-z0-9_-]{40}$/);
+    const row = await app.ctx.db.selectFrom('apiKeys').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
+    expect(row.prefix).toBe(made.key.slice(0, 8));
+    expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(made.key);
+  });
+
+  it('whoami answers the identity record of the key', async () => {
+    const res = await app.request('GET', '/whoami', { key: ws.keys.member });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      kind: 'token',
+      tokenName: 'member key',
+      user: { id: ws.users.member, name: 'member person', email: expect.stringContaining('@example.com') },
+      org: { id: ws.orgId, name: 'Auth Co', plan: 'pro' },
+      role: 'member',
+    });
+  });
+
+  it("gives a key made without a role its creator's role, and an owner's key admin", async () => {
+    const owner = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId, name: 'owner key' });
+    expect(owner.role).toBe('admin');
+    const viewer = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.viewer, name: 'v' });
+    expect(viewer.role).toBe('viewer');
+  });
+
+  it('refuses to make a key with more access than its creator', async () => {
+    await expect(createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'x', role: 'admin' })).rejects.toThrow(/more access/);
+  });
+});
+
+describe('effective role', () => {
+  it('lowers a key when its creator is lowered, and raises it back up to its own role only', async () => {
+    const person = await addPerson(app.ctx, ws.orgId, 'admin');
+    const key = person.key as string;
+    expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
+    await changeMemberRole(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'viewer');
+    expect((await app.request('GET', '/whoami', { key })).body.role).toBe('viewer');
+    const refused = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key, body: { email: 'x@example.com' } });
+    expect(refused.status).toBe(403);
+    await changeMemberRole(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'admin');
+    expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
+  });
+
+  it('never lets a viewer key act above viewer even when its creator is an admin', async () => {
+    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.admin, name: 'ro', role: 'viewer' });
+    expect((await app.request('GET', '/whoami', { key: made.key })).body.role).toBe('viewer');
+  });
+});
+
+describe('last use', () => {
+  it('is written at most once per 5 minutes', async () => {
+    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'lu' });
+    const lastUsed = async () =>
+      (await app.ctx.db.selectFrom('apiKeys').select('lastUsedAt').where('id', '=', made.id).executeTakeFirstOrThrow()).lastUsedAt?.toISOString() ?? null;
+    expect(await lastUsed()).toBeNull();
+    clock.set('2026-11-22T11:00:00Z');
+    await app.request('GET', '/whoami', { key: made.key });
+    expect(await lastUsed()).toBe('2026-11-22T11:00:00.000Z');
+    clock.set('2026-11-22T11:04:59Z');
+    await app.request('GET', '/whoami', { key: made.key });
+    expect(await lastUsed()).toBe('2026-11-22T11:00:00.000Z');
+    clock.set('2026-11-22T11:05:00Z');
+    await app.request('GET', '/whoami', { key: made.key });
+    expect(await lastUsed()).toBe('2026-11-22T11:05:00.000Z');
+  });
+});
+
+describe('signed-in-only actions', () => {
+  const cases: [string, string][] = [
+    ['GET', '/auth/session'],
+    ['POST', '/auth/login'],
+    ['GET', '/account'],
+    ['PATCH', '/account'],
+    ['DELETE', '/account'],
+    ['POST', '/account/password'],
+    ['POST', '/orgs'],
+    ['PATCH', '/orgs/:orgId'],
+    ['DELETE', '/orgs/:orgId'],
+    ['POST', '/orgs/:orgId/switch'],
+    ['POST', '/orgs/:orgId/leave'],
+    ['GET', '/orgs/:orgId/tokens'],
+    ['POST', '/orgs/:orgId/tokens'],
+    ['DELETE', '/orgs/:orgId/tokens/1'],
+    ['POST', '/orgs/:orgId/topups'],
+    ['GET', '/orgs/:orgId/invoices'],
+    ['DELETE', '/projects/1'],
+    ['POST', '/invitations/abc/accept'],
+  ];
+  it.each(cases)('%s %s answers 403 to an admin key, saying it needs a signed-in person', async (method, path) => {
+    const res = await app.request(method, path.replace(':orgId', String(ws.orgId)), { key: ws.keys.admin, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: expect.stringMatching(/signed-in person.*not an API token/), fields: null });
+  });
+
+  it('still answers 401 first when no key is sent', async () => {
+    expect((await app.request('POST', '/orgs', { body: {} })).status).toBe(401);
+  });
+});

@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+const run = promisify(execFile);
+const NODE = path.resolve('node_modules/.bin/node');
+const CLI = path.resolve('src/cli.ts');
+let app: TestApp;
+
+/** Runs `sightline ...` as a separate process against this file's database. */
+async function sightline(args: string[], cwd?: string): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(NODE, [CLI, ...args], { env: { ...process.env, ...app.env }, cwd });
+    return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, json: null, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe('operator CLI', () => {
+  it('creates a workspace, a person, a membership and a key that works against the API', async () => {
+    const org = await sightline(['org', 'create', '--name', 'CLI Co', '--plan', 'starter', '--balance-usd', '12.5']);
+    expect(org.code).toBe(0);
+    expect(org.json).toMatchObject({ id: expect.any(Number), name: 'CLI Co', plan: 'starter', balanceUsd: 12.5 });
+    const user = await sightline(['user', 'create', '--email', 'ops@example.com', '--name', 'Ops']);
+    expect(user.json).toMatchObject({ id: expect.any(Number), email: 'ops@example.com' });
+    const member = await sightline(['member', 'add', '--org', String(org.json?.id), '--user', String(user.json?.id), '--role', 'owner']);
+    expect(member.json).toEqual({ orgId: org.json?.id, userId: user.json?.id, role: 'owner' });
+    const key = await sightline(['key', 'create', '--org', String(org.json?.id), '--user', String(user.json?.id), '--name', 'ci']);
+    expect(key.json).toMatchObject({ id: expect.any(Number), key: expect.stringMatching(/^slk_[A-Za-z0-9_-]{40}$/), role: 'admin' });
+
+    const who = await app.request('GET', '/whoami', { key: key.json?.key as string });
+    expect(who.body).toMatchObject({ kind: 'token', tokenName: 'ci', role: 'admin', org: { id: org.json?.id, plan: 'starter' } });
+
+    const topup = await sightline(['balance', 'topup', '--org', String(org.json?.id), '--usd', '7.5']);
+    expect(topup.json).toEqual({ orgId: org.json?.id, balanceUsd: 20 });
+
+    const limits = await sightline(['org', 'limits', '--org', String(org.json?.id), '--sites', '7', '--members', '9']);
+    expect(limits.json).toMatchObject({ limits: { sites: 7, promptsPerSite: 150, scansPerMonth: 300, members: 9 } });
+
+    const branding = await sightline(['org', 'branding', '--org', String(org.json?.id), '--report-name', 'CLI Reports', '--report-logo', 'https://cdn.example.com/logo.png']);
+    expect(branding.json).toEqual({ id: org.json?.id, reportName: 'CLI Reports', reportLogo: 'https://cdn.example.com/logo.png' });
+
+    const revoke = await sightline(['key', 'revoke', '--id', String(key.json?.id)]);
+    expect(revoke.code).toBe(0);
+    expect((await app.request('GET', '/whoami', { key: key.json?.key as string })).status).toBe(401);
+
+    const removed = await sightline(['member', 'remove', '--org', String(org.json?.id), '--user', String(user.json?.id)]);
+    expect(removed.json).toEqual({ orgId: org.json?.id, userId: user.json?.id, removed: true });
+  });
+
+  it('gives a key the member’s own role and refuses more', async () => {
+    const org = await sightline(['org', 'create', '--name', 'Roles Co']);
+    const user = await sightline(['user', 'create', '--email', 'viewer@example.com', '--name', 'V']);
+    await sightline(['member', 'add', '--org', String(org.json?.id), '--user', String(user.json?.id), '--role', 'viewer']);
+    const key = await sightline(['key', 'create', '--org', String(org.json?.id), '--user', String(user.json?.id), '--name', 'v']);
+    expect(key.json?.role).toBe('viewer');
+    const refused = await sightline(['key', 'create', '--org', String(org.json?.id), '--user', String(user.json?.id), '--name', 'v', '--role', 'admin']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/more access/);
+    expect(refused.stdout).toBe('');
+  });
+
+  it.each([
+    [['org', 'create'], /--name/],
+    [['org', 'create', '--name', 'X', '--plan', 'gold'], /--plan/],
+    [['key', 'create', '--org', 'abc', '--user', '1', '--name', 'x'], /--org/],
+    [['user', 'create', '--email', 'nope', '--name', 'x'], /--email/],
+    [['member', 'add', '--org', '1', '--user', '1', '--role', 'boss'], /--role/],
+    [['org', 'create', '--name', 'X', '--bogus'], /bogus/],
+    [['frobnicate'], /unknown command/],
+  ])('fails with a clear message and non-zero exit for %j', async (args, message) => {
+    const res = await sightline(args);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+  });
+
+  it('reports a missing workspace as an error, not a crash', async () => {
+    const res = await sightline(['balance', 'topup', '--org', '999999', '--usd', '1']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/No workspace with id 999999/);
+  });
+
+  it('seeds the demo once and prints a key that works, the same key on the next run', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sightline-demo-'));
+    const first = await sightline(['demo'], dir);
+    expect(first.code).toBe(0);
+    expect(first.json).toMatchObject({ created: true, key: expect.stringMatching(/^slk_/), projectId: expect.any(Number) });
+    const who = await app.request('GET', '/whoami', { key: first.json?.key as string });
+    expect(who.body).toMatchObject({ role: 'admin', org: { name: 'Demo workspace' } });
+    const second = await sightline(['demo'], dir);
+    expect(second.json).toMatchObject({ created: false, key: first.json?.key, orgId: first.json?.orgId });
+    expect(JSON.parse(await readFile(path.join(dir, '.sightline/demo.json'), 'utf8')).key).toBe(first.json?.key);
+    const projects = await app.request('GET', `/orgs/${first.json?.orgId}/projects`, { key: first.json?.key as string });
+    expect(projects.body.projects[0]).toMatchObject({ name: 'Brightdesk', domain: 'brightdesk.io' });
+    expect(projects.body.projects[0].competitors).toHaveLength(4);
+  });
+});
+
+describe('config', () => {
+  it('reports every configuration problem in one error at boot', async () => {
+    const { code, stderr } = await run(NODE, [CLI, 'migrate'], { env: { ...process.env, ...app.env, PORT: 'abc', API_VARIANT: 'C', DATABASE_URL: 'mysql://x' } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/PORT/);
+    expect(stderr).toMatch(/API_VARIANT/);
+    expect(stderr).toMatch(/DATABASE_URL/);
+  });
+});

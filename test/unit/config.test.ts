@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('config', () => {
+  it('has defaults from CONTRACT.md', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/sightline',
+      redisUrl: 'redis://127.0.0.1:6379',
+      host: '127.0.0.1',
+      port: 8080,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      apiVariant: 'AB',
+      logLevel: 'info',
+    });
+    expect(c.assistants.mode).toBe('auto');
+    expect(c.assistants.simulatorUrl).toBe('http://127.0.0.1:4010');
+  });
+
+  it('reports every problem at once', () => {
+    try {
+      loadConfig({ PORT: '99999', API_VARIANT: 'X', OPENAI_BASE_URL: 'not a url', SITE_FETCH_MAP: 'acme.com' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'API_VARIANT', 'OPENAI_BASE_URL', 'SITE_FETCH_MAP']) expect(problems).toContain(name);
+    }
+  });
+
+  it('treats empty values as unset and parses the site fetch map', () => {
+    const c = loadConfig({ PORT: '', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000/, Other.io=http://127.0.0.1:9001', PUBLIC_BASE_URL: 'https://api.example.com/' });
+    expect(c.port).toBe(8080);
+    expect([...c.siteFetchMap]).toEqual([
+      ['acme.com', 'http://127.0.0.1:9000'],
+      ['other.io', 'http://127.0.0.1:9001'],
+    ]);
+    expect(c.publicBaseUrl).toBe('https://api.example.com');
+  });
+
+  it('is frozen', () => {
+    const c = loadConfig({});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.assistants.openai)).toBe(true);
+  });
+});
