@@ -97,12 +97,12 @@ const commands: Record<string, Command> = {
   },
   'member add': (argv, config) => {
     const a = args(argv, { org: id, user: id, role: z.enum(PERSON_ROLES) });
-    return withContext(config, (ctx) => addMember(ctx.db, { orgId: a.org, userId: a.user, role: a.role }));
+    return withContext(config, (ctx) => addMember(ctx, { orgId: a.org, userId: a.user, role: a.role }));
   },
   'member remove': (argv, config) => {
     const a = args(argv, { org: id, user: id });
     return withContext(config, async (ctx) => {
-      await removeMemberAsOperator(ctx.db, a.org, a.user);
+      await removeMemberAsOperator(ctx, a.org, a.user);
       return { orgId: a.org, userId: a.user, removed: true };
     });
   },
@@ -112,7 +112,7 @@ const commands: Record<string, Command> = {
   },
   'key revoke': (argv, config) => {
     const a = args(argv, { id });
-    return withContext(config, (ctx) => revokeApiKey(ctx.db, a.id, ctx.clock.now()));
+    return withContext(config, (ctx) => revokeApiKey(ctx, a.id));
   },
   'balance topup': (argv, config) => {
     const a = args(argv, { org: id, usd });

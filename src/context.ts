@@ -25,6 +25,8 @@ export function createRedis(config: Config, role: RedisRole): Redis {
     // BullMQ workers must wait out Redis restarts; the API must fail fast and answer 503.
     maxRetriesPerRequest: role === 'worker' ? null : 1,
     enableOfflineQueue: role === 'worker',
+    // Concurrent requests' commands (auth epoch reads) share one round trip.
+    enableAutoPipelining: role === 'api',
     lazyConnect: false,
   });
 }

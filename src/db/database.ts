@@ -12,9 +12,25 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Db = Kysely<Database>;
 
+const pools = new WeakMap<Db, pg.Pool>();
+
 export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * Runs a named (server-side prepared) statement: Postgres plans it once per
+ * connection instead of on every call. Only for hot paths whose SQL is fixed,
+ * since each name holds a plan on every pooled connection.
+ */
+export async function preparedQuery<Row extends object>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('preparedQuery needs a Db made by createDb');
+  const result = await pool.query<Row>({ name, text, values });
+  return result.rows;
 }

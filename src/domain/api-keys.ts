@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import type { KeyRole } from '../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { ROLE_RANK, capForKey } from './roles.ts';
+import { bumpAuthEpoch } from './auth-epoch.ts';
 import { requireMembership } from './members.ts';
 
 export const KEY_PREFIX = 'slk_';
@@ -51,7 +53,9 @@ export async function createApiKey(db: Db, input: { orgId: number; userId: numbe
   return { id: row.id, key, name, prefix, role, orgId: input.orgId, userId: input.userId };
 }
 
-export async function revokeApiKey(db: Db, keyId: number, at: Date): Promise<{ id: number; revokedAt: Date }> {
+export async function revokeApiKey(ctx: AppContext, keyId: number): Promise<{ id: number; revokedAt: Date }> {
+  const { db } = ctx;
+  const at = ctx.clock.now();
   const row = await db
     .updateTable('apiKeys')
     .set({ revokedAt: at })
@@ -64,5 +68,6 @@ export async function revokeApiKey(db: Db, keyId: number, at: Date): Promise<{ i
     if (!exists) throw new NotFoundError(`No key with id ${keyId}`);
     return { id: keyId, revokedAt: exists.revokedAt ?? at };
   }
+  await bumpAuthEpoch(ctx);
   return { id: row.id, revokedAt: row.revokedAt };
 }

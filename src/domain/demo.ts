@@ -41,7 +41,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     seed = { orgId: existing.orgId, userId: existing.userId, projectId: site?.id ?? 0, created: false };
     const saved = await fs.readFile(file, 'utf8').then((t) => JSON.parse(t) as { key?: string }, () => ({ key: undefined }));
     if (saved.key) {
-      const stillWorks = await authenticateKey(db, saved.key, ctx.clock.now()).then(
+      const stillWorks = await authenticateKey(ctx, saved.key, ctx.clock.now()).then(
         (p) => p.org.id === existing.orgId,
         () => false,
       );
@@ -50,7 +50,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
   } else {
     const org = await createOrg(db, { name: 'Demo workspace', plan: 'pro', balanceMicros: usdToMicros(100) });
     const user = await createUser(db, { email: DEMO_EMAIL, name: 'Demo Owner' });
-    await addMember(db, { orgId: org.id, userId: user.id, role: 'owner' });
+    await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
     const site = await createSite(
       ctx,
       { orgId: org.id, userId: user.id },

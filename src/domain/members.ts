@@ -1,6 +1,8 @@
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import type { KeyRole, Role } from '../db/schema.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, SignedInOnlyError } from '../errors.ts';
+import { bumpAuthEpoch } from './auth-epoch.ts';
 import { limitsOf } from './plans.ts';
 
 export async function requireMembership(db: Db, orgId: number, userId: number): Promise<{ role: Role }> {
@@ -32,7 +34,8 @@ export async function assertSeatAvailable(db: Db, orgId: number): Promise<void> 
 }
 
 /** Operator path (CLI): adds or changes a membership, limits enforced for new members. */
-export async function addMember(db: Db, input: { orgId: number; userId: number; role: Role }): Promise<{ orgId: number; userId: number; role: Role }> {
+export async function addMember(ctx: AppContext, input: { orgId: number; userId: number; role: Role }): Promise<{ orgId: number; userId: number; role: Role }> {
+  const { db } = ctx;
   const existing = await db.selectFrom('memberships').select('role').where('orgId', '=', input.orgId).where('userId', '=', input.userId).executeTakeFirst();
   if (!existing) await assertSeatAvailable(db, input.orgId);
   if (input.role === 'owner') {
@@ -44,6 +47,7 @@ export async function addMember(db: Db, input: { orgId: number; userId: number; 
     .values(input)
     .onConflict((oc) => oc.columns(['orgId', 'userId']).doUpdateSet({ role: input.role }))
     .execute();
+  await bumpAuthEpoch(ctx);
   return input;
 }
 
@@ -88,7 +92,8 @@ async function targetMember(db: Db, actor: Actor, userId: number): Promise<{ rol
   return target;
 }
 
-export async function changeMemberRole(db: Db, actor: Actor, userId: number, role: KeyRole) {
+export async function changeMemberRole(ctx: AppContext, actor: Actor, userId: number, role: KeyRole) {
+  const { db } = ctx;
   await targetMember(db, actor, userId);
   const row = await db
     .updateTable('memberships')
@@ -97,19 +102,22 @@ export async function changeMemberRole(db: Db, actor: Actor, userId: number, rol
     .where('userId', '=', userId)
     .returning(['userId', 'role'])
     .executeTakeFirstOrThrow();
+  await bumpAuthEpoch(ctx);
   return { member: row };
 }
 
 /** The removed person's keys stop at once: authentication requires the creator's membership. */
-export async function removeMember(db: Db, actor: Actor, userId: number): Promise<void> {
+export async function removeMember(ctx: AppContext, actor: Actor, userId: number): Promise<void> {
   // Leaving a workspace is a signed-in action; a key removing its own creator is exactly that.
   if (userId === actor.userId) throw new SignedInOnlyError();
-  await targetMember(db, actor, userId);
-  await db.deleteFrom('memberships').where('orgId', '=', actor.orgId).where('userId', '=', userId).execute();
+  await targetMember(ctx.db, actor, userId);
+  await ctx.db.deleteFrom('memberships').where('orgId', '=', actor.orgId).where('userId', '=', userId).execute();
+  await bumpAuthEpoch(ctx);
 }
 
 /** Operator path (CLI): removes anyone, the owner included. */
-export async function removeMemberAsOperator(db: Db, orgId: number, userId: number): Promise<void> {
-  const res = await db.deleteFrom('memberships').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
+export async function removeMemberAsOperator(ctx: AppContext, orgId: number, userId: number): Promise<void> {
+  const res = await ctx.db.deleteFrom('memberships').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw new NotFoundError(`User ${userId} is not a member of workspace ${orgId}`);
+  await bumpAuthEpoch(ctx);
 }

@@ -79,7 +79,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
 
     let principal: Principal | null = null;
     if (route.access !== 'public') {
-      principal = await authenticateKey(ctx.db, bearer(req), ctx.clock.now());
+      principal = await authenticateKey(ctx, bearer(req), ctx.clock.now());
       state.principal = principal;
       if (route.access === 'signed-in') throw new SignedInOnlyError();
     }

@@ -19,7 +19,7 @@ const unique = () => randomBytes(4).toString('hex');
 
 export async function addPerson(ctx: AppContext, orgId: number, role: Role, name: string = role): Promise<{ userId: number; key: string | null }> {
   const user = await createUser(ctx.db, { email: `${name}-${unique()}@example.com`, name: `${name} person` });
-  await addMember(ctx.db, { orgId, userId: user.id, role });
+  await addMember(ctx, { orgId, userId: user.id, role });
   const key = role === 'owner' ? null : (await createApiKey(ctx.db, { orgId, userId: user.id, name: `${role} key` })).key;
   return { userId: user.id, key };
 }

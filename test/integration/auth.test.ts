@@ -35,7 +35,7 @@ describe('401 forms', () => {
     const key = person.key as string;
     expect((await app.request('GET', '/whoami', { key })).status).toBe(200);
     const row = await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', person.userId).executeTakeFirstOrThrow();
-    await revokeApiKey(app.ctx.db, row.id, clock.now());
+    await revokeApiKey(app.ctx, row.id);
     const res = await app.request('GET', '/whoami', { key });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
@@ -43,7 +43,7 @@ describe('401 forms', () => {
 
   it('stops a key whose creator left the workspace', async () => {
     const person = await addPerson(app.ctx, ws.orgId, 'admin');
-    await removeMemberAsOperator(app.ctx.db, ws.orgId, person.userId);
+    await removeMemberAsOperator(app.ctx, ws.orgId, person.userId);
     expect((await app.request('GET', '/whoami', { key: person.key as string })).status).toBe(401);
   });
 });
@@ -87,11 +87,11 @@ describe('effective role', () => {
     const person = await addPerson(app.ctx, ws.orgId, 'admin');
     const key = person.key as string;
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
-    await changeMemberRole(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'viewer');
+    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'viewer');
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('viewer');
     const refused = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key, body: { email: 'x@example.com' } });
     expect(refused.status).toBe(403);
-    await changeMemberRole(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'admin');
+    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'admin');
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
   });
 

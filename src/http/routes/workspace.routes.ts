@@ -118,7 +118,7 @@ export const workspaceRoutes: Route[] = [
     body: roleBody,
     example: { role: 'viewer' },
     handler: async ({ ctx, principal, ids, body }) =>
-      json(await changeMemberRole(ctx.db, { orgId: principal.org.id, userId: principal.user.id }, ids.userId as number, body.role)),
+      json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId as number, body.role)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -127,7 +127,7 @@ export const workspaceRoutes: Route[] = [
     access: 'admin',
     responds: 'no content',
     handler: async ({ ctx, principal, ids }) => {
-      await removeMember(ctx.db, { orgId: principal.org.id, userId: principal.user.id }, ids.userId as number);
+      await removeMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId as number);
       return noContent();
     },
   }),

@@ -1,0 +1,109 @@
+/**
+ * bench/http: authenticated GET /whoami on the real API against a bare
+ * node:http server answering a small JSON object, same machine, same load.
+ * Target: /whoami at 40%+ of bare req/s, p99 under 20 ms at 50 connections.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.ts';
+import { closeContext, createContext } from '../src/context.ts';
+import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
+import { createApiKey } from '../src/domain/api-keys.ts';
+import { addMember } from '../src/domain/members.ts';
+import { createOrg } from '../src/domain/orgs.ts';
+import { createUser } from '../src/domain/users.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
+const NODE = process.execPath;
+
+const BARE = `
+const http = require('node:http');
+const body = JSON.stringify({ kind: 'token', ok: true });
+http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); })
+  .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
+`;
+
+function startProcess(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout?.on('data', () => undefined);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+    resolve(child);
+  });
+}
+
+async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(url, { headers })).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function load(url: string, headers: Record<string, string>) {
+  // A short warm-up so JIT and connection pools are hot before measuring.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+async function main() {
+  await ensureDatabase(DATABASE_URL);
+  const apiPort = '18081';
+  const barePort = '18082';
+  const config = loadConfig({ DATABASE_URL, PORT: apiPort, LOG_LEVEL: 'warn' });
+  const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
+  const { db } = ctx;
+  await migrateToLatest(db);
+  const org = await createOrg(db, { name: 'Bench', plan: 'pro' });
+  const user = await createUser(db, { email: `bench-${Date.now()}@example.com`, name: 'Bench' });
+  await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
+  const { key } = await createApiKey(db, { orgId: org.id, userId: user.id, name: 'bench' });
+  await closeContext(ctx);
+
+  const api = await startProcess([path.resolve('src/cli.ts'), 'api'], { DATABASE_URL, PORT: apiPort, LOG_LEVEL: 'info', HOST: config.host });
+  const bare = await startProcess(['-e', BARE], { PORT: barePort });
+  const auth = { authorization: `Bearer ${key}` };
+  try {
+    await waitFor(`http://127.0.0.1:${apiPort}/whoami`, auth);
+    await waitFor(`http://127.0.0.1:${barePort}/`);
+    const bareResult = await load(`http://127.0.0.1:${barePort}/`, {});
+    const whoami = await load(`http://127.0.0.1:${apiPort}/whoami`, auth);
+    const ratio = whoami.rps / bareResult.rps;
+    const figures = {
+      bench: 'http',
+      date: new Date().toISOString().slice(0, 10),
+      machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      connections: CONNECTIONS,
+      seconds: DURATION,
+      bareReqPerSec: Math.round(bareResult.rps),
+      bareP99Ms: bareResult.p99,
+      whoamiReqPerSec: Math.round(whoami.rps),
+      whoamiP50Ms: whoami.p50,
+      whoamiP99Ms: whoami.p99,
+      ratio: Math.round(ratio * 1000) / 1000,
+      targets: { ratioAtLeast: 0.4, p99UnderMs: 20, ratioMet: ratio >= 0.4, p99Met: whoami.p99 < 20 },
+    };
+    console.log(JSON.stringify(figures, null, 2));
+  } finally {
+    api.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
