@@ -109,6 +109,45 @@ export interface CompetitorsTable {
   createdAt: CreatedAt;
 }
 
+export interface PersonasTable {
+  id: Generated<number>;
+  siteId: number;
+  name: string;
+  context: string;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  siteId: number;
+  name: string;
+  createdAt: CreatedAt;
+}
+
+export type Intent = 'informational' | 'navigational' | 'commercial' | 'transactional';
+export type Funnel = 'awareness' | 'consideration' | 'decision';
+export type PromptStatus = 'draft' | 'active' | 'paused';
+
+export interface PromptsTable {
+  id: Generated<number>;
+  siteId: number;
+  text: string;
+  intent: ColumnType<Intent, Intent | undefined, Intent>;
+  funnel: ColumnType<Funnel, Funnel | undefined, Funnel>;
+  status: ColumnType<PromptStatus, PromptStatus | undefined, PromptStatus>;
+  personaId: number | null;
+  raw: ColumnType<boolean, boolean | undefined, boolean>;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PromptCategoriesTable {
+  promptId: number;
+  categoryId: number;
+}
+
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
 export interface LedgerEntriesTable {
@@ -132,6 +171,10 @@ export interface Database {
   sites: SitesTable;
   competitors: CompetitorsTable;
   ledgerEntries: LedgerEntriesTable;
+  personas: PersonasTable;
+  categories: CategoriesTable;
+  prompts: PromptsTable;
+  promptCategories: PromptCategoriesTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;
@@ -143,3 +186,6 @@ export type SiteUpdate = Updateable<SitesTable>;
 export type CompetitorRow = Selectable<CompetitorsTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
+export type PersonaRow = Selectable<PersonasTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type PromptRow = Selectable<PromptsTable>;
