@@ -1,0 +1,101 @@
+import type { BrandBook } from './brand-book.ts';
+import { analyseCitations, type CitationFact } from './citations.ts';
+import { findListItems } from './lists.ts';
+import { findMentions } from './mentions.ts';
+import { rankEntities } from './rank.ts';
+import { brandTone, type Tone } from './sentiment.ts';
+import { findSuggestions } from './suggestions.ts';
+import { verdictOf, type Verdict } from './verdict.ts';
+
+export interface AnswerInput {
+  text: string | null;
+  citations: { url: string; title?: string | null }[];
+  failed: boolean;
+}
+
+export interface BrandFact {
+  name: string;
+  kind: 'brand' | 'competitor';
+  competitorId: number | null;
+  /** offset of the first mention */
+  position: number;
+  /** mentions of this brand in the answer */
+  count: number;
+}
+
+export interface AnswerFacts {
+  verdict: Verdict;
+  mentioned: boolean;
+  ownCited: boolean;
+  brandRank: number | null;
+  brandPosition: number | null;
+  brands: BrandFact[];
+  competitorsNamed: number[];
+  competitorsCited: number[];
+  citations: CitationFact[];
+  tone: Tone | null;
+  toneScore: number | null;
+  quote: string | null;
+  suggestions: string[];
+  /** the brand book version these facts were derived from */
+  bookKey: string;
+}
+
+function noFacts(book: BrandBook): AnswerFacts {
+  return {
+    verdict: 'failed', mentioned: false, ownCited: false, brandRank: null, brandPosition: null, brands: [], competitorsNamed: [],
+    competitorsCited: [], citations: [], tone: null, toneScore: null, quote: null, suggestions: [], bookKey: book.key,
+  };
+}
+
+/**
+ * Everything reports need from one answer, against one brand book. Pure:
+ * the same answer and book always give the same facts, so reanalysis after a
+ * change of names is a re-run. A failed call, or an answer with no text,
+ * yields verdict `failed` and no other facts.
+ */
+export function analyse(answer: AnswerInput, book: BrandBook): AnswerFacts {
+  const text = answer.text ?? '';
+  if (answer.failed || text.trim() === '') return noFacts(book);
+
+  const mentions = findMentions(text, book);
+  const items = mentions.length > 1 ? findListItems(text) : [];
+  const order = rankEntities(mentions, items);
+  const counts = new Map<number, number>();
+  const first = new Map<number, number>();
+  for (const m of mentions) {
+    counts.set(m.entity, (counts.get(m.entity) ?? 0) + 1);
+    if (!first.has(m.entity)) first.set(m.entity, m.start);
+  }
+  const brands: BrandFact[] = order.map((entity) => {
+    const e = book.entities[entity];
+    return { name: e?.name ?? '', kind: e?.kind ?? 'competitor', competitorId: e?.competitorId ?? null, position: first.get(entity) ?? 0, count: counts.get(entity) ?? 0 };
+  });
+  const rankIndex = order.indexOf(0);
+  const mentioned = rankIndex >= 0;
+
+  const citations = analyseCitations(answer.citations, book);
+  const ownCited = citations.some((c) => c.siteType === 'own');
+  const competitorsCited = [...new Set(citations.flatMap((c) => (c.competitorId === null ? [] : [c.competitorId])))];
+  const competitorsNamed = brands.flatMap((b) => (b.competitorId === null ? [] : [b.competitorId]));
+
+  const tone = mentioned ? brandTone(text, mentions, 0) : null;
+  const suggestions = findSuggestions(text, mentions, mentions.length > 1 ? items : findListItems(text), (f) => book.tracked.has(f));
+
+  return {
+    verdict: verdictOf({ failed: false, ownCited, mentioned, competitorNamed: competitorsNamed.length > 0 }),
+    mentioned,
+    ownCited,
+    brandRank: mentioned ? rankIndex + 1 : null,
+    brandPosition: first.get(0) ?? null,
+    brands,
+    competitorsNamed,
+    competitorsCited,
+    citations,
+    tone: tone?.tone ?? null,
+    toneScore: tone?.score ?? null,
+    quote: tone?.quote ?? null,
+    suggestions,
+    bookKey: book.key,
+  };
+}

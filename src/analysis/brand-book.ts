@@ -1,0 +1,173 @@
+import { buildAutomaton, scan, type RawHit } from './automaton.ts';
+import { isCommonPhrase } from './common-words.ts';
+import { normaliseDomain } from './domains.ts';
+import { fold, stripAccents } from './fold.ts';
+
+/**
+ * Glossary. Entity: the brand (index 0) or one tracked competitor. Pattern:
+ * one folded string that names an entity, either a name (brand name, brand
+ * term, competitor name or alias) or a domain. Casings: for an ambiguous name
+ * (an everyday word such as "Notion", or one or two characters such as "HP"),
+ * the exact spellings the book gives; text must use one of them.
+ */
+export interface BrandBookInput {
+  name: string;
+  brandTerms: string[];
+  domain: string;
+  competitors: { id: number; name: string; aliases: string[]; domain: string | null }[];
+}
+
+export interface Entity {
+  kind: 'brand' | 'competitor';
+  competitorId: number | null;
+  name: string;
+}
+
+export interface PatternInfo {
+  entity: number;
+  kind: 'name' | 'domain';
+  casings: readonly string[] | null;
+}
+
+export type Scanner = (text: string) => RawHit[];
+
+export interface BrandBook {
+  /** stable across processes: a hash of the canonical input, to store with facts */
+  readonly key: string;
+  readonly entities: readonly Entity[];
+  readonly domain: string | null;
+  readonly competitorDomains: readonly { id: number; domain: string }[];
+  /** competitor domain -> competitor id */
+  readonly domainOwners: ReadonlyMap<string, number>;
+  /** folded pattern strings, index = pattern id */
+  readonly patterns: readonly string[];
+  readonly info: readonly PatternInfo[];
+  /** folded names and domains of the book, to keep them out of suggestions */
+  readonly tracked: ReadonlySet<string>;
+  readonly scan: Scanner;
+}
+
+const CACHE_SIZE = 64;
+const cache = new Map<string, BrandBook>();
+
+function clean(name: string): string {
+  return name.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+function canonical(input: BrandBookInput): string {
+  const sortedUnique = (xs: string[]): string[] => [...new Set(xs.map(clean).filter((x) => x !== ''))].sort();
+  return JSON.stringify([
+    clean(input.name),
+    sortedUnique(input.brandTerms),
+    input.domain.trim().toLowerCase(),
+    [...input.competitors]
+      .sort((a, b) => a.id - b.id)
+      .map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null]),
+  ]);
+}
+
+/** FNV-1a, 52 bits: short, stable and fast; not for security. */
+function hash(text: string): string {
+  let h = 0xcbf29ce484222325n & 0xfffffffffffffn;
+  for (let i = 0; i < text.length; i++) {
+    h ^= BigInt(text.charCodeAt(i));
+    h = (h * 0x100000001b3n) & 0xfffffffffffffn;
+  }
+  return h.toString(16).padStart(13, '0');
+}
+
+function ambiguous(foldedName: string): boolean {
+  const letters = foldedName.replace(/[^\p{L}\p{N}]/gu, '');
+  return letters.length <= 2 || (foldedName.split(' ').length <= 2 && isCommonPhrase(foldedName));
+}
+
+/**
+ * Compiles a brand book, cached by its canonical input: the same names give
+ * the same book, any change of names, terms, domains or competitors gives a
+ * new one (the old one ages out of a small LRU).
+ */
+export function compileBrandBook(input: BrandBookInput): BrandBook {
+  const key = canonical(input);
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const book = compileBrandBookWith(input, (patterns) => {
+    const automaton = patterns.length === 0 ? null : buildAutomaton(patterns);
+    return automaton === null ? () => [] : (text) => scan(automaton, text);
+  });
+  cache.set(key, book);
+  if (cache.size > CACHE_SIZE) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return book;
+}
+
+/**
+ * Compilation with a chosen scanner, uncached. Exists so the benchmark can
+ * run the same analysis with a naive scanner; product code calls
+ * compileBrandBook.
+ */
+export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patterns: readonly string[]) => Scanner): BrandBook {
+  const entities: Entity[] = [{ kind: 'brand', competitorId: null, name: clean(input.name) }];
+  const domain = normaliseDomain(input.domain);
+  const competitorDomains: { id: number; domain: string }[] = [];
+  const patterns: string[] = [];
+  const info: PatternInfo[] = [];
+  const byKey = new Map<string, number>();
+  const domainKeys = new Set<string>();
+
+  const add = (entity: number, raw: string, kind: 'name' | 'domain'): void => {
+    const text = clean(raw);
+    const folded = fold(text);
+    if (folded.replace(/[^\p{L}\p{N}]/gu, '') === '') return;
+    const existing = byKey.get(folded);
+    if (existing !== undefined) {
+      const prev = info[existing];
+      // First owner wins: the brand before competitors, competitors by id.
+      if (prev === undefined || prev.entity !== entity || prev.casings === null) return;
+      const casing = stripAccents(text);
+      if (!prev.casings.includes(casing)) info[existing] = { ...prev, casings: [...prev.casings, casing] };
+      return;
+    }
+    const isDomain = kind === 'domain' || domainKeys.has(folded);
+    byKey.set(folded, patterns.length);
+    patterns.push(folded);
+    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: !isDomain && ambiguous(folded) ? [stripAccents(text)] : null });
+  };
+
+  const sorted = [...input.competitors].sort((a, b) => a.id - b.id);
+  if (domain !== null) domainKeys.add(domain);
+  const competitorDomainOf = sorted.map((c) => (c.domain === null ? null : normaliseDomain(c.domain)));
+  for (const d of competitorDomainOf) if (d !== null) domainKeys.add(d);
+
+  if (domain !== null) add(0, domain, 'domain');
+  add(0, input.name, 'name');
+  for (const term of input.brandTerms) add(0, term, 'name');
+  sorted.forEach((c, i) => {
+    const entity = entities.length;
+    entities.push({ kind: 'competitor', competitorId: c.id, name: clean(c.name) });
+    const d = competitorDomainOf[i] ?? null;
+    if (d !== null && d !== domain && !competitorDomains.some((x) => x.domain === d)) {
+      competitorDomains.push({ id: c.id, domain: d });
+      add(entity, d, 'domain');
+    }
+    add(entity, c.name, 'name');
+    for (const alias of c.aliases) add(entity, alias, 'name');
+  });
+
+  return {
+    key: hash(canonical(input)),
+    entities,
+    domain,
+    competitorDomains,
+    domainOwners: new Map(competitorDomains.map((d) => [d.domain, d.id])),
+    patterns,
+    info,
+    tracked: new Set(patterns),
+    scan: makeScanner(patterns),
+  };
+}

@@ -1,0 +1,119 @@
+import type { BrandBook, PatternInfo } from './brand-book.ts';
+import { IS_WORD, stripAccents } from './fold.ts';
+import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
+
+export interface Mention {
+  entity: number;
+  start: number;
+  end: number;
+  kind: 'name' | 'domain';
+}
+
+function word(text: string, i: number): boolean {
+  return i >= 0 && i < text.length && IS_WORD[text.charCodeAt(i)] === 1;
+}
+
+/**
+ * A name ends where a word ends: "Acme" is not in "Acmeville" nor "NotAcme";
+ * "Acme's", "**Acme**", "[Acme](...)" and "Acme-powered" name it. A name is
+ * never part of a dotted token it does not fill: "acme.com.evil.io",
+ * "Node.js" for "Node", "shop.acme.io" for the alias "Acme.io".
+ */
+function nameFits(text: string, start: number, end: number): boolean {
+  if (word(text, start) && word(text, start - 1)) return false;
+  if (word(text, end - 1) && word(text, end)) return false;
+  const before = text[start - 1];
+  const after = text[end];
+  if (before !== '.' && before !== '-' && after !== '.' && after !== '-') return true;
+  let l = start;
+  while (l > 0 && (word(text, l - 1) || ((text[l - 1] === '.' || text[l - 1] === '-') && word(text, l - 2)))) l--;
+  let r = end;
+  while (r < text.length && (word(text, r) || ((text[r] === '.' || text[r] === '-') && word(text, r + 1)))) r++;
+  if (l === start && r === end) return true;
+  const token = text.slice(l, r);
+  return !/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(token);
+}
+
+/**
+ * A domain is written when it stands alone or as the end of a host:
+ * "acme.com", "app.acme.com", "https://www.acme.com/x", "sales@acme.com";
+ * not "notacme.com", "my-acme.com", "acme.com.evil.io", "acme.community",
+ * nor in the path of another site's URL.
+ */
+function domainFits(text: string, start: number, end: number, urls: readonly UrlSpan[]): boolean {
+  const before = text[start - 1];
+  if (before === '-' || word(text, start - 1)) return false;
+  if (before === '.' && !word(text, start - 2)) return false;
+  const after = text[end];
+  if (after === '-' || word(text, end)) return false;
+  if (after === '.' && word(text, end + 1)) return false;
+  const url = spanAt(urls, start);
+  return url === null || (start >= url.hostStart && end <= url.hostEnd);
+}
+
+function casingFits(text: string, start: number, end: number, info: PatternInfo): boolean {
+  return info.casings === null || info.casings.includes(stripAccents(text.slice(start, end)));
+}
+
+const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`', '-', '+', '•']);
+
+/** Start of the text, of a line, of a list item or after `.`, `!`, `?`, `:`. */
+function atSentenceStart(text: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && SKIP_BACK.has(text[i] ?? '')) i--;
+  if (i < 0) return true;
+  const c = text[i];
+  return c === '\n' || c === '.' || c === '!' || c === '?' || c === ':';
+}
+
+/** Bold, italic, code, a link text or a heading: the writer marked it as a name. */
+function marked(text: string, start: number, end: number): boolean {
+  const before = text[start - 1];
+  const after = text[end];
+  if (before === '*' || before === '_' || before === '`' || before === '[') return true;
+  if (after === '*' || after === '_' || after === '`' || after === ':') return true;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (text[lineStart] === '#') return true;
+  // The whole head of a list item ("2. Notion", "- Notion (free)"): listed as an option.
+  return LIST_HEAD.test(text.slice(lineStart, start)) && ITEM_TAIL.test(text.slice(end, end + 3));
+}
+
+const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+$/;
+const ITEM_TAIL = /^(?:\s*$|\s*\n|\s*[(–—]|\s+-\s)/;
+
+/**
+ * Every brand and competitor mention, in text order, without overlaps (the
+ * longest name wins at one place: "Acme Cloud" over "Acme"). An everyday-word
+ * name at the start of a sentence ("Notion of ...") counts only when it is
+ * marked up as a name or the answer names the same brand elsewhere.
+ */
+export function findMentions(text: string, book: BrandBook): Mention[] {
+  const hits = book.scan(text);
+  if (hits.length === 0) return [];
+  const urls = findUrlSpans(text);
+  const accepted: (Mention & { doubtful: boolean })[] = [];
+  for (const h of hits) {
+    const info = book.info[h.pattern];
+    if (info === undefined) continue;
+    if (info.kind === 'domain') {
+      if (domainFits(text, h.start, h.end, urls)) accepted.push({ entity: info.entity, start: h.start, end: h.end, kind: 'domain', doubtful: false });
+      continue;
+    }
+    if (spanAt(urls, h.start) !== null) continue;
+    if (!nameFits(text, h.start, h.end) || !casingFits(text, h.start, h.end, info)) continue;
+    const doubtful = info.casings !== null && atSentenceStart(text, h.start) && !marked(text, h.start, h.end);
+    accepted.push({ entity: info.entity, start: h.start, end: h.end, kind: 'name', doubtful });
+  }
+  accepted.sort((a, b) => a.start - b.start || b.end - a.end);
+  const chosen: (Mention & { doubtful: boolean })[] = [];
+  let reach = 0;
+  for (const m of accepted) {
+    if (m.start < reach) continue;
+    chosen.push(m);
+    reach = m.end;
+  }
+  const confirmed = new Set(chosen.filter((m) => !m.doubtful).map((m) => m.entity));
+  return chosen
+    .filter((m) => !m.doubtful || confirmed.has(m.entity))
+    .map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
+}

@@ -1,0 +1,42 @@
+import type { ListItem } from './lists.ts';
+import type { Mention } from './mentions.ts';
+
+/**
+ * Entities in rank order. By default the order of first mention. When the
+ * answer lists options (two or more items of one list kind each led by a
+ * different brand), the list order wins: numbered items first, else bullets,
+ * else table rows; only the outermost level counts, so a sub-bullet naming a
+ * brand under another brand's item does not rank it. Each item belongs to
+ * the first brand named in it. Brands that lead no item follow the listed
+ * ones, in order of first mention.
+ */
+export function rankEntities(mentions: readonly Mention[], items: readonly ListItem[]): number[] {
+  const first = new Map<number, number>();
+  for (const m of mentions) if (!first.has(m.entity)) first.set(m.entity, m.start);
+  const byFirst = [...first.keys()].sort((a, b) => (first.get(a) ?? 0) - (first.get(b) ?? 0));
+  if (items.length === 0 || first.size < 2) return byFirst;
+
+  for (const kind of ['numbered', 'bullet', 'table'] as const) {
+    const listed = listOrder(mentions, items.filter((i) => i.kind === kind));
+    if (listed.length >= 2) {
+      const seen = new Set(listed);
+      return [...listed, ...byFirst.filter((e) => !seen.has(e))];
+    }
+  }
+  return byFirst;
+}
+
+function listOrder(mentions: readonly Mention[], items: readonly ListItem[]): number[] {
+  const owners: { entity: number; indent: number }[] = [];
+  let m = 0;
+  for (const item of items) {
+    while (m < mentions.length && (mentions[m]?.start ?? 0) < item.bodyStart) m++;
+    const lead = mentions[m];
+    if (lead !== undefined && lead.start < item.end) owners.push({ entity: lead.entity, indent: item.indent });
+  }
+  if (owners.length === 0) return [];
+  const outer = Math.min(...owners.map((o) => o.indent));
+  const order: number[] = [];
+  for (const o of owners) if (o.indent === outer && !order.includes(o.entity)) order.push(o.entity);
+  return order;
+}

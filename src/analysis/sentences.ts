@@ -1,0 +1,78 @@
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** Words whose trailing period does not end a sentence. */
+const ABBREVIATIONS = new Set([
+  'e.g', 'i.e', 'etc', 'vs', 'inc', 'ltd', 'co', 'corp', 'llc', 'mr', 'mrs', 'ms', 'dr', 'st', 'no', 'approx', 'est', 'dept', 'jr', 'sr', 'fig', 'cf', 'u.s', 'u.k', 'a.m', 'p.m',
+]);
+
+function space(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0xa0 || Number.isNaN(c);
+}
+
+function wordOrDot(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c > 127;
+}
+
+/**
+ * Sentences end at `.`, `!` or `?` followed by white space (not after an
+ * abbreviation, an initial or a list number) and at every line break, since
+ * list items and headings are separate statements. `boundaryAt(text, i)`
+ * returns the offset just after the boundary that ends at i, or -1.
+ */
+function boundaryAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 10) return i + 1;
+  if ((c === 46 || c === 33 || c === 63) && space(text.charCodeAt(i + 1))) {
+    if (c === 46 && !periodEnds(text, i)) return -1;
+    return i + 1;
+  }
+  return -1;
+}
+
+function periodEnds(text: string, dot: number): boolean {
+  let w = dot;
+  while (w > 0 && wordOrDot(text.charCodeAt(w - 1))) w--;
+  const word = text.slice(w, dot);
+  if (word === '') return true;
+  if (ABBREVIATIONS.has(word.toLowerCase())) return false;
+  // An initial ("J. Smith") or a list number at the start of a line ("1. Acme").
+  if (word.length === 1 && word >= 'A' && word <= 'Z') return false;
+  if (/^\d{1,3}$/.test(word)) {
+    let b = w - 1;
+    while (b >= 0 && (text[b] === ' ' || text[b] === '\t' || text[b] === '#')) b--;
+    if (b < 0 || text[b] === '\n') return false;
+  }
+  return true;
+}
+
+function trim(text: string, start: number, end: number): Span {
+  let s = start;
+  let e = end;
+  while (s < e && space(text.charCodeAt(s))) s++;
+  while (e > s && space(text.charCodeAt(e - 1))) e--;
+  return { start: s, end: e };
+}
+
+/** The sentence containing offset `index`, found by scanning outwards only. */
+export function sentenceAround(text: string, index: number): Span {
+  let start = 0;
+  for (let i = index - 1; i >= 0; i--) {
+    const after = boundaryAt(text, i);
+    if (after >= 0 && after <= index) {
+      start = after;
+      break;
+    }
+  }
+  let end = text.length;
+  for (let i = index; i < text.length; i++) {
+    const after = boundaryAt(text, i);
+    if (after >= 0) {
+      end = text.charCodeAt(i) === 10 ? i : after;
+      break;
+    }
+  }
+  return trim(text, start, end);
+}
