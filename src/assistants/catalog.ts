@@ -73,12 +73,13 @@ export const CATALOG: readonly ProviderEntry[] = [
   {
     key: 'anthropic',
     name: 'Claude',
-    defaultModel: 'claude-sonnet-4-5',
+    // Sonnet 4.5 reaches end of life on 2026-11-30 (the SDK warns on every call), so 4.6 is the default.
+    defaultModel: 'claude-sonnet-4-6',
     credential: 'anthropic',
     models: [
-      api('claude-sonnet-4-5', 'Claude Sonnet 4.5 with web search', 0.03, true),
+      api('claude-sonnet-4-6', 'Claude Sonnet 4.6 with web search', 0.03, true),
       api('claude-haiku-4-5', 'Claude Haiku 4.5 with web search', 0.015, true),
-      api('claude-opus-4-1', 'Claude Opus 4.1 with web search', 0.09, true),
+      api('claude-opus-4-6', 'Claude Opus 4.6 with web search', 0.09, true),
     ],
   },
   {

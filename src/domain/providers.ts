@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { CATALOG, credentialFor, defaultModel, type ProviderKey } from '../assistants/catalog.ts';
+import { targetKind } from '../assistants/targets.ts';
 import { microsToUsd } from '../money.ts';
 
 /**
@@ -7,9 +8,7 @@ import { microsToUsd } from '../money.ts';
  * (CONTRACT.md), so every provider can answer; `source` says which.
  */
 export function providerSource(config: Config, key: ProviderKey): 'api' | 'simulator' {
-  if (config.assistants.mode === 'simulator') return 'simulator';
-  const cred = credentialFor(key, defaultModel(key));
-  return config.assistants[cred].apiKey ? 'api' : 'simulator';
+  return targetKind(config.assistants, credentialFor(key, defaultModel(key)));
 }
 
 export function connectedAssistants(): ProviderKey[] {

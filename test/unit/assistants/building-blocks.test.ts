@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createAssistants } from '../../../src/assistants/assistants.ts';
+import type { Config } from '../../../src/config.ts';
+import { googleCountry, googleLanguage, resolveCountry, resolveLanguage } from '../../../src/assistants/locales.ts';
+import { anthropicBatchResult } from '../../../src/assistants/providers/anthropic.ts';
+import { geminiInlinedResult } from '../../../src/assistants/providers/gemini.ts';
+import { openaiBatchLine } from '../../../src/assistants/providers/openai.ts';
+import { resolveTarget } from '../../../src/assistants/targets.ts';
+import { capAnswer, capRaw } from '../../../src/assistants/truncate.ts';
+import { createLogger } from '../../../src/logger.ts';
+import { fixture, jsonl } from './fixtures.ts';
+
+const none = { apiKey: undefined, baseUrl: undefined };
+function assistantsConfig(overrides: Partial<Config['assistants']> = {}): Config['assistants'] {
+  return { mode: 'auto', simulatorUrl: 'http://127.0.0.1:4010', simulatorPort: 4010, timeoutMs: 1000, openai: none, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none, ...overrides };
+}
+
+describe('locales', () => {
+  it('resolves country names and codes', () => {
+    expect(resolveCountry('United States')).toEqual({ code: 'US', name: 'United States' });
+    expect(resolveCountry('gb')).toEqual({ code: 'GB', name: 'United Kingdom' });
+    expect(resolveCountry('Atlantis')).toEqual({ code: null, name: 'Atlantis' });
+    expect(resolveCountry(undefined)).toEqual({ code: null, name: null });
+  });
+
+  it('resolves language names and codes', () => {
+    expect(resolveLanguage('English')).toEqual({ code: 'en', name: 'English' });
+    expect(resolveLanguage('pt-BR')).toEqual({ code: 'pt', name: 'Portuguese' });
+    expect(resolveLanguage('Klingon')).toEqual({ code: null, name: 'Klingon' });
+  });
+
+  it("maps to Google's gl/hl conventions", () => {
+    expect(googleCountry('GB')).toBe('uk');
+    expect(googleCountry('DE')).toBe('de');
+    expect(googleLanguage('zh', 'TW')).toBe('zh-tw');
+    expect(googleLanguage('en', 'US')).toBe('en');
+  });
+});
+
+describe('answer size cap', () => {
+  it('cuts answers over the cap on a character boundary and clamps citation spans', () => {
+    const text = `${'é'.repeat(60)}tail`;
+    const capped = capAnswer(text, [{ url: 'u', title: '', domain: '', startIndex: 10, endIndex: 64 }, { url: 'v', title: '', domain: '', startIndex: 62, endIndex: 64 }], 101);
+    expect(capped.truncated).toBe(true);
+    expect(capped.text).toBe('é'.repeat(50));
+    expect(capped.citations).toEqual([{ url: 'u', title: '', domain: '', startIndex: 10, endIndex: 50 }]);
+    expect(capAnswer('short', [], 100)).toEqual({ text: 'short', citations: [], truncated: false });
+  });
+
+  it('replaces oversized raw JSON with a note', () => {
+    expect(capRaw({ a: 'x'.repeat(100) }, 50)).toMatchObject({ omitted: true });
+    expect(capRaw({ a: 1 }, 50)).toEqual({ a: 1 });
+  });
+});
+
+describe('targets', () => {
+  it('sends an upstream without a credential to the simulator under its prefix', () => {
+    expect(resolveTarget(assistantsConfig(), 'openai')).toMatchObject({ target: 'simulator', baseUrl: 'http://127.0.0.1:4010/openai/v1' });
+    expect(resolveTarget(assistantsConfig(), 'anthropic').baseUrl).toBe('http://127.0.0.1:4010/anthropic');
+    expect(resolveTarget(assistantsConfig(), 'appGateway').baseUrl).toBe('http://127.0.0.1:4010/app');
+  });
+
+  it('uses the real service with a credential, honouring a base URL override', () => {
+    const config = assistantsConfig({ openai: { apiKey: 'sk-test', baseUrl: undefined }, gemini: { apiKey: 'g', baseUrl: 'https://proxy.example.com/' } });
+    expect(resolveTarget(config, 'openai')).toMatchObject({ target: 'api', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test' });
+    expect(resolveTarget(config, 'gemini').baseUrl).toBe('https://proxy.example.com');
+  });
+
+  it('ASSISTANTS=simulator forces the simulator; the gateway needs a base URL to be real', () => {
+    expect(resolveTarget(assistantsConfig({ mode: 'simulator', openai: { apiKey: 'sk', baseUrl: undefined } }), 'openai').target).toBe('simulator');
+    expect(resolveTarget(assistantsConfig({ appGateway: { apiKey: 'k', baseUrl: undefined } }), 'appGateway').target).toBe('simulator');
+  });
+
+  it('reports per provider and model where answers come from', () => {
+    const a = createAssistants(assistantsConfig({ openai: { apiKey: 'sk', baseUrl: undefined } }), createLogger('silent'));
+    expect(a.source('openai')).toBe('api');
+    expect(a.isConnected('openai', 'chatgpt-app')).toBe(false);
+    expect(a.source('anthropic')).toBe('simulator');
+    expect(a.batchKind('openai')).toBe('batch');
+    expect(a.batchKind('openai', 'chatgpt-app-queue')).toBe('queue');
+    expect(a.batchKind('perplexity')).toBeNull();
+    expect(a.batchKind('google-ai-mode')).toBeNull();
+  });
+});
+
+describe('batch result lines', () => {
+  it('reads OpenAI output and error file lines', () => {
+    const [ok, bad, expired] = jsonl('openai-batch-output.jsonl');
+    const first = openaiBatchLine('p1', ok, 'completed');
+    expect(first.ok && first.parsed.citations.length).toBe(2);
+    expect(openaiBatchLine('p2', bad, 'completed')).toMatchObject({ ok: false, error: { kind: 'permanent', status: 400 } });
+    expect(openaiBatchLine('p3', expired, 'expired')).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'batch_item' } });
+    expect(openaiBatchLine('p4', undefined, 'cancelled')).toMatchObject({ ok: false, error: { kind: 'retryable' } });
+  });
+
+  it('reads Anthropic batch results', () => {
+    const lines = jsonl('anthropic-batch-results.jsonl');
+    const [ok, invalid, overloaded, expired] = lines.map((l) => anthropicBatchResult(String(l.custom_id), l.result));
+    expect(ok?.ok && ok.parsed.searches).toEqual(['best CRM for small agencies', 'Pipedrive vs Zoho CRM agency']);
+    expect(invalid).toMatchObject({ ok: false, error: { kind: 'permanent' } });
+    expect(overloaded).toMatchObject({ ok: false, error: { kind: 'retryable' } });
+    expect(expired).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'batch_item' } });
+  });
+
+  it('reads Gemini inlined batch responses, mapping gRPC codes', () => {
+    const op = fixture('gemini-batch-operation.json') as { metadata: { output: { inlinedResponses: { inlinedResponses: unknown[] } } } };
+    const [ok, exhausted] = op.metadata.output.inlinedResponses.inlinedResponses;
+    const first = geminiInlinedResult('p1', ok, 'JOB_STATE_SUCCEEDED');
+    expect(first.ok && first.parsed.searches.length).toBe(2);
+    expect(geminiInlinedResult('p2', exhausted, 'JOB_STATE_SUCCEEDED')).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'rate_limited' } });
+  });
+});
