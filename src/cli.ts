@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { closeContext, createContext, type AppContext } from './context.ts';
+import { importAnswers, parseAnswerLines } from './domain/answer-import.ts';
 import { createApiKey, revokeApiKey } from './domain/api-keys.ts';
 import { topUp } from './domain/billing.ts';
 import { seedDemo } from './domain/demo.ts';
@@ -55,6 +57,7 @@ const USAGE = `usage: sightline <command>
   key create --org ID --user ID --name NAME [--role viewer|member|admin]
   key revoke --id ID
   balance topup --org ID --usd N
+  answers import --project ID --file F.jsonl
   demo
   simulator [--port 4010]
   worker [--queues scan,reanalyse,...]
@@ -119,6 +122,16 @@ const commands: Record<string, Command> = {
     return withContext(config, async (ctx) => {
       const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
       return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
+    });
+  },
+  'answers import': (argv, config) => {
+    const a = args(argv, { project: id, file: z.string().min(1) });
+    return withContext(config, async (ctx) => {
+      const site = await ctx.db.selectFrom('sites').select(['id', 'orgId']).where('id', '=', a.project).executeTakeFirst();
+      if (!site) throw new AppError(404, `No project with id ${a.project}`);
+      const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
+      const result = await importAnswers(ctx, site.orgId, site.id, rows);
+      return { scanId: result.scanId, answers: result.answers, promptsCreated: result.promptsCreated };
     });
   },
   demo: (argv, config) => {

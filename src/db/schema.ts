@@ -148,6 +148,153 @@ export interface PromptCategoriesTable {
   categoryId: number;
 }
 
+export type ScanStatus = 'queued' | 'running' | 'cancelling' | 'cancelled' | 'done' | 'failed';
+export type ScanTrigger = 'manual' | 'schedule' | 'import';
+export type StopReason = 'budget' | 'cap' | 'balance' | 'cancelled' | 'error';
+export type Verdict = 'failed' | 'cited' | 'named' | 'lost' | 'missing';
+export type Tone = 'positive' | 'neutral' | 'negative';
+
+/** Stored form of what a scan asks: frozen when it starts. */
+export interface ScanPlanJson {
+  providers?: string[];
+  models?: Record<string, string>;
+  promptIds?: number[];
+  category?: string | null;
+  sample?: number | null;
+}
+
+export interface ScansTable {
+  id: Generated<number>;
+  orgId: number;
+  siteId: number;
+  status: ColumnType<ScanStatus, ScanStatus | undefined, ScanStatus>;
+  trigger: ColumnType<ScanTrigger, ScanTrigger | undefined, ScanTrigger>;
+  label: string | null;
+  batch: ColumnType<boolean, boolean | undefined, boolean>;
+  plan: ColumnType<ScanPlanJson, string | undefined, string>;
+  budgetMicros: ColumnType<number, number | undefined, number>;
+  spentMicros: ColumnType<number, number | undefined, number>;
+  stopReason: StopReason | null;
+  answersTotal: ColumnType<number, number | undefined, number>;
+  answersDone: ColumnType<number, number | undefined, number>;
+  answersFailed: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
+/** A cited source as stored with an answer. */
+export interface CitationJson {
+  url: string;
+  title: string | null;
+  startIndex?: number;
+  endIndex?: number;
+  citedText?: string;
+}
+
+export interface AnswersTable {
+  id: Generated<number>;
+  scanId: number;
+  siteId: number;
+  promptId: number;
+  provider: string;
+  model: string;
+  askedAt: Timestamp;
+  day: string;
+  text: string | null;
+  citations: ColumnType<CitationJson[], string | undefined, string>;
+  searches: ColumnType<string[], string | undefined, string>;
+  usage: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  raw: ColumnType<unknown, string | null | undefined, string | null>;
+  costMicros: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  truncated: ColumnType<boolean, boolean | undefined, boolean>;
+  context: string | null;
+}
+
+/** One brand named in an answer, in rank order. */
+export interface BrandJson {
+  name: string;
+  kind: 'brand' | 'competitor';
+  competitorId: number | null;
+  position: number;
+}
+
+/** A citation as analysis classified it. */
+export interface FactCitationJson {
+  url: string;
+  normalizedUrl: string;
+  title: string | null;
+  domain: string;
+  siteType: string;
+  competitorId: number | null;
+}
+
+export interface AnswerFactsTable {
+  answerId: number;
+  siteId: number;
+  promptId: number;
+  provider: string;
+  day: string;
+  verdict: Verdict;
+  mentioned: boolean;
+  ownCited: boolean;
+  brandRank: number | null;
+  brandPosition: number | null;
+  brands: ColumnType<BrandJson[], string, string>;
+  competitorsNamed: number[];
+  competitorsCited: number[];
+  citations: ColumnType<FactCitationJson[], string, string>;
+  tone: Tone | null;
+  toneScore: number | null;
+  quote: string | null;
+  suggestions: string[];
+  brandKey: string;
+}
+
+export interface RollupSiteDayTable {
+  siteId: number;
+  day: string;
+  provider: string;
+  answers: number;
+  failed: number;
+  mentioned: number;
+  ownCited: number;
+  rankSum: number;
+  rankCount: number;
+  competitorMentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  toneSum: number;
+}
+
+export interface RollupCompetitorDayTable {
+  siteId: number;
+  day: string;
+  provider: string;
+  competitorId: number;
+  mentioned: number;
+  cited: number;
+}
+
+export type ReanalysisStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface ReanalysesTable {
+  id: Generated<number>;
+  siteId: number;
+  status: ColumnType<ReanalysisStatus, ReanalysisStatus | undefined, ReanalysisStatus>;
+  reason: string;
+  answers: ColumnType<number, number | undefined, number>;
+  verdictsChanged: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  requestedAt: CreatedAt;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
 export interface LedgerEntriesTable {
@@ -157,6 +304,8 @@ export interface LedgerEntriesTable {
   amountMicros: number;
   balanceAfterMicros: number;
   siteId: number | null;
+  scanId: number | null;
+  answerId: number | null;
   description: ColumnType<string, string | undefined, string>;
   createdBy: number | null;
   createdAt: CreatedAt;
@@ -175,6 +324,12 @@ export interface Database {
   categories: CategoriesTable;
   prompts: PromptsTable;
   promptCategories: PromptCategoriesTable;
+  scans: ScansTable;
+  answers: AnswersTable;
+  answerFacts: AnswerFactsTable;
+  rollupSiteDay: RollupSiteDayTable;
+  rollupCompetitorDay: RollupCompetitorDayTable;
+  reanalyses: ReanalysesTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;
@@ -189,3 +344,6 @@ export type InvitationRow = Selectable<InvitationsTable>;
 export type PersonaRow = Selectable<PersonasTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type PromptRow = Selectable<PromptsTable>;
+export type ScanRow = Selectable<ScansTable>;
+export type AnswerRow = Selectable<AnswersTable>;
+export type AnswerFactsRow = Selectable<AnswerFactsTable>;

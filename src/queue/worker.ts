@@ -1,13 +1,79 @@
+import { DelayedError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
-import { closeContext, createContext } from '../context.ts';
+import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../main.ts';
+import { JOB_NAMES, JOBS, QUEUE_NAMES, type JobName } from './catalog.ts';
+import { closeQueues } from './queues.ts';
+import { RetryLaterError } from './retry-later.ts';
 
-/**
- * Worker process: runs the jobs of the job catalog. No job types exist yet
- * (scans, reanalysis and imports arrive with their issues), so it serves none.
- */
+/** Startup check: every job in the catalog has exactly one handler and no handler is orphaned. */
+export function checkHandlers(): void {
+  const names = Object.keys(handlers);
+  const missing = JOB_NAMES.filter((n) => !names.includes(n));
+  const extra = names.filter((n) => !(JOB_NAMES as string[]).includes(n));
+  if (missing.length || extra.length) throw new Error(`job handlers do not match the catalog: missing ${missing.join(', ') || 'none'}, unknown ${extra.join(', ') || 'none'}`);
+}
+
+export interface Workers {
+  close(): Promise<void>;
+}
+
+/** Starts BullMQ workers for the given queues (all by default) inside this process. */
+export function startWorkers(ctx: AppContext, options: { queues?: string[]; concurrency?: number } = {}): Workers {
+  checkHandlers();
+  const wanted = options.queues ?? QUEUE_NAMES;
+  const unknown = wanted.filter((q) => !QUEUE_NAMES.includes(q as (typeof QUEUE_NAMES)[number]));
+  if (unknown.length) throw new Error(`unknown queues: ${unknown.join(', ')}; known: ${QUEUE_NAMES.join(', ')}`);
+  // Blocking worker commands need their own connection that waits out Redis restarts.
+  const connection = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', (err: Error) => ctx.logger.warn({ err: err.message }, 'worker redis error'));
+
+  const workers = wanted.map((queue) => {
+    const worker = new Worker(
+      queue,
+      async (job: Job, token?: string) => {
+        const name = job.name as JobName;
+        const def = JOBS[name];
+        const log = ctx.logger.child({ jobId: job.id, job: name, attempt: job.attemptsMade + 1 });
+        if (!def) throw new Error(`no job named ${job.name}`);
+        const payload = def.payload.parse(job.data);
+        try {
+          log.info('job started');
+          const result = await handlers[name]({ ...ctx, logger: log }, payload);
+          log.info('job done');
+          return result;
+        } catch (err) {
+          if (err instanceof RetryLaterError) {
+            log.info({ reason: err.message, delayMs: err.delayMs }, 'job re-delayed');
+            await job.moveToDelayed(Date.now() + err.delayMs, token);
+            throw new DelayedError();
+          }
+          log.error({ err }, 'job failed');
+          throw err;
+        }
+      },
+      { connection, prefix: ctx.config.redisPrefix, concurrency: options.concurrency ?? 4 },
+    );
+    worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
+    return worker;
+  });
+  ctx.logger.info({ queues: wanted }, 'workers started');
+  return {
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      connection.disconnect();
+    },
+  };
+}
+
 export async function runWorker(config: Config, queues?: string[]): Promise<void> {
   const ctx = createContext(config, { role: 'worker' });
-  ctx.logger.info({ queues: queues ?? 'all' }, 'worker started');
-  onShutdown(() => closeContext(ctx), ctx.logger);
+  const workers = startWorkers(ctx, { queues });
+  onShutdown(async () => {
+    await workers.close();
+    await closeQueues(ctx);
+    await closeContext(ctx);
+  }, ctx.logger);
 }

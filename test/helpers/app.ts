@@ -6,6 +6,8 @@ import { closeContext, createContext, type AppContext } from '../../src/context.
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
+import { closeQueues } from '../../src/queue/queues.ts';
+import { startWorkers, type Workers } from '../../src/queue/worker.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -45,7 +47,9 @@ export async function clearRedisPrefix(redisUrl: string, prefix: string): Promis
  * The real HTTP server on a random port, over this file's own database and
  * Redis key prefix. Call close() in afterAll: it drops both.
  */
-export async function startTestApp(options: { variant?: 'A' | 'B' | 'AB'; clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { variant?: 'A' | 'B' | 'AB'; clock?: Clock; env?: Record<string, string>; workers?: boolean | { queues?: string[]; concurrency?: number } } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const prefix = `sightline-test:${randomBytes(5).toString('hex')}`;
   const env: Record<string, string> = {
@@ -63,6 +67,8 @@ export async function startTestApp(options: { variant?: 'A' | 'B' | 'AB'; clock?
   const ctx = createContext(config, { role: 'api', clock: options.clock, logger: createLogger(config.logLevel, { fd: 2 }), dbPoolSize: 5 });
   const http = createHttpServer(ctx, allRoutes);
   const url = await http.listen(0, '127.0.0.1');
+  // Jobs run in real BullMQ workers inside the test process, against this file's Redis prefix.
+  const workers: Workers | null = options.workers ? startWorkers(ctx, options.workers === true ? {} : options.workers) : null;
 
   const request: TestApp['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -86,6 +92,8 @@ export async function startTestApp(options: { variant?: 'A' | 'B' | 'AB'; clock?
     env,
     request,
     async close() {
+      await workers?.close();
+      await closeQueues(ctx);
       await http.close();
       await closeContext(ctx);
       await clearRedisPrefix(env.REDIS_URL as string, prefix);

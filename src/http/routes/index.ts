@@ -1,11 +1,15 @@
 import type { Metrics } from '../metrics.ts';
 import type { Route } from '../route.ts';
+import { competitorRoutes } from './competitors.routes.ts';
+import { personaRoutes } from './personas.routes.ts';
+import { promptRoutes } from './prompts.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
+import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table. Later areas add their `*.routes.ts` here. */
 export function allRoutes(metrics: Metrics): Route[] {
-  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...signedInRoutes];
+  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...signedInRoutes];
   return routes;
 }

@@ -1,0 +1,107 @@
+import type { AppContext } from '../context.ts';
+import type { ReanalysisStatus } from '../db/schema.ts';
+import { NotFoundError } from '../errors.ts';
+import { enqueue } from '../queue/queues.ts';
+import { withSiteLock } from '../queue/site-lock.ts';
+import { loadBrandBook } from './brand-book.ts';
+import { analyseAnswer, writeFacts } from './facts.ts';
+import { rebuildRollups } from './rollups.ts';
+
+const BATCH = 1000;
+/** How long a request that triggered reanalysis waits for it before answering with the job to poll. */
+export const REANALYSIS_WAIT_MS = 3000;
+
+export interface ReanalysisView {
+  id: number;
+  state: ReanalysisStatus;
+  reason: string;
+  answers: number;
+  verdictsChanged: number;
+  error: string | null;
+  requestedAt: Date;
+  finishedAt: Date | null;
+  poll: string;
+}
+
+async function view(ctx: AppContext, siteId: number, id: number): Promise<ReanalysisView> {
+  const row = await ctx.db.selectFrom('reanalyses').selectAll().where('id', '=', id).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`No reanalysis with id ${id}`);
+  return {
+    id: row.id,
+    state: row.status,
+    reason: row.reason,
+    answers: row.answers,
+    verdictsChanged: row.verdictsChanged,
+    error: row.error,
+    requestedAt: row.requestedAt,
+    finishedAt: row.finishedAt,
+    poll: `/projects/${siteId}/reanalyses/${row.id}`,
+  };
+}
+
+export const getReanalysis = view;
+
+/**
+ * Queues a re-read of every stored answer of a site and waits a few seconds
+ * for it: the caller gets the finished summary, or the state and where to poll.
+ */
+export async function requestReanalysis(ctx: AppContext, siteId: number, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
+  const row = await ctx.db.insertInto('reanalyses').values({ siteId, reason }).returning(['id']).executeTakeFirstOrThrow();
+  await enqueue(ctx, 'reanalyse', { siteId, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const current = await view(ctx, siteId, row.id);
+    if (current.state === 'done' || current.state === 'failed' || Date.now() >= deadline) return current;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The reanalyse job: under the site's lock, re-reads the site's answers in
+ * batches (memory flat in the number of answers), rewrites their facts with
+ * the current names, then rebuilds the site's rollups in one transaction.
+ */
+export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisId: number): Promise<{ answers: number; verdictsChanged: number }> {
+  return withSiteLock(ctx, siteId, async (lost) => {
+    const db = ctx.db;
+    await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
+    try {
+      const book = await loadBrandBook(db, siteId);
+      let lastId = 0;
+      let answers = 0;
+      let verdictsChanged = 0;
+      for (;;) {
+        if (lost.aborted) throw lost.reason as Error;
+        const batch = await db
+          .selectFrom('answers as a')
+          .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
+          .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict'])
+          .where('a.siteId', '=', siteId)
+          .where('a.id', '>', lastId)
+          .orderBy('a.id')
+          .limit(BATCH)
+          .execute();
+        if (batch.length === 0) break;
+        const items = batch.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
+        verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
+        await writeFacts(db, items);
+        answers += batch.length;
+        lastId = batch[batch.length - 1]?.id ?? lastId;
+      }
+      await db.transaction().execute((trx) => rebuildRollups(trx, siteId));
+      await db
+        .updateTable('reanalyses')
+        .set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() })
+        .where('id', '=', reanalysisId)
+        .execute();
+      return { answers, verdictsChanged };
+    } catch (err) {
+      await db
+        .updateTable('reanalyses')
+        .set({ status: 'failed', error: (err as Error).message, finishedAt: ctx.clock.now() })
+        .where('id', '=', reanalysisId)
+        .execute();
+      throw err;
+    }
+  });
+}

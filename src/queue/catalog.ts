@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * The job catalog: every job's name, queue, payload schema and retry policy.
+ * Producers call `enqueue` with a name from here; workers check at start that
+ * every name has exactly one handler (jobs/index.ts) and validate payloads
+ * when they pick a job up. Payloads carry ids, never secrets.
+ */
+export const JOBS = {
+  reanalyse: {
+    queue: 'reanalyse',
+    payload: z.object({ siteId: z.number().int().positive(), reanalysisId: z.number().int().positive() }),
+    attempts: 3,
+    backoffMs: 2_000,
+  },
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+export const QUEUE_NAMES = [...new Set(JOB_NAMES.map((n) => JOBS[n].queue))];

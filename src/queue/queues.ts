@@ -1,0 +1,43 @@
+import { Queue } from 'bullmq';
+import type { AppContext } from '../context.ts';
+import { ServiceUnavailableError } from '../errors.ts';
+import { JOBS, type JobName, type JobPayload } from './catalog.ts';
+
+const queues = new WeakMap<AppContext['redis'], Map<string, Queue>>();
+
+export function queueFor(ctx: AppContext, queueName: string): Queue {
+  let byName = queues.get(ctx.redis);
+  if (!byName) queues.set(ctx.redis, (byName = new Map()));
+  let queue = byName.get(queueName);
+  if (!queue) {
+    queue = new Queue(queueName, { connection: ctx.redis, prefix: ctx.config.redisPrefix });
+    byName.set(queueName, queue);
+  }
+  return queue;
+}
+
+/** The one typed way to enqueue. Job ids derive from the entity, so enqueuing twice is harmless. */
+export async function enqueue<N extends JobName>(ctx: AppContext, name: N, payload: JobPayload<N>, options: { jobId: string; delayMs?: number }): Promise<void> {
+  const def = JOBS[name];
+  const data = def.payload.parse(payload);
+  try {
+    await queueFor(ctx, def.queue).add(name, data, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      attempts: def.attempts,
+      backoff: { type: 'exponential', delay: def.backoffMs },
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  } catch (err) {
+    ctx.logger.error({ err: (err as Error).message, job: name }, 'enqueue failed');
+    throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+  }
+}
+
+export async function closeQueues(ctx: AppContext): Promise<void> {
+  const byName = queues.get(ctx.redis);
+  if (!byName) return;
+  await Promise.all([...byName.values()].map((q) => q.close()));
+  byName.clear();
+}
