@@ -22,9 +22,10 @@ export type RedisRole = 'api' | 'worker' | 'cli';
 
 export function createRedis(config: Config, role: RedisRole): Redis {
   return new Redis(config.redisUrl, {
-    // BullMQ workers must wait out Redis restarts; the API must fail fast and answer 503.
+    // BullMQ workers must wait out Redis restarts; the API must fail fast and answer 503;
+    // a CLI command may run before its connection is up, so it queues until then.
     maxRetriesPerRequest: role === 'worker' ? null : 1,
-    enableOfflineQueue: role === 'worker',
+    enableOfflineQueue: role !== 'api',
     // Concurrent requests' commands (auth epoch reads) share one round trip.
     enableAutoPipelining: role === 'api',
     lazyConnect: false,

@@ -24,18 +24,15 @@ export async function findOrg(db: Db, orgId: number) {
 }
 
 export async function setOrgLimits(db: Db, orgId: number, limits: Partial<WorkspaceLimits>) {
-  await findOrg(db, orgId);
-  const org = await db
-    .updateTable('orgs')
-    .set({
-      ...(limits.sites !== undefined && { limitSites: limits.sites }),
-      ...(limits.promptsPerSite !== undefined && { limitPromptsPerSite: limits.promptsPerSite }),
-      ...(limits.scansPerMonth !== undefined && { limitScansPerMonth: limits.scansPerMonth }),
-      ...(limits.members !== undefined && { limitMembers: limits.members }),
-    })
-    .where('id', '=', orgId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const current = await findOrg(db, orgId);
+  const changes = {
+    ...(limits.sites !== undefined && { limitSites: limits.sites }),
+    ...(limits.promptsPerSite !== undefined && { limitPromptsPerSite: limits.promptsPerSite }),
+    ...(limits.scansPerMonth !== undefined && { limitScansPerMonth: limits.scansPerMonth }),
+    ...(limits.members !== undefined && { limitMembers: limits.members }),
+  };
+  // With no limit given this just shows the limits in force.
+  const org = Object.keys(changes).length ? await db.updateTable('orgs').set(changes).where('id', '=', orgId).returningAll().executeTakeFirstOrThrow() : current;
   return { id: org.id, plan: org.plan, limits: limitsOf(org) };
 }
 

@@ -13,6 +13,12 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 2_000,
   },
+  rewrite: {
+    queue: 'rewrite',
+    payload: z.object({ siteId: z.number().int().positive() }),
+    attempts: 2,
+    backoffMs: 10_000,
+  },
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -41,7 +41,10 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
         const payload = def.payload.parse(job.data);
         try {
           log.info('job started');
-          const result = await handlers[name]({ ...ctx, logger: log }, payload);
+          // The payload was parsed with this job's own schema, so it fits this job's handler;
+          // TypeScript cannot correlate the two through the union of job names.
+          const handler = handlers[name] as (c: AppContext, p: typeof payload) => Promise<unknown>;
+          const result = await handler({ ...ctx, logger: log }, payload);
           log.info('job done');
           return result;
         } catch (err) {

@@ -74,7 +74,18 @@ export function topicOf(prompt: string): string {
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
+/** Sightline's own query rewrite instruction (src/domain/prompt-rewrite.ts) gets a question, as a real assistant would give. */
+const REWRITE = /^Rewrite this search query as the question[\s\S]*?\nQuery:\s*(.+)\s*$/;
+
+function rewriteAnswer(query: string): SimAnswer {
+  const q = query.trim().replace(/[?.!]+$/, '');
+  const question = /\b(vs|versus|or)\b/i.test(q) ? `Which is better: ${q}?` : /^(best|top|cheapest)\b/i.test(q) ? `What are the ${q}?` : `What is the best option for ${q}?`;
+  return { blocks: [{ kind: 'paragraph', sep: '', text: question, cites: [] }], sources: [], searches: [] };
+}
+
 export function generateAnswer(input: AnswerInput): SimAnswer {
+  const rewrite = REWRITE.exec(input.prompt);
+  if (rewrite?.[1]) return rewriteAnswer(rewrite[1]);
   const rng = createRng(hash(`${input.seed}|${input.provider}|${input.model}|${input.prompt}`));
   const topic = topicOf(input.prompt);
   const fromPrompt = brandsInPrompt(input.prompt).filter((_, i) => i === 0 || rng.chance(0.8));

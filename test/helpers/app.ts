@@ -7,11 +7,14 @@ import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
 import { closeQueues } from '../../src/queue/queues.ts';
+import { startSimulator } from '../../src/simulator/index.ts';
 import { startWorkers, type Workers } from '../../src/queue/worker.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
   url: string;
+  /** The simulator's URL when started with `simulator: true`. */
+  simulatorUrl: string | null;
   ctx: AppContext;
   config: Config;
   env: Record<string, string>;
@@ -48,9 +51,17 @@ export async function clearRedisPrefix(redisUrl: string, prefix: string): Promis
  * Redis key prefix. Call close() in afterAll: it drops both.
  */
 export async function startTestApp(
-  options: { variant?: 'A' | 'B' | 'AB'; clock?: Clock; env?: Record<string, string>; workers?: boolean | { queues?: string[]; concurrency?: number } } = {},
+  options: {
+    variant?: 'A' | 'B' | 'AB';
+    clock?: Clock;
+    env?: Record<string, string>;
+    workers?: boolean | { queues?: string[]; concurrency?: number };
+    /** Start the assistant simulator on a random port and point every provider at it. */
+    simulator?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
+  const simulator = options.simulator ? await startSimulator({ port: 0, host: '127.0.0.1', jobDelayMs: 200 }) : null;
   const prefix = `sightline-test:${randomBytes(5).toString('hex')}`;
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
@@ -61,6 +72,7 @@ export async function startTestApp(
     PORT: '0',
     API_VARIANT: options.variant ?? 'AB',
     ASSISTANTS: 'simulator',
+    ...(simulator && { SIMULATOR_URL: simulator.url }),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -87,6 +99,7 @@ export async function startTestApp(
 
   return {
     url,
+    simulatorUrl: simulator?.url ?? null,
     ctx,
     config,
     env,
@@ -98,6 +111,7 @@ export async function startTestApp(
       await closeContext(ctx);
       await clearRedisPrefix(env.REDIS_URL as string, prefix);
       await database.drop();
+      await simulator?.close();
     },
   };
 }

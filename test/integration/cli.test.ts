@@ -48,6 +48,9 @@ describe('operator CLI', () => {
     const limits = await sightline(['org', 'limits', '--org', String(org.json?.id), '--sites', '7', '--members', '9']);
     expect(limits.json).toMatchObject({ limits: { sites: 7, promptsPerSite: 150, scansPerMonth: 300, members: 9 } });
 
+    const shown = await sightline(['org', 'limits', '--org', String(org.json?.id)]);
+    expect(shown.json).toMatchObject({ limits: { sites: 7, members: 9 } });
+
     const branding = await sightline(['org', 'branding', '--org', String(org.json?.id), '--report-name', 'CLI Reports', '--report-logo', 'https://cdn.example.com/logo.png']);
     expect(branding.json).toEqual({ id: org.json?.id, reportName: 'CLI Reports', reportLogo: 'https://cdn.example.com/logo.png' });
 
