@@ -72,7 +72,7 @@ export async function storeAnswer(
     if (!row) return null;
     const answer = { id: row.id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
     const facts = analyseAnswer(answer, book);
-    await writeFacts(trx, [{ answer, facts }]);
+    await writeFacts(trx, [{ answer, facts }], book);
     await addToRollups(trx, [{ siteId: input.siteId, day, provider: input.provider, facts }]);
     const failed = facts.verdict === 'failed';
     await trx

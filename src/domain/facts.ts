@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { analyse, type AnswerFacts, type BrandBook } from '../analysis/index.ts';
 import type { Db } from '../db/database.ts';
 import type { AnswerRow, Database } from '../db/schema.ts';
@@ -7,57 +7,67 @@ type Executor = Db | Transaction<Database>;
 
 export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'>;
 
+/**
+ * Bumped whenever analysis rules change, so stored facts derived by older
+ * rules are never mistaken for current ones (reanalysis skips answers whose
+ * facts carry the current analysis version and brand book).
+ */
+export const ANALYSIS_VERSION = 1;
+
+export function factsKey(book: BrandBook): string {
+  return `v${ANALYSIS_VERSION}:${book.key}`;
+}
+
 export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook): AnswerFacts {
   return analyse({ text: answer.text, citations: answer.citations, failed: answer.error !== null || !answer.text }, book);
 }
 
-function factsRow(answer: AnswerForAnalysis, f: AnswerFacts) {
+function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
   return {
-    answerId: answer.id,
-    siteId: answer.siteId,
-    promptId: answer.promptId,
+    answer_id: answer.id,
+    site_id: answer.siteId,
+    prompt_id: answer.promptId,
     provider: answer.provider,
     day: answer.day,
     verdict: f.verdict,
     mentioned: f.mentioned,
-    ownCited: f.ownCited,
-    brandRank: f.brandRank,
-    brandPosition: f.brandPosition,
-    brands: JSON.stringify(f.brands.map(({ name, kind, competitorId, position }) => ({ name, kind, competitorId, position }))),
-    competitorsNamed: f.competitorsNamed,
-    competitorsCited: f.competitorsCited,
-    citations: JSON.stringify(f.citations),
+    own_cited: f.ownCited,
+    brand_rank: f.brandRank,
+    brand_position: f.brandPosition,
+    brands: f.brands.map(({ name, kind, competitorId, position }) => ({ name, kind, competitorId, position })),
+    competitors_named: f.competitorsNamed,
+    competitors_cited: f.competitorsCited,
+    citations: f.citations,
     tone: f.tone,
-    toneScore: f.toneScore,
+    tone_score: f.toneScore,
     quote: f.quote,
     suggestions: f.suggestions,
-    brandKey: f.bookKey,
+    brand_key: key,
   };
 }
 
-/** Writes (or rewrites) the facts of many answers in one statement. */
-export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysis; facts: AnswerFacts }[]): Promise<void> {
+/**
+ * Writes (or rewrites) the facts of many answers in one statement. The rows
+ * travel as one JSON parameter: Postgres parses one value instead of
+ * thousands of bind parameters, which made batched reanalysis several times faster.
+ */
+export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysis; facts: AnswerFacts }[], book: BrandBook): Promise<void> {
   if (items.length === 0) return;
-  await db
-    .insertInto('answerFacts')
-    .values(items.map((i) => factsRow(i.answer, i.facts)))
-    .onConflict((oc) =>
-      oc.column('answerId').doUpdateSet((eb) => ({
-        verdict: eb.ref('excluded.verdict'),
-        mentioned: eb.ref('excluded.mentioned'),
-        ownCited: eb.ref('excluded.ownCited'),
-        brandRank: eb.ref('excluded.brandRank'),
-        brandPosition: eb.ref('excluded.brandPosition'),
-        brands: eb.ref('excluded.brands'),
-        competitorsNamed: eb.ref('excluded.competitorsNamed'),
-        competitorsCited: eb.ref('excluded.competitorsCited'),
-        citations: eb.ref('excluded.citations'),
-        tone: eb.ref('excluded.tone'),
-        toneScore: eb.ref('excluded.toneScore'),
-        quote: eb.ref('excluded.quote'),
-        suggestions: eb.ref('excluded.suggestions'),
-        brandKey: eb.ref('excluded.brandKey'),
-      })),
-    )
-    .execute();
+  const key = factsKey(book);
+  const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
+  await sql`
+    INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
+                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key)
+    SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
+           brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
+           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key
+      FROM jsonb_to_recordset(${rows}::jsonb) AS r(
+        answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
+        brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
+        tone text, tone_score real, quote text, suggestions jsonb, brand_key text)
+    ON CONFLICT (answer_id) DO UPDATE SET
+      verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
+      brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
+      competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
+      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key`.execute(db);
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors.ts';
 import { enqueue } from '../queue/queues.ts';
 import { withSiteLock } from '../queue/site-lock.ts';
 import { loadBrandBook } from './brand-book.ts';
-import { analyseAnswer, writeFacts } from './facts.ts';
+import { analyseAnswer, factsKey, writeFacts } from './facts.ts';
 import { rebuildRollups } from './rollups.ts';
 
 const BATCH = 1000;
@@ -67,27 +67,38 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
     await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
     try {
       const book = await loadBrandBook(db, siteId);
-      let lastId = 0;
-      let answers = 0;
-      let verdictsChanged = 0;
-      for (;;) {
-        if (lost.aborted) throw lost.reason as Error;
-        const batch = await db
+      const key = factsKey(book);
+      const readBatch = (afterId: number) =>
+        db
           .selectFrom('answers as a')
           .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
-          .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict'])
+          .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
           .where('a.siteId', '=', siteId)
-          .where('a.id', '>', lastId)
+          .where('a.id', '>', afterId)
           .orderBy('a.id')
           .limit(BATCH)
           .execute();
-        if (batch.length === 0) break;
-        const items = batch.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
+      let answers = 0;
+      let verdictsChanged = 0;
+      let batch = await readBatch(0);
+      // Postgres reads the next batch and writes the previous one while this process analyses:
+      // at most one batch in each stage, so memory stays flat whatever the number of answers.
+      let writing: Promise<void> = Promise.resolve();
+      while (batch.length > 0) {
+        if (lost.aborted) throw lost.reason as Error;
+        const next = readBatch(batch[batch.length - 1]?.id ?? 0);
+        next.catch(() => undefined);
+        // Facts are a pure function of answer, names and rules: current ones need no rewrite.
+        const stale = batch.filter((a) => a.oldKey !== key);
+        const items = stale.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
         verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
-        await writeFacts(db, items);
+        await writing;
+        writing = writeFacts(db, items, book);
+        writing.catch(() => undefined);
         answers += batch.length;
-        lastId = batch[batch.length - 1]?.id ?? lastId;
+        batch = await next;
       }
+      await writing;
       await db.transaction().execute((trx) => rebuildRollups(trx, siteId));
       await db
         .updateTable('reanalyses')
