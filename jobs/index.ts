@@ -1,10 +1,16 @@
 import type { JobName } from '../src/queue/catalog.ts';
 import { reanalyse } from './reanalyse.ts';
 import { rewrite } from './rewrite.ts';
-import type { JobHandler } from './types.ts';
+import { scan, scanExhausted } from './scan.ts';
+import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 /** Exactly one handler per job of the catalog; the mapped type makes a missing one a type error. */
 export const handlers: { [N in JobName]: JobHandler<N> } = {
   reanalyse,
+  scan,
   rewrite,
+};
+
+export const exhaustedHandlers: { [N in JobName]?: ExhaustedHandler<N> } = {
+  scan: scanExhausted,
 };

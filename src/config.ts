@@ -49,6 +49,8 @@ export const configSchema = z.object({
   APP_GATEWAY_API_KEY: optionalSecret,
   APP_GATEWAY_BASE_URL: optionalUrl,
   ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+  ASSISTANT_CONCURRENCY: z.coerce.number().int().min(1).max(500).optional(),
+  ASSISTANT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SITE_FETCH_MAP: siteFetchMap,
 });
 
@@ -70,6 +72,9 @@ export interface Config {
     simulatorUrl: string;
     simulatorPort: number;
     timeoutMs: number;
+    /** In-flight calls per provider per process; unset keeps each provider's default. */
+    concurrency: number | undefined;
+    retryBaseMs: number;
     openai: ProviderCredential;
     anthropic: ProviderCredential;
     perplexity: ProviderCredential;
@@ -121,6 +126,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       simulatorUrl: simulatorUrl.replace(/\/$/, ''),
       simulatorPort: e.SIMULATOR_PORT,
       timeoutMs: e.ASSISTANT_TIMEOUT_MS,
+      concurrency: e.ASSISTANT_CONCURRENCY,
+      retryBaseMs: e.ASSISTANT_RETRY_BASE_MS,
       openai: cred(e.OPENAI_API_KEY, e.OPENAI_BASE_URL),
       anthropic: cred(e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL),
       perplexity: cred(e.PERPLEXITY_API_KEY, e.PERPLEXITY_BASE_URL),

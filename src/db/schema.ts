@@ -23,6 +23,7 @@ export interface OrgsTable {
   limitScansPerMonth: number | null;
   limitMembers: number | null;
   balanceMicros: Generated<number>;
+  reservedMicros: Generated<number>;
   reportName: string | null;
   reportLogo: string | null;
   createdAt: CreatedAt;
@@ -174,6 +175,8 @@ export interface ScansTable {
   plan: ColumnType<ScanPlanJson, string | undefined, string>;
   budgetMicros: ColumnType<number, number | undefined, number>;
   spentMicros: ColumnType<number, number | undefined, number>;
+  reservedMicros: ColumnType<number, number | undefined, number>;
+  cancelRequestedAt: Timestamp | null;
   stopReason: StopReason | null;
   answersTotal: ColumnType<number, number | undefined, number>;
   answersDone: ColumnType<number, number | undefined, number>;
@@ -189,6 +192,8 @@ export interface ScansTable {
 export interface CitationJson {
   url: string;
   title: string | null;
+  /** The provider's own source domain where the URL hides it (Gemini's redirect links). */
+  domain?: string;
   startIndex?: number;
   endIndex?: number;
   citedText?: string;
@@ -280,6 +285,33 @@ export interface RollupCompetitorDayTable {
   cited: number;
 }
 
+export interface SiteSpendTable {
+  siteId: number;
+  month: string;
+  spentMicros: ColumnType<number, number | undefined, number>;
+  reservedMicros: ColumnType<number, number | undefined, number>;
+}
+
+/** One request of a submitted batch: which prompt it asks and what was reserved for it. */
+export interface BatchItemJson {
+  id: string;
+  promptId: number;
+  priceMicros: number;
+  context: string | null;
+}
+
+export interface ScanBatchesTable {
+  id: Generated<number>;
+  scanId: number;
+  provider: string;
+  model: string;
+  handle: ColumnType<unknown, string, string>;
+  items: ColumnType<BatchItemJson[], string, string>;
+  status: ColumnType<'pending' | 'done' | 'abandoned', 'pending' | undefined, 'pending' | 'done' | 'abandoned'>;
+  submittedAt: CreatedAt;
+  finishedAt: Timestamp | null;
+}
+
 export type ReanalysisStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface ReanalysesTable {
@@ -330,6 +362,8 @@ export interface Database {
   rollupSiteDay: RollupSiteDayTable;
   rollupCompetitorDay: RollupCompetitorDayTable;
   reanalyses: ReanalysesTable;
+  siteSpend: SiteSpendTable;
+  scanBatches: ScanBatchesTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;

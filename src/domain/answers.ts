@@ -74,14 +74,16 @@ export async function storeAnswer(
     const facts = analyseAnswer(answer, book);
     await writeFacts(trx, [{ answer, facts }], book);
     await addToRollups(trx, [{ siteId: input.siteId, day, provider: input.provider, facts }]);
+    const stored = { answerId: row.id, facts };
+    // Money rows are locked org, site month, scan (the order reservations use), so the
+    // scan's counters are updated last: taking the scan row earlier deadlocks with reservations.
+    if (alsoInTransaction) await alsoInTransaction(trx, stored);
     const failed = facts.verdict === 'failed';
     await trx
       .updateTable('scans')
       .set((eb) => (failed ? { answersFailed: eb('answersFailed', '+', 1) } : { answersDone: eb('answersDone', '+', 1) }))
       .where('id', '=', input.scanId)
       .execute();
-    const stored = { answerId: row.id, facts };
-    if (alsoInTransaction) await alsoInTransaction(trx, stored);
     return stored;
   });
 }

@@ -7,7 +7,7 @@ import { topUp } from './billing.ts';
 import { limitsOf, type WorkspaceLimits } from './plans.ts';
 import { connectedAssistants } from './providers.ts';
 import { listSites } from './sites.ts';
-import { scansUsedThisMonth } from './usage-counters.ts';
+import { scansUsedThisMonth } from './scans.ts';
 
 export async function createOrg(db: Db, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
   const name = input.name.trim();

@@ -13,6 +13,13 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 2_000,
   },
+  scan: {
+    queue: 'scan',
+    payload: z.object({ scanId: z.number().int().positive() }),
+    // Resumable by construction (answers already stored are skipped), so retries are safe.
+    attempts: 5,
+    backoffMs: 5_000,
+  },
   rewrite: {
     queue: 'rewrite',
     payload: z.object({ siteId: z.number().int().positive() }),

@@ -1,6 +1,6 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { handlers } from '../../jobs/index.ts';
+import { exhaustedHandlers, handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../main.ts';
@@ -60,6 +60,14 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       { connection, prefix: ctx.config.redisPrefix, concurrency: options.concurrency ?? 4 },
     );
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
+    worker.on('failed', (job, err) => {
+      if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+      const name = job.name as JobName;
+      const onExhausted = exhaustedHandlers[name] as ((c: AppContext, p: unknown, e: Error) => Promise<void>) | undefined;
+      if (!onExhausted) return;
+      const payload = JOBS[name]?.payload.safeParse(job.data);
+      if (payload?.success) onExhausted(ctx, payload.data, err).catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
+    });
     return worker;
   });
   ctx.logger.info({ queues: wanted }, 'workers started');

@@ -72,6 +72,8 @@ export async function startTestApp(
     PORT: '0',
     API_VARIANT: options.variant ?? 'AB',
     ASSISTANTS: 'simulator',
+    // Retries back off from 10 ms instead of 1 s so failure tests stay fast.
+    ASSISTANT_RETRY_BASE_MS: '10',
     ...(simulator && { SIMULATOR_URL: simulator.url }),
     ...options.env,
   };

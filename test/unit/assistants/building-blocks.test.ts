@@ -12,7 +12,7 @@ import { fixture, jsonl } from './fixtures.ts';
 
 const none = { apiKey: undefined, baseUrl: undefined };
 function assistantsConfig(overrides: Partial<Config['assistants']> = {}): Config['assistants'] {
-  return { mode: 'auto', simulatorUrl: 'http://127.0.0.1:4010', simulatorPort: 4010, timeoutMs: 1000, openai: none, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none, ...overrides };
+  return { mode: 'auto', simulatorUrl: 'http://127.0.0.1:4010', simulatorPort: 4010, timeoutMs: 1000, concurrency: undefined, retryBaseMs: 1000, openai: none, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none, ...overrides };
 }
 
 describe('locales', () => {
