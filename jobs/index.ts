@@ -2,12 +2,14 @@ import type { JobName } from '../src/queue/catalog.ts';
 import { reanalyse } from './reanalyse.ts';
 import { rewrite } from './rewrite.ts';
 import { scan, scanExhausted } from './scan.ts';
+import { scheduleTick } from './schedule-tick.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 /** Exactly one handler per job of the catalog; the mapped type makes a missing one a type error. */
 export const handlers: { [N in JobName]: JobHandler<N> } = {
   reanalyse,
   scan,
+  'schedule-tick': scheduleTick,
   rewrite,
 };
 

@@ -52,6 +52,9 @@ export const configSchema = z.object({
   ASSISTANT_CONCURRENCY: z.coerce.number().int().min(1).max(500).optional(),
   ASSISTANT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SITE_FETCH_MAP: siteFetchMap,
+  JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -83,6 +86,14 @@ export interface Config {
     appGateway: ProviderCredential;
   };
   siteFetchMap: ReadonlyMap<string, string>;
+  /** How long a dead worker's job and site locks outlive it before another worker takes over. */
+  jobLockMs: number;
+  scans: {
+    /** How often a scan waiting on a batch or queue model polls it. */
+    pollMs: number;
+    /** Scheduled scans of one night start spread over this many minutes after midnight UTC. */
+    scheduleSpreadMinutes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -136,5 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appGateway: cred(e.APP_GATEWAY_API_KEY, e.APP_GATEWAY_BASE_URL),
     },
     siteFetchMap: e.SITE_FETCH_MAP,
+    jobLockMs: e.JOB_LOCK_MS,
+    scans: { pollMs: e.SCAN_POLL_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
   });
 }

@@ -20,7 +20,6 @@ import { release, releaseScanReservations, reserve, settle, type ScanMoneyRef } 
  */
 
 const FINAL = ['done', 'failed', 'cancelled'];
-const POLL_MS = 5_000;
 const CANCEL_CHECK_MS = 250;
 
 interface ProviderWork {
@@ -251,7 +250,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
           }),
       );
       const stillPending = st.stop || st.cancelled ? 0 : await pollBatches(st, works, prompts);
-      if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, POLL_MS);
+      if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {
       clearInterval(watcher);
     }

@@ -128,7 +128,14 @@ export async function estimateScan(ctx: AppContext, site: SiteRow, req: ScanRequ
  * (the partial unique index makes "one scan per site" hold under concurrent
  * starts) and its job.
  */
-export async function startScan(ctx: AppContext, site: SiteRow, userId: number | null, req: ScanRequest, trigger: Exclude<ScanTrigger, 'import'> = 'manual') {
+export async function startScan(
+  ctx: AppContext,
+  site: SiteRow,
+  userId: number | null,
+  req: ScanRequest,
+  trigger: Exclude<ScanTrigger, 'import'> = 'manual',
+  options: { delayMs?: number } = {},
+) {
   const plan = await planScan(ctx, site, req);
   const active = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', site.id).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
   if (active) throw new BadRequestError(`Another scan (id ${active.id}) is running on this project; wait for it or cancel it`);
@@ -176,7 +183,7 @@ export async function startScan(ctx: AppContext, site: SiteRow, userId: number |
       if (err.code === '23505' && err.constraint === 'scans_one_active_per_site') throw new BadRequestError('Another scan is running on this project; wait for it or cancel it');
       throw err;
     });
-  await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId: `scan-${scan.id}` });
+  await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId: `scan-${scan.id}`, delayMs: options.delayMs });
   return { scan: serializeScan(scan), estimate: estimateView(plan) };
 }
 

@@ -20,6 +20,12 @@ export const JOBS = {
     attempts: 5,
     backoffMs: 5_000,
   },
+  'schedule-tick': {
+    queue: 'schedule',
+    payload: z.object({}),
+    attempts: 3,
+    backoffMs: 60_000,
+  },
   rewrite: {
     queue: 'rewrite',
     payload: z.object({ siteId: z.number().int().positive() }),
@@ -29,6 +35,9 @@ export const JOBS = {
 } as const;
 
 export type JobName = keyof typeof JOBS;
+
+/** Repeating jobs, registered (idempotently) by every worker that serves their queue. */
+export const SCHEDULES = [{ id: 'nightly-scans', job: 'schedule-tick', pattern: '0 0 * * *' }] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
 export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 export const QUEUE_NAMES = [...new Set(JOB_NAMES.map((n) => JOBS[n].queue))];

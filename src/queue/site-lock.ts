@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { RetryLaterError } from './retry-later.ts';
 
-const TTL_MS = 30_000;
-const RENEW_MS = 10_000;
 
 // Compare-and-act so a worker never releases or extends a lock it lost.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -12,11 +10,13 @@ const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call(
 /**
  * Runs `fn` holding the site's lock: jobs that write a site's facts (scan
  * analysis, reanalysis) never run at once on one site. The TTL is renewed
- * while `fn` runs, so a crashed worker frees the site within 30 s. When the
+ * while `fn` runs, so a crashed worker frees the site within JOB_LOCK_MS (30 s). When the
  * lock is held elsewhere the job is re-delayed (RetryLaterError).
  */
 export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const key = `${ctx.config.redisPrefix}:lock:site:${siteId}`;
+  const TTL_MS = ctx.config.jobLockMs;
+  const RENEW_MS = Math.max(250, Math.floor(TTL_MS / 3));
   const token = randomUUID();
   const got = await ctx.redis.set(key, token, 'PX', TTL_MS, 'NX');
   if (got !== 'OK') throw new RetryLaterError(`site ${siteId} is locked by another job`, 2_000);

@@ -4,8 +4,8 @@ import { exhaustedHandlers, handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../main.ts';
-import { JOB_NAMES, JOBS, QUEUE_NAMES, type JobName } from './catalog.ts';
-import { closeQueues } from './queues.ts';
+import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
+import { closeQueues, queueFor } from './queues.ts';
 import { RetryLaterError } from './retry-later.ts';
 
 /** Startup check: every job in the catalog has exactly one handler and no handler is orphaned. */
@@ -57,7 +57,14 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
           throw err;
         }
       },
-      { connection, prefix: ctx.config.redisPrefix, concurrency: options.concurrency ?? 4 },
+      {
+        connection,
+        prefix: ctx.config.redisPrefix,
+        concurrency: options.concurrency ?? 4,
+        // A job whose worker died is handed to another worker after this long.
+        lockDuration: ctx.config.jobLockMs,
+        stalledInterval: ctx.config.jobLockMs,
+      },
     );
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
     worker.on('failed', (job, err) => {
@@ -70,6 +77,13 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
     });
     return worker;
   });
+  for (const s of SCHEDULES) {
+    const queue = JOBS[s.job].queue;
+    if (!wanted.includes(queue)) continue;
+    queueFor(ctx, queue)
+      .upsertJobScheduler(s.id, { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
+      .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: s.id }, 'could not register schedule'));
+  }
   ctx.logger.info({ queues: wanted }, 'workers started');
   return {
     async close() {

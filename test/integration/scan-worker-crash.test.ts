@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultModel } from '../../src/assistants/catalog.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
+
+/** No in-process workers here: the scan runs only in worker processes this test starts and kills. */
+let app: TestApp;
+let ws: Workspace;
+let worker: ChildProcess | null = null;
+
+const spawnWorker = () =>
+  spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli.ts'), 'worker', '--queues', 'scan'], {
+    env: { ...process.env, ...app.env, SIMULATOR_URL: app.simulatorUrl ?? '', LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+
+beforeAll(async () => {
+  app = await startTestApp({ simulator: true, env: { SCAN_POLL_MS: '200', JOB_LOCK_MS: '2000' } });
+  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+});
+afterAll(async () => {
+  worker?.kill('SIGKILL');
+  await app.close();
+});
+
+describe('a worker process killed mid-scan', () => {
+  it('resumes on a new worker: the scan completes, nothing is asked or charged twice', async () => {
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Killed', url: 'killed.com' } });
+    const siteId = site.body.project.id as number;
+    await addActivePrompts(app.ctx, siteId, Array.from({ length: 24 }, (_, i) => `Which Killed tool is best for case ${i}?`));
+    await script(app, { provider: null, match: 'Killed tool', latencyMs: 150 });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'] } });
+    const scanId = start.body.scan.id as number;
+
+    worker = spawnWorker();
+    const answered = async () => (await app.ctx.db.selectFrom('scans').select(['answersDone']).where('id', '=', scanId).executeTakeFirstOrThrow()).answersDone;
+    await expect.poll(answered, { timeout: 20_000, interval: 20 }).toBeGreaterThan(0);
+    worker.kill('SIGKILL');
+    const atKill = await answered();
+    expect(atKill).toBeLessThan(24);
+    // Calls that were in flight hold reservations until the scan resumes.
+    worker = spawnWorker();
+    const done = await waitForScan(app, ws.keys.viewer, siteId, scanId, 45_000);
+    expect(done.scan).toMatchObject({ status: 'done', answersDone: 24, answersFailed: 0 });
+    const money = await moneyFacts(app.ctx, ws.orgId, scanId);
+    expect(money).toMatchObject({ charges: 24, answered: 24, scanReserved: 0, orgReserved: 0, charged: 24 * defaultModel('anthropic').priceMicros });
+    expect(money.balance).toBe(money.ledgerBalance);
+    const asked = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: unknown[] }).requests;
+    // In-flight calls at the kill may be asked again (their answers were never stored), nothing else.
+    expect(asked.length).toBeGreaterThanOrEqual(24);
+    expect(asked.length).toBeLessThanOrEqual(24 + 4);
+  }, 60_000);
+});
