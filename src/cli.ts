@@ -11,7 +11,10 @@ import { addMember, removeMemberAsOperator } from './domain/members.ts';
 import { createOrg, setOrgBranding, setOrgLimits } from './domain/orgs.ts';
 import { PLANS } from './domain/plans.ts';
 import { KEY_ROLES, PERSON_ROLES } from './domain/roles.ts';
+import { startScan } from './domain/scans.ts';
 import { createUser } from './domain/users.ts';
+import { isProviderKey, type ProviderKey } from './assistants/catalog.ts';
+import { watchScan } from './scan-watch.ts';
 import { AppError } from './errors.ts';
 import { createLogger } from './logger.ts';
 import { migrate, runApi } from './main.ts';
@@ -58,6 +61,8 @@ const USAGE = `usage: sightline <command>
   key revoke --id ID
   balance topup --org ID --usd N
   answers import --project ID --file F.jsonl
+  scan start --project ID [--providers a,b] [--label TEXT] [--watch]
+  scan watch --project ID [--scan ID]
   demo
   simulator [--port 4010]
   worker [--queues scan,reanalyse,...]
@@ -132,6 +137,26 @@ const commands: Record<string, Command> = {
       const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
       const result = await importAnswers(ctx, site.orgId, site.id, rows);
       return { scanId: result.scanId, answers: result.answers, promptsCreated: result.promptsCreated };
+    });
+  },
+  'scan start': (argv, config) => {
+    const a = args(argv, { project: id, providers: z.string().optional(), label: z.string().max(200).optional(), watch: z.boolean().optional() });
+    return withContext(config, async (ctx) => {
+      const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', a.project).executeTakeFirst();
+      if (!site) throw new AppError(404, `No project with id ${a.project}`);
+      const providers = a.providers?.split(',').map((p) => p.trim()).filter(Boolean);
+      const bad = providers?.filter((p) => !isProviderKey(p)) ?? [];
+      if (bad.length) throw new UsageError(`--providers: unknown ${bad.join(', ')}`);
+      const started = await startScan(ctx, site, site.createdBy, { providers: providers as ProviderKey[] | undefined, label: a.label ?? 'Started from the CLI' });
+      return a.watch ? watchScan(ctx, site.id, started.scan.id) : started;
+    });
+  },
+  'scan watch': (argv, config) => {
+    const a = args(argv, { project: id, scan: id.optional() });
+    return withContext(config, async (ctx) => {
+      const site = await ctx.db.selectFrom('sites').select('id').where('id', '=', a.project).executeTakeFirst();
+      if (!site) throw new AppError(404, `No project with id ${a.project}`);
+      return watchScan(ctx, site.id, a.scan ?? null);
     });
   },
   demo: (argv, config) => {

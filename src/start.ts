@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import { closeContext, createContext } from './context.ts';
-import { seedDemo } from './domain/demo.ts';
+import { seedDemo, startDemoScan } from './domain/demo.ts';
 import { createLogger } from './logger.ts';
 import { migrate } from './main.ts';
 
@@ -35,7 +35,7 @@ export async function runStart(config: Config): Promise<void> {
   if (migrated.length) log.info({ migrated }, 'database migrated');
 
   const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });
-  const demo = await seedDemo(ctx, '.sightline').finally(() => closeContext(ctx));
+  const demo = await seedDemo(ctx, '.sightline');
 
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
@@ -77,9 +77,15 @@ export async function runStart(config: Config): Promise<void> {
     await Promise.all([waitForHealth(`${config.assistants.simulatorUrl}/__sim/health`, simulator), waitForHealth(`${url}/healthz`, api)]);
   } catch (err) {
     log.error({ err: (err as Error).message }, 'start failed');
+    await closeContext(ctx);
     await stopAll(1);
     return;
   }
+  const demoScan = await startDemoScan(ctx, demo).catch((err: Error) => {
+    log.warn({ err: err.message }, 'demo scan not started');
+    return null;
+  });
+  await closeContext(ctx);
   const curl = `curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/whoami`;
   process.stdout.write(
     [
@@ -90,6 +96,8 @@ export async function runStart(config: Config): Promise<void> {
       `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.projectId})`,
       '',
       `  Try:  ${curl}`,
+      ...(demoScan ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`] : []),
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
       '',
       '  Ctrl-C stops everything.',
       '',

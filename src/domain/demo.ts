@@ -11,6 +11,27 @@ import { createUser } from './users.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
 
+const DEMO_PROMPTS = [
+  'What is the best helpdesk software for a small SaaS startup?',
+  'Which customer support tools have the best AI chatbot?',
+  'What are good Zendesk alternatives for small teams?',
+  'Is Brightdesk a good choice for a growing support team?',
+  'Freshdesk vs Help Scout: which is better for ecommerce support?',
+  'Which help desk integrates best with Slack?',
+  'What are the top live chat tools for B2B companies?',
+  'Which support platform has the best reporting and analytics?',
+];
+
+/** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */
+export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<number | null> {
+  const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.projectId).executeTakeFirst();
+  if (any) return null;
+  const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', seed.projectId).executeTakeFirstOrThrow();
+  const { startScan } = await import('./scans.ts');
+  const started = await startScan(ctx, site, seed.userId, { label: 'Demo scan' });
+  return started.scan.id;
+}
+
 export interface DemoSeed {
   orgId: number;
   userId: number;
@@ -67,6 +88,10 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
         ],
       },
     );
+    await ctx.db
+      .insertInto('prompts')
+      .values(DEMO_PROMPTS.map((text) => ({ siteId: site.id, text, status: 'active' as const, createdBy: user.id })))
+      .execute();
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {
