@@ -96,7 +96,7 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
 
   /** One upstream call with the whole policy around it: retries, then limit, then timeout. */
   function call<T>(upstream: UpstreamKey, provider: ProviderKey, signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
-    return withRetry(() => limitFor(upstream)(() => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider })), {
+    return withRetry(() => limitFor(upstream, provider)(() => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider })), {
       policy,
       provider,
       signal,

@@ -2,8 +2,9 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { UpstreamKey } from './types.ts';
 
 /**
- * In-flight calls per upstream, per process. Provider rate limits are per
- * account, so these stay modest; several workers multiply them.
+ * In-flight calls per provider, per process, by upstream (the two Google
+ * providers share the SERP upstream but each gets its own limit). Provider
+ * rate limits are per account, so these stay modest; several workers multiply them.
  */
 export const DEFAULT_CONCURRENCY: Record<UpstreamKey, number> = {
   openai: 8,
@@ -14,13 +15,14 @@ export const DEFAULT_CONCURRENCY: Record<UpstreamKey, number> = {
   appGateway: 4,
 };
 
-export function createLimits(overrides: Partial<Record<UpstreamKey, number>> = {}): (upstream: UpstreamKey) => LimitFunction {
-  const limits = new Map<UpstreamKey, LimitFunction>();
-  return (upstream) => {
-    let limit = limits.get(upstream);
+export function createLimits(overrides: Partial<Record<UpstreamKey, number>> = {}): (upstream: UpstreamKey, provider: string) => LimitFunction {
+  const limits = new Map<string, LimitFunction>();
+  return (upstream, provider) => {
+    const key = `${upstream}:${provider}`;
+    let limit = limits.get(key);
     if (!limit) {
       limit = pLimit(Math.max(1, overrides[upstream] ?? DEFAULT_CONCURRENCY[upstream]));
-      limits.set(upstream, limit);
+      limits.set(key, limit);
     }
     return limit;
   };

@@ -32,58 +32,83 @@ export interface StoredAnswer {
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * The one way an answer enters the database (scans, imports, tests): the
- * answer, its facts and its rollups in one transaction. Answers are unique
- * per (scan, prompt, provider): storing one twice returns null and changes
- * nothing, so a retried job never counts or charges twice. `alsoInTransaction`
- * lets the caller settle money in the same transaction.
+ * The one way answers enter the database (scans, imports, tests): answers,
+ * their facts and rollups in one transaction, for one answer or a batch.
+ * Answers are unique per (scan, prompt, provider): storing one twice gives
+ * null in its place and changes nothing, so a retried job never counts or
+ * charges twice. `alsoInTransaction` lets the caller settle money in the same
+ * transaction; it runs after facts and rollups, so the money rows (locked
+ * org, site month, scan, as reservations lock them) are held shortest.
  */
-export async function storeAnswer(
+export async function storeAnswers(
   ctx: AppContext,
-  input: NewAnswer,
+  inputs: NewAnswer[],
   book: BrandBook,
-  alsoInTransaction?: (trx: Transaction<Database>, stored: StoredAnswer) => Promise<void>,
-): Promise<StoredAnswer | null> {
+  alsoInTransaction?: (trx: Transaction<Database>, stored: (StoredAnswer & { input: NewAnswer })[]) => Promise<void>,
+): Promise<(StoredAnswer | null)[]> {
+  if (inputs.length === 0) return [];
   return ctx.db.transaction().execute(async (trx) => {
-    const day = utcDay(input.askedAt);
-    const row = await trx
+    const rows = await trx
       .insertInto('answers')
-      .values({
-        scanId: input.scanId,
-        siteId: input.siteId,
-        promptId: input.promptId,
-        provider: input.provider,
-        model: input.model,
-        askedAt: input.askedAt,
-        day,
-        text: input.text,
-        citations: JSON.stringify(input.citations),
-        searches: JSON.stringify(input.searches),
-        usage: input.usage ? JSON.stringify(input.usage) : null,
-        raw: input.raw === undefined ? null : JSON.stringify(input.raw),
-        costMicros: input.costMicros,
-        error: input.error,
-        truncated: input.truncated ?? false,
-        context: input.context,
-      })
+      .values(
+        inputs.map((input) => ({
+          scanId: input.scanId,
+          siteId: input.siteId,
+          promptId: input.promptId,
+          provider: input.provider,
+          model: input.model,
+          askedAt: input.askedAt,
+          day: utcDay(input.askedAt),
+          text: input.text,
+          citations: JSON.stringify(input.citations),
+          searches: JSON.stringify(input.searches),
+          usage: input.usage ? JSON.stringify(input.usage) : null,
+          raw: input.raw === undefined ? null : JSON.stringify(input.raw),
+          costMicros: input.costMicros,
+          error: input.error,
+          truncated: input.truncated ?? false,
+          context: input.context,
+        })),
+      )
       .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider']).doNothing())
-      .returning(['id'])
-      .executeTakeFirst();
-    if (!row) return null;
-    const answer = { id: row.id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
-    const facts = analyseAnswer(answer, book);
-    await writeFacts(trx, [{ answer, facts }], book);
-    await addToRollups(trx, [{ siteId: input.siteId, day, provider: input.provider, facts }]);
-    const stored = { answerId: row.id, facts };
-    // Money rows are locked org, site month, scan (the order reservations use), so the
-    // scan's counters are updated last: taking the scan row earlier deadlocks with reservations.
-    if (alsoInTransaction) await alsoInTransaction(trx, stored);
-    const failed = facts.verdict === 'failed';
-    await trx
-      .updateTable('scans')
-      .set((eb) => (failed ? { answersFailed: eb('answersFailed', '+', 1) } : { answersDone: eb('answersDone', '+', 1) }))
-      .where('id', '=', input.scanId)
+      .returning(['id', 'scanId', 'promptId', 'provider'])
       .execute();
-    return stored;
+    const ids = new Map(rows.map((r) => [`${r.scanId}|${r.promptId}|${r.provider}`, r.id]));
+    const stored = inputs.flatMap((input) => {
+      const id = ids.get(`${input.scanId}|${input.promptId}|${input.provider}`);
+      if (id === undefined) return [];
+      ids.delete(`${input.scanId}|${input.promptId}|${input.provider}`);
+      const day = utcDay(input.askedAt);
+      const answer = { id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
+      return [{ answer, input, answerId: id, facts: analyseAnswer(answer, book) }];
+    });
+    await writeFacts(trx, stored, book);
+    await addToRollups(
+      trx,
+      stored.map((s) => ({ siteId: s.input.siteId, day: s.answer.day, provider: s.input.provider, facts: s.facts })),
+    );
+    if (alsoInTransaction) await alsoInTransaction(trx, stored);
+    const counts = new Map<number, { done: number; failed: number }>();
+    for (const s of stored) {
+      const c = counts.get(s.input.scanId) ?? { done: 0, failed: 0 };
+      if (s.facts.verdict === 'failed') c.failed++;
+      else c.done++;
+      counts.set(s.input.scanId, c);
+    }
+    for (const [scanId, c] of counts) {
+      await trx
+        .updateTable('scans')
+        .set((eb) => ({ answersDone: eb('answersDone', '+', c.done), answersFailed: eb('answersFailed', '+', c.failed) }))
+        .where('id', '=', scanId)
+        .execute();
+    }
+    const byInput = new Map(stored.map((s) => [s.input, { answerId: s.answerId, facts: s.facts }]));
+    return inputs.map((input) => byInput.get(input) ?? null);
   });
+}
+
+/** One answer: see storeAnswers. */
+export async function storeAnswer(ctx: AppContext, input: NewAnswer, book: BrandBook): Promise<StoredAnswer | null> {
+  const [stored] = await storeAnswers(ctx, [input], book);
+  return stored ?? null;
 }

@@ -1,5 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { preparedQuery } from '../db/database.ts';
 import type { Database, StopReason } from '../db/schema.ts';
 import type { Micros } from '../money.ts';
 
@@ -23,89 +24,68 @@ export const monthOf = (at: Date) => `${at.toISOString().slice(0, 7)}-01`;
 
 export type Reservation = { ok: true } | { ok: false; reason: Extract<StopReason, 'budget' | 'cap' | 'balance'> };
 
-class Refused extends Error {
-  readonly reason: Extract<StopReason, 'budget' | 'cap' | 'balance'>;
-  constructor(reason: Extract<StopReason, 'budget' | 'cap' | 'balance'>) {
-    super(reason);
-    this.reason = reason;
-  }
+export async function reserve(ctx: AppContext, ref: ScanMoneyRef, price: Micros): Promise<Reservation> {
+  const [row] = await preparedQuery<{ result: string }>(ctx.db, 'reserve-scan-money', 'SELECT reserve_scan_money($1, $2, $3, $4, $5) AS result', [
+    ref.orgId,
+    ref.siteId,
+    monthOf(ctx.clock.now()),
+    ref.scanId,
+    price,
+  ]);
+  const result = row?.result;
+  if (result === 'ok') return { ok: true };
+  if (result === 'budget' || result === 'cap' || result === 'balance') return { ok: false, reason: result };
+  throw new Error(`reserve_scan_money answered ${String(result)}`);
 }
 
-export async function reserve(ctx: AppContext, ref: ScanMoneyRef, price: Micros): Promise<Reservation> {
-  const month = monthOf(ctx.clock.now());
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      const org = await trx
-        .updateTable('orgs')
-        .set((eb) => ({ reservedMicros: eb('reservedMicros', '+', price) }))
-        .where('id', '=', ref.orgId)
-        .where(sql<boolean>`balance_micros - reserved_micros >= ${price}`)
-        .returning('id')
-        .executeTakeFirst();
-      if (!org) throw new Refused('balance');
-      await trx.insertInto('siteSpend').values({ siteId: ref.siteId, month }).onConflict((oc) => oc.doNothing()).execute();
-      const site = await trx
-        .updateTable('siteSpend')
-        .set((eb) => ({ reservedMicros: eb('reservedMicros', '+', price) }))
-        .where('siteId', '=', ref.siteId)
-        .where('month', '=', month)
-        .where(sql<boolean>`(SELECT monthly_cap_micros FROM sites WHERE id = ${ref.siteId}) IS NULL
-          OR spent_micros + reserved_micros + ${price} <= (SELECT monthly_cap_micros FROM sites WHERE id = ${ref.siteId})`)
-        .returning('siteId')
-        .executeTakeFirst();
-      if (!site) throw new Refused('cap');
-      const scan = await trx
-        .updateTable('scans')
-        .set((eb) => ({ reservedMicros: eb('reservedMicros', '+', price) }))
-        .where('id', '=', ref.scanId)
-        .where(sql<boolean>`spent_micros + reserved_micros + ${price} <= budget_micros`)
-        .returning('id')
-        .executeTakeFirst();
-      if (!scan) throw new Refused('budget');
-    });
-    return { ok: true };
-  } catch (err) {
-    if (err instanceof Refused) return { ok: false, reason: err.reason };
-    throw err;
-  }
+export interface Charge {
+  answerId: number;
+  priceMicros: Micros;
+  reservedAt: Date;
+  description: string;
 }
 
 /**
- * Turns a reservation into a charge, inside the transaction that stores the
- * answer. The site's spend counts in the month the price was reserved in, so
- * a call that straddles midnight at a month's end settles where it reserved.
+ * Turns reservations into charges, inside the transaction that stores their
+ * answers: one ledger entry per answer, one update per money row. A site's
+ * spend counts in the month the price was reserved in, so a call that
+ * straddles midnight at a month's end settles where it reserved.
  */
-export async function settle(trx: Transaction<Database>, ref: ScanMoneyRef, price: Micros, answerId: number, reservedAt: Date, description: string): Promise<void> {
-  const month = monthOf(reservedAt);
+export async function settle(trx: Transaction<Database>, ref: ScanMoneyRef, charges: Charge[]): Promise<void> {
+  const paid = charges.filter((c) => c.priceMicros > 0);
+  if (paid.length === 0) return;
+  const total = paid.reduce((sum, c) => sum + c.priceMicros, 0);
   const org = await trx
     .updateTable('orgs')
-    .set((eb) => ({ balanceMicros: eb('balanceMicros', '-', price), reservedMicros: eb('reservedMicros', '-', price) }))
+    .set((eb) => ({ balanceMicros: eb('balanceMicros', '-', total), reservedMicros: eb('reservedMicros', '-', total) }))
     .where('id', '=', ref.orgId)
     .returning('balanceMicros')
     .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('siteSpend')
-    .set((eb) => ({ spentMicros: eb('spentMicros', '+', price), reservedMicros: eb('reservedMicros', '-', price) }))
-    .where('siteId', '=', ref.siteId)
-    .where('month', '=', month)
-    .execute();
+  const byMonth = new Map<string, Micros>();
+  for (const c of paid) byMonth.set(monthOf(c.reservedAt), (byMonth.get(monthOf(c.reservedAt)) ?? 0) + c.priceMicros);
+  for (const [month, amount] of byMonth) {
+    await trx
+      .updateTable('siteSpend')
+      .set((eb) => ({ spentMicros: eb('spentMicros', '+', amount), reservedMicros: eb('reservedMicros', '-', amount) }))
+      .where('siteId', '=', ref.siteId)
+      .where('month', '=', month)
+      .execute();
+  }
   await trx
     .updateTable('scans')
-    .set((eb) => ({ spentMicros: eb('spentMicros', '+', price), reservedMicros: eb('reservedMicros', '-', price) }))
+    .set((eb) => ({ spentMicros: eb('spentMicros', '+', total), reservedMicros: eb('reservedMicros', '-', total) }))
     .where('id', '=', ref.scanId)
     .execute();
+  // Each entry carries the balance after it, as if the charges were taken one by one.
+  let after = org.balanceMicros + total;
   await trx
     .insertInto('ledgerEntries')
-    .values({
-      orgId: ref.orgId,
-      kind: 'charge',
-      amountMicros: -price,
-      balanceAfterMicros: org.balanceMicros,
-      siteId: ref.siteId,
-      scanId: ref.scanId,
-      answerId,
-      description,
-    })
+    .values(
+      paid.map((c) => {
+        after -= c.priceMicros;
+        return { orgId: ref.orgId, kind: 'charge' as const, amountMicros: -c.priceMicros, balanceAfterMicros: after, siteId: ref.siteId, scanId: ref.scanId, answerId: c.answerId, description: c.description };
+      }),
+    )
     .execute();
 }
 
@@ -140,7 +120,7 @@ export async function release(ctx: AppContext, ref: ScanMoneyRef, price: Micros,
  */
 export async function releaseScanReservations(ctx: AppContext, ref: ScanMoneyRef, keepMicros: Micros = 0): Promise<Micros> {
   return ctx.db.transaction().execute(async (trx) => {
-    const scan = await trx.selectFrom('scans').select('reservedMicros').where('id', '=', ref.scanId).forUpdate().executeTakeFirstOrThrow();
+    const scan = await trx.selectFrom('scans').select('reservedMicros').where('id', '=', ref.scanId).forNoKeyUpdate().executeTakeFirstOrThrow();
     const freed = scan.reservedMicros - keepMicros;
     let left = freed;
     if (left <= 0) return 0;

@@ -6,10 +6,10 @@ import type { AppContext } from '../context.ts';
 import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../db/schema.ts';
 import { RetryLaterError } from '../queue/retry-later.ts';
 import { withSiteLock } from '../queue/site-lock.ts';
-import { storeAnswer } from './answers.ts';
+import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
 import { assistantsFor, concurrencyFor } from './assistants.ts';
 import { loadBrandBook } from './brand-book.ts';
-import { release, releaseScanReservations, reserve, settle, type ScanMoneyRef } from './scan-money.ts';
+import { release, releaseScanReservations, reserve, type ScanMoneyRef } from './scan-money.ts';
 
 /**
  * The scan job. Work = the scan's prompts x providers, minus answers already
@@ -37,6 +37,7 @@ interface PromptToAsk {
 
 interface RunState {
   ctx: AppContext;
+  writer: ReturnType<typeof createAnswerWriter>;
   scan: ScanRow;
   site: SiteRow;
   ref: ScanMoneyRef;
@@ -56,33 +57,31 @@ function providerWork(scan: ScanRow): ProviderWork[] {
   });
 }
 
-async function storeResult(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: { answer: AskResult } | { error: string }, reservedAt: Date): Promise<void> {
-  const { ctx, ref } = st;
+function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: { answer: AskResult } | { error: string }, priceMicros: number, reservedAt: Date): PendingAnswer {
   const ok = 'answer' in result;
-  const stored = await storeAnswer(
-    ctx,
-    {
-      scanId: ref.scanId,
-      siteId: ref.siteId,
+  return {
+    answer: {
+      scanId: st.ref.scanId,
+      siteId: st.ref.siteId,
       promptId: prompt.id,
       provider: work.provider,
       model: ok ? result.answer.model || work.model.id : work.model.id,
-      askedAt: ctx.clock.now(),
+      askedAt: st.ctx.clock.now(),
       text: ok ? result.answer.text : null,
       citations: ok ? result.answer.citations.map((c) => ({ url: c.url, title: c.title || null, domain: c.domain, startIndex: c.startIndex, endIndex: c.endIndex, citedText: c.citedText })) : [],
       searches: ok ? result.answer.searches : [],
       usage: ok ? result.answer.usage : null,
       raw: ok ? result.answer.raw : null,
-      costMicros: ok ? work.priceMicros : 0,
+      // A failed call is stored so it is not asked again, and is not charged.
+      costMicros: ok ? priceMicros : 0,
       error: ok ? null : result.error,
       truncated: ok ? result.answer.truncated : false,
       context: prompt.context,
     },
-    st.book,
-    // An answer is charged in the transaction that stores it; a failed call is not charged.
-    ok ? (trx, s) => settle(trx, ref, work.priceMicros, s.answerId, reservedAt, `${work.provider} ${work.model.id} answer`) : undefined,
-  );
-  if (!stored || !ok) await release(ctx, ref, work.priceMicros, reservedAt);
+    reservedMicros: priceMicros,
+    reservedAt,
+    description: `${work.provider} ${work.model.id} answer`,
+  };
 }
 
 async function askOne(st: RunState, work: ProviderWork, prompt: PromptToAsk): Promise<void> {
@@ -111,7 +110,7 @@ async function askOne(st: RunState, work: ProviderWork, prompt: PromptToAsk): Pr
     }
     result = { error: `${err.reason}: ${err.message}` };
   }
-  await storeResult(st, work, prompt, result, reservedAt);
+  await st.writer.add(pending(st, work, prompt, result, work.priceMicros, reservedAt));
 }
 
 async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptToAsk[]): Promise<void> {
@@ -135,7 +134,7 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
   } catch (err) {
     for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
     if (err instanceof AssistantError && !err.retryable) {
-      for (const i of items) await storeResult(st, work, i.prompt, { error: `${err.reason}: ${err.message}` }, reservedAt).catch(() => undefined);
+      for (const i of items) await st.writer.add(pending(st, work, i.prompt, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
       return;
     }
     throw err;
@@ -154,9 +153,9 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
 
 /** Polls the scan's submitted batches; returns how many are still pending. */
 async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<number, PromptToAsk>): Promise<number> {
-  const pending = await st.ctx.db.selectFrom('scanBatches').selectAll().where('scanId', '=', st.ref.scanId).where('status', '=', 'pending').execute();
+  const open = await st.ctx.db.selectFrom('scanBatches').selectAll().where('scanId', '=', st.ref.scanId).where('status', '=', 'pending').execute();
   let stillPending = 0;
-  for (const batch of pending) {
+  for (const batch of open) {
     const work = works.find((w) => w.provider === batch.provider);
     const poll = await assistantsFor(st.ctx).pollBatch(batch.handle as BatchHandle);
     if (!poll.done || !work) {
@@ -168,8 +167,9 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
       const prompt = prompts.get(item.promptId) ?? { id: item.promptId, text: '', context: item.context };
       const r = byId.get(item.id);
       const result = r?.ok ? { answer: r.answer } : { error: r ? `${r.error.reason}: ${r.error.message}` : 'missing from the batch results' };
-      await storeResult(st, { ...work, priceMicros: item.priceMicros }, prompt, result, batch.submittedAt);
+      await st.writer.add(pending(st, work, prompt, result, item.priceMicros, batch.submittedAt));
     }
+    await st.writer.close();
     await st.ctx.db.updateTable('scanBatches').set({ status: 'done', finishedAt: st.ctx.clock.now() }).where('id', '=', batch.id).execute();
   }
   return stillPending;
@@ -198,7 +198,8 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     if (FINAL.includes(scan.status)) return { status: scan.status };
     const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
     const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
-    const st: RunState = { ctx, scan, site, ref, book: await loadBrandBook(ctx.db, site.id), stop: null, cancelled: scan.status === 'cancelling' };
+    const book = await loadBrandBook(ctx.db, site.id);
+    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling' };
 
     // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
     // so give them back, keeping only what submitted batches still hold.
@@ -249,6 +250,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
             return Promise.all(todo(work).map((prompt) => limit(() => askOne(st, work, prompt))));
           }),
       );
+      await st.writer.close();
       const stillPending = st.stop || st.cancelled ? 0 : await pollBatches(st, works, prompts);
       if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {

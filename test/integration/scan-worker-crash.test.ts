@@ -49,8 +49,9 @@ describe('a worker process killed mid-scan', () => {
     expect(money).toMatchObject({ charges: 24, answered: 24, scanReserved: 0, orgReserved: 0, charged: 24 * defaultModel('anthropic').priceMicros });
     expect(money.balance).toBe(money.ledgerBalance);
     const asked = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: unknown[] }).requests;
-    // In-flight calls at the kill may be asked again (their answers were never stored), nothing else.
+    // Calls in flight at the kill, and answers still waiting for their batch write (20 ms of them),
+    // were never stored: they may be asked again, never charged twice. Anthropic runs 4 at a time.
     expect(asked.length).toBeGreaterThanOrEqual(24);
-    expect(asked.length).toBeLessThanOrEqual(24 + 4);
+    expect(asked.length).toBeLessThanOrEqual(24 + 3 * 4);
   }, 60_000);
 });
