@@ -8,7 +8,7 @@ import { enqueue } from '../queue/queues.ts';
 import { startOfUtcMonth } from './periods-utc.ts';
 import { answersWithFacts, serializeAnswer } from './answer-view.ts';
 import { limitsOf } from './plans.ts';
-import { providerSource } from './providers.ts';
+import { providerView } from './providers.ts';
 import { planScan, type ScanPlan, type ScanRequest } from './scan-plan.ts';
 import { monthOf } from './scan-money.ts';
 import { serializeScanSettings } from './sites.ts';
@@ -74,21 +74,7 @@ export async function scanOptions(ctx: AppContext, site: SiteRow) {
   ]);
   const allowed = site.allowedProviders;
   return {
-    providers: CATALOG.map((p) => ({
-      key: p.key,
-      name: p.name,
-      connected: true,
-      source: providerSource(ctx.config, p.key),
-      allowed: !allowed || allowed.includes(p.key),
-      defaultModel: p.defaultModel,
-      models: p.models.map((m) => ({
-        id: m.id,
-        label: m.label,
-        kind: m.kind,
-        costPerAnswerUsd: microsToUsd(m.priceMicros),
-        batchCostPerAnswerUsd: m.batchPriceMicros === null ? null : microsToUsd(m.batchPriceMicros),
-      })),
-    })),
+    providers: CATALOG.map((p) => ({ ...providerView(ctx.config, p), allowed: !allowed || allowed.includes(p.key) })),
     activePrompts: Number(active.n),
     categories: categories.map((c) => ({ name: c.name, activePrompts: Number(c.activePrompts) })),
     scansUsedThisMonth: used,
