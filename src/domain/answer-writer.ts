@@ -16,12 +16,13 @@ const LINGER_MS = 20;
 const MAX_BUFFERED = 1000;
 
 /**
- * Stores a scan's answers in small batches: one transaction (and one update
- * of each money row) for up to 50 answers instead of one per answer, which
- * is what lets a worker store 1,000+ answers a second. Charges stay one
- * ledger entry per answer, in the transaction that stores it. Answers still
+ * Stores a scan's answers in small batches: one transaction for up to 50
+ * answers with their facts and rollups, then their charges in one short
+ * database call (one ledger entry per answer). The money rows every call
+ * reserves against are never locked across an answer write. Answers still
  * buffered when a worker dies were never stored: their reservations are
- * released when the scan resumes, and they are asked again, never charged twice.
+ * released when the scan resumes and they are asked again; answers stored but
+ * not yet charged are charged then (settleMissing). Nothing is charged twice.
  */
 export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: BrandBook) {
   let buffer: PendingAnswer[] = [];
@@ -34,17 +35,14 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
       ctx,
       items.map((i) => i.answer),
       book,
-      (trx, rows) =>
-        settle(
-          trx,
-          ref,
-          rows
-            .filter((r) => r.input.error === null)
-            .map((r) => {
-              const item = items.find((i) => i.answer === r.input) as PendingAnswer;
-              return { answerId: r.answerId, priceMicros: item.reservedMicros, reservedAt: item.reservedAt, description: item.description };
-            }),
-        ),
+    );
+    await settle(
+      ctx,
+      ref,
+      items.flatMap((item, i) => {
+        const s = stored[i];
+        return s && item.answer.error === null ? [{ answerId: s.answerId, priceMicros: item.reservedMicros, reservedAt: item.reservedAt, description: item.description }] : [];
+      }),
     );
     // Failed calls and answers that were already stored give their reservation back.
     const unpaid = items.filter((item, i) => item.answer.error !== null || stored[i] === null);

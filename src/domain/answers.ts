@@ -1,7 +1,6 @@
-import type { Transaction } from 'kysely';
 import type { AnswerFacts, BrandBook } from '../analysis/index.ts';
 import type { AppContext } from '../context.ts';
-import type { CitationJson, Database } from '../db/schema.ts';
+import type { CitationJson } from '../db/schema.ts';
 import type { Micros } from '../money.ts';
 import { analyseAnswer, writeFacts } from './facts.ts';
 import { addToRollups } from './rollups.ts';
@@ -36,15 +35,13 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
  * their facts and rollups in one transaction, for one answer or a batch.
  * Answers are unique per (scan, prompt, provider): storing one twice gives
  * null in its place and changes nothing, so a retried job never counts or
- * charges twice. `alsoInTransaction` lets the caller settle money in the same
- * transaction; it runs after facts and rollups, so the money rows (locked
- * org, site month, scan, as reservations lock them) are held shortest.
+ * charges twice. Money is settled by the caller right after (scan-money.ts),
+ * so the rows every reservation locks are never held across an answer write.
  */
 export async function storeAnswers(
   ctx: AppContext,
   inputs: NewAnswer[],
   book: BrandBook,
-  alsoInTransaction?: (trx: Transaction<Database>, stored: (StoredAnswer & { input: NewAnswer })[]) => Promise<void>,
 ): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
   return ctx.db.transaction().execute(async (trx) => {
@@ -87,7 +84,7 @@ export async function storeAnswers(
       trx,
       stored.map((s) => ({ siteId: s.input.siteId, day: s.answer.day, provider: s.input.provider, facts: s.facts })),
     );
-    if (alsoInTransaction) await alsoInTransaction(trx, stored);
+    // The scan row last: reservations lock it too, so it is held only until commit.
     const counts = new Map<number, { done: number; failed: number }>();
     for (const s of stored) {
       const c = counts.get(s.input.scanId) ?? { done: 0, failed: 0 };

@@ -1,7 +1,6 @@
-import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/database.ts';
-import type { Database, StopReason } from '../db/schema.ts';
+import type { StopReason } from '../db/schema.ts';
 import type { Micros } from '../money.ts';
 
 /**
@@ -46,47 +45,39 @@ export interface Charge {
 }
 
 /**
- * Turns reservations into charges, inside the transaction that stores their
- * answers: one ledger entry per answer, one update per money row. A site's
- * spend counts in the month the price was reserved in, so a call that
- * straddles midnight at a month's end settles where it reserved.
+ * Turns the reservations of stored answers into charges: one ledger entry per
+ * answer (unique on the answer, so a charge can never be taken twice), one
+ * update of each money row, in one database call right after the answers'
+ * own transaction. A site's spend counts in the month its price was reserved.
  */
-export async function settle(trx: Transaction<Database>, ref: ScanMoneyRef, charges: Charge[]): Promise<void> {
+export async function settle(ctx: AppContext, ref: ScanMoneyRef, charges: Charge[]): Promise<void> {
   const paid = charges.filter((c) => c.priceMicros > 0);
   if (paid.length === 0) return;
-  const total = paid.reduce((sum, c) => sum + c.priceMicros, 0);
-  const org = await trx
-    .updateTable('orgs')
-    .set((eb) => ({ balanceMicros: eb('balanceMicros', '-', total), reservedMicros: eb('reservedMicros', '-', total) }))
-    .where('id', '=', ref.orgId)
-    .returning('balanceMicros')
-    .executeTakeFirstOrThrow();
-  const byMonth = new Map<string, Micros>();
-  for (const c of paid) byMonth.set(monthOf(c.reservedAt), (byMonth.get(monthOf(c.reservedAt)) ?? 0) + c.priceMicros);
-  for (const [month, amount] of byMonth) {
-    await trx
-      .updateTable('siteSpend')
-      .set((eb) => ({ spentMicros: eb('spentMicros', '+', amount), reservedMicros: eb('reservedMicros', '-', amount) }))
-      .where('siteId', '=', ref.siteId)
-      .where('month', '=', month)
-      .execute();
-  }
-  await trx
-    .updateTable('scans')
-    .set((eb) => ({ spentMicros: eb('spentMicros', '+', total), reservedMicros: eb('reservedMicros', '-', total) }))
-    .where('id', '=', ref.scanId)
+  const json = JSON.stringify(paid.map((c) => ({ answerId: c.answerId, price: c.priceMicros, month: monthOf(c.reservedAt), description: c.description })));
+  await preparedQuery(ctx.db, 'settle-scan-money', 'SELECT settle_scan_money($1, $2, $3, $4::jsonb)', [ref.orgId, ref.siteId, ref.scanId, json]);
+}
+
+/**
+ * Charges stored answers that have no ledger entry yet: a worker that died
+ * between storing answers and settling them. Their reservations are still
+ * held, so this runs before stale reservations are released.
+ */
+export async function settleMissing(ctx: AppContext, ref: ScanMoneyRef): Promise<number> {
+  const rows = await ctx.db
+    .selectFrom('answers as a')
+    .leftJoin('ledgerEntries as l', 'l.answerId', 'a.id')
+    .select(['a.id', 'a.costMicros', 'a.askedAt', 'a.provider', 'a.model'])
+    .where('a.scanId', '=', ref.scanId)
+    .where('a.error', 'is', null)
+    .where('a.costMicros', '>', 0)
+    .where('l.id', 'is', null)
     .execute();
-  // Each entry carries the balance after it, as if the charges were taken one by one.
-  let after = org.balanceMicros + total;
-  await trx
-    .insertInto('ledgerEntries')
-    .values(
-      paid.map((c) => {
-        after -= c.priceMicros;
-        return { orgId: ref.orgId, kind: 'charge' as const, amountMicros: -c.priceMicros, balanceAfterMicros: after, siteId: ref.siteId, scanId: ref.scanId, answerId: c.answerId, description: c.description };
-      }),
-    )
-    .execute();
+  await settle(
+    ctx,
+    ref,
+    rows.map((r) => ({ answerId: r.id, priceMicros: r.costMicros, reservedAt: r.askedAt, description: `${r.provider} ${r.model} answer` })),
+  );
+  return rows.length;
 }
 
 /** Gives a reservation back when its call failed or was not made. */

@@ -9,7 +9,7 @@ import { withSiteLock } from '../queue/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
 import { assistantsFor, concurrencyFor } from './assistants.ts';
 import { loadBrandBook } from './brand-book.ts';
-import { release, releaseScanReservations, reserve, type ScanMoneyRef } from './scan-money.ts';
+import { release, releaseScanReservations, reserve, settleMissing, type ScanMoneyRef } from './scan-money.ts';
 
 /**
  * The scan job. Work = the scan's prompts x providers, minus answers already
@@ -177,6 +177,7 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
 
 async function finish(st: RunState): Promise<void> {
   const { ctx, ref } = st;
+  await settleMissing(ctx, ref);
   await releaseScanReservations(ctx, ref);
   const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
@@ -205,6 +206,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     // so give them back, keeping only what submitted batches still hold.
     const pendingBatches = await ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', scanId).where('status', '=', 'pending').execute();
     const heldByBatches = pendingBatches.reduce((sum, b) => sum + b.items.reduce((s, i) => s + i.priceMicros, 0), 0);
+    await settleMissing(ctx, ref);
     await releaseScanReservations(ctx, ref, heldByBatches);
     if (st.cancelled) {
       await finish(st);
@@ -266,7 +268,9 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
 export async function failScan(ctx: AppContext, scanId: number, error: string): Promise<void> {
   const scan = await ctx.db.selectFrom('scans').select(['siteId', 'orgId']).where('id', '=', scanId).executeTakeFirst();
   if (!scan) return;
-  await releaseScanReservations(ctx, { scanId, siteId: scan.siteId, orgId: scan.orgId });
+  const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
+  await settleMissing(ctx, ref);
+  await releaseScanReservations(ctx, ref);
   await ctx.db
     .updateTable('scans')
     .set({ status: 'failed', stopReason: 'error', error, finishedAt: ctx.clock.now() })
