@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite } from '../../src/domain/sites.ts';
+import { createPersona, personaCreateSchema } from '../../src/domain/personas.ts';
+import { promptCreateSchema } from '../../src/domain/prompt-schemas.ts';
+import { createPrompt } from '../../src/domain/prompts.ts';
+import { createSite, findSite } from '../../src/domain/sites.ts';
 import { inviteMember } from '../../src/domain/invitations.ts';
 import { atLeast } from '../../src/domain/roles.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
@@ -31,12 +34,21 @@ async function idsOf(ws: Workspace): Promise<Ids> {
   const site = await createSite(ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Matrix', url: `matrix-${ws.orgId}.com`, competitors: [{ name: 'Rival' }] });
   const invitation = await inviteMember(ctx, { orgId: ws.orgId, userId: ws.ownerId }, { email: `inv-${ws.orgId}@example.com`, role: 'member' });
   const spare = await addPerson(ctx, ws.orgId, 'member', 'spare');
+  const siteRow = await findSite(ctx.db, ws.orgId, site.id);
+  const persona = await createPersona(ctx.db, siteRow, personaCreateSchema.parse({ name: 'Matrix buyer', context: 'Buys software' }));
+  const prompt = await createPrompt(ctx.db, siteRow, { userId: ws.ownerId }, promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }));
+  const scan = await ctx.db.insertInto('scans').values({ orgId: ws.orgId, siteId: site.id, status: 'done', trigger: 'import' }).returning('id').executeTakeFirstOrThrow();
+  const reanalysis = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason: 'matrix' }).returning('id').executeTakeFirstOrThrow();
   return {
     orgId: ws.orgId,
     id: site.id,
+    scanId: scan.id,
+    reanalysisId: reanalysis.id,
     userId: spare.userId,
     invitationId: invitation.invitation.id,
     competitorId: site.competitors[0]?.id ?? 0,
+    promptId: prompt.prompt.id,
+    personaId: persona.persona.id,
     token: 'not-a-token',
   };
 }

@@ -3,6 +3,8 @@ import type { Route } from '../route.ts';
 import { competitorRoutes } from './competitors.routes.ts';
 import { personaRoutes } from './personas.routes.ts';
 import { promptRoutes } from './prompts.routes.ts';
+import { rewriteRoutes } from './rewrite.routes.ts';
+import { scanRoutes } from './scans.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
@@ -10,6 +12,6 @@ import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table. Later areas add their `*.routes.ts` here. */
 export function allRoutes(metrics: Metrics): Route[] {
-  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...signedInRoutes];
+  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...rewriteRoutes, ...scanRoutes, ...signedInRoutes];
   return routes;
 }

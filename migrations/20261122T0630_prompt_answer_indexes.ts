@@ -1,0 +1,17 @@
+import { sql, type Kysely } from 'kysely';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  // Deleting prompts cascades to their answers and facts: without these, each
+  // deleted prompt scanned the whole answers table.
+  await sql`
+    CREATE INDEX answers_prompt_idx ON answers (prompt_id);
+    CREATE INDEX answer_facts_prompt_idx ON answer_facts (prompt_id);
+    CREATE INDEX answers_scan_idx ON answers (scan_id, id);
+  `.execute(db);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`DROP INDEX answers_prompt_idx, answer_facts_prompt_idx, answers_scan_idx`.execute(db);
+}

@@ -1,0 +1,47 @@
+import type { SiteRow } from '../../db/schema.ts';
+import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas.ts';
+import { defineRoute, json, type Route } from '../route.ts';
+
+/** Buyer personas exist in variant A only; a deployment serving B alone answers 404 for these paths. */
+export const personaRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/personas',
+    summary: 'Buyer personas with the number of prompts each asks',
+    access: 'viewer',
+    variant: 'A',
+    responds: '{personas: [{id, name, context, promptCount, createdAt, updatedAt}], total}',
+    handler: async ({ ctx, site }) => json(await listPersonas(ctx.db, site as SiteRow)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/personas',
+    summary: 'Add a buyer persona: name (up to 80) and context (up to 600, who asks, in their words)',
+    access: 'member',
+    variant: 'A',
+    body: personaCreateSchema,
+    example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
+    responds: '{persona}',
+    handler: async ({ ctx, site, body }) => json(await createPersona(ctx.db, site as SiteRow, body)),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/projects/:id/personas/:personaId',
+    summary: 'Change a persona’s name and/or context',
+    access: 'member',
+    variant: 'A',
+    body: personaUpdateSchema,
+    example: { context: 'I run IT for a 500-person company with offices in three countries.' },
+    responds: '{persona}',
+    handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx.db, site as SiteRow, ids.personaId as number, body)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/projects/:id/personas/:personaId',
+    summary: 'Remove a persona; its prompts are asked without one from the next scan',
+    access: 'member',
+    variant: 'A',
+    responds: '{deleted, persona: {id, name}, promptsCleared}',
+    handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx.db, site as SiteRow, ids.personaId as number)),
+  }),
+];
