@@ -2,28 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { closeContext, createContext, type AppContext } from './context.ts';
-import { importAnswers, parseAnswerLines } from './domain/answer-import.ts';
-import { createApiKey, revokeApiKey } from './domain/api-keys.ts';
-import { topUp } from './domain/billing.ts';
-import { seedDemo } from './domain/demo.ts';
-import { addMember, removeMemberAsOperator } from './domain/members.ts';
-import { createOrg, setOrgBranding, setOrgLimits } from './domain/orgs.ts';
+import type { AppContext } from './context.ts';
 import { PLANS } from './domain/plans.ts';
 import { KEY_ROLES, PERSON_ROLES } from './domain/roles.ts';
-import { startScan } from './domain/scans.ts';
-import { createUser } from './domain/users.ts';
 import { isProviderKey, type ProviderKey } from './assistants/catalog.ts';
-import { watchScan } from './scan-watch.ts';
 import { AppError } from './errors.ts';
-import { createLogger } from './logger.ts';
-import { migrate, runApi } from './main.ts';
 import { microsToUsd, usdToMicros } from './money.ts';
-import { runStart } from './start.ts';
 
 /**
  * Operator CLI (CONTRACT.md "Operator CLI"): one JSON object on stdout and
- * exit 0, or a message on stderr and a non-zero exit.
+ * exit 0, or a message on stderr and a non-zero exit. Each command imports
+ * what it needs when it runs: loading every module up front made every
+ * invocation take two seconds.
  */
 
 class UsageError extends Error {}
@@ -70,6 +60,7 @@ const USAGE = `usage: sightline <command>
   start                      (what npm start runs: migrate, demo, API, workers, simulator)`;
 
 async function withContext<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const [{ closeContext, createContext }, { createLogger }] = await Promise.all([import('./context.ts'), import('./logger.ts')]);
   const ctx = createContext(config, { role: 'cli', logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }), dbPoolSize: 2 });
   try {
     return await fn(ctx);
@@ -83,48 +74,50 @@ type Command = (argv: string[], config: Config) => Promise<unknown>;
 const commands: Record<string, Command> = {
   migrate: async (argv, config) => {
     args(argv, {});
+    const { migrate } = await import('./main.ts');
     return { migrated: await migrate(config) };
   },
   'org create': (argv, config) => {
     const a = args(argv, { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() });
-    return withContext(config, (ctx) => createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }));
+    return withContext(config, async (ctx) => (await import('./domain/orgs.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }));
   },
   'org limits': (argv, config) => {
     const a = args(argv, { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() });
-    return withContext(config, (ctx) =>
-      setOrgLimits(ctx.db, a.org, { sites: a.sites, promptsPerSite: a['prompts-per-site'], scansPerMonth: a['scans-per-month'], members: a.members }),
+    return withContext(config, async (ctx) =>
+      (await import('./domain/orgs.ts')).setOrgLimits(ctx.db, a.org, { sites: a.sites, promptsPerSite: a['prompts-per-site'], scansPerMonth: a['scans-per-month'], members: a.members }),
     );
   },
   'org branding': (argv, config) => {
     const a = args(argv, { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() });
-    return withContext(config, (ctx) => setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }));
+    return withContext(config, async (ctx) => (await import('./domain/orgs.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }));
   },
   'user create': (argv, config) => {
     const a = args(argv, { email: z.email(), name: z.string().min(1) });
-    return withContext(config, (ctx) => createUser(ctx.db, a));
+    return withContext(config, async (ctx) => (await import('./domain/users.ts')).createUser(ctx.db, a));
   },
   'member add': (argv, config) => {
     const a = args(argv, { org: id, user: id, role: z.enum(PERSON_ROLES) });
-    return withContext(config, (ctx) => addMember(ctx, { orgId: a.org, userId: a.user, role: a.role }));
+    return withContext(config, async (ctx) => (await import('./domain/members.ts')).addMember(ctx, { orgId: a.org, userId: a.user, role: a.role }));
   },
   'member remove': (argv, config) => {
     const a = args(argv, { org: id, user: id });
     return withContext(config, async (ctx) => {
-      await removeMemberAsOperator(ctx, a.org, a.user);
+      await (await import('./domain/members.ts')).removeMemberAsOperator(ctx, a.org, a.user);
       return { orgId: a.org, userId: a.user, removed: true };
     });
   },
   'key create': (argv, config) => {
     const a = args(argv, { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() });
-    return withContext(config, (ctx) => createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role }));
+    return withContext(config, async (ctx) => (await import('./domain/api-keys.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role }));
   },
   'key revoke': (argv, config) => {
     const a = args(argv, { id });
-    return withContext(config, (ctx) => revokeApiKey(ctx, a.id));
+    return withContext(config, async (ctx) => (await import('./domain/api-keys.ts')).revokeApiKey(ctx, a.id));
   },
   'balance topup': (argv, config) => {
     const a = args(argv, { org: id, usd });
     return withContext(config, async (ctx) => {
+      const { topUp } = await import('./domain/billing.ts');
       const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
       return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
     });
@@ -134,6 +127,7 @@ const commands: Record<string, Command> = {
     return withContext(config, async (ctx) => {
       const site = await ctx.db.selectFrom('sites').select(['id', 'orgId']).where('id', '=', a.project).executeTakeFirst();
       if (!site) throw new AppError(404, `No project with id ${a.project}`);
+      const { importAnswers, parseAnswerLines } = await import('./domain/answer-import.ts');
       const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
       const result = await importAnswers(ctx, site.orgId, site.id, rows);
       return { scanId: result.scanId, answers: result.answers, promptsCreated: result.promptsCreated };
@@ -147,6 +141,7 @@ const commands: Record<string, Command> = {
       const providers = a.providers?.split(',').map((p) => p.trim()).filter(Boolean);
       const bad = providers?.filter((p) => !isProviderKey(p)) ?? [];
       if (bad.length) throw new UsageError(`--providers: unknown ${bad.join(', ')}`);
+      const [{ startScan }, { watchScan }] = await Promise.all([import('./domain/scans.ts'), import('./scan-watch.ts')]);
       const started = await startScan(ctx, site, site.createdBy, { providers: providers as ProviderKey[] | undefined, label: a.label ?? 'Started from the CLI' });
       return a.watch ? watchScan(ctx, site.id, started.scan.id) : started;
     });
@@ -156,12 +151,14 @@ const commands: Record<string, Command> = {
     return withContext(config, async (ctx) => {
       const site = await ctx.db.selectFrom('sites').select('id').where('id', '=', a.project).executeTakeFirst();
       if (!site) throw new AppError(404, `No project with id ${a.project}`);
+      const { watchScan } = await import('./scan-watch.ts');
       return watchScan(ctx, site.id, a.scan ?? null);
     });
   },
   demo: (argv, config) => {
     args(argv, {});
     return withContext(config, async (ctx) => {
+      const [{ migrate }, { seedDemo }] = await Promise.all([import('./main.ts'), import('./domain/demo.ts')]);
       await migrate(config);
       const seed = await seedDemo(ctx, '.sightline');
       return { ...seed, url: config.publicBaseUrl };
@@ -181,11 +178,13 @@ const commands: Record<string, Command> = {
   },
   api: async (argv, config) => {
     args(argv, {});
+    const { runApi } = await import('./main.ts');
     await runApi(config);
     return undefined;
   },
   start: async (argv, config) => {
     args(argv, {});
+    const { runStart } = await import('./start.ts');
     await runStart(config);
     return undefined;
   },

@@ -27,7 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('operator CLI', () => {
+// Each step is a separate process; under a loaded parallel run they add up.
+describe('operator CLI', { timeout: 120_000 }, () => {
   it('creates a workspace, a person, a membership and a key that works against the API', async () => {
     const org = await sightline(['org', 'create', '--name', 'CLI Co', '--plan', 'starter', '--balance-usd', '12.5']);
     expect(org.code).toBe(0);
