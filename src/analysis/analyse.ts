@@ -61,23 +61,27 @@ export function analyse(answer: AnswerInput, book: BrandBook): AnswerFacts {
   const mentions = findMentions(text, book);
   const items = mentions.length > 1 ? findListItems(text) : [];
   const order = rankEntities(mentions, items);
-  const counts = new Map<number, number>();
-  const first = new Map<number, number>();
+  // Entities are small indices into book.entities: arrays, not Maps, count them.
+  const counts = new Array<number>(book.entities.length).fill(0);
+  const first = new Array<number>(book.entities.length).fill(-1);
   for (const m of mentions) {
-    counts.set(m.entity, (counts.get(m.entity) ?? 0) + 1);
-    if (!first.has(m.entity)) first.set(m.entity, m.start);
+    const seen = counts[m.entity] ?? 0;
+    if (seen === 0) first[m.entity] = m.start;
+    counts[m.entity] = seen + 1;
   }
   const brands: BrandFact[] = order.map((entity) => {
     const e = book.entities[entity];
-    return { name: e?.name ?? '', kind: e?.kind ?? 'competitor', competitorId: e?.competitorId ?? null, position: first.get(entity) ?? 0, count: counts.get(entity) ?? 0 };
+    return { name: e?.name ?? '', kind: e?.kind ?? 'competitor', competitorId: e?.competitorId ?? null, position: first[entity] ?? 0, count: counts[entity] ?? 0 };
   });
   const rankIndex = order.indexOf(0);
   const mentioned = rankIndex >= 0;
 
   const citations = analyseCitations(answer.citations, book);
   const ownCited = citations.some((c) => c.siteType === 'own');
-  const competitorsCited = [...new Set(citations.flatMap((c) => (c.competitorId === null ? [] : [c.competitorId])))];
-  const competitorsNamed = brands.flatMap((b) => (b.competitorId === null ? [] : [b.competitorId]));
+  const competitorsCited: number[] = [];
+  for (const c of citations) if (c.competitorId !== null && !competitorsCited.includes(c.competitorId)) competitorsCited.push(c.competitorId);
+  const competitorsNamed: number[] = [];
+  for (const b of brands) if (b.competitorId !== null) competitorsNamed.push(b.competitorId);
 
   const tone = mentioned ? brandTone(text, mentions, 0) : null;
   const suggestions = findSuggestions(text, mentions, mentions.length > 1 ? items : findListItems(text), (f) => book.tracked.has(f));
@@ -87,7 +91,7 @@ export function analyse(answer: AnswerInput, book: BrandBook): AnswerFacts {
     mentioned,
     ownCited,
     brandRank: mentioned ? rankIndex + 1 : null,
-    brandPosition: first.get(0) ?? null,
+    brandPosition: mentioned ? (first[0] ?? null) : null,
     brands,
     competitorsNamed,
     competitorsCited,

@@ -24,11 +24,26 @@ export interface NormalisedUrl {
 
 const SIMPLE_URL = /^(https?):\/\/([a-z0-9.-]+)(:\d+)?(\/[^?#\s\u0080-\uffff]*)?(\?[^#\s\u0080-\uffff]*)?(#\S*)?$/i;
 
+/**
+ * The query without empty and tracking parameters, the rest sorted. Walks
+ * the `&`-separated pairs with indexOf: the same pairs as
+ * `query.slice(1).split('&')`, without the intermediate arrays, since every
+ * citation has a query to clean.
+ */
 function cleanQuery(query: string): string {
-  const kept = query
-    .slice(1)
-    .split('&')
-    .filter((pair) => pair !== '' && !isTracking(pair.split('=', 1)[0] ?? ''));
+  const kept: string[] = [];
+  let start = 1;
+  for (;;) {
+    const amp = query.indexOf('&', start);
+    const end = amp < 0 ? query.length : amp;
+    if (end > start) {
+      const pair = query.slice(start, end);
+      const eq = pair.indexOf('=');
+      if (!isTracking(eq < 0 ? pair : pair.slice(0, eq))) kept.push(pair);
+    }
+    if (amp < 0) break;
+    start = amp + 1;
+  }
   kept.sort();
   return kept.length === 0 ? '' : `?${kept.join('&')}`;
 }
@@ -37,13 +52,17 @@ function cleanQuery(query: string): string {
 export function normaliseUrl(raw: string): NormalisedUrl | null {
   let text = raw.trim();
   if (text === '') return null;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    if (text.startsWith('//')) text = `https:${text}`;
-    else if (/^[^\s/:]+\.[^\s/:]+/.test(text)) text = `https://${text}`;
-    else return null;
+  // Plain ASCII http(s) URLs, nearly all citations, skip the scheme checks
+  // (SIMPLE_URL implies a scheme) and the WHATWG parser.
+  let simple = SIMPLE_URL.exec(text);
+  if (simple === null) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+      if (text.startsWith('//')) text = `https:${text}`;
+      else if (/^[^\s/:]+\.[^\s/:]+/.test(text)) text = `https://${text}`;
+      else return null;
+      simple = SIMPLE_URL.exec(text);
+    }
   }
-  // Plain ASCII URLs, nearly all citations, skip the WHATWG parser.
-  const simple = SIMPLE_URL.exec(text);
   let hostname: string;
   let port: string;
   let path: string;
@@ -69,7 +88,7 @@ export function normaliseUrl(raw: string): NormalisedUrl | null {
   }
   const host = normaliseDomain(hostname);
   if (host === null) return null;
-  path = path.replace(/\/+$/, '');
+  if (path.endsWith('/')) path = path.replace(/\/+$/, '');
   return { url: `https://${host}${port}${path}${query}`, host };
 }
 
@@ -106,19 +125,53 @@ function ownerOf(host: string, book: CitationBook): number | null | undefined {
   }
 }
 
+interface HostClass {
+  siteType: SiteType;
+  competitorId: number | null;
+}
+
+/**
+ * Per book, the class of each host seen. Hosts repeat from answer to answer
+ * (reddit.com, wikipedia.org), and the host string normaliseDomain returns
+ * for one of them is the same memoised string each time, so one lookup here
+ * replaces the walk over its parent domains. Bounded like that memo.
+ */
+const hostClasses = new WeakMap<CitationBook, Map<string, HostClass>>();
+const HOST_CLASSES_MAX = 10_000;
+
+function hostClassesOf(book: CitationBook): Map<string, HostClass> {
+  let classes = hostClasses.get(book);
+  if (classes === undefined) {
+    classes = new Map();
+    hostClasses.set(book, classes);
+  }
+  return classes;
+}
+
+function classify(host: string, book: CitationBook, classes: Map<string, HostClass>): HostClass {
+  const known = classes.get(host);
+  if (known !== undefined) return known;
+  // The most specific domain wins, so a competitor at labs.acme.com is not the brand at acme.com.
+  const owner = ownerOf(host, book);
+  const hostClass: HostClass = { siteType: owner === undefined ? siteTypeOf(host) : owner === null ? 'own' : 'competitor', competitorId: owner ?? null };
+  if (classes.size >= HOST_CLASSES_MAX) classes.clear();
+  classes.set(host, hostClass);
+  return hostClass;
+}
+
 /**
  * One fact per citation, in the assistant's order. Citations that are not
  * http(s) URLs are kept (nothing an assistant returned is dropped) with an
  * empty domain and type `other`.
  */
 export function analyseCitations(citations: readonly { url: string; title?: string | null }[], book: CitationBook): CitationFact[] {
+  const classes = hostClassesOf(book);
   return citations.map((c) => {
-    const title = c.title == null || c.title.trim() === '' ? null : c.title.trim();
+    const trimmed = c.title?.trim() ?? '';
+    const title = trimmed === '' ? null : trimmed;
     const norm = normaliseUrl(c.url);
     if (norm === null) return { url: c.url, normalizedUrl: c.url.trim(), title, domain: '', siteType: 'other', competitorId: null };
-    // The most specific domain wins, so a competitor at labs.acme.com is not the brand at acme.com.
-    const owner = ownerOf(norm.host, book);
-    const siteType: SiteType = owner === undefined ? siteTypeOf(norm.host) : owner === null ? 'own' : 'competitor';
-    return { url: c.url, normalizedUrl: norm.url, title, domain: norm.host, siteType, competitorId: owner ?? null };
+    const { siteType, competitorId } = classify(norm.host, book, classes);
+    return { url: c.url, normalizedUrl: norm.url, title, domain: norm.host, siteType, competitorId };
   });
 }

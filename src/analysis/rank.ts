@@ -11,18 +11,32 @@ import type { Mention } from './mentions.ts';
  * ones, in order of first mention.
  */
 export function rankEntities(mentions: readonly Mention[], items: readonly ListItem[]): number[] {
-  const first = new Map<number, number>();
-  for (const m of mentions) if (!first.has(m.entity)) first.set(m.entity, m.start);
-  const byFirst = [...first.keys()].sort((a, b) => (first.get(a) ?? 0) - (first.get(b) ?? 0));
-  if (items.length === 0 || first.size < 2) return byFirst;
+  const byFirst = entitiesByFirstMention(mentions);
+  if (items.length === 0 || byFirst.length < 2) return byFirst;
 
   for (const kind of ['numbered', 'bullet', 'table'] as const) {
     const listed = listOrder(mentions, items.filter((i) => i.kind === kind));
-    if (listed.length >= 2) {
-      const seen = new Set(listed);
-      return [...listed, ...byFirst.filter((e) => !seen.has(e))];
-    }
+    if (listed.length >= 2) return [...listed, ...byFirst.filter((e) => !listed.includes(e))];
   }
+  return byFirst;
+}
+
+/**
+ * Entities in order of first mention. Mentions come in text order from
+ * findMentions, and then the order in which entities first appear is already
+ * that order; the (stable) sort is kept for callers passing them otherwise.
+ */
+function entitiesByFirstMention(mentions: readonly Mention[]): number[] {
+  const first = new Map<number, number>();
+  let inTextOrder = true;
+  let previous = -Infinity;
+  for (const m of mentions) {
+    if (m.start < previous) inTextOrder = false;
+    previous = m.start;
+    if (!first.has(m.entity)) first.set(m.entity, m.start);
+  }
+  const byFirst = [...first.keys()];
+  if (!inTextOrder) byFirst.sort((a, b) => (first.get(a) ?? 0) - (first.get(b) ?? 0));
   return byFirst;
 }
 

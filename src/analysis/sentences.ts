@@ -56,6 +56,9 @@ function trim(text: string, start: number, end: number): Span {
   return { start: s, end: e };
 }
 
+/** The only characters at which boundaryAt finds a boundary. */
+const BOUNDARY_CHAR = /[\n.!?]/g;
+
 /** The sentence containing offset `index`, found by scanning outwards only. */
 export function sentenceAround(text: string, index: number): Span {
   let start = 0;
@@ -67,12 +70,15 @@ export function sentenceAround(text: string, index: number): Span {
     }
   }
   let end = text.length;
-  for (let i = index; i < text.length; i++) {
-    const after = boundaryAt(text, i);
+  // Forwards, a native search jumps to the next character that can end a sentence.
+  BOUNDARY_CHAR.lastIndex = index;
+  for (let m = BOUNDARY_CHAR.exec(text); m !== null; m = BOUNDARY_CHAR.exec(text)) {
+    const after = boundaryAt(text, m.index);
     if (after >= 0) {
-      end = text.charCodeAt(i) === 10 ? i : after;
+      end = text.charCodeAt(m.index) === 10 ? m.index : after;
       break;
     }
   }
   return trim(text, start, end);
 }
+

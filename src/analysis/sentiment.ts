@@ -17,6 +17,13 @@ export function toneOf(score: number): Tone {
   return 'neutral';
 }
 
+/**
+ * Runs of white space that are not a lone space. Replacing these with one
+ * space gives what replacing every `\s+` run gives, but leaves a text that
+ * is already single-spaced untouched instead of rebuilding it.
+ */
+const SPACE_RUN = /\s{2,}|[^\S ]/g;
+
 /** Markdown, links and list markers say nothing about tone; names are replaced so a name like "Best Buy" does not score. */
 export function plainForScoring(text: string, names: readonly { start: number; end: number }[]): string {
   let out = '';
@@ -26,13 +33,14 @@ export function plainForScoring(text: string, names: readonly { start: number; e
     at = n.end;
   }
   out += text.slice(at);
-  if (!/[[\]*_`#|>•]|https?:|^\s*\d/.test(out)) return out.replace(/\s+/g, ' ').trim();
+  if (!/[[\]*_`#|>•]|https?:|^\s*\d/.test(out)) return out.replace(SPACE_RUN, ' ').trim();
+  // A link needs "[" and a URL "://": without them those two passes change nothing.
+  if (out.includes('[')) out = out.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  if (out.includes('://')) out = out.replace(/https?:\/\/\S+/g, ' ');
   return out
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/https?:\/\/\S+/g, ' ')
     .replace(/^\s*(?:#{1,6}\s*)?(?:\d{1,3}[.)]|[-*+•>|])\s+/, '')
     .replace(/\*\*|__|`|#{1,6}\s/g, '')
-    .replace(/\s+/g, ' ')
+    .replace(SPACE_RUN, ' ')
     .trim();
 }
 
@@ -64,6 +72,16 @@ export function brandClause(sentence: Span, text: string, mentions: readonly Men
   return othersOutside ? clause : sentence;
 }
 
+/** Mentions inside `span`, as offsets into it; `mentions` in text order, so the walk stops past the span. */
+function namesWithin(mentions: readonly Mention[], span: Span): Span[] {
+  const names: Span[] = [];
+  for (const x of mentions) {
+    if (x.start >= span.end) break;
+    if (x.start >= span.start && x.end <= span.end) names.push({ start: x.start - span.start, end: x.end - span.start });
+  }
+  return names;
+}
+
 export interface ToneFact {
   tone: Tone;
   score: number;
@@ -89,8 +107,7 @@ export function brandTone(text: string, mentions: readonly Mention[], entity: nu
     const sentence = sentenceAround(text, m.start);
     last = sentence.end;
     const clause = brandClause(sentence, text, mentions, entity);
-    const names = mentions.filter((x) => x.start >= clause.start && x.end <= clause.end).map((x) => ({ start: x.start - clause.start, end: x.end - clause.start }));
-    scored.push({ score: vader.score(plainForScoring(text.slice(clause.start, clause.end), names)), span: sentence });
+    scored.push({ score: vader.score(plainForScoring(text.slice(clause.start, clause.end), namesWithin(mentions, clause))), span: sentence });
   }
   if (scored.length === 0) return null;
   const score = Math.round((scored.reduce((a, x) => a + x.score, 0) / scored.length) * 10000) / 10000;
