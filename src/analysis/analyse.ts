@@ -9,7 +9,8 @@ import { verdictOf, type Verdict } from './verdict.ts';
 
 export interface AnswerInput {
   text: string | null;
-  citations: { url: string; title?: string | null }[];
+  /** `domain`: the source's domain as the provider names it, where the URL is a redirect. */
+  citations: { url: string; title?: string | null; domain?: string | null }[];
   failed: boolean;
 }
 

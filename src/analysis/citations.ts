@@ -1,4 +1,4 @@
-import { normaliseDomain } from './domains.ts';
+import { hostMatches, normaliseDomain } from './domains.ts';
 import { siteTypeOf, type SiteType } from './site-types.ts';
 
 /**
@@ -164,14 +164,21 @@ function classify(host: string, book: CitationBook, classes: Map<string, HostCla
  * http(s) URLs are kept (nothing an assistant returned is dropped) with an
  * empty domain and type `other`.
  */
-export function analyseCitations(citations: readonly { url: string; title?: string | null }[], book: CitationBook): CitationFact[] {
+/**
+ * `domain`, when the provider gives one, is the source's own domain where the
+ * URL hides it (Gemini cites through vertexaisearch redirect links and names
+ * the source in the title): it then decides the host, not the redirect's.
+ */
+export function analyseCitations(citations: readonly { url: string; title?: string | null; domain?: string | null }[], book: CitationBook): CitationFact[] {
   const classes = hostClassesOf(book);
   return citations.map((c) => {
     const trimmed = c.title?.trim() ?? '';
     const title = trimmed === '' ? null : trimmed;
     const norm = normaliseUrl(c.url);
-    if (norm === null) return { url: c.url, normalizedUrl: c.url.trim(), title, domain: '', siteType: 'other', competitorId: null };
-    const { siteType, competitorId } = classify(norm.host, book, classes);
-    return { url: c.url, normalizedUrl: norm.url, title, domain: norm.host, siteType, competitorId };
+    const given = c.domain ? normaliseUrl(`https://${c.domain.trim()}/`) : null;
+    const host = given && (!norm || !hostMatches(norm.host, given.host)) ? given.host : norm?.host;
+    if (!host) return { url: c.url, normalizedUrl: c.url.trim(), title, domain: '', siteType: 'other', competitorId: null };
+    const { siteType, competitorId } = classify(host, book, classes);
+    return { url: c.url, normalizedUrl: norm?.url ?? c.url.trim(), title, domain: host, siteType, competitorId };
   });
 }

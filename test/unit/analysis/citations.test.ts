@@ -103,3 +103,23 @@ describe('citations: own and competitor', () => {
     expect(facts('x', [{ url: 'https://www.en.wikipedia.org/wiki/X' }]).citations[0]?.domain).toBe('en.wikipedia.org');
   });
 });
+
+describe('provider-given source domains', () => {
+  it('takes the domain the provider names when the URL is a redirect (Gemini grounding)', async () => {
+    const { analyseCitations } = await import('../../../src/analysis/citations.ts');
+    const { compileBrandBook } = await import('../../../src/analysis/brand-book.ts');
+    const book = compileBrandBook({ name: 'Acme', brandTerms: [], domain: 'acme.com', competitors: [{ id: 7, name: 'Globex', aliases: [], domain: 'globex.com' }] });
+    const [own, rival, plain] = analyseCitations(
+      [
+        { url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC', title: 'acme.com', domain: 'acme.com' },
+        { url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/XyZ', title: 'globex.com', domain: 'www.globex.com' },
+        { url: 'https://blog.acme.com/post', title: 'Post', domain: 'acme.com' },
+      ],
+      book,
+    );
+    expect(own).toMatchObject({ domain: 'acme.com', siteType: 'own' });
+    expect(rival).toMatchObject({ domain: 'globex.com', siteType: 'competitor', competitorId: 7 });
+    // A URL already on the named domain keeps its own, more precise host.
+    expect(plain).toMatchObject({ domain: 'blog.acme.com', siteType: 'own' });
+  });
+});
