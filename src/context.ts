@@ -39,7 +39,8 @@ export function createContext(config: Config, options: { role: RedisRole; clock?
   return {
     config,
     logger,
-    db: createDb(config.databaseUrl, { max: options.dbPoolSize ?? 10 }),
+    // A worker runs scans with dozens of calls in flight, each reserving money: a small pool made them queue.
+    db: createDb(config.databaseUrl, { max: options.dbPoolSize ?? (options.role === 'worker' ? 30 : 10) }),
     redis,
     clock: options.clock ?? systemClock,
   };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/database.ts';
 import type { StopReason } from '../db/schema.ts';
@@ -84,6 +85,8 @@ export async function settleMissing(ctx: AppContext, ref: ScanMoneyRef): Promise
 export async function release(ctx: AppContext, ref: ScanMoneyRef, price: Micros, reservedAt: Date): Promise<void> {
   if (price <= 0) return;
   await ctx.db.transaction().execute(async (trx) => {
+    // Like reservations, a release need not wait for a WAL flush (see migration 20261122T0640).
+    await sql`SET LOCAL synchronous_commit TO off`.execute(trx);
     await trx
       .updateTable('orgs')
       .set((eb) => ({ reservedMicros: eb('reservedMicros', '-', price) }))
