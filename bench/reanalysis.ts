@@ -16,7 +16,7 @@ import { runReanalysis } from '../src/domain/reanalysis.ts';
 import { createSite } from '../src/domain/sites.ts';
 import { createUser } from '../src/domain/users.ts';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_reanalysis';
 const COMPETITORS = Array.from({ length: 50 }, (_, i) => `Rival${i}`);
 
 function answerText(i: number): string {
