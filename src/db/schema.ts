@@ -285,6 +285,103 @@ export interface RollupCompetitorDayTable {
   cited: number;
 }
 
+/** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/reports/rollups.ts. */
+export type PeriodKind = 'day' | 'week' | 'month' | 'quarter';
+
+interface PeriodKey {
+  siteId: number;
+  period: PeriodKind;
+  start: string;
+}
+
+export interface RollupPromptPeriodTable extends PeriodKey {
+  promptId: number;
+  answers: number;
+  failed: number;
+  cited: number;
+  named: number;
+  lost: number;
+  missing: number;
+  mentioned: number;
+  competitorMentions: number;
+  rankSum: number;
+  rankCount: number;
+}
+
+export interface RollupPromptCompetitorPeriodTable extends PeriodKey {
+  competitorId: number;
+  promptId: number;
+  mentioned: number;
+  bothNamed: number;
+}
+
+export interface RollupCompetitorPeriodTable extends PeriodKey {
+  competitorId: number;
+  provider: string;
+  mentioned: number;
+  cited: number;
+  bothNamed: number;
+  brandAhead: number;
+  competitorAhead: number;
+}
+
+export interface RollupSourcePeriodTable extends PeriodKey {
+  domain: string;
+  siteType: string;
+  answers: number;
+  namesBrand: number;
+  citations: number;
+}
+
+export interface RollupPagePeriodTable extends PeriodKey {
+  /** 0 for the brand's own pages. */
+  competitorId: number;
+  url: string;
+  answers: number;
+}
+
+export interface RollupOwnPagePromptPeriodTable extends PeriodKey {
+  url: string;
+  promptId: number;
+  provider: string;
+  answers: number;
+}
+
+export interface RollupSearchPeriodTable extends PeriodKey {
+  promptId: number;
+  query: string;
+  answers: number;
+}
+
+export interface RollupModelPeriodTable extends PeriodKey {
+  provider: string;
+  model: string;
+  answers: number;
+}
+
+export interface RollupSuggestionPeriodTable extends PeriodKey {
+  name: string;
+  answers: number;
+}
+
+export interface RollupPromptLatestTable {
+  promptId: number;
+  provider: string;
+  siteId: number;
+  answerId: number;
+  askedAt: Timestamp;
+  verdict: Verdict;
+  brandRank: number | null;
+  competitorsNamed: number[];
+}
+
+export interface RollupPromptSummaryTable {
+  promptId: number;
+  siteId: number;
+  scannedAt: Timestamp;
+  brandRank: number | null;
+}
+
 export interface SiteSpendTable {
   siteId: number;
   month: string;
@@ -364,6 +461,17 @@ export interface Database {
   reanalyses: ReanalysesTable;
   siteSpend: SiteSpendTable;
   scanBatches: ScanBatchesTable;
+  rollupPromptPeriod: RollupPromptPeriodTable;
+  rollupPromptCompetitorPeriod: RollupPromptCompetitorPeriodTable;
+  rollupCompetitorPeriod: RollupCompetitorPeriodTable;
+  rollupSourcePeriod: RollupSourcePeriodTable;
+  rollupPagePeriod: RollupPagePeriodTable;
+  rollupOwnPagePromptPeriod: RollupOwnPagePromptPeriodTable;
+  rollupSearchPeriod: RollupSearchPeriodTable;
+  rollupModelPeriod: RollupModelPeriodTable;
+  rollupSuggestionPeriod: RollupSuggestionPeriodTable;
+  rollupPromptLatest: RollupPromptLatestTable;
+  rollupPromptSummary: RollupPromptSummaryTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;

@@ -82,7 +82,17 @@ export async function storeAnswers(
     await writeFacts(trx, stored, book);
     await addToRollups(
       trx,
-      stored.map((s) => ({ siteId: s.input.siteId, day: s.answer.day, provider: s.input.provider, facts: s.facts })),
+      stored.map((s) => ({
+        siteId: s.input.siteId,
+        day: s.answer.day,
+        provider: s.input.provider,
+        facts: s.facts,
+        promptId: s.input.promptId,
+        answerId: s.answerId,
+        askedAt: s.input.askedAt,
+        model: s.input.model,
+        searches: s.input.searches,
+      })),
     );
     // The scan row last: reservations lock it too, so it is held only until commit.
     const counts = new Map<number, { done: number; failed: number }>();

@@ -6,6 +6,7 @@ import { microsToUsd, formatUsd, type Micros } from '../money.ts';
 import { topUp } from './billing.ts';
 import { limitsOf, type WorkspaceLimits } from './plans.ts';
 import { connectedAssistants } from './providers.ts';
+import { siteSummaries } from './reports/dashboard.ts';
 import { listSites } from './sites.ts';
 import { scansUsedThisMonth } from './scans.ts';
 
@@ -74,24 +75,34 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
 
 export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
   const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx.db, orgId)]);
+  const figures = await siteSummaries(
+    ctx.db,
+    sites.map((s) => s.id),
+  );
   return {
     org: { id: org.id, name: org.name, plan: org.plan, role, balanceUsd: org.balanceUsd },
     connectedAssistants: org.connectedAssistants,
     limits: { ...org.limits, scansUsedThisMonth: org.scansUsedThisMonth },
     scansUsedThisMonth: org.scansUsedThisMonth,
-    sites: sites.map((s) => ({
-      id: s.id,
-      name: s.name,
-      domain: s.domain,
-      // Filled from report rollups once scans exist (issues 6 and 7).
-      answers: 0,
-      visibility: null,
-      mentioned: null,
-      ownCited: null,
-      brandRank: null,
-      shareOfVoice: null,
-      lastScanAt: null,
-      schedule: s.schedule,
-    })),
+    sites: sites.map((s) => {
+      // The site's latest week with data, the numbers of its weekly report; nulls before the first scan.
+      const f = figures.get(s.id);
+      const scanned = f?.start != null;
+      return {
+        id: s.id,
+        name: s.name,
+        domain: s.domain,
+        period: 'week' as const,
+        start: f?.start ?? null,
+        answers: f?.answers ?? 0,
+        visibility: f?.visibility ?? null,
+        mentioned: scanned ? (f?.mentioned ?? null) : null,
+        ownCited: scanned ? (f?.ownCited ?? null) : null,
+        brandRank: f?.brandRank ?? null,
+        shareOfVoice: f?.shareOfVoice ?? null,
+        lastScanAt: f?.lastScanAt ?? null,
+        schedule: s.schedule,
+      };
+    }),
   };
 }

@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { AnswerFacts } from '../analysis/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { addToReportRollups, rebuildReportRollups } from './reports/rollups.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -19,6 +20,12 @@ export interface RolledFacts {
   day: string;
   provider: string;
   facts: AnswerFacts;
+  /** The rest feeds the report rollups (src/domain/reports/rollups.ts). */
+  promptId: number;
+  answerId: number;
+  askedAt: Date;
+  model: string;
+  searches: string[];
 }
 
 export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<void> {
@@ -85,6 +92,7 @@ export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<
       )
       .execute();
   }
+  await addToReportRollups(db, items);
 }
 
 /** Recomputes a site's rollups from its facts, set-based, in the caller's transaction. */
@@ -112,4 +120,5 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number)
          WHERE f.site_id = ${siteId}
       ) per_answer
      GROUP BY site_id, day, provider, competitor_id`.execute(trx);
+  await rebuildReportRollups(trx, siteId);
 }

@@ -37,6 +37,8 @@ const BATCHES: { provider: ProviderKey; model?: string; kind: 'batch' | 'queue';
 describe.each(BATCHES)('$provider $model $kind', (b) => {
   it('submits, reports not done, then returns every prompt in order, priced', async () => {
     const { prompt, tag } = uniquePrompt();
+    // Ready only after 1.5 s, so the first poll sees it unfinished even on a loaded machine.
+    await script(sim.url, { provider: b.simProvider, match: tag, readyAfterMs: 1500 });
     await script(sim.url, { provider: b.simProvider, match: `${tag}) bad`, fail: { status: 400, times: 1 } });
     const handle = await assistants.submitBatch([
       { id: 'p1', provider: b.provider, model: b.model, prompt: `${prompt} one`, context: 'I am a CFO', location: 'France', language: 'French' },

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { emptyCounts, headline, sums, type SiteCounts } from './base.ts';
+
+/**
+ * The dashboard's figures per site: each site's latest week with data, the
+ * same numbers as its weekly report, in one read for all sites.
+ */
+export async function siteSummaries(db: Db, siteIds: readonly number[]) {
+  const out = new Map<number, { period: 'week'; start: string | null; lastScanAt: Date | null } & ReturnType<typeof headline>>();
+  if (siteIds.length === 0) return out;
+  const [weeks, scans] = await Promise.all([
+    sql<SiteCounts & { siteId: number; start: string }>`
+      WITH latest AS (
+        SELECT s.id AS site_id, (SELECT max(r.day) FROM rollup_site_day r WHERE r.site_id = s.id) AS day
+          FROM unnest(${[...siteIds]}::int[]) AS s(id)),
+      w AS (SELECT site_id, day, date_trunc('week', day::timestamp)::date AS start FROM latest WHERE day IS NOT NULL)
+      SELECT w.site_id, w.start, ${sums}
+        FROM w JOIN rollup_site_day r ON r.site_id = w.site_id AND r.day >= w.start AND r.day <= w.day
+       GROUP BY w.site_id, w.start`.execute(db),
+    // The last scan (imports included) that stored answers: when it finished, or started while it runs.
+    sql<{ siteId: number; at: Date }>`
+      SELECT site_id, max(coalesce(finished_at, started_at, created_at)) AS at FROM scans
+       WHERE site_id = ANY(${[...siteIds]}::int[]) AND answers_done + answers_failed > 0
+       GROUP BY site_id`.execute(db),
+  ]);
+  const lastScan = new Map(scans.rows.map((r) => [r.siteId, r.at]));
+  for (const id of siteIds) {
+    const row = weeks.rows.find((r) => r.siteId === id);
+    const { siteId: _siteId, start, ...counts } = row ?? { siteId: id, start: null, ...emptyCounts() };
+    out.set(id, { period: 'week', start, lastScanAt: lastScan.get(id) ?? null, ...headline(counts as SiteCounts) });
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Period } from '../periods.ts';
+import { searchKeySql } from './rollups.ts';
+
+/**
+ * The rows of one period of the per-prompt tables that keep no day rows
+ * (COARSE_KINDS in ./rollups.ts), as a subquery: from the rollup for a week,
+ * month or quarter, from that day's facts for a day (a day's answers are at
+ * most prompts x assistants x that day's scans, found by answer_facts'
+ * site and day index). Both give the same rows.
+ */
+
+/** `(prompt_id, mentioned)`: answers naming one competitor, per prompt. */
+export function promptCompetitorRows(siteId: number, competitorId: number, period: Period, start: string): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT f.prompt_id, count(*) AS mentioned FROM answer_facts f
+                WHERE f.site_id = ${siteId} AND f.day = ${start} AND ${competitorId} = ANY (f.competitors_named)
+                GROUP BY f.prompt_id`;
+  }
+  return sql`SELECT prompt_id, mentioned FROM rollup_prompt_competitor_period
+              WHERE site_id = ${siteId} AND period = ${period} AND start = ${start} AND competitor_id = ${competitorId}`;
+}
+
+/** `(url, prompt_id, provider, answers)`: answers linking to each of the brand's own pages. */
+export function ownPagePromptRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT c.url, f.prompt_id, f.provider, count(*) AS answers FROM answer_facts f
+                CROSS JOIN LATERAL (SELECT DISTINCT x->>'normalizedUrl' AS url FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own') c
+                WHERE f.site_id = ${siteId} AND f.day = ${start}
+                GROUP BY c.url, f.prompt_id, f.provider`;
+  }
+  return sql`SELECT url, prompt_id, provider, answers FROM rollup_own_page_prompt_period
+              WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
+}
+
+/** `(prompt_id, query, answers)`: answers that ran each search, folded as the rollup folds them. */
+export function searchRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT f.prompt_id, q.query, count(*) AS answers FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+                CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
+                                     WHERE k.query <> '') q
+                WHERE f.site_id = ${siteId} AND f.day = ${start}
+                GROUP BY f.prompt_id, q.query`;
+  }
+  return sql`SELECT prompt_id, query, answers FROM rollup_search_period WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
+}

@@ -1,0 +1,137 @@
+import { shareOfVoice, visibility } from '../../analysis/index.ts';
+import { answerSource, findModel, isProviderKey, PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { SiteRow } from '../../db/schema.ts';
+import { periodWindow, type Period, type PeriodQuery } from '../periods.ts';
+import { addCounts, change, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, round1, siteCountsByPeriod, type SiteCounts } from './base.ts';
+import { promptChanges } from './prompt-changes.ts';
+import { topSources } from './sources.ts';
+
+/** GET /projects/:id/report: the site's numbers for one period against the one before. */
+
+/** Site counters over a window of periods: totals and per provider for each period start. */
+export async function windowCounts(db: Db, siteId: number, period: Period, window: string[]) {
+  const rows = await siteCountsByPeriod(db, siteId, period, window[0] as string, window[window.length - 1] as string);
+  const byStart = new Map(window.map((s) => [s, { total: emptyCounts(), providers: new Map<string, SiteCounts>() }]));
+  for (const r of rows) {
+    const point = byStart.get(r.start);
+    if (!point) continue;
+    addCounts(point.total, r.counts);
+    point.providers.set(r.provider, addCounts(point.providers.get(r.provider) ?? emptyCounts(), r.counts));
+  }
+  return byStart;
+}
+
+async function competitorMentions(db: Db, siteId: number, period: Period, starts: string[]) {
+  const rows = await db
+    .selectFrom('rollupCompetitorPeriod')
+    .select(['competitorId', 'start', (eb) => eb.fn.sum<number>('mentioned').as('mentioned')])
+    .where('siteId', '=', siteId)
+    .where('period', '=', period)
+    .where('start', 'in', starts)
+    .groupBy(['competitorId', 'start'])
+    .execute();
+  return new Map(rows.map((r) => [`${r.competitorId}|${r.start}`, Number(r.mentioned)]));
+}
+
+/** Variant A: what the numbers were measured on. */
+async function scope(db: Db, site: SiteRow, period: Period, start: string) {
+  const [models, questions] = await Promise.all([
+    db.selectFrom('rollupModelPeriod').select(['provider', 'model', 'answers']).where('siteId', '=', site.id).where('period', '=', period).where('start', '=', start).execute(),
+    db.selectFrom('rollupPromptPeriod').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).where('period', '=', period).where('start', '=', start).executeTakeFirstOrThrow(),
+  ]);
+  const answers = models.reduce((n, m) => n + m.answers, 0);
+  const assistants = PROVIDER_KEYS.flatMap((key) => {
+    const mine = models.filter((m) => m.provider === key).sort((a, b) => b.answers - a.answers || (a.model < b.model ? -1 : 1));
+    if (mine.length === 0) return [];
+    const list = mine.map((m) => {
+      const entry = findModel(key, m.model);
+      // A model outside the catalog (answers imported from another tool) was read from an unknown place.
+      const readFrom = entry ? answerSource(entry) : null;
+      return { model: m.model, readFrom, answers: m.answers };
+    });
+    const readFrom = [...new Set(list.flatMap((m) => (m.readFrom ? [m.readFrom] : [])))];
+    return [{ provider: key, name: providerEntry(key).name, answers: list.reduce((n, m) => n + m.answers, 0), readFrom, models: list }];
+  });
+  const n = Number(questions.n);
+  return {
+    assistants,
+    questions: n,
+    answersPerQuestion: n > 0 ? round1(answers / n) : null,
+    place: site.location,
+    language: site.language,
+  };
+}
+
+export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
+  const p = await resolvePeriod(ctx, site.id, query);
+  const window = periodWindow(p.period, p.start);
+  const previousStart = window[window.length - 2] as string;
+  const [periods, counts, competitors, mentions, changes, sources, measured] = await Promise.all([
+    periodsWithData(ctx.db, site.id, p.period),
+    windowCounts(ctx.db, site.id, p.period, window),
+    ctx.db.selectFrom('competitors').select(['id', 'name']).where('siteId', '=', site.id).orderBy('id').execute(),
+    competitorMentions(ctx.db, site.id, p.period, [previousStart, p.start]),
+    promptChanges(ctx.db, site.id, p.period, p.start),
+    topSources(ctx.db, site.id, p.period, p.start, 10),
+    ctx.config.apiVariant.includes('A') ? scope(ctx.db, site, p.period, p.start) : Promise.resolve(null),
+  ]);
+  // No period with data: the site was never scanned.
+  if (periods.length === 0) return { ...periodEcho(p, periods), report: null };
+  const now = counts.get(p.start) ?? { total: emptyCounts(), providers: new Map<string, SiteCounts>() };
+  const before = counts.get(previousStart) ?? { total: emptyCounts(), providers: new Map<string, SiteCounts>() };
+  const current = headline(now.total);
+  const previous = headline(before.total);
+
+  const allMentions = now.total.mentioned + now.total.competitorMentions;
+  const ranking = [
+    { name: site.name, kind: 'brand' as const, competitorId: null as number | null, mentioned: current.mentioned, previousMentioned: previous.mentioned, visibility: current.visibility },
+    ...competitors.map((c) => {
+      const m = mentions.get(`${c.id}|${p.start}`) ?? 0;
+      return { name: c.name, kind: 'competitor' as const, competitorId: c.id as number | null, mentioned: m, previousMentioned: mentions.get(`${c.id}|${previousStart}`) ?? 0, visibility: visibility(m, current.answered) };
+    }),
+  ]
+    .sort((a, b) => (b.visibility ?? -1) - (a.visibility ?? -1) || b.mentioned - a.mentioned || (a.kind === 'brand' ? -1 : b.kind === 'brand' ? 1 : a.name.localeCompare(b.name)))
+    .map((r, i) => ({
+      rank: i + 1,
+      name: r.name,
+      kind: r.kind,
+      competitorId: r.competitorId,
+      mentioned: r.mentioned,
+      visibility: r.visibility,
+      shareOfVoice: shareOfVoice(r.mentioned, allMentions),
+      previousVisibility: visibility(r.previousMentioned, previous.answered),
+    }));
+
+  const providers = PROVIDER_KEYS.filter((k) => now.providers.has(k) || before.providers.has(k)).map((k) => {
+    const cur = headline(now.providers.get(k) ?? emptyCounts());
+    const prev = headline(before.providers.get(k) ?? emptyCounts());
+    return { provider: k, name: providerEntry(k).name, ...cur, previous: prev, change: change(cur, prev) };
+  });
+
+  const series = window.map((start) => {
+    const point = counts.get(start);
+    const h = headline(point?.total ?? emptyCounts());
+    const byProvider = Object.fromEntries(
+      [...(point?.providers ?? new Map<string, SiteCounts>())].filter(([k]) => isProviderKey(k)).map(([k, c]) => [k, headline(c).visibility]),
+    ) as Record<string, number | null>;
+    return { start, ...h, providers: byProvider };
+  });
+
+  return {
+    ...periodEcho(p, periods),
+    report: {
+      previousStart,
+      current,
+      previous,
+      change: change(current, previous),
+      ranking,
+      providers,
+      changes,
+      topSources: sources,
+      series,
+      ...(measured && { scope: measured }),
+    },
+  };
+}

@@ -1,0 +1,386 @@
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { AnswerFacts } from '../../analysis/index.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { PERIODS, periodStart, type Period } from '../periods.ts';
+
+type Executor = Db | Transaction<Database>;
+
+/**
+ * The report rollups of migration 20261122T0700. `rebuildReportRollups` is
+ * the definition (set-based, from answer_facts and answers); the incremental
+ * path (`reportRollupRows` + `addToReportRollups`) must give the same rows,
+ * which test/integration/reports-rollups.test.ts checks.
+ *
+ * Rows of one batch are sorted by key before they are written: two scans'
+ * batches touching the same rows (one prompt, two assistants) then lock them
+ * in the same order and wait for each other instead of deadlocking.
+ */
+
+export interface RolledAnswer {
+  siteId: number;
+  day: string;
+  provider: string;
+  promptId: number;
+  answerId: number;
+  askedAt: Date;
+  model: string;
+  searches: string[];
+  facts: AnswerFacts;
+}
+
+/** Longest search kept, in characters: keys stay well inside a btree entry. */
+export const SEARCH_MAX_CHARS = 500;
+
+type Row = Record<string, string | number | number[] | null>;
+
+interface Table {
+  name: string;
+  /** Column and its SQL type, in table order; the first `keys` columns are the key. */
+  columns: [string, string][];
+  keys: number;
+  /** Period kinds kept; all unless said. */
+  kinds?: readonly Period[];
+}
+
+/**
+ * The per-prompt tables of competitors, own pages and searches keep no day
+ * rows: those would be about one row per answer, most of what reanalysis
+ * would rebuild. A day's view reads that day's facts instead (at most prompts
+ * x assistants x scans that day; see `dayRows` in ./period-rows.ts).
+ */
+export const COARSE_KINDS: readonly Period[] = ['week', 'month', 'quarter'];
+
+const PERIOD_KEY: [string, string][] = [
+  ['site_id', 'int'],
+  ['period', 'text'],
+  ['start', 'date'],
+];
+const counters = (...names: string[]): [string, string][] => names.map((n) => [n, 'int']);
+
+const TABLES = {
+  promptPeriod: {
+    name: 'rollup_prompt_period',
+    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ...counters('answers', 'failed', 'cited', 'named', 'lost', 'missing', 'mentioned', 'competitor_mentions', 'rank_sum', 'rank_count')],
+    keys: 4,
+  },
+  promptCompetitor: {
+    name: 'rollup_prompt_competitor_period',
+    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['prompt_id', 'int'], ...counters('mentioned', 'both_named')],
+    keys: 5,
+    kinds: COARSE_KINDS,
+  },
+  competitor: {
+    name: 'rollup_competitor_period',
+    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['provider', 'text'], ...counters('mentioned', 'cited', 'both_named', 'brand_ahead', 'competitor_ahead')],
+    keys: 5,
+  },
+  source: {
+    name: 'rollup_source_period',
+    columns: [...PERIOD_KEY, ['domain', 'text'], ['site_type', 'text'], ...counters('answers', 'names_brand', 'citations')],
+    keys: 5,
+  },
+  page: { name: 'rollup_page_period', columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['url', 'text'], ...counters('answers')], keys: 5 },
+  ownPagePrompt: {
+    name: 'rollup_own_page_prompt_period',
+    columns: [...PERIOD_KEY, ['url', 'text'], ['prompt_id', 'int'], ['provider', 'text'], ...counters('answers')],
+    keys: 6,
+    kinds: COARSE_KINDS,
+  },
+  search: { name: 'rollup_search_period', columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['query', 'text'], ...counters('answers')], keys: 5, kinds: COARSE_KINDS },
+  model: { name: 'rollup_model_period', columns: [...PERIOD_KEY, ['provider', 'text'], ['model', 'text'], ...counters('answers')], keys: 5 },
+  suggestion: { name: 'rollup_suggestion_period', columns: [...PERIOD_KEY, ['name', 'text'], ...counters('answers')], keys: 4 },
+} satisfies Record<string, Table>;
+
+type TableName = keyof typeof TABLES;
+
+export type ReportRollupRows = Record<TableName, Row[]> & { latest: Row[] };
+
+/** Accumulates counter rows by key; `add` creates the row with zero counters on first sight. */
+class Accumulator {
+  private readonly rows = new Map<string, Row>();
+  private readonly table: Table;
+  constructor(table: Table) {
+    this.table = table;
+  }
+  add(key: (string | number)[], increments: Record<string, number>): void {
+    if (this.table.kinds && !this.table.kinds.includes(key[1] as Period)) return;
+    const id = JSON.stringify(key);
+    let row = this.rows.get(id);
+    if (!row) {
+      row = {};
+      this.table.columns.forEach(([name], i) => {
+        (row as Row)[name] = i < this.table.keys ? (key[i] ?? null) : 0;
+      });
+      this.rows.set(id, row);
+    }
+    for (const [name, n] of Object.entries(increments)) row[name] = (row[name] as number) + n;
+  }
+  sorted(): Row[] {
+    return [...this.rows.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, row]) => row);
+  }
+}
+
+const truncateChars = (s: string, max: number) => (s.length <= max ? s : Array.from(s).slice(0, max).join(''));
+
+/**
+ * One search as counted: runs of spaces made one, spaces trimmed, ASCII
+ * letters in lower case, at most SEARCH_MAX_CHARS characters. Only ASCII is
+ * folded because the rebuild must fold exactly the same way in SQL
+ * (`searchKeySql`), and JavaScript's and Postgres' Unicode case rules differ.
+ */
+export function searchKey(query: string): string {
+  const folded = query
+    .replace(/ +/g, ' ')
+    .replace(/^ | $/g, '')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return truncateChars(folded, SEARCH_MAX_CHARS);
+}
+
+export const searchKeySql = (column: string) =>
+  sql`left(translate(btrim(regexp_replace(${sql.raw(column)}, ' +', ' ', 'g'), ' '), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ${SEARCH_MAX_CHARS})`;
+
+/** The rows one batch of answers adds, pure: what the incremental path writes. */
+export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRows {
+  const acc = Object.fromEntries(Object.entries(TABLES).map(([k, t]) => [k, new Accumulator(t)])) as Record<TableName, Accumulator>;
+  const latest = new Map<string, RolledAnswer>();
+
+  for (const item of items) {
+    const { siteId, day, provider, promptId, facts: f } = item;
+    const verdict = f.verdict;
+    const named = [...new Set(f.competitorsNamed)];
+    const involved = [...new Set([...f.competitorsNamed, ...f.competitorsCited])];
+    const sources = new Map<string, { domain: string; siteType: string; n: number }>();
+    const pages = new Map<string, { owner: number; url: string }>();
+    const ownPages = new Set<string>();
+    for (const c of f.citations) {
+      if (c.domain !== '') {
+        const key = JSON.stringify([c.domain, c.siteType]);
+        const s = sources.get(key) ?? { domain: c.domain, siteType: c.siteType, n: 0 };
+        s.n++;
+        sources.set(key, s);
+      }
+      const owner = c.siteType === 'own' ? 0 : c.competitorId;
+      if (owner !== null) pages.set(JSON.stringify([owner, c.normalizedUrl]), { owner, url: c.normalizedUrl });
+      if (c.siteType === 'own') ownPages.add(c.normalizedUrl);
+    }
+    const searches = new Set(item.searches.map(searchKey).filter((q) => q !== ''));
+
+    for (const period of PERIODS) {
+      const k = [siteId, period, periodStart(period, day)];
+      acc.promptPeriod.add([...k, promptId], {
+        answers: 1,
+        failed: verdict === 'failed' ? 1 : 0,
+        cited: verdict === 'cited' ? 1 : 0,
+        named: verdict === 'named' ? 1 : 0,
+        lost: verdict === 'lost' ? 1 : 0,
+        missing: verdict === 'missing' ? 1 : 0,
+        mentioned: f.mentioned ? 1 : 0,
+        competitor_mentions: f.competitorsNamed.length,
+        rank_sum: f.brandRank ?? 0,
+        rank_count: f.brandRank === null ? 0 : 1,
+      });
+      for (const id of named) acc.promptCompetitor.add([...k, id, promptId], { mentioned: 1, both_named: f.mentioned ? 1 : 0 });
+      for (const id of involved) {
+        const place = f.competitorsNamed.indexOf(id) + 1;
+        const both = place > 0 && f.mentioned && f.brandRank !== null;
+        acc.competitor.add([...k, id, provider], {
+          mentioned: place > 0 ? 1 : 0,
+          cited: f.competitorsCited.includes(id) ? 1 : 0,
+          both_named: both ? 1 : 0,
+          // competitorsNamed is in rank order, so the brand is ahead of the competitor in place p when its rank is at most p.
+          brand_ahead: both && (f.brandRank as number) <= place ? 1 : 0,
+          competitor_ahead: both && (f.brandRank as number) > place ? 1 : 0,
+        });
+      }
+      for (const s of sources.values()) acc.source.add([...k, s.domain, s.siteType], { answers: 1, names_brand: f.mentioned ? 1 : 0, citations: s.n });
+      for (const p of pages.values()) acc.page.add([...k, p.owner, p.url], { answers: 1 });
+      for (const url of ownPages) acc.ownPagePrompt.add([...k, url, promptId, provider], { answers: 1 });
+      for (const query of searches) acc.search.add([...k, promptId, query], { answers: 1 });
+      acc.model.add([...k, provider, item.model], { answers: 1 });
+      for (const name of new Set(f.suggestions)) acc.suggestion.add([...k, name], { answers: 1 });
+    }
+
+    const lkey = JSON.stringify([promptId, provider]);
+    const prev = latest.get(lkey);
+    if (!prev || item.askedAt.getTime() > prev.askedAt.getTime() || (item.askedAt.getTime() === prev.askedAt.getTime() && item.answerId > prev.answerId)) latest.set(lkey, item);
+  }
+
+  const rows = Object.fromEntries(Object.entries(acc).map(([k, a]) => [k, a.sorted()])) as Record<TableName, Row[]>;
+  const latestRows = [...latest.entries()]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([, a]) => ({
+      prompt_id: a.promptId,
+      provider: a.provider,
+      site_id: a.siteId,
+      answer_id: a.answerId,
+      asked_at: a.askedAt.toISOString(),
+      verdict: a.facts.verdict,
+      brand_rank: a.facts.brandRank,
+      competitors_named: a.facts.competitorsNamed,
+    }));
+  return { ...rows, latest: latestRows };
+}
+
+function upsert(alias: string, table: Table, rows: Row[]): RawBuilder<unknown> {
+  const cols = table.columns.map(([n]) => n).join(', ');
+  const recordType = table.columns.map(([n, t]) => `${n} ${t}`).join(', ');
+  const keys = table.columns
+    .slice(0, table.keys)
+    .map(([n]) => n)
+    .join(', ');
+  const sets = table.columns
+    .slice(table.keys)
+    .map(([n]) => `${n} = t.${n} + excluded.${n}`)
+    .join(', ');
+  return sql`${sql.raw(alias)} AS (
+    INSERT INTO ${sql.raw(table.name)} AS t (${sql.raw(cols)})
+    SELECT ${sql.raw(cols)} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(${sql.raw(recordType)})
+    ON CONFLICT (${sql.raw(keys)}) DO UPDATE SET ${sql.raw(sets)})`;
+}
+
+/**
+ * Adds one batch to the report rollups: one statement for every counter
+ * table and the latest answers (data-modifying CTEs, rows as JSON
+ * parameters), then one for the summaries of the prompts touched.
+ */
+export async function addToReportRollups(db: Executor, items: readonly RolledAnswer[]): Promise<void> {
+  if (items.length === 0) return;
+  const rows = reportRollupRows(items);
+  const ctes = (Object.keys(TABLES) as TableName[]).filter((k) => rows[k].length > 0).map((k) => upsert(k, TABLES[k], rows[k]));
+  const latest = sql`latest AS (
+    INSERT INTO rollup_prompt_latest AS t (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
+    SELECT prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int)
+      FROM jsonb_to_recordset(${JSON.stringify(rows.latest)}::jsonb)
+        AS r(prompt_id int, provider text, site_id int, answer_id bigint, asked_at timestamptz, verdict text, brand_rank int, competitors_named jsonb)
+    ON CONFLICT (prompt_id, provider) DO UPDATE SET
+      answer_id = excluded.answer_id, asked_at = excluded.asked_at, verdict = excluded.verdict,
+      brand_rank = excluded.brand_rank, competitors_named = excluded.competitors_named
+    WHERE (excluded.asked_at, excluded.answer_id) > (t.asked_at, t.answer_id))`;
+  await sql`WITH ${sql.join([...ctes, latest], sql`, `)} SELECT 1`.execute(db);
+  // A statement's CTEs all see the snapshot from before it, so summaries read the latest answers in a second one.
+  const promptIds = [...new Set(items.map((i) => i.promptId))].sort((a, b) => a - b);
+  await sql`
+    INSERT INTO rollup_prompt_summary AS t (prompt_id, site_id, scanned_at, brand_rank)
+    SELECT prompt_id, site_id, max(asked_at), avg(brand_rank) FROM rollup_prompt_latest
+     WHERE prompt_id = ANY(${promptIds}::int[]) GROUP BY prompt_id, site_id
+     ORDER BY prompt_id
+    ON CONFLICT (prompt_id) DO UPDATE SET scanned_at = excluded.scanned_at, brand_rank = excluded.brand_rank`.execute(db);
+}
+
+/** Each (day) row also counts in its week, month and quarter (the kinds the table keeps). */
+function expand(alias: string, kinds: readonly Period[]): RawBuilder<unknown> {
+  const d = sql.raw(`${alias}.day`);
+  const startOf = (p: Period) => (p === 'day' ? d : sql`date_trunc(${sql.lit(p)}, ${d}::timestamp)::date`);
+  const rows = kinds.map((p) => sql`(${sql.lit(p)}::text, ${startOf(p)})`);
+  return sql`CROSS JOIN LATERAL (VALUES ${sql.join(rows)}) AS k(period, start)`;
+}
+
+/** INSERT of a counter table from per-day rows `d` (one CTE body), summed into every period kind. */
+function rebuildFrom(table: Table, perDay: RawBuilder<unknown>): RawBuilder<unknown> {
+  const rest = table.columns.slice(3, table.keys).map(([n]) => n);
+  const sums = table.columns.slice(table.keys).map(([n]) => `sum(d.${n})`);
+  const cols = table.columns.map(([n]) => n).join(', ');
+  const group = ['d.site_id', 'k.period', 'k.start', ...rest.map((n) => `d.${n}`)].join(', ');
+  return sql`WITH d AS (${perDay})
+    INSERT INTO ${sql.raw(table.name)} (${sql.raw(cols)})
+    SELECT ${sql.raw(group)}, ${sql.raw(sums.join(', '))} FROM d ${expand('d', table.kinds ?? PERIODS)} GROUP BY ${sql.raw(group)}
+    -- Written in key order, so one period's rows sit on few pages.
+    ORDER BY ${sql.raw(group)}`;
+}
+
+/** Recomputes a site's report rollups from its facts, set-based, in the caller's transaction. */
+export async function rebuildReportRollups(trx: Transaction<Database>, siteId: number): Promise<void> {
+  // The aggregations and sorts below handle a few rows per answer: with the default 4 MB they spill to disk.
+  await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
+  for (const table of [...Object.values(TABLES), { name: 'rollup_prompt_latest' }, { name: 'rollup_prompt_summary' }]) {
+    await sql`DELETE FROM ${sql.raw(table.name)} WHERE site_id = ${siteId}`.execute(trx);
+  }
+  const statements: [Table, RawBuilder<unknown>][] = [
+    [
+      TABLES.promptPeriod,
+      sql`SELECT site_id, day, prompt_id, count(*) AS answers, count(*) FILTER (WHERE verdict = 'failed') AS failed,
+                 count(*) FILTER (WHERE verdict = 'cited') AS cited, count(*) FILTER (WHERE verdict = 'named') AS named,
+                 count(*) FILTER (WHERE verdict = 'lost') AS lost, count(*) FILTER (WHERE verdict = 'missing') AS missing,
+                 count(*) FILTER (WHERE mentioned) AS mentioned, coalesce(sum(cardinality(competitors_named)), 0) AS competitor_mentions,
+                 coalesce(sum(brand_rank), 0) AS rank_sum, count(brand_rank) AS rank_count
+            FROM answer_facts WHERE site_id = ${siteId} GROUP BY site_id, day, prompt_id`,
+    ],
+    [
+      TABLES.promptCompetitor,
+      sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, count(*) AS mentioned, count(*) FILTER (WHERE f.mentioned) AS both_named
+            FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
+           WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, c.id, f.prompt_id`,
+    ],
+    [
+      TABLES.competitor,
+      sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.provider,
+                 count(*) FILTER (WHERE c.id = ANY (f.competitors_named)) AS mentioned,
+                 count(*) FILTER (WHERE c.id = ANY (f.competitors_cited)) AS cited,
+                 count(*) FILTER (WHERE f.mentioned AND c.id = ANY (f.competitors_named)) AS both_named,
+                 count(*) FILTER (WHERE f.mentioned AND f.brand_rank <= array_position(f.competitors_named, c.id)) AS brand_ahead,
+                 count(*) FILTER (WHERE f.mentioned AND f.brand_rank > array_position(f.competitors_named, c.id)) AS competitor_ahead
+            FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
+           WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, c.id, f.provider`,
+    ],
+    [
+      TABLES.source,
+      sql`SELECT f.site_id, f.day, c.domain, c.site_type, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
+            FROM answer_facts f
+           CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
+                                 FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
+           WHERE f.site_id = ${siteId}
+           GROUP BY f.site_id, f.day, c.domain, c.site_type`,
+    ],
+    [
+      TABLES.page,
+      sql`SELECT f.site_id, f.day, c.competitor_id, c.url, count(*) AS answers
+            FROM answer_facts f
+           CROSS JOIN LATERAL (SELECT DISTINCT CASE WHEN x->>'siteType' = 'own' THEN 0 ELSE (x->>'competitorId')::int END AS competitor_id, x->>'normalizedUrl' AS url
+                                 FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own' OR x->>'competitorId' IS NOT NULL) c
+           WHERE f.site_id = ${siteId}
+           GROUP BY f.site_id, f.day, c.competitor_id, c.url`,
+    ],
+    [
+      TABLES.ownPagePrompt,
+      sql`SELECT f.site_id, f.day, c.url, f.prompt_id, f.provider, count(*) AS answers
+            FROM answer_facts f
+           CROSS JOIN LATERAL (SELECT DISTINCT x->>'normalizedUrl' AS url FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own') c
+           WHERE f.site_id = ${siteId}
+           GROUP BY f.site_id, f.day, c.url, f.prompt_id, f.provider`,
+    ],
+    [
+      TABLES.search,
+      // OFFSET 0 keeps the folding inside the subquery, where Postgres memoizes it per distinct list of searches.
+      sql`SELECT f.site_id, f.day, f.prompt_id, q.query, count(*) AS answers
+            FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+           CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
+                                WHERE k.query <> '') q
+           WHERE f.site_id = ${siteId}
+           GROUP BY f.site_id, f.day, f.prompt_id, q.query`,
+    ],
+    [
+      TABLES.model,
+      sql`SELECT f.site_id, f.day, f.provider, a.model, count(*) AS answers
+            FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+           WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, f.provider, a.model`,
+    ],
+    [
+      TABLES.suggestion,
+      sql`SELECT f.site_id, f.day, s.name, count(*) AS answers
+            FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.suggestions) AS name) s
+           WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, s.name`,
+    ],
+  ];
+  for (const [table, perDay] of statements) await rebuildFrom(table, perDay).execute(trx);
+  await sql`
+    INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
+    SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
+      FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+     WHERE f.site_id = ${siteId}
+     ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC`.execute(trx);
+  await sql`
+    INSERT INTO rollup_prompt_summary (prompt_id, site_id, scanned_at, brand_rank)
+    SELECT prompt_id, site_id, max(asked_at), avg(brand_rank) FROM rollup_prompt_latest
+     WHERE site_id = ${siteId} GROUP BY prompt_id, site_id`.execute(trx);
+}

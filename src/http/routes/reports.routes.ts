@@ -1,0 +1,80 @@
+import type { SiteRow } from '../../db/schema.ts';
+import { periodQuerySchema } from '../../domain/periods.ts';
+import { competitorDetail } from '../../domain/reports/competitor-detail.ts';
+import { siteCompetitors } from '../../domain/reports/competitors.ts';
+import { siteReport } from '../../domain/reports/report.ts';
+import { searchesQuerySchema, siteSearches } from '../../domain/reports/searches.ts';
+import { sentimentQuerySchema, siteSentiment } from '../../domain/reports/sentiment.ts';
+import { siteSources, sourcesQuerySchema } from '../../domain/reports/sources.ts';
+import { siteTrends } from '../../domain/reports/trends.ts';
+import { defineRoute, json, type Route } from '../route.ts';
+
+const site = (s: SiteRow | null) => s as SiteRow;
+const PERIOD = 'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
+
+/** The report endpoints (spec "Reports"): every one reads rollups, never all answers. */
+export const reportRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/report',
+    summary: `The site's numbers for one period against the previous one: counts, share of voice, brand ranking, per-assistant rows, prompts won and lost, most cited sources, chart series; scope in variant A. Takes ${PERIOD}`,
+    access: 'viewer',
+    query: periodQuerySchema,
+    responds: '{period, start, end, periods, report: {previousStart, current, previous, change, ranking, providers, changes, topSources, series, scope?} | null}',
+    handler: async ({ ctx, site: s, query }) => json(await siteReport(ctx, site(s), query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/trends',
+    summary: `Ten periods ending with the one asked for: shares per period, every active prompt with its verdicts, prompts won and lost, shares per category, the held, volatile and lost prompts. Takes ${PERIOD}`,
+    access: 'viewer',
+    query: periodQuerySchema,
+    responds: '{period, start, end, periods, window, shares, prompts, changes, categories, held, volatile, lost, events?}',
+    handler: async ({ ctx, site: s, query }) => json(await siteTrends(ctx, site(s), query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/sentiment',
+    summary: `Tone per assistant among answers naming the brand; answers=1 lists them with tone and quoted sentence (tone, engine, page, perPage). Takes ${PERIOD}`,
+    access: 'viewer',
+    query: sentimentQuerySchema,
+    responds: '{period, start, end, periods, overall, previous, providers, answers?, total?, page?, perPage?}',
+    handler: async ({ ctx, site: s, query }) => json(await siteSentiment(ctx, site(s), query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/sources',
+    summary: `Every cited domain with its site type and how often answers citing it name the brand (siteType, page, perPage); the brand's own pages with the prompts and assistants linking to each. Takes ${PERIOD}`,
+    access: 'viewer',
+    query: sourcesQuerySchema,
+    responds: '{period, start, end, periods, answered, sources, total, page, perPage, siteTypes, ownPages}',
+    handler: async ({ ctx, site: s, query }) => json(await siteSources(ctx, site(s), query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/competitors',
+    summary: `Tracked competitors against the brand: mentions overall and per assistant, head-to-head counts, suggestions of untracked names. Takes ${PERIOD}`,
+    access: 'viewer',
+    query: periodQuerySchema,
+    responds: '{period, start, end, periods, answered, brand, competitors, providers, suggestions}',
+    handler: async ({ ctx, site: s, query }) => json(await siteCompetitors(ctx, site(s), query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/competitors/:competitorId',
+    summary: `One competitor against the brand: paired numbers, per assistant, per category, prompts split three ways, its cited pages. Takes ${PERIOD}`,
+    access: 'viewer',
+    query: periodQuerySchema,
+    responds: '{period, start, end, periods, competitor, current, previous, providers, categories, prompts, pages}',
+    handler: async ({ ctx, site: s, ids, query }) => json(await competitorDetail(ctx, site(s), ids.competitorId as number, query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/searches',
+    summary: `Web searches the assistants ran for active prompts, most common first (page, perPage). Takes ${PERIOD}`,
+    access: 'viewer',
+    query: searchesQuerySchema,
+    responds: '{period, start, end, periods, searches: [{query, count, prompts}], total, page, perPage}',
+    handler: async ({ ctx, site: s, query }) => json(await siteSearches(ctx, site(s), query)),
+  }),
+];
