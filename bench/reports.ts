@@ -257,15 +257,29 @@ async function baselineTrends(ctx: AppContext, site: SiteRow, period: Period, st
 }
 
 async function baselineSentiment(ctx: AppContext, site: SiteRow, period: Period, start: string) {
-  const counts = await baseCounts(ctx, site.id, period, start, start, true);
+  // Current and previous period per assistant, as the report shows both.
+  const counts = await baseCounts(ctx, site.id, period, previousPeriod(period, start), start, true);
   return counts
+    .filter((c) => c.start === start)
     .map((c) => [c.provider, c.positive, c.neutral, c.negative])
     .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 }
 
+async function baselineSentimentList(ctx: AppContext, site: SiteRow, period: Period, start: string) {
+  const [tones, list, total] = await Promise.all([
+    baselineSentiment(ctx, site, period, start),
+    sql`SELECT f.answer_id, f.prompt_id, p.text, f.provider, a.model, a.asked_at, f.tone, f.tone_score, f.quote, f.brand_rank
+          FROM answer_facts f JOIN answers a ON a.id = f.answer_id JOIN prompts p ON p.id = f.prompt_id
+         WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}
+         ORDER BY f.day DESC, f.answer_id DESC LIMIT 50`.execute(ctx.db),
+    sql<{ n: number }>`SELECT count(*) AS n FROM answer_facts f WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}`.execute(ctx.db),
+  ]);
+  return { tones, answers: list.rows.length, total: num(total.rows[0]?.n) };
+}
+
 async function baselineSources(ctx: AppContext, site: SiteRow, period: Period, start: string) {
   const end = periodEnd(period, start);
-  const [domains, own] = await Promise.all([
+  const [domains, own, types, ownLinks, answered] = await Promise.all([
     sql<{ domain: string; answers: number; namesBrand: number }>`
       SELECT domain, count(*) AS answers, count(*) FILTER (WHERE mentioned) AS names_brand FROM (
         SELECT DISTINCT f.answer_id, f.mentioned, c->>'domain' AS domain, c->>'siteType' AS site_type FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
@@ -276,29 +290,62 @@ async function baselineSources(ctx: AppContext, site: SiteRow, period: Period, s
         SELECT f.answer_id, f.prompt_id, c->>'normalizedUrl' AS url FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
          WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'siteType' = 'own') x
        GROUP BY url ORDER BY answers DESC, url LIMIT 200`.execute(ctx.db),
+    sql`SELECT c->>'siteType' AS site_type, count(*) AS citations, count(DISTINCT c->>'domain') AS domains FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
+         WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'domain' <> '' GROUP BY 1`.execute(ctx.db),
+    sql`SELECT url, provider, count(*) AS n FROM (
+          SELECT DISTINCT f.answer_id, f.provider, c->>'normalizedUrl' AS url FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
+           WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'siteType' = 'own') x GROUP BY 1, 2`.execute(ctx.db),
+    baseCounts(ctx, site.id, period, start, start),
   ]);
-  return { sources: domains.rows.map((r) => [r.domain, num(r.answers), percentOf(num(r.namesBrand), num(r.answers))]), ownPages: own.rows.map((r) => [r.url, num(r.answers), num(r.prompts)]) };
+
+  const typeRows = types.rows as { siteType: string; domains: number; citations: number }[];
+  return {
+    answered: answered.reduce((n, c) => n + c.answers - c.failed, 0),
+    siteTypes: typeRows.map((t) => [t.siteType, num(t.domains), num(t.citations)]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ownLinks: (ownLinks.rows as { n: number }[]).reduce((n, r) => n + num(r.n), 0),
+    sources: domains.rows.map((r) => [r.domain, num(r.answers), percentOf(num(r.namesBrand), num(r.answers))]),
+    ownPages: own.rows.map((r) => [r.url, num(r.answers), num(r.prompts)]) };
+}
+
+/** Per competitor, period start and assistant, with head-to-head counts, from facts. */
+function baseCompetitorRows(ctx: AppContext, siteId: number, period: Period, first: string, last: string, competitorId?: number) {
+  return sql<{ id: number; start: string; provider: string; mentioned: number; cited: number; both: number; brandAhead: number }>`
+    SELECT c.id, ${bucket(period)} AS start, f.provider,
+           count(*) FILTER (WHERE c.id = ANY (f.competitors_named)) AS mentioned, count(*) FILTER (WHERE c.id = ANY (f.competitors_cited)) AS cited,
+           count(*) FILTER (WHERE f.mentioned AND c.id = ANY (f.competitors_named)) AS both,
+           count(*) FILTER (WHERE f.mentioned AND f.brand_rank <= array_position(f.competitors_named, c.id)) AS brand_ahead
+      FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
+     WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} ${competitorId === undefined ? sql`` : sql`AND c.id = ${competitorId}`}
+     GROUP BY 1, 2, 3`.execute(ctx.db);
 }
 
 async function baselineCompetitors(ctx: AppContext, site: SiteRow, period: Period, start: string) {
   const end = periodEnd(period, start);
-  const [comps, suggestions] = await Promise.all([
-    sql<{ id: number; mentioned: number; cited: number; both: number; brandAhead: number }>`
-      SELECT c.id, count(*) FILTER (WHERE c.id = ANY (f.competitors_named)) AS mentioned, count(*) FILTER (WHERE c.id = ANY (f.competitors_cited)) AS cited,
-             count(*) FILTER (WHERE f.mentioned AND c.id = ANY (f.competitors_named)) AS both,
-             count(*) FILTER (WHERE f.mentioned AND f.brand_rank <= array_position(f.competitors_named, c.id)) AS brand_ahead
-        FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} GROUP BY c.id ORDER BY c.id`.execute(ctx.db),
+  const [counts, comps, suggestions] = await Promise.all([
+    baseCounts(ctx, site.id, period, previousPeriod(period, start), start, true),
+    baseCompetitorRows(ctx, site.id, period, previousPeriod(period, start), start),
     sql<{ name: string; n: number }>`
       SELECT s.name, count(*) AS n FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.suggestions) AS name) s
        WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} GROUP BY 1 HAVING count(*) >= 2 ORDER BY 2 DESC, 1 LIMIT 50`.execute(ctx.db),
   ]);
-  return { competitors: comps.rows.map((r) => [r.id, num(r.mentioned), num(r.cited), num(r.both), num(r.brandAhead)]), suggestions: suggestions.rows.map((r) => [r.name, num(r.n)]) };
+  const totals = new Map<number, number[]>();
+  for (const r of comps.rows.filter((x) => x.start === start)) {
+    const t = totals.get(r.id) ?? [0, 0, 0, 0];
+    [num(r.mentioned), num(r.cited), num(r.both), num(r.brandAhead)].forEach((v, i) => (t[i] = (t[i] ?? 0) + v));
+    totals.set(r.id, t);
+  }
+  return {
+    brandMentioned: counts.filter((c) => c.start === start).reduce((n, c) => n + c.mentioned, 0),
+    competitors: [...totals.entries()].sort((a, b) => a[0] - b[0]).map(([id, t]) => [id, ...t]),
+    suggestions: suggestions.rows.map((r) => [r.name, num(r.n)]),
+  };
 }
 
 async function baselineCompetitorDetail(ctx: AppContext, site: SiteRow, competitorId: number, period: Period, start: string) {
   const end = periodEnd(period, start);
-  const [split, categories, pages] = await Promise.all([
+  const [counts, comps, split, categories, pages] = await Promise.all([
+    baseCounts(ctx, site.id, period, previousPeriod(period, start), start, true),
+    baseCompetitorRows(ctx, site.id, period, previousPeriod(period, start), start, competitorId),
     sql<{ both: number; onlyBrand: number; onlyCompetitor: number }>`
       SELECT count(*) FILTER (WHERE b AND c) AS both, count(*) FILTER (WHERE b AND NOT c) AS only_brand, count(*) FILTER (WHERE c AND NOT b) AS only_competitor FROM (
         SELECT f.prompt_id, bool_or(f.mentioned) AS b, bool_or(${competitorId} = ANY (f.competitors_named)) AS c FROM answer_facts f
@@ -312,7 +359,14 @@ async function baselineCompetitorDetail(ctx: AppContext, site: SiteRow, competit
        WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND (c->>'competitorId')::int = ${competitorId} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`.execute(ctx.db),
   ]);
   const s = split.rows[0];
+  const now = comps.rows.filter((r) => r.start === start);
   return {
+    paired: [
+      counts.filter((c) => c.start === start).reduce((n, c) => n + c.mentioned, 0),
+      now.reduce((n, r) => n + num(r.mentioned), 0),
+      now.reduce((n, r) => n + num(r.both), 0),
+      now.reduce((n, r) => n + num(r.brandAhead), 0),
+    ],
     prompts: { both: num(s?.both), onlyBrand: num(s?.onlyBrand), onlyCompetitor: num(s?.onlyCompetitor) },
     categories: categories.rows.map((r) => [num(r.brand), num(r.competitor)]),
     pages: pages.rows.map((r) => [r.url, num(r.n)]),
@@ -411,14 +465,23 @@ async function main() {
           (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentiment>>) =>
             same(`sentiment ${period}`, [...r.providers].sort((x, y) => x.provider.localeCompare(y.provider)).map((x) => [x.provider, x.positive, x.neutral, x.negative]), b),
         ],
-        ['sentiment answers=1', () => siteSentiment(ctx, s, { ...page, answers: true }), () => baselineSentiment(ctx, s, period, startOf(period)), () => true],
+        [
+          'sentiment answers=1',
+          () => siteSentiment(ctx, s, { ...page, answers: true }),
+          () => baselineSentimentList(ctx, s, period, startOf(period)),
+          (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentimentList>>) =>
+            same(`sentiment list ${period}`, [('answers' in r ? r.answers.length : 0), 'total' in r ? r.total : 0], [b.answers, b.total]),
+        ],
         [
           'sources',
           () => siteSources(ctx, s, page),
           () => baselineSources(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteSources>>, b: Awaited<ReturnType<typeof baselineSources>>) =>
             same(`sources ${period}`, r.sources.map((x) => [x.domain, x.count, x.namesBrand]), b.sources) &&
-            same(`own pages ${period}`, r.ownPages.map((x) => [x.url, x.count, x.promptCount]), b.ownPages),
+            same(`own pages ${period}`, r.ownPages.map((x) => [x.url, x.count, x.promptCount]), b.ownPages) &&
+            same(`own page links ${period}`, r.ownPages.reduce((n, x) => n + x.providers.reduce((m, y) => m + y.count, 0), 0), b.ownLinks) &&
+            same(`site types ${period}`, [...r.siteTypes].sort((x, y) => x.siteType.localeCompare(y.siteType)).map((t) => [t.siteType, t.domains, t.citations]), b.siteTypes) &&
+            same(`answered ${period}`, r.answered, b.answered),
         ],
         [
           'competitors',
@@ -426,13 +489,15 @@ async function main() {
           () => baselineCompetitors(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteCompetitors>>, b: Awaited<ReturnType<typeof baselineCompetitors>>) =>
             same(`competitors ${period}`, [...r.competitors].sort((x, y) => x.id - y.id).map((x) => [x.id, x.mentioned, x.cited, x.headToHead.both, x.headToHead.brandAhead]), b.competitors) &&
-            same(`suggestions ${period}`, r.suggestions.map((x) => [x.name, x.count]), b.suggestions),
+            same(`suggestions ${period}`, r.suggestions.map((x) => [x.name, x.count]), b.suggestions) &&
+            same(`brand ${period}`, r.brand.mentioned, b.brandMentioned),
         ],
         [
           'competitor detail',
           () => competitorDetail(ctx, s, competitorId, q),
           () => baselineCompetitorDetail(ctx, s, competitorId, period, startOf(period)),
           (r: Awaited<ReturnType<typeof competitorDetail>>, b: Awaited<ReturnType<typeof baselineCompetitorDetail>>) =>
+            same(`detail ${period} paired`, [r.current.brand.mentioned, r.current.competitor.mentioned, r.current.both, r.current.brandAhead], b.paired) &&
             same(`detail ${period} prompts`, r.prompts.counts, b.prompts) &&
             same(`detail ${period} categories`, r.categories.map((c) => [c.brand.mentioned, c.competitor.mentioned]), b.categories) &&
             same(`detail ${period} pages`, r.pages.map((p) => [p.url, p.count]), b.pages),

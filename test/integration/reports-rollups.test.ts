@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchKey } from '../../src/domain/reports/rollups.ts';
 import { rebuildRollups } from '../../src/domain/rollups.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
@@ -96,5 +97,16 @@ describe('report rollups', () => {
     await app.ctx.db.transaction().execute((trx) => rebuildRollups(trx, siteId));
     const rebuilt = await snapshot();
     for (const table of TABLES) expect(rebuilt[table], table).toEqual(incremental[table]);
+  });
+});
+
+describe('searchKey', () => {
+  it('folds spaces and ASCII case only, and cuts at 500 characters', async () => {
+    expect(searchKey('  Best   CRM ')).toBe('best crm');
+    expect(searchKey('ÉCOLE CRM')).toBe('École crm');
+    expect(searchKey('x'.repeat(600))).toHaveLength(500);
+    expect(Array.from(searchKey('😀'.repeat(600)))).toHaveLength(500);
+    const stored = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').distinct().where('siteId', '=', siteId).execute();
+    expect(stored.map((r) => r.query).filter((q) => !q.startsWith('xxx')).sort()).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
   });
 });

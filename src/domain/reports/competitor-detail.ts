@@ -54,24 +54,32 @@ async function byCategory(db: Db, siteId: number, competitorId: number, period: 
   });
 }
 
-/** Prompts of the period split by who their answers named: both (in any of its answers), only the brand, only the competitor. */
+/**
+ * Prompts of the period split by who their answers named: both (in any of
+ * its answers), only the brand, only the competitor; the first ones of each
+ * group by text, with each group's count.
+ */
 async function promptSplit(db: Db, siteId: number, competitorId: number, period: Period, start: string) {
-  const { rows } = await sql<{ id: number; text: string; brand: boolean; competitor: boolean }>`
-    SELECT p.id, p.text, b.mentioned > 0 AS brand, coalesce(x.mentioned, 0) > 0 AS competitor
-      FROM rollup_prompt_period b
-      LEFT JOIN (${promptCompetitorRows(siteId, competitorId, period, start)}) x ON x.prompt_id = b.prompt_id
-      JOIN prompts p ON p.id = b.prompt_id
-     WHERE b.site_id = ${siteId} AND b.period = ${period} AND b.start = ${start} AND (b.mentioned > 0 OR x.mentioned > 0)
-     ORDER BY lower(p.text), p.id`.execute(db);
-  const pick = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).map((r) => ({ id: r.id, text: r.text }));
-  const both = pick((r) => r.brand && r.competitor);
-  const onlyBrand = pick((r) => r.brand && !r.competitor);
-  const onlyCompetitor = pick((r) => !r.brand && r.competitor);
+  const { rows } = await sql<{ id: number; text: string; grp: 'both' | 'onlyBrand' | 'onlyCompetitor'; total: number }>`
+    SELECT id, text, grp, total FROM (
+      SELECT p.id, p.text, g.grp,
+             row_number() OVER (PARTITION BY g.grp ORDER BY lower(p.text), p.id) AS n,
+             count(*) OVER (PARTITION BY g.grp) AS total
+        FROM rollup_prompt_period b
+        LEFT JOIN (${promptCompetitorRows(siteId, competitorId, period, start)}) x ON x.prompt_id = b.prompt_id
+        JOIN prompts p ON p.id = b.prompt_id
+       CROSS JOIN LATERAL (SELECT CASE WHEN b.mentioned > 0 AND x.mentioned > 0 THEN 'both' WHEN b.mentioned > 0 THEN 'onlyBrand' ELSE 'onlyCompetitor' END AS grp) g
+       WHERE b.site_id = ${siteId} AND b.period = ${period} AND b.start = ${start} AND (b.mentioned > 0 OR x.mentioned > 0)) ranked
+     WHERE n <= ${PROMPTS_LISTED}
+     ORDER BY grp, n`.execute(db);
+  const group = (g: (typeof rows)[number]['grp']) => rows.filter((r) => r.grp === g);
+  const count = (g: (typeof rows)[number]['grp']) => Number(group(g)[0]?.total ?? 0);
+  const list = (g: (typeof rows)[number]['grp']) => group(g).map((r) => ({ id: r.id, text: r.text }));
   return {
-    counts: { both: both.length, onlyBrand: onlyBrand.length, onlyCompetitor: onlyCompetitor.length },
-    both: both.slice(0, PROMPTS_LISTED),
-    onlyBrand: onlyBrand.slice(0, PROMPTS_LISTED),
-    onlyCompetitor: onlyCompetitor.slice(0, PROMPTS_LISTED),
+    counts: { both: count('both'), onlyBrand: count('onlyBrand'), onlyCompetitor: count('onlyCompetitor') },
+    both: list('both'),
+    onlyBrand: list('onlyBrand'),
+    onlyCompetitor: list('onlyCompetitor'),
   };
 }
 
