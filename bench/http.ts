@@ -14,6 +14,7 @@ import { createApiKey } from '../src/domain/api-keys.ts';
 import { addMember } from '../src/domain/members.ts';
 import { createOrg } from '../src/domain/orgs.ts';
 import { createUser } from '../src/domain/users.ts';
+import { runBench } from './lib.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -100,10 +101,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -16,6 +16,7 @@ import { importPrompts } from '../src/domain/prompt-import.ts';
 import { promptImportSchema } from '../src/domain/prompt-schemas.ts';
 import { createSite, findSite } from '../src/domain/sites.ts';
 import { createUser } from '../src/domain/users.ts';
+import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const CHARS = 2_000_000;
@@ -116,10 +117,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

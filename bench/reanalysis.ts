@@ -15,6 +15,7 @@ import { createOrg } from '../src/domain/orgs.ts';
 import { runReanalysis } from '../src/domain/reanalysis.ts';
 import { createSite } from '../src/domain/sites.ts';
 import { createUser } from '../src/domain/users.ts';
+import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_reanalysis';
 const COMPETITORS = Array.from({ length: 50 }, (_, i) => `Rival${i}`);
@@ -104,10 +105,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

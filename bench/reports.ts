@@ -33,6 +33,7 @@ import { siteTrends } from '../src/domain/reports/trends.ts';
 import { rebuildRollups } from '../src/domain/rollups.ts';
 import { createSite } from '../src/domain/sites.ts';
 import { createUser } from '../src/domain/users.ts';
+import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const DOMAIN = 'acme-reports-bench.com';
@@ -540,10 +541,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

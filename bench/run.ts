@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const all = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && f !== 'lib.ts')
   .map((f) => f.replace(/\.ts$/, ''))
   .sort();
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;

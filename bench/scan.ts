@@ -18,6 +18,7 @@ import { startScan } from '../src/domain/scans.ts';
 import { createSite } from '../src/domain/sites.ts';
 import { createUser } from '../src/domain/users.ts';
 import { usdToMicros } from '../src/money.ts';
+import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scan';
 const SIM_PORT = 18410;
@@ -102,10 +103,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
