@@ -276,15 +276,6 @@ export interface RollupSiteDayTable {
   toneSum: number;
 }
 
-export interface RollupCompetitorDayTable {
-  siteId: number;
-  day: string;
-  provider: string;
-  competitorId: number;
-  mentioned: number;
-  cited: number;
-}
-
 /** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/reports/rollups.ts. */
 export type PeriodKind = 'day' | 'week' | 'month' | 'quarter';
 
@@ -457,7 +448,6 @@ export interface Database {
   answers: AnswersTable;
   answerFacts: AnswerFactsTable;
   rollupSiteDay: RollupSiteDayTable;
-  rollupCompetitorDay: RollupCompetitorDayTable;
   reanalyses: ReanalysesTable;
   siteSpend: SiteSpendTable;
   scanBatches: ScanBatchesTable;

@@ -1,3 +1,4 @@
+import { sql, type InferResult } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { ReanalysisStatus } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
@@ -8,6 +9,7 @@ import { analyseAnswer, factsKey, writeFacts } from './facts.ts';
 import { rebuildRollups } from './rollups.ts';
 
 const BATCH = 1000;
+const WRITES_IN_FLIGHT = 2;
 /** How long a request that triggered reanalysis waits for it before answering with the job to poll. */
 export const REANALYSIS_WAIT_MS = 3000;
 
@@ -59,7 +61,8 @@ export async function requestReanalysis(ctx: AppContext, siteId: number, reason:
 /**
  * The reanalyse job: under the site's lock, re-reads the site's answers in
  * batches (memory flat in the number of answers), rewrites their facts with
- * the current names, then rebuilds the site's rollups in one transaction.
+ * the current names, then rebuilds the rollups that depend on facts in one
+ * transaction.
  */
 export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisId: number): Promise<{ answers: number; verdictsChanged: number }> {
   return withSiteLock(ctx, siteId, async (lost) => {
@@ -68,38 +71,43 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
     try {
       const book = await loadBrandBook(db, siteId);
       const key = factsKey(book);
-      const readBatch = (afterId: number) =>
-        db
+      let answers = 0;
+      let verdictsChanged = 0;
+      await db.transaction().execute(async (reader) => {
+        const query = reader
           .selectFrom('answers as a')
           .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
           .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
           .where('a.siteId', '=', siteId)
-          .where('a.id', '>', afterId)
-          .orderBy('a.id')
-          .limit(BATCH)
-          .execute();
-      let answers = 0;
-      let verdictsChanged = 0;
-      let batch = await readBatch(0);
-      // Postgres reads the next batch and writes the previous one while this process analyses:
-      // at most one batch in each stage, so memory stays flat whatever the number of answers.
-      let writing: Promise<void> = Promise.resolve();
-      while (batch.length > 0) {
-        if (lost.aborted) throw lost.reason as Error;
-        const next = readBatch(batch[batch.length - 1]?.id ?? 0);
-        next.catch(() => undefined);
-        // Facts are a pure function of answer, names and rules: current ones need no rewrite.
-        const stale = batch.filter((a) => a.oldKey !== key);
-        const items = stale.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
-        verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
-        await writing;
-        writing = writeFacts(db, items, book);
-        writing.catch(() => undefined);
-        answers += batch.length;
-        batch = await next;
-      }
-      await writing;
-      await db.transaction().execute((trx) => rebuildRollups(trx, siteId));
+          .orderBy('a.id');
+        // One cursor over the site's answers, read in batches: one ordered index scan in all. Keyset
+        // batches were re-planned each time and, with statistics that had not seen a bulk of new
+        // answers, planned as a scan of every remaining row per batch.
+        await sql`DECLARE reanalysis_answers NO SCROLL CURSOR FOR ${query}`.execute(reader);
+        const readBatch = async () => (await sql<InferResult<typeof query>[number]>`FETCH ${sql.lit(BATCH)} FROM reanalysis_answers`.execute(reader)).rows;
+        let batch = await readBatch();
+        // Postgres reads the next batch and writes earlier ones while this process analyses. Writes are
+        // most of the time, so two run at once (two connections, both cores); with one read ahead and two
+        // writes behind, memory stays flat whatever the number of answers.
+        const writing: Promise<void>[] = [];
+        while (batch.length > 0) {
+          if (lost.aborted) throw lost.reason as Error;
+          const next = readBatch();
+          next.catch(() => undefined);
+          // Facts are a pure function of answer, names and rules: current ones need no rewrite.
+          const stale = batch.filter((a) => a.oldKey !== key);
+          const items = stale.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
+          verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
+          if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+          const write = writeFacts(db, items, book);
+          write.catch(() => undefined);
+          writing.push(write);
+          answers += batch.length;
+          batch = await next;
+        }
+        await Promise.all(writing);
+      });
+      await db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));
       await db
         .updateTable('reanalyses')
         .set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() })

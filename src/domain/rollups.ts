@@ -2,12 +2,12 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { AnswerFacts } from '../analysis/index.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { addToReportRollups, rebuildReportRollups } from './reports/rollups.ts';
+import { addToReportRollups, rebuildReportRollups, type RebuildScope } from './reports/rollups.ts';
 
 type Executor = Db | Transaction<Database>;
 
 /**
- * Report rollups: per (site, day, provider) and per competitor. Added to in
+ * The site's daily rollup, per (site, day, provider), and the report rollups. Added to in
  * the transaction that stores each answer's facts, and rebuilt from
  * answer_facts by reanalysis. `rebuildRollups` is the definition; the
  * incremental path must agree with it (tested).
@@ -30,7 +30,6 @@ export interface RolledFacts {
 
 export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<void> {
   const site = new Map<string, Database['rollupSiteDay']>();
-  const comp = new Map<string, Database['rollupCompetitorDay']>();
   for (const { siteId, day, provider, facts: f } of items) {
     const key = `${siteId}|${day}|${provider}`;
     const row = site.get(key) ?? {
@@ -61,13 +60,6 @@ export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<
     if (f.tone) row[f.tone]++;
     row.toneSum += f.toneScore ?? 0;
     site.set(key, row);
-    for (const id of new Set([...f.competitorsNamed, ...f.competitorsCited])) {
-      const ckey = `${key}|${id}`;
-      const c = comp.get(ckey) ?? { siteId, day, provider, competitorId: id, mentioned: 0, cited: 0 };
-      if (f.competitorsNamed.includes(id)) c.mentioned++;
-      if (f.competitorsCited.includes(id)) c.cited++;
-      comp.set(ckey, c);
-    }
   }
   if (site.size) {
     await db
@@ -80,25 +72,12 @@ export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<
       )
       .execute();
   }
-  if (comp.size) {
-    await db
-      .insertInto('rollupCompetitorDay')
-      .values([...comp.values()])
-      .onConflict((oc) =>
-        oc.columns(['siteId', 'day', 'provider', 'competitorId']).doUpdateSet((eb) => ({
-          mentioned: eb('rollupCompetitorDay.mentioned', '+', eb.ref('excluded.mentioned')),
-          cited: eb('rollupCompetitorDay.cited', '+', eb.ref('excluded.cited')),
-        })),
-      )
-      .execute();
-  }
   await addToReportRollups(db, items);
 }
 
-/** Recomputes a site's rollups from its facts, set-based, in the caller's transaction. */
-export async function rebuildRollups(trx: Transaction<Database>, siteId: number): Promise<void> {
+/** Recomputes a site's rollups from its facts, set-based, in the caller's transaction (`scope`: see RebuildScope). */
+export async function rebuildRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
   await trx.deleteFrom('rollupSiteDay').where('siteId', '=', siteId).execute();
-  await trx.deleteFrom('rollupCompetitorDay').where('siteId', '=', siteId).execute();
   await sql`
     INSERT INTO rollup_site_day (site_id, day, provider, answers, failed, mentioned, own_cited, rank_sum, rank_count,
                                  competitor_mentions, positive, neutral, negative, tone_sum)
@@ -109,16 +88,5 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number)
            count(*) FILTER (WHERE tone = 'negative'), coalesce(sum(tone_score), 0)
       FROM answer_facts WHERE site_id = ${siteId}
      GROUP BY site_id, day, provider`.execute(trx);
-  await sql`
-    INSERT INTO rollup_competitor_day (site_id, day, provider, competitor_id, mentioned, cited)
-    SELECT site_id, day, provider, competitor_id, count(*) FILTER (WHERE named), count(*) FILTER (WHERE cited)
-      FROM (
-        SELECT f.site_id, f.day, f.provider, c.id AS competitor_id,
-               c.id = ANY (f.competitors_named) AS named, c.id = ANY (f.competitors_cited) AS cited
-          FROM answer_facts f
-          CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
-         WHERE f.site_id = ${siteId}
-      ) per_answer
-     GROUP BY site_id, day, provider, competitor_id`.execute(trx);
-  await rebuildReportRollups(trx, siteId);
+  await rebuildReportRollups(trx, siteId, scope);
 }

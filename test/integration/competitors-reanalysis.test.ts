@@ -21,7 +21,7 @@ async function facts() {
 }
 async function rollups() {
   const site = await app.ctx.db.selectFrom('rollupSiteDay').selectAll().where('siteId', '=', siteId).orderBy('provider').execute();
-  const comp = await app.ctx.db.selectFrom('rollupCompetitorDay').selectAll().where('siteId', '=', siteId).orderBy(['provider', 'competitorId']).execute();
+  const comp = await app.ctx.db.selectFrom('rollupCompetitorPeriod').selectAll().where('siteId', '=', siteId).where('period', '=', 'day').orderBy(['provider', 'competitorId']).execute();
   return { site, comp };
 }
 

@@ -289,13 +289,23 @@ function rebuildFrom(table: Table, perDay: RawBuilder<unknown>): RawBuilder<unkn
     ORDER BY ${sql.raw(group)}`;
 }
 
+/**
+ * What a rebuild recomputes: `all` tables, or only what depends on facts
+ * (`facts`, after reanalysis). Models and searches come from the answers
+ * alone, and which answer is each assistant's latest does not change when
+ * facts are rewritten, so reanalysis keeps those rows and refreshes the
+ * latest answers' verdicts in place.
+ */
+export type RebuildScope = 'all' | 'facts';
+const ANSWER_TABLES: readonly Table[] = [TABLES.search, TABLES.model];
+
 /** Recomputes a site's report rollups from its facts, set-based, in the caller's transaction. */
-export async function rebuildReportRollups(trx: Transaction<Database>, siteId: number): Promise<void> {
+export async function rebuildReportRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
   // The aggregations and sorts below handle a few rows per answer: with the default 4 MB they spill to disk.
   await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
-  for (const table of [...Object.values(TABLES), { name: 'rollup_prompt_latest' }, { name: 'rollup_prompt_summary' }]) {
-    await sql`DELETE FROM ${sql.raw(table.name)} WHERE site_id = ${siteId}`.execute(trx);
-  }
+  const rebuilt = (table: Table) => scope === 'all' || !ANSWER_TABLES.includes(table);
+  const cleared = [...Object.values(TABLES).filter(rebuilt).map((t) => t.name), ...(scope === 'all' ? ['rollup_prompt_latest'] : []), 'rollup_prompt_summary'];
+  for (const name of cleared) await sql`DELETE FROM ${sql.raw(name)} WHERE site_id = ${siteId}`.execute(trx);
   const statements: [Table, RawBuilder<unknown>][] = [
     [
       TABLES.promptPeriod,
@@ -372,13 +382,20 @@ export async function rebuildReportRollups(trx: Transaction<Database>, siteId: n
            WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, s.name`,
     ],
   ];
-  for (const [table, perDay] of statements) await rebuildFrom(table, perDay).execute(trx);
-  await sql`
-    INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
-    SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
-      FROM answer_facts f JOIN answers a ON a.id = f.answer_id
-     WHERE f.site_id = ${siteId}
-     ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC`.execute(trx);
+  for (const [table, perDay] of statements) if (rebuilt(table)) await rebuildFrom(table, perDay).execute(trx);
+  if (scope === 'all') {
+    await sql`
+      INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
+      SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
+        FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+       WHERE f.site_id = ${siteId}
+       ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC`.execute(trx);
+  } else {
+    await sql`
+      UPDATE rollup_prompt_latest l SET verdict = f.verdict, brand_rank = f.brand_rank, competitors_named = f.competitors_named
+        FROM answer_facts f
+       WHERE f.answer_id = l.answer_id AND l.site_id = ${siteId}`.execute(trx);
+  }
   await sql`
     INSERT INTO rollup_prompt_summary (prompt_id, site_id, scanned_at, brand_rank)
     SELECT prompt_id, site_id, max(asked_at), avg(brand_rank) FROM rollup_prompt_latest
