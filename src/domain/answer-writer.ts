@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { BrandBook } from '../analysis/index.ts';
 import type { AppContext } from '../context.ts';
 import { storeAnswers, type NewAnswer } from './answers.ts';
@@ -11,15 +12,21 @@ export interface PendingAnswer {
   description: string;
 }
 
-const BATCH = 50;
-const LINGER_MS = 20;
-const MAX_BUFFERED = 1000;
+const BATCH = 100;
+const LINGER_MS = 50;
+/** Batches written at once: one transaction is being built while others wait on the database. */
+const WRITES_IN_FLIGHT = 3;
+/** Batches waiting to be written before `add` makes callers wait (bounded memory). */
+const MAX_QUEUED = 4;
 
 /**
- * Stores a scan's answers in small batches: one transaction for up to 50
+ * Stores a scan's answers in small batches: one transaction for up to 100
  * answers with their facts and rollups, then their charges in one short
  * database call (one ledger entry per answer). The money rows every call
- * reserves against are never locked across an answer write. Answers still
+ * reserves against are never locked across an answer write. Three batches are
+ * written at once (their rollup rows are locked in key order, so they wait
+ * for each other rather than deadlock); when storing falls behind, `add`
+ * waits, so asking never runs far ahead of storing. Answers still
  * buffered when a worker dies were never stored: their reservations are
  * released when the scan resumes and they are asked again; answers stored but
  * not yet charged are charged then (settleMissing). Nothing is charged twice.
@@ -27,7 +34,8 @@ const MAX_BUFFERED = 1000;
 export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: BrandBook) {
   let buffer: PendingAnswer[] = [];
   let timer: NodeJS.Timeout | null = null;
-  let flushing: Promise<void> = Promise.resolve();
+  const writes = pLimit(WRITES_IN_FLIGHT);
+  const inFlight = new Set<Promise<void>>();
   let failure: Error | null = null;
 
   async function write(items: PendingAnswer[]): Promise<void> {
@@ -49,34 +57,35 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
     for (const item of unpaid) await release(ctx, ref, item.reservedMicros, item.reservedAt);
   }
 
-  function flush(): Promise<void> {
+  function flush(): void {
     if (timer) clearTimeout(timer);
     timer = null;
     const items = buffer;
     buffer = [];
-    if (items.length === 0) return flushing;
-    flushing = flushing.then(() =>
+    if (items.length === 0) return;
+    const done = writes(() =>
       write(items).catch(async (err: Error) => {
         failure ??= err;
         for (const item of items) await release(ctx, ref, item.reservedMicros, item.reservedAt).catch(() => undefined);
       }),
     );
-    return flushing;
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
   }
 
   return {
     async add(item: PendingAnswer): Promise<void> {
       if (failure) throw failure;
       buffer.push(item);
-      if (buffer.length >= BATCH) void flush();
-      else timer ??= setTimeout(() => void flush(), LINGER_MS);
+      if (buffer.length >= BATCH) flush();
+      else timer ??= setTimeout(flush, LINGER_MS);
       // Backpressure: never hold more than a bounded number of answers in memory.
-      if (buffer.length >= MAX_BUFFERED) await flush();
+      while (writes.pendingCount >= MAX_QUEUED) await Promise.race(inFlight);
     },
     /** Writes everything buffered; throws the first write failure. */
     async close(): Promise<void> {
-      await flush();
-      await flushing;
+      flush();
+      while (inFlight.size > 0) await Promise.all(inFlight);
       if (failure) throw failure;
     },
   };

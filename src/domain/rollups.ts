@@ -64,7 +64,8 @@ export async function addToRollups(db: Executor, items: RolledFacts[]): Promise<
   if (site.size) {
     await db
       .insertInto('rollupSiteDay')
-      .values([...site.values()])
+      // In key order, like the report rollups: two batches adding to the same rows wait instead of deadlocking.
+      .values([...site.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, row]) => row))
       .onConflict((oc) =>
         oc.columns(['siteId', 'day', 'provider']).doUpdateSet(
           Object.fromEntries(COUNTERS.map((c) => [c, sql<number>`${sql.ref(`rollupSiteDay.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<Counter, RawBuilder<number>>,

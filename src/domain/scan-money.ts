@@ -22,20 +22,30 @@ export interface ScanMoneyRef {
 
 export const monthOf = (at: Date) => `${at.toISOString().slice(0, 7)}-01`;
 
-export type Reservation = { ok: true } | { ok: false; reason: Extract<StopReason, 'budget' | 'cap' | 'balance'> };
+export type LimitReason = Extract<StopReason, 'budget' | 'cap' | 'balance'>;
 
-export async function reserve(ctx: AppContext, ref: ScanMoneyRef, price: Micros): Promise<Reservation> {
-  const [row] = await preparedQuery<{ result: string }>(ctx.db, 'reserve-scan-money', 'SELECT reserve_scan_money($1, $2, $3, $4, $5) AS result', [
-    ref.orgId,
-    ref.siteId,
-    monthOf(ctx.clock.now()),
-    ref.scanId,
-    price,
-  ]);
-  const result = row?.result;
-  if (result === 'ok') return { ok: true };
-  if (result === 'budget' || result === 'cap' || result === 'balance') return { ok: false, reason: result };
-  throw new Error(`reserve_scan_money answered ${String(result)}`);
+/** `granted` of the units asked for are held; when fewer, `limitedBy` says which limit stopped the rest. */
+export interface Reservation {
+  granted: number;
+  limitedBy: LimitReason | null;
+}
+
+/**
+ * Holds the price of up to `units` calls at once: as many as the workspace
+ * balance, the site's monthly cap and the scan's budget all allow (see
+ * migration 20261122T0730), so exactly the calls that fit are made.
+ */
+export async function reserveUnits(ctx: AppContext, ref: ScanMoneyRef, price: Micros, units: number): Promise<Reservation> {
+  const [row] = await preparedQuery<{ granted: number; limitedBy: string | null }>(
+    ctx.db,
+    'reserve-scan-units',
+    'SELECT granted, limited_by AS "limitedBy" FROM reserve_scan_units($1, $2, $3, $4, $5, $6)',
+    [ref.orgId, ref.siteId, monthOf(ctx.clock.now()), ref.scanId, price, units],
+  );
+  if (!row) throw new Error('reserve_scan_units answered nothing');
+  const limitedBy = row.limitedBy;
+  if (limitedBy !== null && limitedBy !== 'budget' && limitedBy !== 'cap' && limitedBy !== 'balance') throw new Error(`reserve_scan_units answered ${limitedBy}`);
+  return { granted: row.granted, limitedBy };
 }
 
 export interface Charge {

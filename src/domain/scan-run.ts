@@ -9,13 +9,15 @@ import { withSiteLock } from '../queue/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
 import { assistantsFor, concurrencyFor } from './assistants.ts';
 import { loadBrandBook } from './brand-book.ts';
-import { release, releaseScanReservations, reserve, settleMissing, type ScanMoneyRef } from './scan-money.ts';
+import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './scan-money.ts';
+import { createPurse } from './scan-purse.ts';
 
 /**
  * The scan job. Work = the scan's prompts x providers, minus answers already
  * stored and requests already in a submitted batch, so a retried or resumed
  * scan never asks or charges twice. Synchronous models are asked through a
- * per-provider limit, reserving each price just before its call; batch and
+ * per-provider limit, taking each price from the lane's reserved block
+ * (./scan-purse.ts) just before its call; batch and
  * queue models are submitted, then the job re-delays itself to poll them.
  */
 
@@ -34,6 +36,8 @@ interface PromptToAsk {
   text: string;
   context: string | null;
 }
+
+type Purse = ReturnType<typeof createPurse>;
 
 interface RunState {
   ctx: AppContext;
@@ -84,14 +88,14 @@ function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: 
   };
 }
 
-async function askOne(st: RunState, work: ProviderWork, prompt: PromptToAsk): Promise<void> {
+async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: PromptToAsk): Promise<void> {
   if (st.stop || st.cancelled) return;
-  const reservation = await reserve(st.ctx, st.ref, work.priceMicros);
-  if (!reservation.ok) {
-    st.stop ??= reservation.reason;
+  const unit = await purse.take();
+  if (!unit.ok) {
+    st.stop ??= unit.reason;
     return;
   }
-  const reservedAt = st.ctx.clock.now();
+  const reservedAt = unit.reservedAt;
   let result: { answer: AskResult } | { error: string };
   try {
     const answer = await assistantsFor(st.ctx).ask({
@@ -114,16 +118,12 @@ async function askOne(st: RunState, work: ProviderWork, prompt: PromptToAsk): Pr
 }
 
 async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptToAsk[]): Promise<void> {
-  const items: (BatchItemJson & { prompt: PromptToAsk })[] = [];
-  for (const prompt of prompts) {
-    if (st.stop || st.cancelled) break;
-    const reservation = await reserve(st.ctx, st.ref, work.priceMicros);
-    if (!reservation.ok) {
-      st.stop ??= reservation.reason;
-      break;
-    }
-    items.push({ id: `p${prompt.id}`, promptId: prompt.id, priceMicros: work.priceMicros, context: prompt.context, prompt });
-  }
+  if (st.stop || st.cancelled || prompts.length === 0) return;
+  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, prompts.length);
+  if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
+  const items: (BatchItemJson & { prompt: PromptToAsk })[] = prompts
+    .slice(0, reservation.granted)
+    .map((prompt) => ({ id: `p${prompt.id}`, promptId: prompt.id, priceMicros: work.priceMicros, context: prompt.context, prompt }));
   if (items.length === 0) return;
   const reservedAt = st.ctx.clock.now();
   let handle: BatchHandle;
@@ -247,9 +247,17 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       await Promise.all(
         works
           .filter((w) => w.mode === 'ask')
-          .map((work) => {
-            const limit = pLimit(concurrencyFor(ctx, work.provider, work.model.id));
-            return Promise.all(todo(work).map((prompt) => limit(() => askOne(st, work, prompt))));
+          .map(async (work) => {
+            const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
+            const limit = pLimit(concurrency);
+            const lane = todo(work);
+            // A block per round of calls in flight: one reservation for `concurrency` calls, not one each.
+            const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
+            try {
+              await Promise.all(lane.map((prompt) => limit(() => askOne(st, work, purse, prompt))));
+            } finally {
+              await purse.close();
+            }
           }),
       );
       await st.writer.close();
