@@ -1,34 +1,33 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Database, SiteRow } from '../db/schema.ts';
+import { periodQuerySchema, type Period } from './periods.ts';
+import {
+  competitorFilter,
+  historyStart,
+  promptResultFilterSchema,
+  promptResults,
+  RESULT_SORTS,
+  resultDefaultDir,
+  resultSortKey,
+  scannedFilter,
+  stabilityFilter,
+  verdictFilter,
+  type ResultSort,
+} from './prompt-verdicts.ts';
 import { serializePrompts } from './prompts.ts';
 import { CATEGORY_NAME_MAX, hasNoNul, intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './prompt-schemas.ts';
+import { pagingShape } from './reports/query.ts';
 
 /**
- * The prompt list and the filters it shares with the CSV export. Filters
- * that need scan results (verdict, competitor, stability, scanned) and the
- * rank/scanned sorts arrive with reports.
+ * The prompt list and the filters and sorts it shares with the CSV export.
+ * Result columns, filters and sorts read the prompt rollups
+ * (src/domain/prompt-verdicts.ts) over the window of the period parameters.
  */
 
-export const PERIODS = ['day', 'week', 'month', 'quarter'] as const;
-export type Period = (typeof PERIODS)[number];
-
-const isoDate = z
-  .string({ error: 'start must be a date, YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'start must be a date, YYYY-MM-DD')
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'start is not a calendar date');
-
-/** Report period parameters: what one history square stands for. */
-export const periodQuerySchema = z.object({
-  period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(', ')}` }).default('week'),
-  start: isoDate.optional(),
-});
-
-export const PROMPT_SORTS = ['created', 'text', 'category'] as const;
+export const PROMPT_SORTS = ['created', 'text', 'category', ...RESULT_SORTS] as const;
+export type PromptSort = (typeof PROMPT_SORTS)[number];
 
 const optionalText = (label: string, max: number) =>
   z
@@ -45,43 +44,38 @@ export const promptFilterSchema = z.object({
   category: optionalText('category', CATEGORY_NAME_MAX),
   status: promptStatusSchema.optional(),
   intent: intentSchema.optional(),
+  ...promptResultFilterSchema.shape,
   sort: z.enum(PROMPT_SORTS, { error: `sort must be one of ${PROMPT_SORTS.join(', ')}` }).default('created'),
   dir: z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }).optional(),
 });
 
-const perPageMessage = 'perPage must be a whole number from 5 to 200';
+/** The export's query: the list's filters and sort, and the period parameters whose window decides `stability`. */
+export const promptExportQuerySchema = promptFilterSchema.extend(periodQuerySchema.shape);
 
-export const promptListQuerySchema = promptFilterSchema.extend({
-  page: z.coerce.number({ error: 'page must be a whole number from 1' }).int('page must be a whole number from 1').min(1, 'page must be a whole number from 1').max(1_000_000, 'page is too large').default(1),
-  perPage: z.coerce.number({ error: perPageMessage }).int(perPageMessage).min(5, perPageMessage).max(200, perPageMessage).default(20),
-  ...periodQuerySchema.shape,
-});
+export const promptListQuerySchema = promptExportQuerySchema.extend(pagingShape(20));
 
 export type PromptFilters = z.output<typeof promptFilterSchema>;
+export type PromptExportQuery = z.output<typeof promptExportQuerySchema>;
 export type PromptListQuery = z.output<typeof promptListQuerySchema>;
 
-/** First day (YYYY-MM-DD, UTC) of the period that contains `day`; weeks start on Monday. */
-export function periodStart(period: Period, day: Date): string {
-  const y = day.getUTCFullYear();
-  const m = day.getUTCMonth();
-  const d = day.getUTCDate();
-  let start: Date;
-  if (period === 'day') start = new Date(Date.UTC(y, m, d));
-  else if (period === 'week') start = new Date(Date.UTC(y, m, d - ((day.getUTCDay() + 6) % 7)));
-  else if (period === 'month') start = new Date(Date.UTC(y, m, 1));
-  else start = new Date(Date.UTC(y, m - (m % 3), 1));
-  return start.toISOString().slice(0, 10);
+/** The history window: `period` kind, ending with the period starting at `start` (see `historyStart`). */
+export interface ResultWindow {
+  period: Period;
+  start: string;
 }
 
-/** Created: newest first; text and category: A to Z. */
-export function defaultDir(sort: PromptFilters['sort']): 'asc' | 'desc' {
+const isResultSort = (sort: PromptSort): sort is ResultSort => (RESULT_SORTS as readonly string[]).includes(sort);
+
+/** Created: newest first; text and category: A to Z; rank: best first; scanned: most recent first. */
+export function defaultDir(sort: PromptSort): 'asc' | 'desc' {
+  if (isResultSort(sort)) return resultDefaultDir(sort);
   return sort === 'created' ? 'desc' : 'asc';
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The site's prompts narrowed by the filters, as `p`. */
-export function filteredPrompts(db: Db, siteId: number, f: PromptFilters) {
+/** The site's prompts narrowed by the filters, as `p`; `stability` is read over `window`. */
+export function filteredPrompts(db: Db, siteId: number, f: PromptFilters, window: ResultWindow) {
   let q = db.selectFrom('prompts as p').where('p.siteId', '=', siteId);
   // ILIKE with a leading wildcard is served by the trigram index on text.
   if (f.q) q = q.where('p.text', 'ilike', `%${escapeLike(f.q)}%`);
@@ -100,21 +94,27 @@ export function filteredPrompts(db: Db, siteId: number, f: PromptFilters) {
       ),
     );
   }
+  // Result filters: each an indexed read of the prompt rollups (migration 0700; docs/decisions.md "Prompts").
+  if (f.verdict) q = q.where(verdictFilter(siteId, f.verdict));
+  if (f.competitor) q = q.where(competitorFilter(siteId, f.competitor));
+  if (f.stability) q = q.where(stabilityFilter(siteId, window.period, window.start, f.stability));
+  if (f.scanned) q = q.where(scannedFilter(f.scanned));
   return q;
 }
 
-/** Orders by the sort key, then id, so pages never overlap; uncategorised prompts come last either way. */
-export function orderedPrompts<O>(q: SelectQueryBuilder<Database & { p: Database['prompts'] }, 'p', O>, sort: PromptFilters['sort'], dir: 'asc' | 'desc') {
+/** Orders by the sort key, then id, so pages never overlap; prompts without a key (no category, never ranked or asked) come last either way. */
+export function orderedPrompts<O>(q: SelectQueryBuilder<Database & { p: Database['prompts'] }, 'p', O>, sort: PromptSort, dir: 'asc' | 'desc') {
+  const nullsLast = (key: RawBuilder<unknown>) => q.orderBy(key, (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast()).orderBy('p.id', dir);
   if (sort === 'text') return q.orderBy(sql`lower(p.text)`, dir).orderBy('p.id', dir);
-  if (sort === 'category') {
-    const firstCategory = sql`(SELECT min(lower(c.name)) FROM prompt_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.prompt_id = p.id)`;
-    return q.orderBy(firstCategory, (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast()).orderBy('p.id', dir);
-  }
+  if (sort === 'category') return nullsLast(sql`(SELECT min(lower(c.name)) FROM prompt_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.prompt_id = p.id)`);
+  if (isResultSort(sort)) return nullsLast(resultSortKey(sort));
   return q.orderBy('p.createdAt', dir).orderBy('p.id', dir);
 }
 
 export async function listPrompts(db: Db, site: SiteRow, query: PromptListQuery, now: Date) {
-  const base = filteredPrompts(db, site.id, query);
+  // The window's last period comes first: the stability filter reads over it.
+  const start = await historyStart(db, site.id, query.period, query.start, now);
+  const base = filteredPrompts(db, site.id, query, { period: query.period, start });
   const dir = query.dir ?? defaultDir(query.sort);
   const [count, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -123,9 +123,10 @@ export async function listPrompts(db: Db, site: SiteRow, query: PromptListQuery,
       .offset((query.page - 1) * query.perPage)
       .execute(),
   ]);
-  const start = periodStart(query.period, query.start ? new Date(`${query.start}T00:00:00Z`) : now);
+  const ids = rows.map((r) => r.id);
+  const [views, results] = await Promise.all([serializePrompts(db, rows), promptResults(db, site.id, ids, query.period, start)]);
   return {
-    prompts: await serializePrompts(db, rows),
+    prompts: views.map((view) => ({ ...view, ...results.get(view.id) })),
     total: Number(count.n),
     page: query.page,
     perPage: query.perPage,

@@ -5,6 +5,7 @@ import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../assistants/ca
 import type { Db } from '../db/database.ts';
 import type { Verdict } from '../db/schema.ts';
 import { chosenStart, dayOf, periodWindow, type Period } from './periods.ts';
+import { hasNoNul } from './prompt-schemas.ts';
 import { latestDayWithData } from './reports/base.ts';
 
 /**
@@ -23,7 +24,14 @@ export type ResultSort = (typeof RESULT_SORTS)[number];
 const empty = (v: unknown) => (v === '' ? undefined : v);
 export const promptResultFilterSchema = z.object({
   verdict: z.preprocess(empty, z.enum(VERDICTS, { error: `verdict must be one of ${VERDICTS.join(', ')}` }).optional()),
-  competitor: z.preprocess(empty, z.string({ error: 'competitor must be given once, as text' }).trim().max(200, 'competitor must be at most 200 characters').optional()),
+  // Trimmed like the other text filters: a blank name filters nothing, and NUL (which Postgres text cannot hold) is a 422, not a 500.
+  competitor: z
+    .string({ error: 'competitor must be given once, as text' })
+    .trim()
+    .max(200, 'competitor must be at most 200 characters')
+    .refine(hasNoNul, 'competitor cannot contain NUL characters')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   stability: z.preprocess(empty, z.enum(STABILITIES, { error: `stability must be one of ${STABILITIES.join(', ')}` }).optional()),
   scanned: z.preprocess(empty, z.enum(['yes', 'never'], { error: 'scanned must be yes or never' }).optional()),
 });
@@ -141,9 +149,13 @@ export function stabilityFilter(siteId: number, period: Period, start: string, v
      WHERE s.stability = ${value})`;
 }
 
-/** `yes`: asked at least once (any assistant, failed calls included); `never`: not yet. */
+/**
+ * `yes`: asked at least once (any assistant, failed calls included); `never`: not yet.
+ * `s.site_id = p.site_id` is implied by the prompt id, but spelled out it lets the planner carry
+ * the list's site into the summary read (a site index range) instead of hashing every site's rows.
+ */
 export function scannedFilter(scanned: 'yes' | 'never'): RawBuilder<SqlBool> {
-  const exists = sql`EXISTS (SELECT 1 FROM rollup_prompt_summary s WHERE s.prompt_id = p.id)`;
+  const exists = sql`EXISTS (SELECT 1 FROM rollup_prompt_summary s WHERE s.prompt_id = p.id AND s.site_id = p.site_id)`;
   return scanned === 'yes' ? sql<SqlBool>`${exists}` : sql<SqlBool>`NOT ${exists}`;
 }
 

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import { rebuildRollups } from './rollups.ts';
-import type { Stability } from '../analysis/index.ts';
-import { PROVIDER_KEYS, type ProviderKey } from '../assistants/catalog.ts';
 import type { Db } from '../db/database.ts';
-import type { PromptRow, SiteRow, Verdict } from '../db/schema.ts';
+import type { PromptRow, SiteRow } from '../db/schema.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { categoryNamesOf, replaceCategories, uniqueNames } from './categories.ts';
 import { assertPersonaOfSite } from './personas.ts';
@@ -16,21 +14,11 @@ import type { PromptBulk, PromptCreate, PromptUpdate } from './prompt-schemas.ts
  * 8 categories and, in variant A, a persona.
  */
 
-/** Verdict of each assistant's latest answer; null until a scan has asked it. */
-export type LatestVerdicts = Record<ProviderKey, Verdict | null>;
-
 /**
- * `latest`, `history` and `stability` come from scan results; until reports
- * read them, every prompt answers "never asked" (all null, no history).
+ * A prompt as every endpoint shows it. Scan results (`latest`, `history`,
+ * `stability`) are added by the views that read them: the list
+ * (./prompt-list.ts) and one prompt (./prompt-detail.ts).
  */
-function noResults() {
-  return {
-    latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as LatestVerdicts,
-    history: [] as { start: string; verdict: Verdict | null }[],
-    stability: null as Stability | null,
-  };
-}
-
 export function serializePrompt(row: PromptRow, categories: string[]) {
   return {
     id: row.id,
@@ -41,7 +29,6 @@ export function serializePrompt(row: PromptRow, categories: string[]) {
     status: row.status,
     personaId: row.personaId,
     raw: row.raw,
-    ...noResults(),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

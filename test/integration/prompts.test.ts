@@ -48,9 +48,6 @@ describe('POST /projects/:id/prompts', () => {
       status: 'active',
       personaId: null,
       raw: false,
-      latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])),
-      history: [],
-      stability: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -228,7 +225,9 @@ describe('GET /projects/:id/prompts', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 5, page: 1, perPage: 20, sort: 'created', dir: 'desc', period: 'week' });
     expect(texts(res)[0]).toBe('help_desk with SLA rules?');
-    expect(res.body.prompts[0]).toMatchObject({ latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])), history: [], stability: null, raw: false });
+    // Never asked: no verdicts, ten empty squares ending with the current week (the clock's; the site has no answers).
+    const weeks = ['2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'];
+    expect(res.body.prompts[0]).toMatchObject({ latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])), history: weeks.map((start) => ({ start, verdict: null })), stability: null, raw: false });
   });
 
   it('echoes the period parameters, start as the period’s first day', async () => {
@@ -288,18 +287,17 @@ describe('GET /projects/:id/prompts', () => {
     ['perPage=201', 'perPage'],
     ['perPage=abc', 'perPage'],
     ['page=0', 'page'],
-    ['sort=rank', 'sort'],
-    ['sort=scanned', 'sort'],
+    ['sort=random', 'sort'],
     ['dir=up', 'dir'],
     ['status=sleeping', 'status'],
     ['intent=curious', 'intent'],
     ['period=year', 'period'],
     ['start=2026-02-30', 'start'],
     ['start=yesterday', 'start'],
-    ['verdict=named', 'verdict'],
-    ['competitor=Globex', 'competitor'],
-    ['stability=held', 'stability'],
-    ['scanned=never', 'scanned'],
+    ['verdict=won', 'verdict'],
+    ['competitor=a%00b', 'competitor'],
+    ['stability=firm', 'stability'],
+    ['scanned=maybe', 'scanned'],
     ['q=a%00b', 'q'],
   ])('answers 422 for %s', async (query, field) => {
     const res = await get(`/projects/${siteId}/prompts?${query}`);
@@ -325,8 +323,9 @@ describe('GET /projects/:id/prompts/export.csv', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="prompts-site-\d+-\d+\.com-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('text,categories,intent,funnel,status,persona,createdAt');
-    expect(lines[1]).toMatch(/^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
+    expect(lines[0]).toBe(`text,categories,intent,funnel,status,persona,createdAt,${PROVIDER_KEYS.map((k) => `latest_${k}`).join(',')},stability`);
+    // Never asked: every verdict and the stability are empty.
+    expect(lines[1]).toMatch(/^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z,,,,,,,$/);
     expect(lines.slice(2)).toEqual(['']);
   });
 
@@ -344,11 +343,11 @@ describe('GET /projects/:id/prompts/export.csv', () => {
     expect(again.body).toMatchObject({ rows: 1200, created: 0, updated: 0, skipped: 1200, errors: [] });
   });
 
-  it('answers 422 for filters that need scan results', async () => {
+  it('answers 422 naming a bad result filter', async () => {
     const siteId = await newSite();
-    const res = await get(`/projects/${siteId}/prompts/export.csv?verdict=lost`);
+    const res = await get(`/projects/${siteId}/prompts/export.csv?verdict=won`);
     expect(res.status).toBe(422);
-    expect(res.body.fields).toEqual({ verdict: expect.stringMatching(/not available yet/) });
+    expect(res.body.fields).toEqual({ verdict: 'verdict must be one of named, lost, cited, missing, failed' });
   });
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDir, periodStart } from '../../src/domain/prompt-list.ts';
-
-const day = (s: string) => new Date(`${s}T12:00:00Z`);
+import { periodStart } from '../../src/domain/periods.ts';
+import { defaultDir } from '../../src/domain/prompt-list.ts';
 
 describe('periodStart', () => {
   it.each([
@@ -15,14 +14,16 @@ describe('periodStart', () => {
     ['quarter', '2026-04-01', '2026-04-01'],
     ['quarter', '2026-12-31', '2026-10-01'],
   ] as const)('%s holding %s starts %s', (period, date, start) => {
-    expect(periodStart(period, day(date))).toBe(start);
+    expect(periodStart(period, date)).toBe(start);
   });
 });
 
 describe('defaultDir', () => {
-  it('lists newest first, names A to Z', () => {
+  it('lists newest first, names A to Z, best rank first, latest scanned first', () => {
     expect(defaultDir('created')).toBe('desc');
     expect(defaultDir('text')).toBe('asc');
     expect(defaultDir('category')).toBe('asc');
+    expect(defaultDir('rank')).toBe('asc');
+    expect(defaultDir('scanned')).toBe('desc');
   });
 });

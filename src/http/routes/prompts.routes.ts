@@ -1,26 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import type { Config } from '../../config.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories.ts';
-import { exportPromptsCsv } from '../../domain/prompt-export.ts';
+import { EXPORT_COLUMNS, exportPromptsCsv } from '../../domain/prompt-export.ts';
 import { importPrompts } from '../../domain/prompt-import.ts';
-import { listPrompts, promptFilterSchema, promptListQuerySchema } from '../../domain/prompt-list.ts';
+import { listPrompts, promptExportQuerySchema, promptListQuerySchema } from '../../domain/prompt-list.ts';
 import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateSchema } from '../../domain/prompt-schemas.ts';
 import { bulkPrompts, createPrompt, pendingRewrites, updatePrompt } from '../../domain/prompts.ts';
 import { ValidationError } from '../../errors.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-
-/** Filters that need scan results; they arrive with reports and are refused until then rather than silently ignored. */
-const RESULT_FILTERS = ['verdict', 'competitor', 'stability', 'scanned'] as const;
-
-function refuseResultFilters(req: IncomingMessage): void {
-  const params = new URL(req.url ?? '/', 'http://localhost').searchParams;
-  const fields: Record<string, string> = {};
-  for (const name of RESULT_FILTERS) {
-    if (params.has(name)) fields[name] = `filtering by ${name} needs scan results and is not available yet`;
-  }
-  if (Object.keys(fields).length) throw new ValidationError(fields, 'Some query parameters are not valid');
-}
 
 /** `personaId` is a variant A field: a deployment serving B alone refuses it like any invalid field. */
 function refuseUnservedPersona(config: Config, body: { personaId?: unknown }): void {
@@ -33,24 +20,21 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts',
-    summary: 'Prompts with filters, sort and pages; each with its latest verdict per assistant and history squares',
+    summary:
+      'Prompts with filters (q, category, status, intent, verdict, competitor, stability, scanned), sort (created, text, category, rank, scanned) and pages; each with its latest verdict per assistant, history squares over the ten periods ending at start (period, start) and stability',
     access: 'viewer',
     query: promptListQuerySchema,
-    responds: '{prompts, total, page, perPage, sort, dir, period, start}',
-    handler: async ({ ctx, site, query, req }) => {
-      refuseResultFilters(req);
-      return json(await listPrompts(ctx.db, site as SiteRow, query, ctx.clock.now()));
-    },
+    responds: '{prompts: [{...prompt, latest, history: [{start, verdict}], stability}], total, page, perPage, sort, dir, period, start}',
+    handler: async ({ ctx, site, query }) => json(await listPrompts(ctx.db, site as SiteRow, query, ctx.clock.now())),
   }),
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/export.csv',
-    summary: 'The prompt list (same filters and sort) as a CSV file',
+    summary: 'The prompt list (same filters, sort and period parameters, no pages) as a CSV file',
     access: 'viewer',
-    query: promptFilterSchema,
-    responds: 'text/csv with columns text, categories, intent, funnel, status, persona, createdAt',
-    handler: async ({ ctx, site, query, req }) => {
-      refuseResultFilters(req);
+    query: promptExportQuerySchema,
+    responds: `text/csv with columns ${EXPORT_COLUMNS.join(', ')}`,
+    handler: async ({ ctx, site, query }) => {
       const { stream, filename } = await exportPromptsCsv(ctx.db, site as SiteRow, query, ctx.clock.now());
       return { raw: stream, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' } };
     },
