@@ -141,10 +141,10 @@ function control(ctx: SimContext, method: string, path: string, body: unknown): 
   }
   if (path === '/__sim/requests') {
     if (method === 'DELETE') {
-      ctx.state.requests.length = 0;
+      ctx.state.clearLog();
       return json(200, { cleared: true });
     }
-    if (method === 'GET') return json(200, { requests: ctx.state.requests });
+    if (method === 'GET') return json(200, { requests: ctx.state.requests, counts: ctx.state.counts });
     return json(405, { error: 'Use GET or DELETE' }, { allow: 'GET, DELETE' });
   }
   return json(404, { error: `Unknown simulator path ${path}` });

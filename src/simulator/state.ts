@@ -31,6 +31,8 @@ const MAX_LOG = 2000;
 export class SimState {
   readonly scripts = new ScriptBook();
   readonly requests: LoggedRequest[] = [];
+  /** Requests per provider since the log was last cleared; unlike the log, never trimmed. */
+  readonly counts: Record<string, number> = {};
   readonly files = new Map<string, { id: string; filename: string; purpose: string; content: string; createdAt: number }>();
   readonly jobs = new Map<string, SimJob>();
   private seq = 0;
@@ -38,7 +40,13 @@ export class SimState {
 
   log(entry: Omit<LoggedRequest, 'seq' | 'time'>): void {
     this.requests.push({ ...entry, seq: ++this.seq, time: new Date().toISOString() });
+    this.counts[entry.provider] = (this.counts[entry.provider] ?? 0) + 1;
     if (this.requests.length > MAX_LOG) this.requests.splice(0, this.requests.length - MAX_LOG);
+  }
+
+  clearLog(): void {
+    this.requests.length = 0;
+    for (const k of Object.keys(this.counts)) delete this.counts[k];
   }
 
   nextId(): number {
