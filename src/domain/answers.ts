@@ -21,6 +21,8 @@ export interface NewAnswer {
   error: string | null;
   truncated?: boolean;
   context: string | null;
+  /** Facts worked out ahead (the scan's writer analyses each answer as it arrives); analysed here otherwise. */
+  facts?: AnswerFacts;
 }
 
 export interface StoredAnswer {
@@ -77,7 +79,7 @@ export async function storeAnswers(
       ids.delete(`${input.scanId}|${input.promptId}|${input.provider}`);
       const day = utcDay(input.askedAt);
       const answer = { id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
-      return [{ answer, input, answerId: id, facts: analyseAnswer(answer, book) }];
+      return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
     });
     await writeFacts(trx, stored, book);
     await addToRollups(
