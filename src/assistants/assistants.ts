@@ -13,7 +13,8 @@ import { createSerpAdapter } from './providers/serp.ts';
 import { resolveModel, resolveRequest } from './resolve.ts';
 import { DEFAULT_RETRY, sleep, withRetry, type RetryPolicy } from './retry.ts';
 import { resolveTarget, targetKind } from './targets.ts';
-import { capAnswer, capRaw, MAX_ANSWER_BYTES } from './truncate.ts';
+import { storableAnswer } from './storable.ts';
+import { capAnswer, MAX_ANSWER_BYTES } from './truncate.ts';
 import type {
   AnswerTarget,
   Assistants,
@@ -105,7 +106,8 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
     });
   }
 
-  function finish(parsed: ParsedAnswer, raw: unknown, ctx: { provider: ProviderKey; entry: ModelEntry; target: AnswerTarget; started: number; batch: boolean }): AskResult {
+  function finish(reply: ParsedAnswer, raw: unknown, ctx: { provider: ProviderKey; entry: ModelEntry; target: AnswerTarget; started: number; batch: boolean }): AskResult {
+    const parsed = storableAnswer(reply);
     const capped = capAnswer(parsed.text, parsed.citations, maxAnswerBytes);
     if (capped.truncated) log.warn({ provider: ctx.provider, model: ctx.entry.id, bytes: Buffer.byteLength(parsed.text) }, 'answer over the size cap truncated');
     return {
@@ -116,7 +118,7 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
       provider: ctx.provider,
       requestedModel: ctx.entry.id,
       costMicros: ctx.batch ? (ctx.entry.batchPriceMicros ?? ctx.entry.priceMicros) : ctx.entry.priceMicros,
-      raw: capRaw(raw),
+      raw,
       truncated: capped.truncated,
       target: ctx.target,
       latencyMs: Date.now() - ctx.started,

@@ -1,3 +1,4 @@
+import { jsonWithoutNul } from './storable.ts';
 import type { Citation } from './types.ts';
 
 /** Answers over this size are cut and flagged: no assistant reply is legitimately longer. */
@@ -15,7 +16,15 @@ export function capAnswer(text: string, citations: Citation[], maxBytes = MAX_AN
   return { text: cut, citations: kept, truncated: true };
 }
 
-export function capRaw(raw: unknown, maxBytes = MAX_RAW_BYTES): unknown {
-  const size = Buffer.byteLength(JSON.stringify(raw) ?? '', 'utf8');
-  return size <= maxBytes ? raw : { omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` };
+/**
+ * The provider's JSON as stored: serialised once, where it is written, and
+ * replaced by a marker past `maxBytes` (measuring it anywhere else meant
+ * serialising every response twice). NULs become U+FFFD (./storable.ts).
+ */
+export function rawJson(raw: unknown, maxBytes = MAX_RAW_BYTES): string {
+  const json = jsonWithoutNul(JSON.stringify(raw) ?? 'null');
+  // UTF-16 length is at most the UTF-8 size and at least a third of it: count bytes only when it could matter.
+  if (json.length * 3 <= maxBytes) return json;
+  const size = Buffer.byteLength(json, 'utf8');
+  return size <= maxBytes ? json : JSON.stringify({ omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` });
 }

@@ -64,7 +64,7 @@ export interface AskResult extends ParsedAnswer {
   /** The catalog model id that was asked (ParsedAnswer.model is what answered). */
   requestedModel: string;
   costMicros: Micros;
-  /** The provider's JSON, kept so answers can be re-parsed. */
+  /** The provider's JSON, kept so answers can be re-parsed (capped where it is stored: rawJson). */
   raw: unknown;
   /** True when the text was cut at the answer size cap. */
   truncated: boolean;

@@ -2,6 +2,7 @@ import type { AnswerFacts, BrandBook } from '../analysis/index.ts';
 import type { AppContext } from '../context.ts';
 import type { CitationJson } from '../db/schema.ts';
 import type { Micros } from '../money.ts';
+import { rawJson } from '../assistants/truncate.ts';
 import { analyseAnswer, writeFacts } from './facts.ts';
 import { addToRollups } from './rollups.ts';
 
@@ -62,7 +63,7 @@ export async function storeAnswers(
           citations: JSON.stringify(input.citations),
           searches: JSON.stringify(input.searches),
           usage: input.usage ? JSON.stringify(input.usage) : null,
-          raw: input.raw === undefined ? null : JSON.stringify(input.raw),
+          raw: input.raw === undefined ? null : rawJson(input.raw),
           costMicros: input.costMicros,
           error: input.error,
           truncated: input.truncated ?? false,

@@ -148,6 +148,18 @@ describe('refusals', () => {
   });
 });
 
+describe('replies Postgres cannot store as sent', () => {
+  it('stores an answer holding NUL characters (as U+FFFD) along with the rest of its batch', async () => {
+    const siteId = await newSite('Nul', 2);
+    await script(app, { provider: 'perplexity', match: 'Nul alternative is best for team 0', text: 'Nul\u0000 is fine; Globex\u0000 too.', searches: ['nul\u0000 search'] });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['perplexity'] } });
+    const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
+    expect(done.scan).toMatchObject({ status: 'done', answersDone: 2, answersFailed: 0 });
+    const stored = await app.ctx.db.selectFrom('answers').select(['text', 'searches']).where('scanId', '=', start.body.scan.id).where('text', 'like', 'Nul%').executeTakeFirstOrThrow();
+    expect(stored.text).toMatch(/^Nul\uFFFD is fine; Globex\uFFFD too\./);
+  });
+});
+
 describe('budget and cancel', () => {
   it('stops at the budget with stopReason budget and never spends past it', async () => {
     const siteId = await newSite('Budget', 10);

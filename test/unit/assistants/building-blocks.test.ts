@@ -6,7 +6,7 @@ import { anthropicBatchResult } from '../../../src/assistants/providers/anthropi
 import { geminiInlinedResult } from '../../../src/assistants/providers/gemini.ts';
 import { openaiBatchLine } from '../../../src/assistants/providers/openai.ts';
 import { resolveTarget } from '../../../src/assistants/targets.ts';
-import { capAnswer, capRaw } from '../../../src/assistants/truncate.ts';
+import { capAnswer, rawJson } from '../../../src/assistants/truncate.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { fixture, jsonl } from './fixtures.ts';
 
@@ -48,8 +48,11 @@ describe('answer size cap', () => {
   });
 
   it('replaces oversized raw JSON with a note', () => {
-    expect(capRaw({ a: 'x'.repeat(100) }, 50)).toMatchObject({ omitted: true });
-    expect(capRaw({ a: 1 }, 50)).toEqual({ a: 1 });
+    expect(JSON.parse(rawJson({ a: 'x'.repeat(100) }, 50))).toMatchObject({ omitted: true });
+    expect(JSON.parse(rawJson({ a: 1 }, 50))).toEqual({ a: 1 });
+    // Counted in UTF-8 bytes: 10 three-byte characters are 30 bytes, over a 25-byte cap though only 10 UTF-16 units.
+    expect(JSON.parse(rawJson({ a: '€'.repeat(10) }, 25))).toMatchObject({ omitted: true });
+    expect(JSON.parse(rawJson({ a: '€'.repeat(5) }, 25))).toEqual({ a: '€'.repeat(5) });
   });
 });
 
@@ -108,5 +111,28 @@ describe('batch result lines', () => {
     const first = geminiInlinedResult('p1', ok, 'JOB_STATE_SUCCEEDED');
     expect(first.ok && first.parsed.searches.length).toBe(2);
     expect(geminiInlinedResult('p2', exhausted, 'JOB_STATE_SUCCEEDED')).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'rate_limited' } });
+  });
+});
+
+describe('storable replies', () => {
+  it('turns NUL into U+FFFD in every text field, keeping offsets', async () => {
+    const { storableAnswer, jsonWithoutNul } = await import('../../../src/assistants/storable.ts');
+    const reply = storableAnswer({
+      text: 'A\u0000cme is [1] great',
+      citations: [{ url: 'https://a.com/\u0000', title: 'T\u0000', domain: 'a.com', startIndex: 13, endIndex: 18, citedText: 'x\u0000' }],
+      searches: ['best\u0000 crm'],
+      sources: [{ url: 'https://b.com', title: '\u0000', domain: 'b.com' }],
+      model: 'm',
+      usage: null,
+    });
+    expect(reply.text).toBe('A\uFFFDcme is [1] great');
+    expect(reply.text.slice(13, 18)).toBe('great');
+    expect(reply.citations[0]).toMatchObject({ url: 'https://a.com/\uFFFD', title: 'T\uFFFD', citedText: 'x\uFFFD', startIndex: 13 });
+    expect(reply.searches).toEqual(['best\uFFFD crm']);
+    expect(reply.sources[0]?.title).toBe('\uFFFD');
+    // In JSON text: a NUL escape goes, an escaped backslash followed by "u0000" stays.
+    const json = JSON.stringify({ a: 'x\u0000y', b: '\\u0000', c: '\\\u0000' });
+    expect(JSON.parse(jsonWithoutNul(json))).toEqual({ a: 'x\uFFFDy', b: '\\u0000', c: '\\\uFFFD' });
+    expect(JSON.parse(rawJson({ a: '\u0000' }))).toEqual({ a: '\uFFFD' });
   });
 });
