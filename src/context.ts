@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { closeAnalysisPool } from './analysis/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
@@ -47,5 +48,5 @@ export function createContext(config: Config, options: { role: RedisRole; clock?
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await Promise.allSettled([ctx.db.destroy(), ctx.redis.quit()]);
+  await Promise.allSettled([ctx.db.destroy(), ctx.redis.quit(), closeAnalysisPool()]);
 }

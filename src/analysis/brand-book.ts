@@ -34,6 +34,8 @@ export type Scanner = (text: string) => RawHit[];
 export interface BrandBook {
   /** stable across processes: a hash of the canonical input, to store with facts */
   readonly key: string;
+  /** what it was compiled from: enough to compile it again elsewhere (an analysis thread) */
+  readonly input: BrandBookInput;
   readonly entities: readonly Entity[];
   readonly domain: string | null;
   readonly competitorDomains: readonly { id: number; domain: string }[];
@@ -161,6 +163,7 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
 
   return {
     key: hash(canonical(input)),
+    input,
     entities,
     domain,
     competitorDomains,

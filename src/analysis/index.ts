@@ -4,6 +4,7 @@
  */
 export { analyse, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
 export { compileBrandBook, type BrandBook, type BrandBookInput } from './brand-book.ts';
+export { analyseOffThread, closeAnalysisPool } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';
 export { shareOfVoice, stability, visibility, type Stability } from './metrics.ts';

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import type { BrandBook } from '../analysis/index.ts';
 import type { AppContext } from '../context.ts';
-import { storeAnswers, utcDay, type NewAnswer } from './answers.ts';
-import { analyseAnswer } from './facts.ts';
+import { storeAnswers, type NewAnswer } from './answers.ts';
+import { analyseAnswers } from './facts.ts';
 import { release, settle, type ScanMoneyRef } from './scan-money.ts';
 
 export interface PendingAnswer {
@@ -40,9 +40,15 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
   let failure: Error | null = null;
 
   async function write(items: PendingAnswer[]): Promise<void> {
+    // Analysed on an analysis thread before the transaction opens: analysing a batch on this thread
+    // held the event loop long enough to delay every call in flight.
+    const facts = await analyseAnswers(
+      items.map((i) => i.answer),
+      book,
+    );
     const stored = await storeAnswers(
       ctx,
-      items.map((i) => i.answer),
+      items.map((i, n) => ({ ...i.answer, facts: facts[n] })),
       book,
     );
     await settle(
@@ -77,10 +83,7 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
   return {
     async add(item: PendingAnswer): Promise<void> {
       if (failure) throw failure;
-      // Analysed on arrival, not when its batch is written: a batch's analysis in one go held the
-      // event loop long enough to delay every call in flight.
-      const a = item.answer;
-      buffer.push({ ...item, answer: { ...a, facts: analyseAnswer({ id: 0, siteId: a.siteId, promptId: a.promptId, provider: a.provider, day: utcDay(a.askedAt), text: a.text, citations: a.citations, error: a.error }, book) } });
+      buffer.push(item);
       if (buffer.length >= BATCH) flush();
       else timer ??= setTimeout(flush, LINGER_MS);
       // Backpressure: never hold more than a bounded number of answers in memory.

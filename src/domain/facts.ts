@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { analyse, type AnswerFacts, type BrandBook } from '../analysis/index.ts';
+import { analyse, analyseOffThread, type AnswerFacts, type BrandBook } from '../analysis/index.ts';
 import type { Db } from '../db/database.ts';
 import type { AnswerRow, Database } from '../db/schema.ts';
 
@@ -18,8 +18,15 @@ export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
 }
 
+const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>) => ({ text: answer.text, citations: answer.citations, failed: answer.error !== null || !answer.text });
+
 export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook): AnswerFacts {
-  return analyse({ text: answer.text, citations: answer.citations, failed: answer.error !== null || !answer.text }, book);
+  return analyse(analysisInput(answer), book);
+}
+
+/** The same for many answers, on the analysis threads (src/analysis/pool.ts), in order. */
+export function analyseAnswers(answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[], book: BrandBook): Promise<AnswerFacts[]> {
+  return analyseOffThread(book, answers.map(analysisInput));
 }
 
 function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {

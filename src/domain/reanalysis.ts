@@ -5,7 +5,8 @@ import { NotFoundError } from '../errors.ts';
 import { enqueue } from '../queue/queues.ts';
 import { withSiteLock } from '../queue/site-lock.ts';
 import { loadBrandBook } from './brand-book.ts';
-import { analyseAnswer, factsKey, writeFacts } from './facts.ts';
+import type { AnswerFacts } from '../analysis/index.ts';
+import { analyseAnswers, factsKey, writeFacts } from './facts.ts';
 import { rebuildRollups } from './rollups.ts';
 
 const BATCH = 1000;
@@ -86,7 +87,7 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
         await sql`DECLARE reanalysis_answers NO SCROLL CURSOR FOR ${query}`.execute(reader);
         const readBatch = async () => (await sql<InferResult<typeof query>[number]>`FETCH ${sql.lit(BATCH)} FROM reanalysis_answers`.execute(reader)).rows;
         let batch = await readBatch();
-        // Postgres reads the next batch and writes earlier ones while this process analyses. Writes are
+        // Postgres reads the next batch and writes earlier ones while an analysis thread reads this one. Writes are
         // most of the time, so two run at once (two connections, both cores); with one read ahead and two
         // writes behind, memory stays flat whatever the number of answers.
         const writing: Promise<void>[] = [];
@@ -96,7 +97,8 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
           next.catch(() => undefined);
           // Facts are a pure function of answer, names and rules: current ones need no rewrite.
           const stale = batch.filter((a) => a.oldKey !== key);
-          const items = stale.map((answer) => ({ answer, facts: analyseAnswer(answer, book) }));
+          const facts = await analyseAnswers(stale, book);
+          const items = stale.map((answer, i) => ({ answer, facts: facts[i] as AnswerFacts }));
           verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
           if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
           const write = writeFacts(db, items, book);
