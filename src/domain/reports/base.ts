@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { shareOfVoice, visibility } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
+import { preparedQuery, type Db } from '../../db/database.ts';
 import type { RollupSiteDayTable } from '../../db/schema.ts';
 import { chosenStart, dayOf, periodEnd, periodStartSql, type Period, type PeriodQuery } from '../periods.ts';
 
@@ -74,6 +74,56 @@ export async function siteCountsByPeriod(db: Db, siteId: number, period: Period,
      WHERE site_id = ${siteId} AND day >= ${first} AND day <= ${periodEnd(period, last)}
      GROUP BY 1, provider`.execute(db);
   return rows.map(({ start, provider, ...counts }) => ({ start, provider, counts: counts as SiteCounts }));
+}
+
+/**
+ * Runs a report statement as a named (prepared) one and answers its first
+ * row. Postgres parses it once per pooled connection and, from the sixth call
+ * on, keeps its generic plan when that is estimated no dearer than planning
+ * each call afresh: a report built of many subqueries costs more to plan than
+ * to run. Every call under one name must compile to the same text
+ * (node-postgres refuses another), so name each variant apart.
+ */
+export async function preparedRow<Row extends object>(db: Db, name: string, query: RawBuilder<Row>): Promise<Row> {
+  const { sql: text, parameters } = query.compile(db);
+  const [row] = await preparedQuery<Row>(db, name, text, [...parameters]);
+  if (!row) throw new Error(`statement ${name} returned no row`);
+  return row;
+}
+
+/**
+ * A value of a statement run by preparedRow, written `(SELECT $n::type)`:
+ * evaluated once per call like a parameter, but hidden from the planner.
+ * Planned for given values, the rollups' statistics (how many rows hold a
+ * site or a date, over every period kind) made custom plans look cheaper
+ * than the generic one for some periods, so Postgres planned those calls
+ * afresh every time. With every value hidden both estimates agree and the
+ * generic plan is kept. The period kind, one of four words, is written into
+ * the text instead, so statements are named per kind.
+ */
+export function hidden(value: string | number, type: 'int' | 'date' | 'text'): RawBuilder<unknown> {
+  return sql`(SELECT ${value}::${sql.raw(type)})`;
+}
+
+/** periodsWithData as a scalar subquery returning a JSON array, for statements run by preparedRow. */
+export function periodsJson(siteId: number, period: Period): RawBuilder<string[]> {
+  return sql`(SELECT coalesce(json_agg(start ORDER BY start), '[]')
+                FROM (SELECT DISTINCT start FROM rollup_model_period WHERE site_id = ${hidden(siteId, 'int')} AND period = ${sql.lit(period)}) s)`;
+}
+
+export type CountsRow = SiteCounts & { start: string; provider: string };
+
+/**
+ * siteCountsByPeriod(previousStart, start) as a scalar subquery returning a
+ * JSON array of rows, for statements run by preparedRow. The window is just
+ * the two periods, so a day's period is told by the day alone.
+ */
+export function periodAndPreviousCountsJson(siteId: number, p: ReportPeriod, previousStart: string): RawBuilder<CountsRow[]> {
+  return sql`(SELECT coalesce(json_agg(c), '[]') FROM (
+                SELECT CASE WHEN day >= ${p.start}::date THEN ${p.start}::date ELSE ${previousStart}::date END AS start, provider, ${sums}
+                  FROM rollup_site_day
+                 WHERE site_id = ${hidden(siteId, 'int')} AND day >= ${hidden(previousStart, 'date')} AND day <= ${hidden(p.end, 'date')}
+                 GROUP BY 1, provider) c)`;
 }
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Period } from '../periods.ts';
+import { hidden } from './base.ts';
 import { searchKeySql } from './rollups.ts';
 
 /**
@@ -10,15 +11,21 @@ import { searchKeySql } from './rollups.ts';
  * site and day index). Both give the same rows.
  */
 
-/** `(prompt_id, mentioned)`: answers naming one competitor, per prompt. */
+/**
+ * `(prompt_id, mentioned)`: answers naming one competitor, per prompt, for
+ * the prepared statements of ./competitor-detail.ts: the period kind is
+ * written into the text (one statement per kind), the values hidden from the
+ * planner (see `hidden`).
+ */
 export function promptCompetitorRows(siteId: number, competitorId: number, period: Period, start: string): RawBuilder<unknown> {
   if (period === 'day') {
     return sql`SELECT f.prompt_id, count(*) AS mentioned FROM answer_facts f
-                WHERE f.site_id = ${siteId} AND f.day = ${start} AND ${competitorId} = ANY (f.competitors_named)
+                WHERE f.site_id = ${hidden(siteId, 'int')} AND f.day = ${hidden(start, 'date')} AND ${hidden(competitorId, 'int')} = ANY (f.competitors_named)
                 GROUP BY f.prompt_id`;
   }
   return sql`SELECT prompt_id, mentioned FROM rollup_prompt_competitor_period
-              WHERE site_id = ${siteId} AND period = ${period} AND start = ${start} AND competitor_id = ${competitorId}`;
+              WHERE site_id = ${hidden(siteId, 'int')} AND period = ${sql.lit(period)} AND start = ${hidden(start, 'date')}
+                AND competitor_id = ${hidden(competitorId, 'int')}`;
 }
 
 /** `(url, prompt_id, provider, answers)`: answers linking to each of the brand's own pages. */
