@@ -119,6 +119,19 @@ export interface PersonasTable {
   updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export type SiteEventType = 'site' | 'model' | 'campaign' | 'other';
+
+export interface SiteEventsTable {
+  id: Generated<number>;
+  siteId: number;
+  title: string;
+  /** YYYY-MM-DD */
+  date: string;
+  type: SiteEventType;
+  note: string | null;
+  createdAt: CreatedAt;
+}
+
 export interface CategoriesTable {
   id: Generated<number>;
   siteId: number;
@@ -441,6 +454,7 @@ export interface Database {
   competitors: CompetitorsTable;
   ledgerEntries: LedgerEntriesTable;
   personas: PersonasTable;
+  siteEvents: SiteEventsTable;
   categories: CategoriesTable;
   prompts: PromptsTable;
   promptCategories: PromptCategoriesTable;
@@ -474,6 +488,7 @@ export type CompetitorRow = Selectable<CompetitorsTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type PersonaRow = Selectable<PersonasTable>;
+export type SiteEventRow = Selectable<SiteEventsTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type PromptRow = Selectable<PromptsTable>;
 export type ScanRow = Selectable<ScansTable>;

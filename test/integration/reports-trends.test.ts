@@ -142,8 +142,23 @@ describe('GET /projects/:id/trends', () => {
     expect(res.shares[9]).toMatchObject({ answers: 12, answered: 11, mentioned: 6, visibility: 54.5 });
   });
 
-  it('carries the window’s events (variant B; none are stored yet)', async () => {
+  it('carries the events dated inside the window, first to last day, oldest first (variant B)', async () => {
     expect((await get('/trends')).body.events).toEqual([]);
+    // The window is the ten weeks from 2026-09-21 to the week of 2026-11-23, which ends on 11-29.
+    const add = (title: string, date: string) =>
+      app.request('POST', `/projects/${siteId}/events`, { key: ws.keys.member, body: { title, date, type: 'campaign' } });
+    for (const [title, date] of [['Last day', '2026-11-29'], ['After', '2026-11-30'], ['First day', '2026-09-21'], ['Before', '2026-09-20']] as const) {
+      expect((await add(title, date)).status).toBe(200);
+    }
+    const { events } = (await get('/trends')).body;
+    expect(events.map((e: { title: string; date: string }) => [e.title, e.date])).toEqual([
+      ['First day', '2026-09-21'],
+      ['Last day', '2026-11-29'],
+    ]);
+    expect(events[0]).toEqual({ id: expect.any(Number), title: 'First day', date: '2026-09-21', type: 'campaign', note: null });
+    // A month window reaches further back: February to November.
+    const months = (await get('/trends?period=month')).body.events.map((e: { title: string }) => e.title);
+    expect(months).toEqual(['Before', 'First day', 'Last day', 'After']);
   });
 
   it('answers 422 for a bad period', async () => {

@@ -3,7 +3,8 @@ import { shareOfVoice, visibility, type Stability } from '../../analysis/index.t
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
-import { periodIndexSql, periodWindow, type Period, type PeriodQuery } from '../periods.ts';
+import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from '../periods.ts';
+import { eventsBetween } from '../site-events.ts';
 import { stabilityOf } from '../prompt-verdicts.ts';
 import { emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
@@ -70,12 +71,14 @@ async function categoryShares(db: Db, siteId: number, period: Period, window: st
 export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
   const p = await resolvePeriod(ctx, site.id, query);
   const window = periodWindow(p.period, p.start);
-  const [periods, counts, prompts, changes, categories] = await Promise.all([
+  const withEvents = ctx.config.apiVariant.includes('B');
+  const [periods, counts, prompts, changes, categories, events] = await Promise.all([
     periodsWithData(ctx.db, site.id, p.period),
     windowCounts(ctx.db, site.id, p.period, window),
     activePromptVerdicts(ctx.db, site.id, p.period, window),
     promptChanges(ctx.db, site.id, p.period, p.start),
     categoryShares(ctx.db, site.id, p.period, window),
+    withEvents ? eventsBetween(ctx.db, site.id, window[0] ?? p.start, periodEnd(p.period, p.start)) : null,
   ]);
   const listed = (s: Stability) => prompts.filter((x) => x.stability === s).map((x) => ({ id: x.id, text: x.text }));
   return {
@@ -88,7 +91,7 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
     held: listed('held'),
     volatile: listed('volatile'),
     lost: listed('lost'),
-    // Variant B draws site events on the charts; no events are stored yet, so the window has none.
-    ...(ctx.config.apiVariant.includes('B') && { events: [] as { title: string; date: string; type: string; note: string | null }[] }),
+    // Variant B draws the site's events dated inside the window on its charts.
+    ...(events && { events }),
   };
 }

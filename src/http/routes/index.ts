@@ -1,6 +1,7 @@
 import type { Metrics } from '../metrics.ts';
 import type { Route } from '../route.ts';
 import { competitorRoutes } from './competitors.routes.ts';
+import { eventRoutes } from './events.routes.ts';
 import { personaRoutes } from './personas.routes.ts';
 import { promptViewRoutes } from './prompt-views.routes.ts';
 import { promptRoutes } from './prompts.routes.ts';
@@ -14,6 +15,6 @@ import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table. Later areas add their `*.routes.ts` here. */
 export function allRoutes(metrics: Metrics): Route[] {
-  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...rewriteRoutes, ...scanRoutes, ...reportRoutes, ...promptViewRoutes, ...signedInRoutes];
+  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...eventRoutes, ...rewriteRoutes, ...scanRoutes, ...reportRoutes, ...promptViewRoutes, ...signedInRoutes];
   return routes;
 }
