@@ -6,7 +6,8 @@ import { createApiKey } from './api-keys.ts';
 import { authenticateKey } from './auth.ts';
 import { addMember } from './members.ts';
 import { createOrg } from './orgs.ts';
-import { createSite } from './sites.ts';
+import { createEvent, siteEventCreateSchema } from './site-events.ts';
+import { createSite, findSite } from './sites.ts';
 import { createUser } from './users.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
@@ -92,6 +93,9 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       .insertInto('prompts')
       .values(DEMO_PROMPTS.map((text) => ({ siteId: site.id, text, status: 'active' as const, createdBy: user.id })))
       .execute();
+    // One event for the trend charts (variant B), dated the day of the first scan.
+    const siteRow = await findSite(db, org.id, site.id);
+    await createEvent(db, siteRow, siteEventCreateSchema.parse({ title: 'Help center relaunch', date: ctx.clock.now().toISOString().slice(0, 10), type: 'site', note: 'New AI answers page' }));
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {
