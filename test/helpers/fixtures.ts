@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../src/context.ts';
+import type { TestApp } from './app.ts';
 import type { KeyRole, Plan, Role } from '../../src/db/schema.ts';
 import { createApiKey } from '../../src/domain/api-keys.ts';
 import { addMember } from '../../src/domain/members.ts';
@@ -38,4 +39,19 @@ export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; bal
     users[role] = person.userId;
   }
   return { orgId: org.id, ownerId: owner.userId, keys, users };
+}
+
+/**
+ * The reports tests' usual site, made through the API: brand Acme (acme.com)
+ * tracking Globex (globex.com) and Initech (initech.com). Answers the site id
+ * and its competitors' ids by name.
+ */
+export async function addAcmeSite(app: TestApp, ws: Workspace): Promise<{ id: number; competitors: Record<string, number> }> {
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
+  });
+  if (res.status !== 200) throw new Error(`creating the Acme site answered ${res.status}: ${res.text}`);
+  const project = res.body.project as { id: number; competitors: { id: number; name: string }[] };
+  return { id: project.id, competitors: Object.fromEntries(project.competitors.map((c) => [c.name, c.id])) };
 }

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
  * The prompt list's scan results (`latest`, `history`, `stability`), result
@@ -64,12 +64,7 @@ const squares = (starts: string[], verdicts: Record<string, string> = {}) => sta
 beforeAll(async () => {
   app = await startTestApp({ clock });
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
-    key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
-  });
-  expect(site.status, site.text).toBe(200);
-  siteId = site.body.project.id;
+  siteId = (await addAcmeSite(app, ws)).id;
   const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Umbrella watch', url: 'quiet.io', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] } });
   emptySiteId = empty.body.project.id;
   const prompts: [string, Record<string, unknown>][] = [

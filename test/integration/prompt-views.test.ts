@@ -15,7 +15,7 @@ import {
 } from '../../src/domain/prompt-verdicts.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
  * One prompt's results, one answer word for word, the helpers the prompt
@@ -34,11 +34,7 @@ const at = (day: string, time = '09:00') => `${day}T${time}:00Z`;
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
-    key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
-  });
-  siteId = site.body.project.id;
+  siteId = (await addAcmeSite(app, ws)).id;
   quietSiteId = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quiet', url: 'quiet.io' } })).body.project.id;
   for (const text of ['Q1 alpha?', 'Q2 beta?', 'Q3 never?', 'Q4 gamma?']) {
     id[text] = (await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text } })).body.prompt.id;

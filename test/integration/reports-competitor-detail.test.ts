@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
  * /competitors/:competitorId read from its prepared statements: prompt lists
@@ -27,12 +27,9 @@ const bothText = (i: number) => `${i % 2 ? 'prompt' : 'Prompt'} ${pad(i)}`;
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
-    key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
-  });
-  siteId = site.body.project.id;
-  for (const c of site.body.project.competitors) comp[c.name] = c.id;
+  const site = await addAcmeSite(app, ws);
+  siteId = site.id;
+  Object.assign(comp, site.competitors);
   const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Other', url: 'other.com', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] } });
   otherCompetitor = other.body.project.competitors[0].id;
   for (const [text, categories] of [

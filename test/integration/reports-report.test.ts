@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
  * GET /projects/:id/report over a small scripted data set around a year end.
@@ -23,11 +23,7 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
-    key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
-  });
-  siteId = site.body.project.id;
+  siteId = (await addAcmeSite(app, ws)).id;
   const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quiet', url: 'quiet.io' } });
   emptySiteId = empty.body.project.id;
 

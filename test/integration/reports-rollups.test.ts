@@ -4,7 +4,7 @@ import { searchKey } from '../../src/domain/reports/rollups.ts';
 import { rebuildRollups } from '../../src/domain/rollups.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
  * The report rollups kept answer by answer (the scan and import path) equal
@@ -46,11 +46,7 @@ const LIST = '1. **Acme** is reliable.\n2. **Globex** is cheap.\n3. **Trello** i
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
-    key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
-  });
-  siteId = res.body.project.id;
+  siteId = (await addAcmeSite(app, ws)).id;
   const cites = [
     { url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' },
     { url: 'https://acme.com/docs', title: 'Docs' },

@@ -56,6 +56,20 @@ describe('site events', () => {
     expect(range.status).toBe(422);
     expect(range.body.fields).toEqual({ from: 'from must not be after to' });
     expect((await app.request('GET', path('?from=yesterday'), { key: ws.keys.viewer })).status).toBe(422);
+    // Other malformed input answers 4xx with the error envelope, never 500.
+    for (const res of [
+      await add([{ title: 'x', date: '2026-11-02', type: 'site' }]),
+      await add('not json'),
+      await add({ title: 'x\u0000y', date: '2026-11-02', type: 'site' }),
+      await app.request('GET', path('?perPage=1000'), { key: ws.keys.viewer }),
+      await app.request('DELETE', path('/abc'), { key: ws.keys.member }),
+    ]) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(Object.keys(res.body).sort()).toEqual(['error', 'fields']);
+      expect(typeof res.body.error).toBe('string');
+    }
+    expect((await app.request('GET', path(), { key: ws.keys.viewer })).body.total).toBe(3);
   });
 
   it('removes an event once; another site’s event is 404', async () => {
