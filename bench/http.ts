@@ -10,10 +10,10 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { createApiKey } from '../src/domain/api-keys.ts';
-import { addMember } from '../src/domain/members.ts';
-import { createOrg } from '../src/domain/orgs.ts';
-import { createUser } from '../src/domain/users.ts';
+import { createApiKey } from '../src/domain/workspace/api-keys.ts';
+import { addMember } from '../src/domain/workspace/members.ts';
+import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { createUser } from '../src/domain/workspace/users.ts';
 import { runBench } from './lib.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -71,7 +71,7 @@ async function main() {
   const { key } = await createApiKey(db, { orgId: org.id, userId: user.id, name: 'bench' });
   await closeContext(ctx);
 
-  const api = await startProcess([path.resolve('src/cli.ts'), 'api'], { DATABASE_URL, PORT: apiPort, LOG_LEVEL: 'info', HOST: config.host });
+  const api = await startProcess([path.resolve('src/cli/main.ts'), 'api'], { DATABASE_URL, PORT: apiPort, LOG_LEVEL: 'info', HOST: config.host });
   const bare = await startProcess(['-e', BARE], { PORT: barePort });
   const auth = { authorization: `Bearer ${key}` };
   try {

@@ -15,12 +15,12 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/orgs.ts';
-import { runScan } from '../src/domain/scan-run.ts';
-import { startScan } from '../src/domain/scans.ts';
-import { createSite } from '../src/domain/sites.ts';
-import { createUser } from '../src/domain/users.ts';
+import { addMember } from '../src/domain/workspace/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
+import { runScan } from '../src/domain/scans/run.ts';
+import { startScan } from '../src/domain/scans/scans.ts';
+import { createSite } from '../src/domain/sites/sites.ts';
+import { createUser } from '../src/domain/workspace/users.ts';
 import { usdToMicros } from '../src/money.ts';
 import { runBench } from './lib.ts';
 
@@ -77,7 +77,7 @@ async function scanOnce(ctx: AppContext, label: string) {
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const sim = spawn(process.execPath, [path.resolve('src/cli.ts'), 'simulator', '--port', String(SIM_PORT)], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
   try {
     await waitFor(`${SIM_URL}/__sim/health`);
     // The bench queues nothing: it calls the job's function directly, so no job runs twice.

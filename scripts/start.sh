@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
-exec node_modules/.bin/node src/cli.ts start "$@"
+exec node_modules/.bin/node src/cli/main.ts start "$@"

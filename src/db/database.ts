@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, CamelCasePlugin } from 'kysely';
+import { Kysely, PostgresDialect, CamelCasePlugin, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -11,6 +11,9 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Db = Kysely<Database>;
+
+/** Where a query runs: the pool, or a transaction the caller opened. */
+export type Executor = Db | Transaction<Database>;
 
 const pools = new WeakMap<Db, pg.Pool>();
 

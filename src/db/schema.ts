@@ -289,7 +289,7 @@ export interface RollupSiteDayTable {
   toneSum: number;
 }
 
-/** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/reports/rollups.ts. */
+/** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/reports/rollup-tables.ts. */
 export type PeriodKind = 'day' | 'week' | 'month' | 'quarter';
 
 interface PeriodKey {

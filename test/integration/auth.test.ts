@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
-import { createApiKey, generateKey, revokeApiKey } from '../../src/domain/api-keys.ts';
-import { changeMemberRole, removeMemberAsOperator } from '../../src/domain/members.ts';
+import { createApiKey, generateKey, revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
+import { changeMemberRole, removeMemberAsOperator } from '../../src/domain/workspace/members.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
-const CLI = path.resolve('src/cli.ts');
+const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
 
 /** Runs `sightline ...` as a separate process against this file's database. */

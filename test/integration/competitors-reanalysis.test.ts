@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups } from '../../src/domain/rollups.ts';
-import { runReanalysis } from '../../src/domain/reanalysis.ts';
+import { rebuildRollups } from '../../src/domain/reports/rollups.ts';
+import { runReanalysis } from '../../src/domain/reanalysis/reanalysis.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -130,7 +130,7 @@ describe('reanalysis', () => {
   });
 
   it('answers the poll url with the job id and state when it does not finish within the wait', async () => {
-    const { requestReanalysis } = await import('../../src/domain/reanalysis.ts');
+    const { requestReanalysis } = await import('../../src/domain/reanalysis/reanalysis.ts');
     const view = await requestReanalysis(app.ctx, siteId, 'test', 0);
     expect(['queued', 'running', 'done']).toContain(view.state);
     expect(view.poll).toBe(`/projects/${siteId}/reanalyses/${view.id}`);

@@ -141,7 +141,7 @@ describe('openapi', () => {
     expect(paths['/orgs/{orgId}/projects']?.post?.requestBody).toMatchObject({ content: { 'application/json': { schema: { properties: { url: {} } } } } });
     expect(paths['/orgs/{orgId}/tokens']?.post?.['x-access']).toBe('signed-in');
     const { allRoutes } = await import('../../src/http/routes/index.ts');
-    const { createMetrics } = await import('../../src/http/metrics.ts');
+    const { createMetrics } = await import('../../src/http/prometheus.ts');
     for (const route of allRoutes(createMetrics())) {
       const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}').replace(/\*$/, '{rest}');
       expect(paths[path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();

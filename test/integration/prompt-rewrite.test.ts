@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { questionFrom } from '../../src/domain/prompt-rewrite.ts';
+import { questionFrom } from '../../src/domain/prompts/rewrite.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stability } from '../../src/analysis/index.ts';
-import type { Period } from '../../src/domain/periods.ts';
+import type { Period } from '../../src/domain/reports/periods.ts';
 import {
   competitorFilter,
   historySquares,
@@ -12,7 +12,7 @@ import {
   stabilityOf,
   verdictFilter,
   type ResultSort,
-} from '../../src/domain/prompt-verdicts.ts';
+} from '../../src/domain/prompts/verdicts.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';

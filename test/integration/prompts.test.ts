@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { fixedClock } from '../../src/clock.ts';
-import { setOrgLimits } from '../../src/domain/orgs.ts';
-import { createSite } from '../../src/domain/sites.ts';
+import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
+import { createSite } from '../../src/domain/sites/sites.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchKey } from '../../src/domain/reports/rollups.ts';
-import { rebuildRollups } from '../../src/domain/rollups.ts';
+import { rebuildRollups, searchKey } from '../../src/domain/reports/rollups.ts';
+import { ROLLUP_TABLE_NAMES } from '../../src/domain/reports/rollup-tables.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -15,20 +15,7 @@ let app: TestApp;
 let ws: Workspace;
 let siteId: number;
 
-const TABLES = [
-  'rollup_site_day',
-  'rollup_prompt_period',
-  'rollup_prompt_competitor_period',
-  'rollup_competitor_period',
-  'rollup_source_period',
-  'rollup_page_period',
-  'rollup_own_page_prompt_period',
-  'rollup_search_period',
-  'rollup_model_period',
-  'rollup_suggestion_period',
-  'rollup_prompt_latest',
-  'rollup_prompt_summary',
-];
+const TABLES = ROLLUP_TABLE_NAMES;
 
 async function snapshot(): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersona, personaCreateSchema } from '../../src/domain/personas.ts';
-import { promptCreateSchema } from '../../src/domain/prompt-schemas.ts';
-import { createPrompt } from '../../src/domain/prompts.ts';
-import { createSite, findSite } from '../../src/domain/sites.ts';
-import { inviteMember } from '../../src/domain/invitations.ts';
-import { atLeast } from '../../src/domain/roles.ts';
-import { createMetrics } from '../../src/http/metrics.ts';
+import { createPersona, personaCreateSchema } from '../../src/domain/personas/personas.ts';
+import { promptCreateSchema } from '../../src/domain/prompts/schemas.ts';
+import { createPrompt } from '../../src/domain/prompts/prompts.ts';
+import { createSite, findSite } from '../../src/domain/sites/sites.ts';
+import { inviteMember } from '../../src/domain/workspace/invitations.ts';
+import { atLeast } from '../../src/domain/workspace/roles.ts';
+import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import type { Route } from '../../src/http/route.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModel, findModel } from '../../src/assistants/catalog.ts';
-import { runScan } from '../../src/domain/scan-run.ts';
-import { runNightlyTick } from '../../src/domain/schedules.ts';
+import { runScan } from '../../src/domain/scans/run.ts';
+import { runNightlyTick } from '../../src/domain/scans/schedule.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';

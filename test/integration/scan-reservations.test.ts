@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModel } from '../../src/assistants/catalog.ts';
-import { reserveUnits } from '../../src/domain/scan-money.ts';
-import { runScan } from '../../src/domain/scan-run.ts';
+import { reserveUnits } from '../../src/domain/scans/money.ts';
+import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';

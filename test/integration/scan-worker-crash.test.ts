@@ -12,7 +12,7 @@ let ws: Workspace;
 let worker: ChildProcess | null = null;
 
 const spawnWorker = () =>
-  spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli.ts'), 'worker', '--queues', 'scan'], {
+  spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'scan'], {
     env: { ...process.env, ...app.env, SIMULATOR_URL: app.simulatorUrl ?? '', LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_PER_SITE } from '../../src/domain/site-events.ts';
+import { EVENTS_PER_SITE } from '../../src/domain/sites/events.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

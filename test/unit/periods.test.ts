@@ -11,7 +11,7 @@ import {
   periodWindow,
   previousPeriod,
   type Period,
-} from '../../src/domain/periods.ts';
+} from '../../src/domain/reports/periods.ts';
 
 describe('periodStart', () => {
   it.each<[Period, string, string]>([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, looksRaw, mapColumns, parsePromptCsv, readRow, splitCategories, startLine } from '../../src/domain/prompt-csv.ts';
+import { detectDelimiter, looksRaw, mapColumns, parsePromptCsv, readRow, splitCategories, startLine } from '../../src/domain/prompts/csv.ts';
 import { ValidationError } from '../../src/errors.ts';
 
 describe('mapColumns', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { periodStart } from '../../src/domain/periods.ts';
-import { defaultDir } from '../../src/domain/prompt-list.ts';
+import { periodStart } from '../../src/domain/reports/periods.ts';
+import { defaultDir } from '../../src/domain/prompts/list.ts';
 
 describe('periodStart', () => {
   it.each([

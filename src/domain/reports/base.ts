@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { shareOfVoice, visibility } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery, type Db } from '../../db/database.ts';
-import type { RollupSiteDayTable } from '../../db/schema.ts';
-import { chosenStart, dayOf, periodEnd, periodStartSql, type Period, type PeriodQuery } from '../periods.ts';
+import { SITE_DAY_COUNTERS, snakeCase, type SiteDayCounter } from './rollup-tables.ts';
+import { chosenStart, dayOf, periodEnd, periodStartSql, type Period, type PeriodQuery } from './periods.ts';
 
 /**
  * What every report shares: the period it shows and the site counters of
@@ -49,10 +49,8 @@ export function periodEcho(p: ReportPeriod, periods: string[]) {
   return { period: p.period, start: p.start, end: p.end, periods };
 }
 
-type CounterName = Exclude<keyof RollupSiteDayTable, 'siteId' | 'day' | 'provider'>;
-export type SiteCounts = Record<CounterName, number>;
-
-const COUNTERS: CounterName[] = ['answers', 'failed', 'mentioned', 'ownCited', 'rankSum', 'rankCount', 'competitorMentions', 'positive', 'neutral', 'negative', 'toneSum'];
+export type SiteCounts = Record<SiteDayCounter, number>;
+const COUNTERS = SITE_DAY_COUNTERS;
 
 export function emptyCounts(): SiteCounts {
   return Object.fromEntries(COUNTERS.map((c) => [c, 0])) as SiteCounts;
@@ -64,7 +62,7 @@ export function addCounts(into: SiteCounts, more: SiteCounts): SiteCounts {
 }
 
 /** `coalesce(sum(counter), 0) AS "counter"` for every site counter of rollup_site_day. */
-export const sums = sql.raw(COUNTERS.map((c) => `coalesce(sum(${c.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)}), 0) AS "${c}"`).join(', '));
+export const sums = sql.raw(COUNTERS.map((c) => `coalesce(sum(${snakeCase(c)}), 0) AS "${c}"`).join(', '));
 
 /** Site counters per (period start, provider) for the periods from `first` to `last` (starts, inclusive). */
 export async function siteCountsByPeriod(db: Db, siteId: number, period: Period, first: string, last: string): Promise<{ start: string; provider: string; counts: SiteCounts }[]> {

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { previousPeriod, type Period, type PeriodQuery } from '../periods.ts';
+import { previousPeriod, type Period, type PeriodQuery } from './periods.ts';
 import { addCounts, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, round1, siteCountsByPeriod, type SiteCounts } from './base.ts';
 
 /** GET /projects/:id/competitors: the brand against every tracked competitor. */

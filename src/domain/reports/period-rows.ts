@@ -1,11 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Period } from '../periods.ts';
+import type { Period } from './periods.ts';
 import { hidden } from './base.ts';
 import { searchKeySql } from './rollups.ts';
 
 /**
  * The rows of one period of the per-prompt tables that keep no day rows
- * (COARSE_KINDS in ./rollups.ts), as a subquery: from the rollup for a week,
+ * (COARSE_KINDS in ./rollup-tables.ts), as a subquery: from the rollup for a week,
  * month or quarter, from that day's facts for a day (a day's answers are at
  * most prompts x assistants x that day's scans, found by answer_facts'
  * site and day index). Both give the same rows.

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Verdict } from '../../db/schema.ts';
-import { previousPeriod, type Period } from '../periods.ts';
-import { bestVerdictSql } from '../prompt-verdicts.ts';
+import { previousPeriod, type Period } from './periods.ts';
+import { bestVerdictSql } from '../prompts/verdicts.ts';
 
 export interface PromptChange {
   id: number;

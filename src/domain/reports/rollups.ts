@@ -1,16 +1,18 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { AnswerFacts } from '../../analysis/index.ts';
-import type { Db } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { PERIODS, periodStart, type Period } from '../periods.ts';
-
-type Executor = Db | Transaction<Database>;
+import { PERIODS, periodStart, type Period } from './periods.ts';
+import { PERIOD_TABLES, SEARCH_MAX_CHARS, SITE_DAY, SITE_DAY_COUNTERS, type RollupTable, type SiteDayCounter } from './rollup-tables.ts';
 
 /**
- * The report rollups of migration 20261122T0700. `rebuildReportRollups` is
- * the definition (set-based, from answer_facts and answers); the incremental
- * path (`reportRollupRows` + `addToReportRollups`) must give the same rows,
- * which test/integration/reports-rollups.test.ts checks.
+ * Every rollup that reports read, in one module: the site's day rows and the
+ * per-period report tables (definitions in ./rollup-tables.ts).
+ *
+ * `rebuildRollups` is the definition (set-based, from answer_facts and
+ * answers); the incremental path (`addToRollups`, run in the transaction
+ * that stores each batch's facts) must give the same rows, which
+ * test/integration/reports-rollups.test.ts checks table by table.
  *
  * Rows of one batch are sorted by key before they are written: two scans'
  * batches touching the same rows (one prompt, two assistants) then lock them
@@ -29,72 +31,12 @@ export interface RolledAnswer {
   facts: AnswerFacts;
 }
 
-/** Longest search kept, in characters: keys stay well inside a btree entry. */
-export const SEARCH_MAX_CHARS = 500;
-
 type Row = Record<string, string | number | number[] | null>;
-
-interface Table {
-  name: string;
-  /** Column and its SQL type, in table order; the first `keys` columns are the key. */
-  columns: [string, string][];
-  keys: number;
-  /** Period kinds kept; all unless said. */
-  kinds?: readonly Period[];
-}
-
-/**
- * The per-prompt tables of competitors, own pages and searches keep no day
- * rows: those would be about one row per answer, most of what reanalysis
- * would rebuild. A day's view reads that day's facts instead (at most prompts
- * x assistants x scans that day; see `dayRows` in ./period-rows.ts).
- */
-export const COARSE_KINDS: readonly Period[] = ['week', 'month', 'quarter'];
-
-const PERIOD_KEY: [string, string][] = [
-  ['site_id', 'int'],
-  ['period', 'text'],
-  ['start', 'date'],
-];
-const counters = (...names: string[]): [string, string][] => names.map((n) => [n, 'int']);
-
-const TABLES = {
-  promptPeriod: {
-    name: 'rollup_prompt_period',
-    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ...counters('answers', 'failed', 'cited', 'named', 'lost', 'missing', 'mentioned', 'competitor_mentions', 'rank_sum', 'rank_count')],
-    keys: 4,
-  },
-  promptCompetitor: {
-    name: 'rollup_prompt_competitor_period',
-    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['prompt_id', 'int'], ...counters('mentioned', 'both_named')],
-    keys: 5,
-    kinds: COARSE_KINDS,
-  },
-  competitor: {
-    name: 'rollup_competitor_period',
-    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['provider', 'text'], ...counters('mentioned', 'cited', 'both_named', 'brand_ahead', 'competitor_ahead')],
-    keys: 5,
-  },
-  source: {
-    name: 'rollup_source_period',
-    columns: [...PERIOD_KEY, ['domain', 'text'], ['site_type', 'text'], ...counters('answers', 'names_brand', 'citations')],
-    keys: 5,
-  },
-  page: { name: 'rollup_page_period', columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['url', 'text'], ...counters('answers')], keys: 5 },
-  ownPagePrompt: {
-    name: 'rollup_own_page_prompt_period',
-    columns: [...PERIOD_KEY, ['url', 'text'], ['prompt_id', 'int'], ['provider', 'text'], ...counters('answers')],
-    keys: 6,
-    kinds: COARSE_KINDS,
-  },
-  search: { name: 'rollup_search_period', columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['query', 'text'], ...counters('answers')], keys: 5, kinds: COARSE_KINDS },
-  model: { name: 'rollup_model_period', columns: [...PERIOD_KEY, ['provider', 'text'], ['model', 'text'], ...counters('answers')], keys: 5 },
-  suggestion: { name: 'rollup_suggestion_period', columns: [...PERIOD_KEY, ['name', 'text'], ...counters('answers')], keys: 4 },
-} satisfies Record<string, Table>;
-
+type Table = RollupTable;
+const TABLES = PERIOD_TABLES;
 type TableName = keyof typeof TABLES;
 
-export type ReportRollupRows = Record<TableName, Row[]> & { latest: Row[] };
+export type ReportRollupRows = Record<TableName, Row[]> & { latest: Row[]; siteDay: Row[] };
 
 /** Accumulates counter rows by key; `add` creates the row with zero counters on first sight. */
 class Accumulator {
@@ -144,6 +86,7 @@ export const searchKeySql = (column: string) =>
 /** The rows one batch of answers adds, pure: what the incremental path writes. */
 export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRows {
   const acc = Object.fromEntries(Object.entries(TABLES).map(([k, t]) => [k, new Accumulator(t)])) as Record<TableName, Accumulator>;
+  const siteDay = new Accumulator(SITE_DAY);
   const latest = new Map<string, RolledAnswer>();
 
   for (const item of items) {
@@ -166,6 +109,19 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
       if (c.siteType === 'own') ownPages.add(c.normalizedUrl);
     }
     const searches = new Set(item.searches.map(searchKey).filter((q) => q !== ''));
+    siteDay.add([siteId, day, provider], {
+      answers: 1,
+      failed: verdict === 'failed' ? 1 : 0,
+      mentioned: f.mentioned ? 1 : 0,
+      own_cited: f.ownCited ? 1 : 0,
+      rank_sum: f.brandRank ?? 0,
+      rank_count: f.brandRank === null ? 0 : 1,
+      competitor_mentions: f.competitorsNamed.length,
+      positive: f.tone === 'positive' ? 1 : 0,
+      neutral: f.tone === 'neutral' ? 1 : 0,
+      negative: f.tone === 'negative' ? 1 : 0,
+      tone_sum: f.toneScore ?? 0,
+    });
 
     for (const period of PERIODS) {
       const k = [siteId, period, periodStart(period, day)];
@@ -220,7 +176,7 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
       brand_rank: a.facts.brandRank,
       competitors_named: a.facts.competitorsNamed,
     }));
-  return { ...rows, latest: latestRows };
+  return { ...rows, siteDay: siteDay.sorted(), latest: latestRows };
 }
 
 function upsert(alias: string, table: Table, rows: Row[]): RawBuilder<unknown> {
@@ -241,14 +197,15 @@ function upsert(alias: string, table: Table, rows: Row[]): RawBuilder<unknown> {
 }
 
 /**
- * Adds one batch to the report rollups: one statement for every counter
- * table and the latest answers (data-modifying CTEs, rows as JSON
- * parameters), then one for the summaries of the prompts touched.
+ * Adds one batch of answers to every rollup, in the transaction that stores
+ * their facts: one statement for every counter table and the latest answers
+ * (data-modifying CTEs, rows as JSON parameters), then one for the summaries
+ * of the prompts touched.
  */
-export async function addToReportRollups(db: Executor, items: readonly RolledAnswer[]): Promise<void> {
+export async function addToRollups(db: Executor, items: readonly RolledAnswer[]): Promise<void> {
   if (items.length === 0) return;
   const rows = reportRollupRows(items);
-  const ctes = (Object.keys(TABLES) as TableName[]).filter((k) => rows[k].length > 0).map((k) => upsert(k, TABLES[k], rows[k]));
+  const ctes = [upsert('site_day', SITE_DAY, rows.siteDay), ...(Object.keys(TABLES) as TableName[]).filter((k) => rows[k].length > 0).map((k) => upsert(k, TABLES[k], rows[k]))];
   const latest = sql`latest AS (
     INSERT INTO rollup_prompt_latest AS t (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
     SELECT prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int)
@@ -300,10 +257,33 @@ function rebuildFrom(table: Table, perDay: RawBuilder<unknown>): RawBuilder<unkn
 export type RebuildScope = 'all' | 'facts';
 const ANSWER_TABLES: readonly Table[] = [TABLES.search, TABLES.model];
 
-/** Recomputes a site's report rollups from its facts, set-based, in the caller's transaction. */
-export async function rebuildReportRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
+/** How each site-day counter is computed from a day's answer_facts rows. */
+const SITE_DAY_SQL: Record<SiteDayCounter, string> = {
+  answers: 'count(*)',
+  failed: "count(*) FILTER (WHERE verdict = 'failed')",
+  mentioned: 'count(*) FILTER (WHERE mentioned)',
+  ownCited: 'count(*) FILTER (WHERE own_cited)',
+  rankSum: 'coalesce(sum(brand_rank), 0)',
+  rankCount: 'count(brand_rank)',
+  competitorMentions: 'coalesce(sum(cardinality(competitors_named)), 0)',
+  positive: "count(*) FILTER (WHERE tone = 'positive')",
+  neutral: "count(*) FILTER (WHERE tone = 'neutral')",
+  negative: "count(*) FILTER (WHERE tone = 'negative')",
+  toneSum: 'coalesce(sum(tone_score), 0)',
+};
+
+/** Recomputes a site's rollups from its facts, set-based, in the caller's transaction (`scope`: see RebuildScope). */
+export async function rebuildRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
   // The aggregations and sorts below handle a few rows per answer: with the default 4 MB they spill to disk.
   await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
+  await sql`DELETE FROM rollup_site_day WHERE site_id = ${siteId}`.execute(trx);
+  const siteDayColumns = SITE_DAY.columns.map(([n]) => n).join(', ');
+  const siteDayValues = SITE_DAY_COUNTERS.map((c) => SITE_DAY_SQL[c]).join(', ');
+  await sql`
+    INSERT INTO rollup_site_day (${sql.raw(siteDayColumns)})
+    SELECT site_id, day, provider, ${sql.raw(siteDayValues)}
+      FROM answer_facts WHERE site_id = ${siteId}
+     GROUP BY site_id, day, provider`.execute(trx);
   const rebuilt = (table: Table) => scope === 'all' || !ANSWER_TABLES.includes(table);
   const cleared = [...Object.values(TABLES).filter(rebuilt).map((t) => t.name), ...(scope === 'all' ? ['rollup_prompt_latest'] : []), 'rollup_prompt_summary'];
   for (const name of cleared) await sql`DELETE FROM ${sql.raw(name)} WHERE site_id = ${siteId}`.execute(trx);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema } from '../periods.ts';
+import { periodQuerySchema } from './periods.ts';
 import { periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { searchRows } from './period-rows.ts';
 import { pagingShape } from './query.ts';

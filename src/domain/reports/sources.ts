@@ -4,7 +4,7 @@ import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema, type Period } from '../periods.ts';
+import { periodQuerySchema, type Period } from './periods.ts';
 import { ownPagePromptRows } from './period-rows.ts';
 import { pagingShape } from './query.ts';
 import { addCounts, emptyCounts, headline, percentOf, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod } from './base.ts';

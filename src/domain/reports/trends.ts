@@ -3,9 +3,9 @@ import { shareOfVoice, visibility, type Stability } from '../../analysis/index.t
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
-import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from '../periods.ts';
-import { eventsBetween } from '../site-events.ts';
-import { stabilityOf } from '../prompt-verdicts.ts';
+import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from './periods.ts';
+import { eventsBetween } from '../sites/events.ts';
+import { stabilityOf } from '../prompts/verdicts.ts';
 import { emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { windowCounts } from './report.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changeCompetitor, trackCompetitor, untrackCompetitor } from '../../domain/competitors.ts';
+import { changeCompetitor, trackCompetitor, untrackCompetitor } from '../../domain/competitors/competitors.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { trimmed } from '../schemas.ts';

@@ -1,5 +1,5 @@
 import type { SiteRow } from '../../db/schema.ts';
-import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/site-events.ts';
+import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/sites/events.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** Site events exist in variant B only; a deployment serving A alone answers 404 for these paths. */

@@ -1,4 +1,4 @@
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../prometheus.ts';
 import type { Route } from '../route.ts';
 import { competitorRoutes } from './competitors.routes.ts';
 import { eventRoutes } from './events.routes.ts';

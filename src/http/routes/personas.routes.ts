@@ -1,5 +1,5 @@
 import type { SiteRow } from '../../db/schema.ts';
-import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas.ts';
+import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas/personas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** Buyer personas exist in variant A only; a deployment serving B alone answers 404 for these paths. */

@@ -1,5 +1,5 @@
 import type { SiteRow } from '../../db/schema.ts';
-import { promptAnswer, promptAnswerQuerySchema, promptDetail, promptDetailQuerySchema } from '../../domain/prompt-detail.ts';
+import { promptAnswer, promptAnswerQuerySchema, promptDetail, promptDetailQuerySchema } from '../../domain/prompts/detail.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 const site = (s: SiteRow | null) => s as SiteRow;

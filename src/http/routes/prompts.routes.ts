@@ -1,11 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories.ts';
-import { EXPORT_COLUMNS, exportPromptsCsv } from '../../domain/prompt-export.ts';
-import { importPrompts } from '../../domain/prompt-import.ts';
-import { listPrompts, promptExportQuerySchema, promptListQuerySchema } from '../../domain/prompt-list.ts';
-import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateSchema } from '../../domain/prompt-schemas.ts';
-import { bulkPrompts, createPrompt, pendingRewrites, updatePrompt } from '../../domain/prompts.ts';
+import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories/categories.ts';
+import { EXPORT_COLUMNS, exportPromptsCsv } from '../../domain/prompts/export.ts';
+import { importPrompts } from '../../domain/prompts/import.ts';
+import { listPrompts, promptExportQuerySchema, promptListQuerySchema } from '../../domain/prompts/list.ts';
+import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateSchema } from '../../domain/prompts/schemas.ts';
+import { bulkPrompts, createPrompt, pendingRewrites, updatePrompt } from '../../domain/prompts/prompts.ts';
 import { ValidationError } from '../../errors.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 

@@ -1,10 +1,10 @@
 import type { SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema } from '../../domain/periods.ts';
+import { periodQuerySchema } from '../../domain/reports/periods.ts';
 import { competitorDetail } from '../../domain/reports/competitor-detail.ts';
 import { siteCompetitors } from '../../domain/reports/competitors.ts';
 import { siteReport } from '../../domain/reports/report.ts';
 import { searchesQuerySchema, siteSearches } from '../../domain/reports/searches.ts';
-import { sentimentQuerySchema, siteSentiment } from '../../domain/reports/sentiment.ts';
+import { sentimentQuerySchema, siteSentiment } from '../../domain/reports/site-sentiment.ts';
 import { siteSources, sourcesQuerySchema } from '../../domain/reports/sources.ts';
 import { siteTrends } from '../../domain/reports/trends.ts';
 import { defineRoute, json, type Route } from '../route.ts';

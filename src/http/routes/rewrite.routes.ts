@@ -1,4 +1,4 @@
-import { requestRewrite } from '../../domain/prompt-rewrite.ts';
+import { requestRewrite } from '../../domain/prompts/rewrite.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 

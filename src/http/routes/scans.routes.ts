@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SiteRow } from '../../db/schema.ts';
-import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, SCAN_TABS, startScan } from '../../domain/scans.ts';
+import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, SCAN_TABS, startScan } from '../../domain/scans/scans.ts';
 import { ValidationError } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, json, type Route } from '../route.ts';

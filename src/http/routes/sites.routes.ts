@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../errors.ts';
-import { getReanalysis, requestReanalysis } from '../../domain/reanalysis.ts';
-import { changeSite, setSchedule, siteWithDetails } from '../../domain/site-settings.ts';
+import { getReanalysis, requestReanalysis } from '../../domain/reanalysis/reanalysis.ts';
+import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { providerKey, scanSettingsBody, trimmed, usdAmount } from '../schemas.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../prometheus.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { usage } from '../../domain/billing.ts';
-import { cancelInvitation, inviteMember } from '../../domain/invitations.ts';
-import { changeMemberRole, listMembers, removeMember } from '../../domain/members.ts';
-import { dashboard, workspace } from '../../domain/orgs.ts';
-import { listProviders } from '../../domain/providers.ts';
-import { createSite, listSites } from '../../domain/sites.ts';
+import { usage } from '../../domain/workspace/billing.ts';
+import { cancelInvitation, inviteMember } from '../../domain/workspace/invitations.ts';
+import { changeMemberRole, listMembers, removeMember } from '../../domain/workspace/members.ts';
+import { dashboard, workspace } from '../../domain/workspace/orgs.ts';
+import { listProviders } from '../../domain/providers/providers.ts';
+import { createSite, listSites } from '../../domain/sites/sites.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
 import { keyRole, trimmed } from '../schemas.ts';
 

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.ts';
+import { closeContext, createContext } from '../context.ts';
+import { seedDemo, startDemoScan } from './demo.ts';
+import { createLogger } from '../logger.ts';
+import { migrate } from '../main.ts';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited before it was ready`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * What `npm start` runs after services are up: migrate, seed the demo on
+ * first run, then run simulator, workers and API as child processes until
+ * Ctrl-C, which stops all of them.
+ */
+export async function runStart(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel, { name: 'start' });
+  const migrated = await migrate(config);
+  if (migrated.length) log.info({ migrated }, 'database migrated');
+
+  const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });
+  const demo = await seedDemo(ctx, '.sightline');
+
+  const children: { name: string; proc: ChildProcess }[] = [];
+  // A simulator we start ourselves answers every provider without a credential.
+  // Children read their own config; they inherit this environment unchanged but for the simulator address.
+  // eslint-disable-next-line no-restricted-properties
+  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl };
+  const run = (name: string, args: string[]) => {
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: 'inherit', env });
+    children.push({ name, proc });
+    return proc;
+  };
+
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const { proc } of children) if (proc.exitCode === null) proc.kill('SIGTERM');
+    const force = setTimeout(() => children.forEach(({ proc }) => proc.exitCode === null && proc.kill('SIGKILL')), 15_000);
+    await Promise.all(children.map(({ proc }) => (proc.exitCode !== null ? null : new Promise((r) => proc.once('exit', r)))));
+    clearTimeout(force);
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  const simulator = run('simulator', ['simulator', '--port', String(config.assistants.simulatorPort)]);
+  run('worker', ['worker']);
+  const api = run('api', ['api']);
+  for (const { name, proc } of children) {
+    proc.once('exit', (code, signal) => {
+      if (stopping) return;
+      log.error({ process: name, code, signal }, 'a process stopped; stopping the others');
+      void stopAll(1);
+    });
+  }
+
+  const url = config.publicBaseUrl;
+  try {
+    await Promise.all([waitForHealth(`${config.assistants.simulatorUrl}/__sim/health`, simulator), waitForHealth(`${url}/healthz`, api)]);
+  } catch (err) {
+    log.error({ err: (err as Error).message }, 'start failed');
+    await closeContext(ctx);
+    await stopAll(1);
+    return;
+  }
+  const demoScan = await startDemoScan(ctx, demo).catch((err: Error) => {
+    log.warn({ err: err.message }, 'demo scan not started');
+    return null;
+  });
+  await closeContext(ctx);
+  const curl = `curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/whoami`;
+  process.stdout.write(
+    [
+      '',
+      '  Sightline is running.',
+      `    API:        ${url}   (OpenAPI: ${url}/openapi.json)`,
+      `    Simulator:  ${config.assistants.simulatorUrl}`,
+      `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.projectId})`,
+      '',
+      `  Try:  ${curl}`,
+      ...(demoScan ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`] : []),
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}

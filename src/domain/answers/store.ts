@@ -1,0 +1,124 @@
+import type { AnswerFacts, BrandBook } from '../../analysis/index.ts';
+import type { AppContext } from '../../context.ts';
+import type { CitationJson } from '../../db/schema.ts';
+import type { Micros } from '../../money.ts';
+import { rawJson } from '../../assistants/truncate.ts';
+import { analyseAnswer, writeFacts } from './facts.ts';
+import { addToRollups } from '../reports/rollups.ts';
+
+export interface NewAnswer {
+  scanId: number;
+  siteId: number;
+  promptId: number;
+  provider: string;
+  model: string;
+  askedAt: Date;
+  text: string | null;
+  citations: CitationJson[];
+  searches: string[];
+  usage?: Record<string, unknown> | null;
+  raw?: unknown;
+  costMicros: Micros;
+  error: string | null;
+  truncated?: boolean;
+  context: string | null;
+  /** Facts worked out ahead (the scan's writer analyses each answer as it arrives); analysed here otherwise. */
+  facts?: AnswerFacts;
+}
+
+export interface StoredAnswer {
+  answerId: number;
+  facts: AnswerFacts;
+}
+
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The one way answers enter the database (scans, imports, tests): answers,
+ * their facts and rollups in one transaction, for one answer or a batch.
+ * Answers are unique per (scan, prompt, provider): storing one twice gives
+ * null in its place and changes nothing, so a retried job never counts or
+ * charges twice. Money is settled by the caller right after (scan-money.ts),
+ * so the rows every reservation locks are never held across an answer write.
+ */
+export async function storeAnswers(
+  ctx: AppContext,
+  inputs: NewAnswer[],
+  book: BrandBook,
+): Promise<(StoredAnswer | null)[]> {
+  if (inputs.length === 0) return [];
+  return ctx.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .insertInto('answers')
+      .values(
+        inputs.map((input) => ({
+          scanId: input.scanId,
+          siteId: input.siteId,
+          promptId: input.promptId,
+          provider: input.provider,
+          model: input.model,
+          askedAt: input.askedAt,
+          day: utcDay(input.askedAt),
+          text: input.text,
+          citations: JSON.stringify(input.citations),
+          searches: JSON.stringify(input.searches),
+          usage: input.usage ? JSON.stringify(input.usage) : null,
+          raw: input.raw === undefined ? null : rawJson(input.raw),
+          costMicros: input.costMicros,
+          error: input.error,
+          truncated: input.truncated ?? false,
+          context: input.context,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider']).doNothing())
+      .returning(['id', 'scanId', 'promptId', 'provider'])
+      .execute();
+    const ids = new Map(rows.map((r) => [`${r.scanId}|${r.promptId}|${r.provider}`, r.id]));
+    const stored = inputs.flatMap((input) => {
+      const id = ids.get(`${input.scanId}|${input.promptId}|${input.provider}`);
+      if (id === undefined) return [];
+      ids.delete(`${input.scanId}|${input.promptId}|${input.provider}`);
+      const day = utcDay(input.askedAt);
+      const answer = { id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
+      return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
+    });
+    await writeFacts(trx, stored, book);
+    await addToRollups(
+      trx,
+      stored.map((s) => ({
+        siteId: s.input.siteId,
+        day: s.answer.day,
+        provider: s.input.provider,
+        facts: s.facts,
+        promptId: s.input.promptId,
+        answerId: s.answerId,
+        askedAt: s.input.askedAt,
+        model: s.input.model,
+        searches: s.input.searches,
+      })),
+    );
+    // The scan row last: reservations lock it too, so it is held only until commit.
+    const counts = new Map<number, { done: number; failed: number }>();
+    for (const s of stored) {
+      const c = counts.get(s.input.scanId) ?? { done: 0, failed: 0 };
+      if (s.facts.verdict === 'failed') c.failed++;
+      else c.done++;
+      counts.set(s.input.scanId, c);
+    }
+    for (const [scanId, c] of counts) {
+      await trx
+        .updateTable('scans')
+        .set((eb) => ({ answersDone: eb('answersDone', '+', c.done), answersFailed: eb('answersFailed', '+', c.failed) }))
+        .where('id', '=', scanId)
+        .execute();
+    }
+    const byInput = new Map(stored.map((s) => [s.input, { answerId: s.answerId, facts: s.facts }]));
+    return inputs.map((input) => byInput.get(input) ?? null);
+  });
+}
+
+/** One answer: see storeAnswers. */
+export async function storeAnswer(ctx: AppContext, input: NewAnswer, book: BrandBook): Promise<StoredAnswer | null> {
+  const [stored] = await storeAnswers(ctx, [input], book);
+  return stored ?? null;
+}

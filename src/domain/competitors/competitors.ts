@@ -1,0 +1,100 @@
+import type { AppContext } from '../../context.ts';
+import type { CompetitorRow } from '../../db/schema.ts';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import { domainFromAddress } from '../sites/site-domain.ts';
+import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
+import { serializeCompetitor } from '../sites/sites.ts';
+
+export const MAX_COMPETITORS_PER_SITE = 50;
+
+export interface CompetitorInput {
+  name?: string | undefined;
+  domain?: string | null | undefined;
+  aliases?: string[] | undefined;
+  color?: string | null | undefined;
+  logo?: string | null | undefined;
+}
+
+function cleanAliases(aliases: string[], name: string): string[] {
+  const seen = new Set([name.toLowerCase()]);
+  return aliases.map((a) => a.trim()).filter((a) => a && !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
+}
+
+function checkedDomain(domain: string | null | undefined): string | null | undefined {
+  if (domain === undefined || domain === null || domain.trim() === '') return domain === undefined ? undefined : null;
+  const parsed = domainFromAddress(domain);
+  if (!parsed) throw new ValidationError({ domain: 'not a domain' });
+  return parsed;
+}
+
+async function assertNameFree(ctx: AppContext, siteId: number, name: string, exceptId?: number): Promise<void> {
+  let q = ctx.db.selectFrom('competitors').select('id').where('siteId', '=', siteId).where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  const clash = await q.executeTakeFirst();
+  if (clash) throw new ConflictError(`A competitor named ${name} is already tracked (id ${clash.id})`, { name: 'already tracked' });
+}
+
+async function findCompetitor(ctx: AppContext, siteId: number, competitorId: number): Promise<CompetitorRow> {
+  const row = await ctx.db.selectFrom('competitors').selectAll().where('id', '=', competitorId).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`No competitor with id ${competitorId}`);
+  return row;
+}
+
+/** Names changed: the site's brand book changed, so its stored answers are re-read. */
+async function namesChanged(ctx: AppContext, siteId: number, reason: string): Promise<ReanalysisView> {
+  await ctx.db
+    .updateTable('sites')
+    .set((eb) => ({ brandVersion: eb('brandVersion', '+', 1), updatedAt: ctx.clock.now() }))
+    .where('id', '=', siteId)
+    .execute();
+  return requestReanalysis(ctx, siteId, reason);
+}
+
+export async function trackCompetitor(ctx: AppContext, siteId: number, input: CompetitorInput & { name: string }) {
+  const name = input.name.trim();
+  const domain = checkedDomain(input.domain) ?? null;
+  await assertNameFree(ctx, siteId, name);
+  const count = await ctx.db.selectFrom('competitors').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', siteId).executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
+  const row = await ctx.db
+    .insertInto('competitors')
+    .values({ siteId, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+    .catch((err: { code?: string }) => {
+      if (err.code === '23505') throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
+      throw err;
+    });
+  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, siteId, `competitor ${name} tracked`) };
+}
+
+export async function changeCompetitor(ctx: AppContext, siteId: number, competitorId: number, input: CompetitorInput) {
+  const current = await findCompetitor(ctx, siteId, competitorId);
+  const name = input.name?.trim() ?? current.name;
+  if (name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(ctx, siteId, name, competitorId);
+  const domain = checkedDomain(input.domain);
+  const row = await ctx.db
+    .updateTable('competitors')
+    .set({
+      name,
+      ...(domain !== undefined && { domain }),
+      ...(input.aliases !== undefined && { aliases: cleanAliases(input.aliases, name) }),
+      ...(input.color !== undefined && { color: input.color }),
+      ...(input.logo !== undefined && { logo: input.logo }),
+    })
+    .where('id', '=', competitorId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const matchingChanged = row.name !== current.name || row.domain !== current.domain || row.aliases.join('\n') !== current.aliases.join('\n');
+  return {
+    competitor: serializeCompetitor(row),
+    reanalysis: matchingChanged ? await namesChanged(ctx, siteId, `competitor ${row.name} changed`) : null,
+  };
+}
+
+/** Stops tracking; stored answers stay, and their facts are re-read without this name. */
+export async function untrackCompetitor(ctx: AppContext, siteId: number, competitorId: number) {
+  const row = await findCompetitor(ctx, siteId, competitorId);
+  await ctx.db.deleteFrom('competitors').where('id', '=', competitorId).execute();
+  return { deleted: true, competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, siteId, `competitor ${row.name} no longer tracked`) };
+}

@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import type { PersonaRow, SiteRow } from '../../db/schema.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import { lockSite } from '../prompts/limits.ts';
+import { hasNoNul } from '../prompts/schemas.ts';
+
+/**
+ * Buyer personas (variant A): who asks a prompt, in their words. A scan asks
+ * a prompt with its persona's context; deleting a persona leaves its prompts
+ * asked without one.
+ */
+
+export const PERSONA_NAME_MAX = 80;
+export const PERSONA_CONTEXT_MAX = 600;
+
+const personaName = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(PERSONA_NAME_MAX, `name must be at most ${PERSONA_NAME_MAX} characters`)
+  .refine(hasNoNul, 'name cannot contain NUL characters');
+const personaContext = z
+  .string({ error: 'context must be a string' })
+  .trim()
+  .max(PERSONA_CONTEXT_MAX, `context must be at most ${PERSONA_CONTEXT_MAX} characters`)
+  .refine(hasNoNul, 'context cannot contain NUL characters');
+
+export const personaCreateSchema = z.object({ name: personaName, context: personaContext.default('') });
+export const personaUpdateSchema = z.object({ name: personaName.optional(), context: personaContext.optional() });
+
+export type PersonaCreate = z.output<typeof personaCreateSchema>;
+export type PersonaUpdate = z.output<typeof personaUpdateSchema>;
+
+function serializePersona(row: PersonaRow, promptCount: number) {
+  return { id: row.id, name: row.name, context: row.context, promptCount, createdAt: row.createdAt, updatedAt: row.updatedAt };
+}
+
+const promptCount = (db: Db) =>
+  db
+    .selectFrom('personas as pe')
+    .leftJoin('prompts as p', 'p.personaId', 'pe.id')
+    .selectAll('pe')
+    .select((eb) => eb.fn.count<number>('p.id').as('promptCount'))
+    .groupBy('pe.id');
+
+async function findPersona(db: Db, siteId: number, personaId: number): Promise<PersonaRow> {
+  const row = await db.selectFrom('personas').selectAll().where('id', '=', personaId).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`No persona with id ${personaId}`);
+  return row;
+}
+
+/** A persona id given in a prompt body must be one of this site's personas: 422 naming the field otherwise. */
+export async function assertPersonaOfSite(db: Db, siteId: number, personaId: number | null | undefined, field = 'personaId'): Promise<void> {
+  if (personaId === null || personaId === undefined) return;
+  const row = await db.selectFrom('personas').select('id').where('id', '=', personaId).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new ValidationError({ [field]: `no persona with id ${personaId} in this project` });
+}
+
+async function assertNameFree(db: Db, siteId: number, name: string, exceptId?: number): Promise<void> {
+  let q = db.selectFrom('personas').select('id').where('siteId', '=', siteId).where(sql`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+  const dup = await q.executeTakeFirst();
+  if (dup) throw new ConflictError(`A persona named ${name} already exists (id ${dup.id})`, { name: 'already exists' });
+}
+
+export async function listPersonas(db: Db, site: SiteRow) {
+  const rows = await promptCount(db).where('pe.siteId', '=', site.id).orderBy(sql`lower(pe.name)`).orderBy('pe.id').execute();
+  return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: rows.length };
+}
+
+export async function createPersona(db: Db, site: SiteRow, input: PersonaCreate) {
+  return db.transaction().execute(async (trx) => {
+    await lockSite(trx, site.id);
+    await assertNameFree(trx, site.id, input.name);
+    const row = await trx.insertInto('personas').values({ siteId: site.id, name: input.name, context: input.context }).returningAll().executeTakeFirstOrThrow();
+    return { persona: serializePersona(row, 0) };
+  });
+}
+
+export async function updatePersona(db: Db, site: SiteRow, personaId: number, input: PersonaUpdate) {
+  return db.transaction().execute(async (trx) => {
+    await lockSite(trx, site.id);
+    const current = await findPersona(trx, site.id, personaId);
+    if (input.name !== undefined && input.name !== current.name) await assertNameFree(trx, site.id, input.name, personaId);
+    if (input.name !== undefined || input.context !== undefined) {
+      await trx
+        .updateTable('personas')
+        .set({ ...(input.name !== undefined && { name: input.name }), ...(input.context !== undefined && { context: input.context }), updatedAt: sql`now()` })
+        .where('id', '=', personaId)
+        .execute();
+    }
+    const row = await promptCount(trx).where('pe.id', '=', personaId).executeTakeFirstOrThrow();
+    return { persona: serializePersona(row, Number(row.promptCount)) };
+  });
+}
+
+/** Its prompts lose the persona (and are asked without one from the next scan); the answer says how many. */
+export async function deletePersona(db: Db, site: SiteRow, personaId: number) {
+  return db.transaction().execute(async (trx) => {
+    const persona = await findPersona(trx, site.id, personaId);
+    const cleared = await trx
+      .updateTable('prompts')
+      .set({ personaId: null, updatedAt: sql`now()` })
+      .where('siteId', '=', site.id)
+      .where('personaId', '=', personaId)
+      .executeTakeFirst();
+    await trx.deleteFrom('personas').where('id', '=', personaId).execute();
+    return { deleted: true, persona: { id: persona.id, name: persona.name }, promptsCleared: Number(cleared.numUpdatedRows) };
+  });
+}

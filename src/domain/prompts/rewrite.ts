@@ -1,0 +1,99 @@
+import type { AppContext } from '../../context.ts';
+import type { SiteRow } from '../../db/schema.ts';
+import { BadRequestError } from '../../errors.ts';
+import { enqueue } from '../../queue/queues.ts';
+import { assistantsFor } from '../providers/assistants.ts';
+import { consumeRateLimit } from '../workspace/rate-limits.ts';
+
+/** The instruction sent to the assistant; the simulator recognises it and answers with a question. */
+export function rewriteInstruction(query: string): string {
+  return `Rewrite this search query as the question a buyer would ask an AI assistant. Reply with the question only, in the query's language.\nQuery: ${query}`;
+}
+
+export async function pendingRewrites(ctx: AppContext, siteId: number): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('prompts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('siteId', '=', siteId)
+    .where('raw', '=', true)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Queues the rewrite of a site's raw imported queries into questions. Not
+ * charged, but it does call an assistant, so it needs a positive balance and
+ * is limited to 10 calls an hour per site.
+ */
+export async function requestRewrite(ctx: AppContext, site: SiteRow) {
+  const org = await ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', site.orgId).executeTakeFirstOrThrow();
+  if (org.balanceMicros <= 0) throw new BadRequestError('Rewriting queries needs a balance above zero; top up the workspace first');
+  const pending = await pendingRewrites(ctx, site.id);
+  await consumeRateLimit(ctx, 'rewrite', site.id);
+  const jobId = `rewrite-${site.id}-${ctx.clock.now().getTime()}`;
+  if (pending > 0) await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });
+  return { rewrite: { state: pending > 0 ? 'queued' : 'nothing to do', pending, jobId: pending > 0 ? jobId : null } };
+}
+
+const BATCH = 50;
+
+/** Cleans an assistant's reply into a prompt text, or null when it is not usable as one. */
+export function questionFrom(reply: string): string | null {
+  const line = reply
+    .split('\n')
+    .map((l) => l.trim().replace(/^["'“”*\s]+|["'“”*\s]+$/g, ''))
+    .find((l) => l.length > 0);
+  if (!line || line.length < 3 || line.length > 500) return null;
+  return /[?？]$/.test(line) ? line : `${line}?`;
+}
+
+/** The rewrite job: each raw prompt is asked once; a reply that would duplicate another prompt leaves it raw. */
+export async function runRewrite(ctx: AppContext, siteId: number): Promise<{ rewritten: number; kept: number }> {
+  const site = await ctx.db.selectFrom('sites').select(['language', 'location']).where('id', '=', siteId).executeTakeFirst();
+  if (!site) return { rewritten: 0, kept: 0 };
+  const assistants = assistantsFor(ctx);
+  let rewritten = 0;
+  let kept = 0;
+  let lastId = 0;
+  for (;;) {
+    const batch = await ctx.db
+      .selectFrom('prompts')
+      .select(['id', 'text'])
+      .where('siteId', '=', siteId)
+      .where('raw', '=', true)
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (batch.length === 0) break;
+    lastId = batch[batch.length - 1]?.id ?? lastId;
+    await Promise.all(
+      batch.map(async (p) => {
+        try {
+          const answer = await assistants.ask({ provider: 'openai', prompt: rewriteInstruction(p.text), language: site.language, location: site.location }, {});
+          const question = questionFrom(answer.text);
+          if (!question) {
+            kept++;
+            return;
+          }
+          const res = await ctx.db
+            .updateTable('prompts')
+            .set({ text: question, raw: false, updatedAt: ctx.clock.now() })
+            .where('id', '=', p.id)
+            .where('raw', '=', true)
+            .executeTakeFirst()
+            .catch((err: { code?: string }) => {
+              if (err.code === '23505') return null; // the question is already a prompt of this site
+              throw err;
+            });
+          if (res && Number(res.numUpdatedRows) > 0) rewritten++;
+          else kept++;
+        } catch (err) {
+          ctx.logger.warn({ promptId: p.id, err: (err as Error).message }, 'rewrite of one prompt failed');
+          kept++;
+        }
+      }),
+    );
+  }
+  return { rewritten, kept };
+}

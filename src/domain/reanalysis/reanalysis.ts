@@ -1,0 +1,128 @@
+import { sql, type InferResult } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { ReanalysisStatus } from '../../db/schema.ts';
+import { NotFoundError } from '../../errors.ts';
+import { enqueue } from '../../queue/queues.ts';
+import { withSiteLock } from '../../queue/site-lock.ts';
+import { loadBrandBook } from '../sites/brand-book.ts';
+import type { AnswerFacts } from '../../analysis/index.ts';
+import { analyseAnswers, factsKey, writeFacts } from '../answers/facts.ts';
+import { rebuildRollups } from '../reports/rollups.ts';
+
+const BATCH = 1000;
+const WRITES_IN_FLIGHT = 2;
+/** How long a request that triggered reanalysis waits for it before answering with the job to poll. */
+export const REANALYSIS_WAIT_MS = 3000;
+
+export interface ReanalysisView {
+  id: number;
+  state: ReanalysisStatus;
+  reason: string;
+  answers: number;
+  verdictsChanged: number;
+  error: string | null;
+  requestedAt: Date;
+  finishedAt: Date | null;
+  poll: string;
+}
+
+async function view(ctx: AppContext, siteId: number, id: number): Promise<ReanalysisView> {
+  const row = await ctx.db.selectFrom('reanalyses').selectAll().where('id', '=', id).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`No reanalysis with id ${id}`);
+  return {
+    id: row.id,
+    state: row.status,
+    reason: row.reason,
+    answers: row.answers,
+    verdictsChanged: row.verdictsChanged,
+    error: row.error,
+    requestedAt: row.requestedAt,
+    finishedAt: row.finishedAt,
+    poll: `/projects/${siteId}/reanalyses/${row.id}`,
+  };
+}
+
+export const getReanalysis = view;
+
+/**
+ * Queues a re-read of every stored answer of a site and waits a few seconds
+ * for it: the caller gets the finished summary, or the state and where to poll.
+ */
+export async function requestReanalysis(ctx: AppContext, siteId: number, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
+  const row = await ctx.db.insertInto('reanalyses').values({ siteId, reason }).returning(['id']).executeTakeFirstOrThrow();
+  await enqueue(ctx, 'reanalyse', { siteId, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const current = await view(ctx, siteId, row.id);
+    if (current.state === 'done' || current.state === 'failed' || Date.now() >= deadline) return current;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The reanalyse job: under the site's lock, re-reads the site's answers in
+ * batches (memory flat in the number of answers), rewrites their facts with
+ * the current names, then rebuilds the rollups that depend on facts in one
+ * transaction.
+ */
+export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisId: number): Promise<{ answers: number; verdictsChanged: number }> {
+  return withSiteLock(ctx, siteId, async (lost) => {
+    const db = ctx.db;
+    await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
+    try {
+      const book = await loadBrandBook(db, siteId);
+      const key = factsKey(book);
+      let answers = 0;
+      let verdictsChanged = 0;
+      await db.transaction().execute(async (reader) => {
+        const query = reader
+          .selectFrom('answers as a')
+          .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
+          .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
+          .where('a.siteId', '=', siteId)
+          .orderBy('a.id');
+        // One cursor over the site's answers, read in batches: one ordered index scan in all. Keyset
+        // batches were re-planned each time and, with statistics that had not seen a bulk of new
+        // answers, planned as a scan of every remaining row per batch.
+        await sql`DECLARE reanalysis_answers NO SCROLL CURSOR FOR ${query}`.execute(reader);
+        const readBatch = async () => (await sql<InferResult<typeof query>[number]>`FETCH ${sql.lit(BATCH)} FROM reanalysis_answers`.execute(reader)).rows;
+        let batch = await readBatch();
+        // Postgres reads the next batch and writes earlier ones while an analysis thread reads this one. Writes are
+        // most of the time, so two run at once (two connections, both cores); with one read ahead and two
+        // writes behind, memory stays flat whatever the number of answers.
+        const writing: Promise<void>[] = [];
+        while (batch.length > 0) {
+          if (lost.aborted) throw lost.reason as Error;
+          const next = readBatch();
+          next.catch(() => undefined);
+          // Facts are a pure function of answer, names and rules: current ones need no rewrite.
+          const stale = batch.filter((a) => a.oldKey !== key);
+          const facts = await analyseAnswers(stale, book);
+          const items = stale.map((answer, i) => ({ answer, facts: facts[i] as AnswerFacts }));
+          verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
+          if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+          const write = writeFacts(db, items, book);
+          write.catch(() => undefined);
+          writing.push(write);
+          answers += batch.length;
+          batch = await next;
+        }
+        await Promise.all(writing);
+      });
+      await db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));
+      await db
+        .updateTable('reanalyses')
+        .set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() })
+        .where('id', '=', reanalysisId)
+        .execute();
+      return { answers, verdictsChanged };
+    } catch (err) {
+      await db
+        .updateTable('reanalyses')
+        .set({ status: 'failed', error: (err as Error).message, finishedAt: ctx.clock.now() })
+        .where('id', '=', reanalysisId)
+        .execute();
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import { PROVIDER_KEYS, defaultModel, findModel, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import type { AppContext } from '../../context.ts';
+import type { ScanSettingsJson, SiteRow } from '../../db/schema.ts';
+import { BadRequestError, ValidationError } from '../../errors.ts';
+import { usdToMicros, type Micros } from '../../money.ts';
+
+/** What a client may ask of a scan (estimate and start take the same body). */
+export interface ScanRequest {
+  providers?: ProviderKey[] | undefined;
+  promptIds?: number[] | undefined;
+  category?: string | null | undefined;
+  sample?: number | undefined;
+  models?: Record<string, string> | undefined;
+  batch?: boolean | undefined;
+  saved?: boolean | undefined;
+  budgetUsd?: number | undefined;
+  label?: string | undefined;
+}
+
+export interface ProviderPlan {
+  provider: ProviderKey;
+  model: ModelEntry;
+  /** Batch pricing: only API models with a batch price, and only when the scan asked for batch. */
+  batch: boolean;
+  priceMicros: Micros;
+}
+
+export interface ScanPlan {
+  promptIds: number[];
+  providers: ProviderPlan[];
+  answers: number;
+  costMicros: Micros;
+  /** The limit the scan may spend: the request's, else the saved one (with `saved`), else twice the estimate. */
+  budgetMicros: Micros;
+  category: string | null;
+  batch: boolean;
+}
+
+/** Resolves a scan request against the site's prompts, settings and the catalog. Shared by estimate, start and schedules. */
+export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest): Promise<ScanPlan> {
+  const saved: ScanSettingsJson = site.scanSettings;
+  const from = req.saved ? { providers: saved.providers as ProviderKey[] | undefined, models: saved.models, category: saved.category } : req;
+  const batch = req.batch === true;
+
+  const allowed = site.allowedProviders ?? [...PROVIDER_KEYS];
+  let providers: ProviderKey[];
+  if (from.providers && from.providers.length > 0) {
+    const refused = from.providers.filter((p) => !allowed.includes(p));
+    if (refused.length) throw new BadRequestError(`This project may not ask ${refused.join(', ')}; allowed: ${allowed.join(', ')}`);
+    providers = [...new Set(from.providers)];
+  } else {
+    providers = PROVIDER_KEYS.filter((p) => allowed.includes(p));
+  }
+  if (providers.length === 0) throw new BadRequestError('No assistant is allowed for this project');
+
+  const plans = providers.map((provider): ProviderPlan => {
+    const id = from.models?.[provider];
+    const model = id ? findModel(provider, id) : defaultModel(provider);
+    if (!model) throw new ValidationError({ [`models.${provider}`]: `unknown model ${id}` });
+    const useBatch = batch && model.batchPriceMicros !== null;
+    return { provider, model, batch: useBatch, priceMicros: useBatch ? (model.batchPriceMicros as number) : model.priceMicros };
+  });
+
+  let category: string | null = from.category?.trim() || null;
+  let query = ctx.db.selectFrom('prompts as p').select('p.id').where('p.siteId', '=', site.id).where('p.status', '=', 'active');
+  if (req.promptIds && req.promptIds.length > 0) query = query.where('p.id', 'in', req.promptIds);
+  if (category) {
+    const found = await ctx.db
+      .selectFrom('categories')
+      .select(['id', 'name'])
+      .where('siteId', '=', site.id)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', (category as string).toLowerCase()))
+      .executeTakeFirst();
+    if (!found) throw new ValidationError({ category: 'no such category in this project' });
+    category = found.name;
+    query = query.where((eb) => eb.exists(eb.selectFrom('promptCategories as pc').select('pc.promptId').whereRef('pc.promptId', '=', 'p.id').where('pc.categoryId', '=', found.id)));
+  }
+  if (req.sample !== undefined) query = query.orderBy(sql`random()`).limit(req.sample);
+  else query = query.orderBy('p.id');
+  const promptIds = (await query.execute()).map((p) => p.id);
+
+  const costMicros = plans.reduce((sum, p) => sum + p.priceMicros * promptIds.length, 0);
+  const requestedBudget = req.budgetUsd !== undefined && req.budgetUsd > 0 ? usdToMicros(req.budgetUsd) : undefined;
+  const savedBudget = req.saved && saved.budgetMicros ? saved.budgetMicros : undefined;
+  return {
+    promptIds,
+    providers: plans,
+    answers: promptIds.length * plans.length,
+    costMicros,
+    budgetMicros: requestedBudget ?? savedBudget ?? costMicros * 2,
+    category,
+    batch,
+  };
+}

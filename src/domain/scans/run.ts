@@ -1,0 +1,288 @@
+import pLimit from 'p-limit';
+import { AssistantError, type AskResult, type BatchHandle } from '../../assistants/index.ts';
+import { findModel, providerEntry, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import type { BrandBook } from '../../analysis/index.ts';
+import type { AppContext } from '../../context.ts';
+import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../../db/schema.ts';
+import { RetryLaterError } from '../../queue/retry-later.ts';
+import { withSiteLock } from '../../queue/site-lock.ts';
+import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
+import { assistantsFor, concurrencyFor } from '../providers/assistants.ts';
+import { loadBrandBook } from '../sites/brand-book.ts';
+import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
+import { createPurse } from './purse.ts';
+
+/**
+ * The scan job. Work = the scan's prompts x providers, minus answers already
+ * stored and requests already in a submitted batch, so a retried or resumed
+ * scan never asks or charges twice. Synchronous models are asked through a
+ * per-provider limit, taking each price from the lane's reserved block
+ * (./scan-purse.ts) just before its call; batch and
+ * queue models are submitted, then the job re-delays itself to poll them.
+ */
+
+const FINAL = ['done', 'failed', 'cancelled'];
+const CANCEL_CHECK_MS = 250;
+
+interface ProviderWork {
+  provider: ProviderKey;
+  model: ModelEntry;
+  priceMicros: number;
+  mode: 'ask' | 'batch' | 'queue';
+}
+
+interface PromptToAsk {
+  id: number;
+  text: string;
+  context: string | null;
+}
+
+type Purse = ReturnType<typeof createPurse>;
+
+interface RunState {
+  ctx: AppContext;
+  writer: ReturnType<typeof createAnswerWriter>;
+  scan: ScanRow;
+  site: SiteRow;
+  ref: ScanMoneyRef;
+  book: BrandBook;
+  stop: Extract<StopReason, 'budget' | 'cap' | 'balance'> | null;
+  cancelled: boolean;
+}
+
+function providerWork(scan: ScanRow): ProviderWork[] {
+  const providers = (scan.plan.providers ?? []) as ProviderKey[];
+  return providers.map((provider) => {
+    const model = findModel(provider, scan.plan.models?.[provider] ?? providerEntry(provider).defaultModel) ?? findModel(provider, providerEntry(provider).defaultModel);
+    if (!model) throw new Error(`catalog has no model for ${provider}`);
+    const batch = scan.batch && model.batchPriceMicros !== null;
+    const mode = model.kind === 'app-queue' ? 'queue' : batch ? 'batch' : 'ask';
+    return { provider, model, priceMicros: batch ? (model.batchPriceMicros as number) : model.priceMicros, mode };
+  });
+}
+
+function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: { answer: AskResult } | { error: string }, priceMicros: number, reservedAt: Date): PendingAnswer {
+  const ok = 'answer' in result;
+  return {
+    answer: {
+      scanId: st.ref.scanId,
+      siteId: st.ref.siteId,
+      promptId: prompt.id,
+      provider: work.provider,
+      model: ok ? result.answer.model || work.model.id : work.model.id,
+      askedAt: st.ctx.clock.now(),
+      text: ok ? result.answer.text : null,
+      citations: ok ? result.answer.citations.map((c) => ({ url: c.url, title: c.title || null, domain: c.domain, startIndex: c.startIndex, endIndex: c.endIndex, citedText: c.citedText })) : [],
+      searches: ok ? result.answer.searches : [],
+      usage: ok ? result.answer.usage : null,
+      raw: ok ? result.answer.raw : null,
+      // A failed call is stored so it is not asked again, and is not charged.
+      costMicros: ok ? priceMicros : 0,
+      error: ok ? null : result.error,
+      truncated: ok ? result.answer.truncated : false,
+      context: prompt.context,
+    },
+    reservedMicros: priceMicros,
+    reservedAt,
+    description: `${work.provider} ${work.model.id} answer`,
+  };
+}
+
+async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: PromptToAsk): Promise<void> {
+  if (st.stop || st.cancelled) return;
+  const unit = await purse.take();
+  if (!unit.ok) {
+    st.stop ??= unit.reason;
+    return;
+  }
+  const reservedAt = unit.reservedAt;
+  let result: { answer: AskResult } | { error: string };
+  try {
+    const answer = await assistantsFor(st.ctx).ask({
+      provider: work.provider,
+      model: work.model.id,
+      prompt: prompt.text,
+      context: prompt.context,
+      location: st.site.location,
+      language: st.site.language,
+    });
+    result = { answer };
+  } catch (err) {
+    if (!(err instanceof AssistantError)) {
+      await release(st.ctx, st.ref, work.priceMicros, reservedAt);
+      throw err;
+    }
+    result = { error: `${err.reason}: ${err.message}` };
+  }
+  await st.writer.add(pending(st, work, prompt, result, work.priceMicros, reservedAt));
+}
+
+async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptToAsk[]): Promise<void> {
+  if (st.stop || st.cancelled || prompts.length === 0) return;
+  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, prompts.length);
+  if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
+  const items: (BatchItemJson & { prompt: PromptToAsk })[] = prompts
+    .slice(0, reservation.granted)
+    .map((prompt) => ({ id: `p${prompt.id}`, promptId: prompt.id, priceMicros: work.priceMicros, context: prompt.context, prompt }));
+  if (items.length === 0) return;
+  const reservedAt = st.ctx.clock.now();
+  let handle: BatchHandle;
+  try {
+    handle = await assistantsFor(st.ctx).submitBatch(
+      items.map((i) => ({ id: i.id, provider: work.provider, model: work.model.id, prompt: i.prompt.text, context: i.context, location: st.site.location, language: st.site.language })),
+    );
+  } catch (err) {
+    for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
+    if (err instanceof AssistantError && !err.retryable) {
+      for (const i of items) await st.writer.add(pending(st, work, i.prompt, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
+      return;
+    }
+    throw err;
+  }
+  await st.ctx.db
+    .insertInto('scanBatches')
+    .values({
+      scanId: st.ref.scanId,
+      provider: work.provider,
+      model: work.model.id,
+      handle: JSON.stringify(handle),
+      items: JSON.stringify(items.map(({ prompt: _prompt, ...rest }) => rest)),
+    })
+    .execute();
+}
+
+/** Polls the scan's submitted batches; returns how many are still pending. */
+async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<number, PromptToAsk>): Promise<number> {
+  const open = await st.ctx.db.selectFrom('scanBatches').selectAll().where('scanId', '=', st.ref.scanId).where('status', '=', 'pending').execute();
+  let stillPending = 0;
+  for (const batch of open) {
+    const work = works.find((w) => w.provider === batch.provider);
+    const poll = await assistantsFor(st.ctx).pollBatch(batch.handle as BatchHandle);
+    if (!poll.done || !work) {
+      stillPending++;
+      continue;
+    }
+    const byId = new Map(poll.results.map((r) => [r.id, r]));
+    for (const item of batch.items) {
+      const prompt = prompts.get(item.promptId) ?? { id: item.promptId, text: '', context: item.context };
+      const r = byId.get(item.id);
+      const result = r?.ok ? { answer: r.answer } : { error: r ? `${r.error.reason}: ${r.error.message}` : 'missing from the batch results' };
+      await st.writer.add(pending(st, work, prompt, result, item.priceMicros, batch.submittedAt));
+    }
+    await st.writer.close();
+    await st.ctx.db.updateTable('scanBatches').set({ status: 'done', finishedAt: st.ctx.clock.now() }).where('id', '=', batch.id).execute();
+  }
+  return stillPending;
+}
+
+async function finish(st: RunState): Promise<void> {
+  const { ctx, ref } = st;
+  await settleMissing(ctx, ref);
+  await releaseScanReservations(ctx, ref);
+  const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
+  const cancelled = current.status === 'cancelling';
+  await ctx.db
+    .updateTable('scans')
+    .set({ status: cancelled ? 'cancelled' : 'done', stopReason: cancelled ? 'cancelled' : st.stop, finishedAt: ctx.clock.now() })
+    .where('id', '=', ref.scanId)
+    .where('status', 'in', ['running', 'cancelling'])
+    .execute();
+  // Abandoned batches (cancel, budget) are not polled again; their reservations were released above.
+  await ctx.db.updateTable('scanBatches').set({ status: 'abandoned', finishedAt: ctx.clock.now() }).where('scanId', '=', ref.scanId).where('status', '=', 'pending').execute();
+}
+
+export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string }> {
+  const first = await ctx.db.selectFrom('scans').select(['siteId', 'status']).where('id', '=', scanId).executeTakeFirst();
+  if (!first || FINAL.includes(first.status)) return { status: first?.status ?? 'missing' };
+  return withSiteLock(ctx, first.siteId, async () => {
+    const scan = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
+    if (FINAL.includes(scan.status)) return { status: scan.status };
+    const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
+    const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
+    const book = await loadBrandBook(ctx.db, site.id);
+    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling' };
+
+    // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
+    // so give them back, keeping only what submitted batches still hold.
+    const pendingBatches = await ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', scanId).where('status', '=', 'pending').execute();
+    const heldByBatches = pendingBatches.reduce((sum, b) => sum + b.items.reduce((s, i) => s + i.priceMicros, 0), 0);
+    await settleMissing(ctx, ref);
+    await releaseScanReservations(ctx, ref, heldByBatches);
+    if (st.cancelled) {
+      await finish(st);
+      return { status: 'cancelled' };
+    }
+    await ctx.db.updateTable('scans').set({ status: 'running', startedAt: ctx.clock.now() }).where('id', '=', scanId).where('status', '=', 'queued').execute();
+
+    const works = providerWork(scan);
+    const promptRows = await ctx.db
+      .selectFrom('prompts as p')
+      .leftJoin('personas as pe', 'pe.id', 'p.personaId')
+      .select(['p.id', 'p.text', 'pe.context'])
+      .where('p.id', 'in', scan.plan.promptIds?.length ? scan.plan.promptIds : [0])
+      .where('p.siteId', '=', site.id)
+      .orderBy('p.id')
+      .execute();
+    const prompts = new Map(promptRows.map((p) => [p.id, { id: p.id, text: p.text, context: p.context ?? null }]));
+    const done = await ctx.db.selectFrom('answers').select(['promptId', 'provider']).where('scanId', '=', scanId).execute();
+    const inBatches = pendingBatches.flatMap((b) => b.items.map((i) => i.promptId));
+    const doneKeys = new Set(done.map((a) => `${a.provider}|${a.promptId}`));
+    const todo = (w: ProviderWork) => promptRows.filter((p) => !doneKeys.has(`${w.provider}|${p.id}`) && !(w.mode !== 'ask' && inBatches.includes(p.id))).map((p) => prompts.get(p.id) as PromptToAsk);
+
+    const watcher = setInterval(() => {
+      ctx.db
+        .selectFrom('scans')
+        .select('status')
+        .where('id', '=', scanId)
+        .executeTakeFirst()
+        .then((s) => {
+          if (s?.status === 'cancelling') st.cancelled = true;
+        }, () => undefined);
+    }, CANCEL_CHECK_MS);
+    try {
+      for (const work of works.filter((w) => w.mode !== 'ask')) {
+        const already = await ctx.db.selectFrom('scanBatches').select('id').where('scanId', '=', scanId).where('provider', '=', work.provider).executeTakeFirst();
+        if (!already) await submitBatches(st, work, todo(work));
+      }
+      await Promise.all(
+        works
+          .filter((w) => w.mode === 'ask')
+          .map(async (work) => {
+            const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
+            const limit = pLimit(concurrency);
+            const lane = todo(work);
+            // A block per round of calls in flight: one reservation for `concurrency` calls, not one each.
+            const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
+            try {
+              await Promise.all(lane.map((prompt) => limit(() => askOne(st, work, purse, prompt))));
+            } finally {
+              await purse.close();
+            }
+          }),
+      );
+      await st.writer.close();
+      const stillPending = st.stop || st.cancelled ? 0 : await pollBatches(st, works, prompts);
+      if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
+    } finally {
+      clearInterval(watcher);
+    }
+    await finish(st);
+    const final = await ctx.db.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirstOrThrow();
+    return { status: final.status };
+  });
+}
+
+/** When the job has used all its attempts, the scan ends `failed` and frees the site. */
+export async function failScan(ctx: AppContext, scanId: number, error: string): Promise<void> {
+  const scan = await ctx.db.selectFrom('scans').select(['siteId', 'orgId']).where('id', '=', scanId).executeTakeFirst();
+  if (!scan) return;
+  const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
+  await settleMissing(ctx, ref);
+  await releaseScanReservations(ctx, ref);
+  await ctx.db
+    .updateTable('scans')
+    .set({ status: 'failed', stopReason: 'error', error, finishedAt: ctx.clock.now() })
+    .where('id', '=', scanId)
+    .where('status', 'in', ['queued', 'running', 'cancelling'])
+    .execute();
+}

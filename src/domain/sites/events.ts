@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import type { SiteEventRow, SiteEventType, SiteRow } from '../../db/schema.ts';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
+import { isoDateSchema } from '../reports/periods.ts';
+import { lockSite } from '../prompts/limits.ts';
+import { hasNoNul } from '../prompts/schemas.ts';
+import { pagingShape } from '../reports/query.ts';
+
+/**
+ * Site events (variant B): dated annotations a team adds (a release, a
+ * campaign, a model update) that trend charts draw. Stored, not sent
+ * anywhere (spec "Events").
+ */
+
+export const EVENT_TYPES = ['site', 'model', 'campaign', 'other'] as const satisfies readonly SiteEventType[];
+export const EVENT_TITLE_MAX = 120;
+export const EVENT_NOTE_MAX = 1000;
+/** Events per site: plenty for years of releases and campaigns, and a bound on what one chart draws. */
+export const EVENTS_PER_SITE = 1000;
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be a string` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoNul, `${label} cannot contain NUL characters`);
+
+export const siteEventCreateSchema = z.object({
+  title: text('title', EVENT_TITLE_MAX).pipe(z.string().min(1, 'title must not be empty')),
+  date: isoDateSchema('date'),
+  type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}` }),
+  // An empty or blank note is no note.
+  note: text('note', EVENT_NOTE_MAX)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+const empty = (v: unknown) => (v === '' ? undefined : v);
+export const siteEventListQuerySchema = z.object({
+  from: z.preprocess(empty, isoDateSchema('from').optional()),
+  to: z.preprocess(empty, isoDateSchema('to').optional()),
+  ...pagingShape(50),
+});
+
+export type SiteEventCreate = z.output<typeof siteEventCreateSchema>;
+export type SiteEventListQuery = z.output<typeof siteEventListQuerySchema>;
+
+export function serializeEvent(row: Pick<SiteEventRow, 'id' | 'title' | 'date' | 'type' | 'note'> & Partial<Pick<SiteEventRow, 'createdAt'>>) {
+  return { id: row.id, title: row.title, date: row.date, type: row.type, note: row.note, ...(row.createdAt && { createdAt: row.createdAt }) };
+}
+
+/** The site's events, oldest first (the order a chart draws them), optionally between two dates (inclusive). */
+export async function listEvents(db: Db, site: SiteRow, query: SiteEventListQuery) {
+  if (query.from && query.to && query.from > query.to) throw new ValidationError({ from: 'from must not be after to' }, 'Some query parameters are not valid');
+  let q = db.selectFrom('siteEvents').where('siteId', '=', site.id);
+  if (query.from) q = q.where('date', '>=', query.from);
+  if (query.to) q = q.where('date', '<=', query.to);
+  const [count, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q
+      .selectAll()
+      .orderBy('date')
+      .orderBy('id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+  ]);
+  return { events: rows.map(serializeEvent), total: Number(count.n), page: query.page, perPage: query.perPage };
+}
+
+export async function createEvent(db: Db, site: SiteRow, input: SiteEventCreate) {
+  return db.transaction().execute(async (trx) => {
+    // Serialised per site, so two adds at once cannot both pass the limit.
+    await lockSite(trx, site.id);
+    const count = await trx.selectFrom('siteEvents').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow();
+    if (Number(count.n) >= EVENTS_PER_SITE) throw new BadRequestError(`This project has ${EVENTS_PER_SITE} events, the most a project can have; remove some first`);
+    const row = await trx.insertInto('siteEvents').values({ siteId: site.id, ...input }).returningAll().executeTakeFirstOrThrow();
+    return { event: serializeEvent(row) };
+  });
+}
+
+export async function deleteEvent(db: Db, site: SiteRow, eventId: number) {
+  const row = await db.deleteFrom('siteEvents').where('id', '=', eventId).where('siteId', '=', site.id).returningAll().executeTakeFirst();
+  if (!row) throw new NotFoundError(`No event with id ${eventId}`);
+  return { deleted: true, event: serializeEvent(row) };
+}
+
+/** Events dated inside [first, last], oldest first: what a trend chart over that window draws. */
+export async function eventsBetween(db: Db, siteId: number, first: string, last: string) {
+  const rows = await db
+    .selectFrom('siteEvents')
+    .select(['id', 'title', 'date', 'type', 'note'])
+    .where('siteId', '=', siteId)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .orderBy('date')
+    .orderBy('id')
+    .limit(EVENTS_PER_SITE)
+    .execute();
+  return rows.map(serializeEvent);
+}

@@ -1,0 +1,110 @@
+import type { AppContext } from '../../context.ts';
+import type { Role, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
+import { ForbiddenError } from '../../errors.ts';
+import { usdToMicros } from '../../money.ts';
+import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
+import { atLeast } from '../workspace/roles.ts';
+import { competitorsOf, serializeSite } from './sites.ts';
+
+export interface SiteChanges {
+  name?: string | undefined;
+  brandTerms?: string[] | undefined;
+  industry?: string | null | undefined;
+  language?: string | undefined;
+  location?: string | undefined;
+  scanFrequencyDays?: number | undefined;
+  monthlyCapUsd?: number | null | undefined;
+  scanSettings?: ScanSettingsInput | undefined;
+  allowedProviders?: string[] | null | undefined;
+}
+
+export interface ScanSettingsInput {
+  providers?: string[] | undefined;
+  models?: Record<string, string> | undefined;
+  category?: string | null | undefined;
+  budgetUsd?: number | undefined;
+  skipAtCap?: boolean | undefined;
+}
+
+const ADMIN_ONLY = ['monthlyCapUsd', 'scanSettings', 'allowedProviders'] as const;
+
+export function scanSettingsJson(s: ScanSettingsInput): ScanSettingsJson {
+  return {
+    ...(s.providers && { providers: s.providers }),
+    ...(s.models && { models: s.models }),
+    ...(s.category && { category: s.category }),
+    ...(s.budgetUsd !== undefined && s.budgetUsd > 0 && { budgetMicros: usdToMicros(s.budgetUsd) }),
+    ...(s.skipAtCap !== undefined && { skipAtCap: s.skipAtCap }),
+  };
+}
+
+function uniqueTerms(terms: string[]): string[] {
+  const seen = new Set<string>();
+  return terms.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
+}
+
+export async function siteWithDetails(ctx: AppContext, site: SiteRow, role: Role) {
+  const [competitors, answers] = await Promise.all([
+    competitorsOf(ctx.db, [site.id]),
+    ctx.db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow(),
+  ]);
+  return { ...serializeSite(site, competitors.get(site.id) ?? []), role, answersCount: Number(answers.n) };
+}
+
+/**
+ * Changes a site's settings. Members may change names and places; the cap,
+ * scan settings and allowed providers need admin. A new name or brand terms
+ * re-read every stored answer, and the response carries that `reanalysis`.
+ */
+export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, changes: SiteChanges) {
+  const adminFields = ADMIN_ONLY.filter((f) => changes[f] !== undefined);
+  if (adminFields.length && !atLeast(role, 'admin')) {
+    throw new ForbiddenError(`Changing ${adminFields.join(', ')} needs a key with admin access; this key has ${role} access`);
+  }
+  const brandTerms = changes.brandTerms && uniqueTerms(changes.brandTerms);
+  const namesChanged =
+    (changes.name !== undefined && changes.name !== site.name) || (brandTerms !== undefined && brandTerms.join('\n') !== site.brandTerms.join('\n'));
+  const updated = await ctx.db
+    .updateTable('sites')
+    .set((eb) => ({
+      ...(changes.name !== undefined && { name: changes.name }),
+      ...(brandTerms !== undefined && { brandTerms }),
+      ...(changes.industry !== undefined && { industry: changes.industry || null }),
+      ...(changes.language !== undefined && { language: changes.language }),
+      ...(changes.location !== undefined && { location: changes.location }),
+      ...(changes.scanFrequencyDays !== undefined && { scanFrequencyDays: changes.scanFrequencyDays }),
+      // null or 0 removes the cap (spec).
+      ...(changes.monthlyCapUsd !== undefined && { monthlyCapMicros: changes.monthlyCapUsd ? usdToMicros(changes.monthlyCapUsd) : null }),
+      ...(changes.scanSettings !== undefined && { scanSettings: JSON.stringify(scanSettingsJson(changes.scanSettings)) }),
+      ...(changes.allowedProviders !== undefined && { allowedProviders: changes.allowedProviders }),
+      ...(namesChanged && { brandVersion: eb('brandVersion', '+', 1) }),
+      updatedAt: ctx.clock.now(),
+    }))
+    .where('id', '=', site.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  let reanalysis: ReanalysisView | null = null;
+  if (namesChanged) reanalysis = await requestReanalysis(ctx, site.id, 'site name or brand terms changed');
+  return { project: await siteWithDetails(ctx, updated, role), reanalysis };
+}
+
+/** The coming midnight UTC: scheduled scans run at night, spread over its first hours. */
+export function nextNight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+export async function setSchedule(ctx: AppContext, site: SiteRow, role: Role, input: { enabled: boolean; batch?: boolean | undefined }) {
+  const turningOn = input.enabled && !site.scheduleEnabled;
+  const updated = await ctx.db
+    .updateTable('sites')
+    .set({
+      scheduleEnabled: input.enabled,
+      ...(input.batch !== undefined && { scheduleBatch: input.batch }),
+      nextScanAt: input.enabled ? (turningOn || !site.nextScanAt ? nextNight(ctx.clock.now()) : site.nextScanAt) : null,
+      updatedAt: ctx.clock.now(),
+    })
+    .where('id', '=', site.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { project: await siteWithDetails(ctx, updated, role) };
+}

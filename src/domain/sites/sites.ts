@@ -1,0 +1,138 @@
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { CompetitorRow, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import { microsToUsd } from '../../money.ts';
+import { domainFromAddress } from './site-domain.ts';
+import { limitsOf } from '../workspace/plans.ts';
+
+export function serializeScanSettings(s: ScanSettingsJson) {
+  return {
+    providers: s.providers ?? null,
+    models: s.models ?? {},
+    category: s.category ?? null,
+    budgetUsd: s.budgetMicros === undefined ? 0 : microsToUsd(s.budgetMicros),
+    skipAtCap: s.skipAtCap ?? true,
+  };
+}
+
+export function serializeCompetitor(c: CompetitorRow) {
+  return { id: c.id, name: c.name, domain: c.domain, aliases: c.aliases, color: c.color, logo: c.logo, createdAt: c.createdAt };
+}
+
+export function serializeSite(site: SiteRow, competitors: CompetitorRow[]) {
+  return {
+    id: site.id,
+    orgId: site.orgId,
+    name: site.name,
+    url: site.url,
+    domain: site.domain,
+    industry: site.industry,
+    brandTerms: site.brandTerms,
+    language: site.language,
+    location: site.location,
+    scanFrequencyDays: site.scanFrequencyDays,
+    monthlyCapUsd: site.monthlyCapMicros === null ? null : microsToUsd(site.monthlyCapMicros),
+    scanSettings: serializeScanSettings(site.scanSettings),
+    allowedProviders: site.allowedProviders,
+    schedule: { enabled: site.scheduleEnabled, batch: site.scheduleBatch, nextScanAt: site.nextScanAt },
+    competitors: competitors.map(serializeCompetitor),
+    createdAt: site.createdAt,
+    updatedAt: site.updatedAt,
+  };
+}
+
+/** Every site lookup goes through the caller's workspace: another workspace's id is a 404. */
+export async function findSite(db: Db, orgId: number, siteId: number): Promise<SiteRow> {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).where('orgId', '=', orgId).executeTakeFirst();
+  if (!site) throw new NotFoundError(`No project with id ${siteId}`);
+  return site;
+}
+
+export async function competitorsOf(db: Db, siteIds: number[]): Promise<Map<number, CompetitorRow[]>> {
+  const map = new Map<number, CompetitorRow[]>(siteIds.map((id) => [id, []]));
+  if (siteIds.length === 0) return map;
+  const rows = await db.selectFrom('competitors').selectAll().where('siteId', 'in', siteIds).orderBy('id').execute();
+  for (const row of rows) map.get(row.siteId)?.push(row);
+  return map;
+}
+
+export async function listSites(db: Db, orgId: number) {
+  const sites = await db.selectFrom('sites').selectAll().where('orgId', '=', orgId).orderBy('id').execute();
+  const competitors = await competitorsOf(
+    db,
+    sites.map((s) => s.id),
+  );
+  return sites.map((s) => serializeSite(s, competitors.get(s.id) ?? []));
+}
+
+export interface NewSiteInput {
+  name: string;
+  url: string;
+  industry?: string | null | undefined;
+  brandTerms?: string[] | undefined;
+  competitors?: { name: string; domain?: string | null | undefined }[] | undefined;
+  language?: string | undefined;
+  location?: string | undefined;
+}
+
+function uniqueTerms(terms: string[]): string[] {
+  const seen = new Set<string>();
+  return terms.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
+}
+
+export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: NewSiteInput) {
+  const domain = domainFromAddress(input.url);
+  if (!domain) throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, { url: 'not a domain' });
+
+  const fields: Record<string, string> = {};
+  const competitors = (input.competitors ?? []).map((c, i) => {
+    let compDomain: string | null = null;
+    if (c.domain) {
+      compDomain = domainFromAddress(c.domain);
+      if (!compDomain) fields[`competitors.${i}.domain`] = 'not a domain';
+    }
+    return { name: c.name.trim(), domain: compDomain };
+  });
+  const names = new Set<string>();
+  competitors.forEach((c, i) => {
+    const key = c.name.toLowerCase();
+    if (names.has(key)) fields[`competitors.${i}.name`] = 'listed twice';
+    names.add(key);
+  });
+  if (Object.keys(fields).length) throw new ValidationError(fields);
+
+  return ctx.db.transaction().execute(async (trx) => {
+    // Lock the workspace row so two concurrent creates cannot both pass the limit.
+    const org = await trx.selectFrom('orgs').selectAll().where('id', '=', actor.orgId).forUpdate().executeTakeFirstOrThrow();
+    const limit = limitsOf(org).sites;
+    const count = await trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('orgId', '=', actor.orgId).executeTakeFirstOrThrow();
+    if (Number(count.n) >= limit) throw new BadRequestError(`This workspace has reached its limit of ${limit} sites`);
+    const dup = await trx.selectFrom('sites').select('id').where('orgId', '=', actor.orgId).where('domain', '=', domain).executeTakeFirst();
+    if (dup) throw new ConflictError(`${domain} is already a project in this workspace (id ${dup.id})`, { url: 'already tracked' });
+
+    const site = await trx
+      .insertInto('sites')
+      .values({
+        orgId: actor.orgId,
+        name: input.name.trim(),
+        url: input.url.trim(),
+        domain,
+        industry: input.industry?.trim() || null,
+        brandTerms: uniqueTerms(input.brandTerms ?? []),
+        language: input.language?.trim() || undefined,
+        location: input.location?.trim() || undefined,
+        createdBy: actor.userId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const rows = competitors.length
+      ? await trx
+          .insertInto('competitors')
+          .values(competitors.map((c) => ({ siteId: site.id, name: c.name, domain: c.domain })))
+          .returningAll()
+          .execute()
+      : [];
+    return serializeSite(site, rows);
+  });
+}

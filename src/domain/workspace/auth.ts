@@ -1,0 +1,119 @@
+import type { AppContext } from '../../context.ts';
+import { preparedQuery } from '../../db/database.ts';
+import type { KeyRole, Plan, Role } from '../../db/schema.ts';
+import { UnauthorizedError } from '../../errors.ts';
+import { hashKey, isWellFormedKey } from './api-keys.ts';
+import { readAuthEpoch } from './auth-epoch.ts';
+import { effectiveKeyRole } from './roles.ts';
+
+/** Who is calling: always an API key here; persons sign in through the web app only. */
+export interface Principal {
+  kind: 'token';
+  keyId: number;
+  keyName: string;
+  role: KeyRole;
+  user: { id: number; name: string; email: string };
+  org: { id: number; name: string; plan: Plan };
+}
+
+const LAST_USE_REFRESH_MS = 5 * 60 * 1000;
+const CACHE_MAX = 10_000;
+
+interface KeyRow {
+  keyId: number;
+  keyName: string;
+  keyRole: KeyRole;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  creatorRole: Role | null;
+  userId: number;
+  userName: string;
+  userEmail: string;
+  orgId: number;
+  orgName: string;
+  orgPlan: Plan;
+}
+
+// Hand-written because it runs on every request as a prepared statement
+// (planning this join each time cost most of a request); columns mirror schema.ts.
+const KEY_LOOKUP_SQL = `
+  SELECT k.id AS "keyId", k.name AS "keyName", k.role AS "keyRole", k.revoked_at AS "revokedAt",
+         k.last_used_at AS "lastUsedAt", m.role AS "creatorRole",
+         u.id AS "userId", u.name AS "userName", u.email AS "userEmail",
+         o.id AS "orgId", o.name AS "orgName", o.plan AS "orgPlan"
+    FROM api_keys k
+    JOIN users u ON u.id = k.created_by
+    JOIN orgs o ON o.id = k.org_id
+    LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.created_by
+   WHERE k.key_hash = $1`;
+
+interface CacheEntry {
+  epoch: string;
+  principal: Principal;
+  lastUsedAt: Date | null;
+}
+
+const caches = new WeakMap<AppContext['db'], Map<string, CacheEntry>>();
+
+function cacheOf(ctx: AppContext): Map<string, CacheEntry> {
+  let cache = caches.get(ctx.db);
+  if (!cache) caches.set(ctx.db, (cache = new Map()));
+  return cache;
+}
+
+async function touchLastUse(ctx: AppContext, keyId: number, now: Date): Promise<void> {
+  // Conditional, so concurrent requests and processes write it once per window.
+  await ctx.db
+    .updateTable('apiKeys')
+    .set({ lastUsedAt: now })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<=', new Date(now.getTime() - LAST_USE_REFRESH_MS))]))
+    .execute();
+}
+
+const due = (lastUsedAt: Date | null, now: Date) => !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USE_REFRESH_MS;
+
+/**
+ * Resolves a bearer key to its principal. Look-ups are cached per process and
+ * trusted only while the Redis auth epoch is unchanged, so revocation, a
+ * lowered creator or a creator who left takes effect on the very next request.
+ */
+export async function authenticateKey(ctx: AppContext, key: string | null, now: Date): Promise<Principal> {
+  if (!key || !isWellFormedKey(key)) throw new UnauthorizedError();
+  const hash = hashKey(key);
+  // Read the epoch before the database: an entry is never newer than the epoch it carries.
+  const epoch = await readAuthEpoch(ctx);
+  const cache = cacheOf(ctx);
+  const cached = epoch === null ? undefined : cache.get(hash);
+  if (cached && cached.epoch === epoch) {
+    if (due(cached.lastUsedAt, now)) {
+      await touchLastUse(ctx, cached.principal.keyId, now);
+      cached.lastUsedAt = now;
+    }
+    return cached.principal;
+  }
+
+  const [row] = await preparedQuery<KeyRow>(ctx.db, 'auth-key-lookup', KEY_LOOKUP_SQL, [hash]);
+  if (!row || row.revokedAt || !row.creatorRole) {
+    cache.delete(hash);
+    throw new UnauthorizedError();
+  }
+  let lastUsedAt = row.lastUsedAt;
+  if (due(lastUsedAt, now)) {
+    await touchLastUse(ctx, row.keyId, now);
+    lastUsedAt = now;
+  }
+  const principal: Principal = {
+    kind: 'token',
+    keyId: row.keyId,
+    keyName: row.keyName,
+    role: effectiveKeyRole(row.keyRole, row.creatorRole),
+    user: { id: row.userId, name: row.userName, email: row.userEmail },
+    org: { id: row.orgId, name: row.orgName, plan: row.orgPlan },
+  };
+  if (epoch !== null) {
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    cache.set(hash, { epoch, principal, lastUsedAt });
+  }
+  return principal;
+}

@@ -1,0 +1,108 @@
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { Plan, Role } from '../../db/schema.ts';
+import { BadRequestError, NotFoundError } from '../../errors.ts';
+import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
+import { topUp } from './billing.ts';
+import { limitsOf, type WorkspaceLimits } from './plans.ts';
+import { connectedAssistants } from '../providers/providers.ts';
+import { siteSummaries } from '../reports/dashboard.ts';
+import { listSites } from '../sites/sites.ts';
+import { scansUsedThisMonth } from '../scans/scans.ts';
+
+export async function createOrg(db: Db, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
+  const name = input.name.trim();
+  if (!name) throw new BadRequestError('A workspace needs a name');
+  const org = await db.insertInto('orgs').values({ name, plan: input.plan }).returningAll().executeTakeFirstOrThrow();
+  const balance = input.balanceMicros ? (await topUp(db, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
+  return { id: org.id, name: org.name, plan: org.plan, limits: limitsOf(org), balanceUsd: microsToUsd(balance), createdAt: org.createdAt };
+}
+
+export async function findOrg(db: Db, orgId: number) {
+  const org = await db.selectFrom('orgs').selectAll().where('id', '=', orgId).executeTakeFirst();
+  if (!org) throw new NotFoundError(`No workspace with id ${orgId}`);
+  return org;
+}
+
+export async function setOrgLimits(db: Db, orgId: number, limits: Partial<WorkspaceLimits>) {
+  const current = await findOrg(db, orgId);
+  const changes = {
+    ...(limits.sites !== undefined && { limitSites: limits.sites }),
+    ...(limits.promptsPerSite !== undefined && { limitPromptsPerSite: limits.promptsPerSite }),
+    ...(limits.scansPerMonth !== undefined && { limitScansPerMonth: limits.scansPerMonth }),
+    ...(limits.members !== undefined && { limitMembers: limits.members }),
+  };
+  // With no limit given this just shows the limits in force.
+  const org = Object.keys(changes).length ? await db.updateTable('orgs').set(changes).where('id', '=', orgId).returningAll().executeTakeFirstOrThrow() : current;
+  return { id: org.id, plan: org.plan, limits: limitsOf(org) };
+}
+
+export async function setOrgBranding(db: Db, orgId: number, branding: { reportName?: string | null; reportLogo?: string | null }) {
+  await findOrg(db, orgId);
+  const org = await db
+    .updateTable('orgs')
+    .set({
+      ...(branding.reportName !== undefined && { reportName: branding.reportName || null }),
+      ...(branding.reportLogo !== undefined && { reportLogo: branding.reportLogo || null }),
+    })
+    .where('id', '=', orgId)
+    .returning(['id', 'name', 'reportName', 'reportLogo'])
+    .executeTakeFirstOrThrow();
+  // Report branding defaults to the workspace name and no logo (CONTRACT.md "Sites").
+  return { id: org.id, reportName: org.reportName ?? org.name, reportLogo: org.reportLogo };
+}
+
+export async function workspace(ctx: AppContext, orgId: number, role: Role) {
+  const org = await findOrg(ctx.db, orgId);
+  const balance: Micros = org.balanceMicros;
+  return {
+    org: {
+      id: org.id,
+      name: org.name,
+      plan: org.plan,
+      role,
+      reportName: org.reportName ?? org.name,
+      reportLogo: org.reportLogo,
+      connectedAssistants: connectedAssistants(),
+      limits: limitsOf(org),
+      scansUsedThisMonth: await scansUsedThisMonth(ctx, orgId),
+      balanceUsd: microsToUsd(balance),
+      balance: formatUsd(balance),
+      createdAt: org.createdAt,
+    },
+  };
+}
+
+export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
+  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx.db, orgId)]);
+  const figures = await siteSummaries(
+    ctx.db,
+    sites.map((s) => s.id),
+  );
+  return {
+    org: { id: org.id, name: org.name, plan: org.plan, role, balanceUsd: org.balanceUsd },
+    connectedAssistants: org.connectedAssistants,
+    limits: { ...org.limits, scansUsedThisMonth: org.scansUsedThisMonth },
+    scansUsedThisMonth: org.scansUsedThisMonth,
+    sites: sites.map((s) => {
+      // The site's latest week with data, the numbers of its weekly report; nulls before the first scan.
+      const f = figures.get(s.id);
+      const scanned = f?.start != null;
+      return {
+        id: s.id,
+        name: s.name,
+        domain: s.domain,
+        period: 'week' as const,
+        start: f?.start ?? null,
+        answers: f?.answers ?? 0,
+        visibility: f?.visibility ?? null,
+        mentioned: scanned ? (f?.mentioned ?? null) : null,
+        ownCited: scanned ? (f?.ownCited ?? null) : null,
+        brandRank: f?.brandRank ?? null,
+        shareOfVoice: f?.shareOfVoice ?? null,
+        lastScanAt: f?.lastScanAt ?? null,
+        schedule: s.schedule,
+      };
+    }),
+  };
+}

@@ -1,0 +1,45 @@
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppContext } from '../../context.ts';
+import { RateLimitedError, ServiceUnavailableError } from '../../errors.ts';
+
+/** CONTRACT.md "Own rate limits": per hour, 429 with Retry-After past them. */
+export const RATE_LIMITS = {
+  invitations: { points: 20, perSeconds: 3600, what: 'invitations per workspace' },
+  sitemapImport: { points: 10, perSeconds: 3600, what: 'sitemap imports per site' },
+  rewrite: { points: 10, perSeconds: 3600, what: 'rewrite calls per site' },
+} as const;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+const limiters = new WeakMap<AppContext['redis'], Map<string, RateLimiterRedis>>();
+
+function limiterFor(ctx: AppContext, name: RateLimitName): RateLimiterRedis {
+  let byName = limiters.get(ctx.redis);
+  if (!byName) limiters.set(ctx.redis, (byName = new Map()));
+  let limiter = byName.get(name);
+  if (!limiter) {
+    const { points, perSeconds } = RATE_LIMITS[name];
+    limiter = new RateLimiterRedis({
+      storeClient: ctx.redis,
+      keyPrefix: `${ctx.config.redisPrefix}:rl:${name}`,
+      points,
+      duration: perSeconds,
+      rejectIfRedisNotReady: true,
+    });
+    byName.set(name, limiter);
+  }
+  return limiter;
+}
+
+/** Takes one point for `subject` (a workspace or site id) or throws 429 with the wait. */
+export async function consumeRateLimit(ctx: AppContext, name: RateLimitName, subject: string | number): Promise<void> {
+  try {
+    await limiterFor(ctx, name).consume(String(subject), 1);
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      const { points, what } = RATE_LIMITS[name];
+      throw new RateLimitedError(`Too many requests: at most ${points} ${what} an hour; try again later`, err.msBeforeNext / 1000);
+    }
+    throw new ServiceUnavailableError('Rate limit store (Redis) is unavailable; try again shortly');
+  }
+}
