@@ -8,13 +8,15 @@ import type { Logger } from '../logger.ts';
 
 /**
  * One entry of the route table. Validation, the role check, scoping of ids
- * to the caller's workspace, OpenAPI and the role-matrix tests all read it.
+ * to the caller's workspace, variant checks, OpenAPI and the role-matrix
+ * tests all read it; the handler's input is typed from the entry itself.
  */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Lowest key role that may call, `public` for no key, `signed-in` for person-only actions (403 to every key). */
 export type Access = 'public' | 'viewer' | 'member' | 'admin' | 'signed-in';
 
+/** The spec's two variants (CONTRACT.md "Variants"); a deployment serves one or both. */
 export type Variant = 'A' | 'B';
 
 export type Reply =
@@ -24,15 +26,24 @@ export type Reply =
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface HandlerInput<B, Q> {
+/** The `:name` parameters of a path, as a union. */
+type PathParams<P extends string> = P extends `${string}:${infer Param}/${infer Rest}` ? Param | PathParams<`/${Rest}`> : P extends `${string}:${infer Param}` ? Param : never;
+type IdParam<S> = S extends 'id' | `${string}Id` ? S : never;
+
+/** Numeric path ids (`id`, `orgId`, `...Id`) of a path, checked by the server to be positive 32-bit integers. */
+export type PathIds<P extends string> = { [K in IdParam<PathParams<P>>]: number };
+
+/** Routes under `/projects/:id` get the site, looked up inside the caller's workspace. */
+export const isSitePath = (path: string) => path === '/projects/:id' || path.startsWith('/projects/:id/');
+type SiteOf<P extends string> = P extends '/projects/:id' | `/projects/:id/${string}` ? SiteRow : null;
+
+type PrincipalOf<A extends Access> = A extends 'public' ? null : Principal;
+
+export interface HandlerInput<P extends string, A extends Access, B, Q> {
   ctx: AppContext;
-  /** Null only on public routes. */
-  principal: Principal;
-  params: Record<string, string>;
-  /** Numeric path ids (`id`, `orgId`, `...Id`), already checked to be positive integers. */
-  ids: Record<string, number>;
-  /** The `/projects/:id` site, looked up inside the caller's workspace. */
-  site: SiteRow | null;
+  principal: PrincipalOf<A>;
+  ids: PathIds<P>;
+  site: SiteOf<P>;
   body: B;
   query: Q;
   req: IncomingMessage;
@@ -40,35 +51,59 @@ export interface HandlerInput<B, Q> {
   requestId: string;
 }
 
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+type BodyFields<B> = B extends z.ZodType ? keyof z.input<B> & string : never;
+
+export interface RouteSpec<P extends string, A extends Access, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
   method: Method;
-  path: string;
+  path: P;
   summary: string;
-  access: Access;
+  access: A;
+  /** The route exists only on deployments serving this variant (others answer 404). */
   variant?: Variant;
+  /** Body fields that only one variant has: sent to a deployment without it, they are a 422 on that field. */
+  variantFields?: Partial<Record<BodyFields<B>, Variant>>;
   body?: B;
   query?: Q;
   /** Response description for the OpenAPI document. */
   responds?: string;
   /** A valid body: shown in OpenAPI and used by the role-matrix tests. */
   example?: B extends z.ZodType ? z.input<B> : never;
-  handler: (input: HandlerInput<Infer<B>, Infer<Q>>) => Promise<Reply> | Reply;
+  handler: (input: HandlerInput<P, A, Infer<B>, Infer<Q>>) => Promise<Reply> | Reply;
 }
 
+/** A table entry with its types erased, as the server, OpenAPI and the tests read it. */
 export interface Route {
   method: Method;
   path: string;
   summary: string;
   access: Access;
   variant?: Variant;
+  variantFields?: Partial<Record<string, Variant>>;
   body?: z.ZodType;
   query?: z.ZodType;
   responds?: string;
   example?: unknown;
-  handler: (input: HandlerInput<unknown, unknown>) => Promise<Reply> | Reply;
+  handler: (input: ServerInput) => Promise<Reply> | Reply;
 }
 
-export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(spec: RouteSpec<B, Q>): Route {
+/** What the server hands every handler, before a route's own types narrow it. */
+export interface ServerInput {
+  ctx: AppContext;
+  principal: Principal | null;
+  ids: Record<string, number>;
+  site: SiteRow | null;
+  body: unknown;
+  query: unknown;
+  req: IncomingMessage;
+  log: Logger;
+  requestId: string;
+}
+
+export function defineRoute<const P extends string, const A extends Access, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  spec: RouteSpec<P, A, B, Q>,
+): Route {
+  // The server hands each handler the input its spec declares (ids from its path, a site under /projects/:id,
+  // a principal unless public), which the erased table type cannot express.
   return spec as unknown as Route;
 }
 

@@ -5,11 +5,11 @@ import type { AppContext } from '../context.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { atLeast } from '../domain/workspace/roles.ts';
 import { findSite } from '../domain/sites/sites.ts';
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
+import { ForbiddenError, MethodNotAllowedError, NotFoundError, SignedInOnlyError, ValidationError } from '../errors.ts';
 import { bodyWasAbandoned, readJsonBody } from './body.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
-import type { Method, Route } from './route.ts';
+import { isSitePath, type Method, type Route } from './route.ts';
 import { validate } from './validate.ts';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -56,6 +56,16 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
+/** CONTRACT.md "Variants": a field of a variant the deployment does not serve is invalid like any other. */
+function refuseUnservedFields(route: Route, body: unknown, served: string): void {
+  if (!route.variantFields || typeof body !== 'object' || body === null) return;
+  const fields: Record<string, string> = {};
+  for (const [field, variant] of Object.entries(route.variantFields)) {
+    if (variant && !served.includes(variant) && (body as Record<string, unknown>)[field] !== undefined) fields[field] = `${field} is not available on this deployment`;
+  }
+  if (Object.keys(fields).length) throw new ValidationError(fields);
+}
+
 export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => Route[]): HttpServer {
   const metrics = createMetrics();
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
@@ -87,7 +97,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     let site = null;
     if (principal) {
       if (ids.orgId !== undefined && ids.orgId !== principal.org.id) throw new NotFoundError(`No workspace with id ${ids.orgId}`);
-      if (ids.id !== undefined && route.path.startsWith('/projects/:id')) site = await findSite(ctx.db, principal.org.id, ids.id);
+      if (ids.id !== undefined && isSitePath(route.path)) site = await findSite(ctx.db, principal.org.id, ids.id);
       const needed = route.access as 'viewer' | 'member' | 'admin';
       if (!atLeast(principal.role, needed)) {
         throw new ForbiddenError(`This needs a key with ${needed} access or higher; this key has ${principal.role} access`);
@@ -96,11 +106,11 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     const query = route.query ? validate(route.query, queryObject(url), 'query') : undefined;
     const rawBody = route.body ? await readJsonBody(req) : undefined;
     const body = route.body ? validate(route.body, rawBody ?? {}, 'body') : undefined;
+    refuseUnservedFields(route, body, ctx.config.apiVariant);
 
     const reply = await route.handler({
       ctx,
-      principal: principal as Principal,
-      params: match.params as Record<string, string>,
+      principal,
       ids,
       site,
       body,

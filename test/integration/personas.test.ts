@@ -116,7 +116,7 @@ describe('a deployment serving variant B alone', () => {
     expect((await appB.request('POST', `/projects/${siteId}/personas`, { key: wsB.keys.member, body: { name: 'Buyer' } })).status).toBe(404);
     const create = await appB.request('POST', `/projects/${siteId}/prompts`, { key: wsB.keys.member, body: { text: 'Which one?', personaId: null } });
     expect(create.status).toBe(422);
-    expect(create.body.fields).toEqual({ personaId: 'buyer personas are not served by this deployment' });
+    expect(create.body.fields).toEqual({ personaId: 'personaId is not available on this deployment' });
     const ok = await appB.request('POST', `/projects/${siteId}/prompts`, { key: wsB.keys.member, body: { text: 'Which one?' } });
     expect(ok.status).toBe(200);
     const edit = await appB.request('PATCH', `/projects/${siteId}/prompts/${ok.body.prompt.id}`, { key: wsB.keys.member, body: { personaId: 1 } });

@@ -3,7 +3,6 @@ import {
   addPeriods,
   bucketByPeriod,
   chosenStart,
-  dayOf,
   isCalendarDate,
   periodEnd,
   periodQuerySchema,
@@ -12,6 +11,7 @@ import {
   previousPeriod,
   type Period,
 } from '../../src/domain/reports/periods.ts';
+import { utcDay } from '../../src/dates.ts';
 
 describe('periodStart', () => {
   it.each<[Period, string, string]>([
@@ -97,8 +97,8 @@ describe('dates and the period parameters', () => {
   });
 
   it('reads an instant as its UTC day', () => {
-    expect(dayOf(new Date('2026-12-31T23:59:59.999Z'))).toBe('2026-12-31');
-    expect(dayOf(new Date('2027-01-01T00:30:00+01:00'))).toBe('2026-12-31');
+    expect(utcDay(new Date('2026-12-31T23:59:59.999Z'))).toBe('2026-12-31');
+    expect(utcDay(new Date('2027-01-01T00:30:00+01:00'))).toBe('2026-12-31');
   });
 
   it('defaults to week and refuses a bad period or date with the field named', () => {

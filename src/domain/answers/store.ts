@@ -5,6 +5,7 @@ import type { Micros } from '../../money.ts';
 import { rawJson } from '../../assistants/truncate.ts';
 import { analyseAnswer, writeFacts } from './facts.ts';
 import { addToRollups } from '../reports/rollups.ts';
+import { utcDay } from '../../dates.ts';
 
 export interface NewAnswer {
   scanId: number;
@@ -31,7 +32,6 @@ export interface StoredAnswer {
   facts: AnswerFacts;
 }
 
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * The one way answers enter the database (scans, imports, tests): answers,

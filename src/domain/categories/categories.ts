@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, ValidationError } from '../../errors.ts';
-import { CATEGORY_NAME_MAX, CATEGORY_SEPARATOR_MESSAGE, CATEGORY_SEPARATORS, categoryNameSchema, hasNoNul } from '../prompts/schemas.ts';
+import { text } from '../common/fields.ts';
+import { nameKey, uniqueNames } from '../common/names.ts';
+import { CATEGORY_NAME_MAX, CATEGORY_SEPARATOR_MESSAGE, CATEGORY_SEPARATORS, categoryNameSchema } from '../prompts/schemas.ts';
 import { lockSite } from '../prompts/limits.ts';
 
 /**
@@ -19,34 +21,14 @@ export const categoryMergeSchema = z.object({
     .min(1, 'names needs at least one category')
     .max(100, 'names takes at most 100 categories'),
   /** The resulting name; empty or null removes the named categories. */
-  into: z
-    .string({ error: 'into is required: the resulting name, or an empty string to remove the categories' })
-    .trim()
-    .max(CATEGORY_NAME_MAX, `into must be at most ${CATEGORY_NAME_MAX} characters`)
+  into: text('into', CATEGORY_NAME_MAX, 0, { type: 'into is required: the resulting name, or an empty string to remove the categories' })
     .refine((n) => !CATEGORY_SEPARATORS.test(n), CATEGORY_SEPARATOR_MESSAGE)
-    .refine(hasNoNul, 'into cannot contain NUL characters')
     .nullable(),
 });
 
 export type CategoryCreate = z.output<typeof categoryCreateSchema>;
 export type CategoryMerge = z.output<typeof categoryMergeSchema>;
 
-/** The comparison key of category names and prompt texts, as the unique indexes compare them. */
-export const nameKey = (name: string): string => name.trim().toLowerCase();
-
-/** Drops repeats (compared case-insensitively), keeping the first spelling and the order. */
-export function uniqueNames(names: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    const key = nameKey(name);
-    if (!name || seen.has(key)) continue;
-    seen.add(key);
-    out.push(name);
-  }
-  return out;
-}
 
 function serializeCategory(row: Pick<CategoryRow, 'id' | 'name' | 'createdAt'>, promptCount: number) {
   return { id: row.id, name: row.name, promptCount, createdAt: row.createdAt };
@@ -118,6 +100,17 @@ const withCounts = (db: Db, siteId: number) =>
     .select(['c.id', 'c.name', 'c.createdAt', (eb) => eb.fn.count<number>('pc.promptId').as('promptCount')])
     .where('c.siteId', '=', siteId)
     .groupBy('c.id');
+
+/** The site's category of that name (compared ignoring case), or null. */
+export async function findCategoryByName(db: Executor, siteId: number, name: string): Promise<{ id: number } | null> {
+  const row = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', nameKey(name)))
+    .executeTakeFirst();
+  return row ?? null;
+}
 
 export async function listCategories(db: Db, site: SiteRow) {
   const rows = await withCounts(db, site.id).orderBy(sql`lower(c.name)`).orderBy('c.id').execute();

@@ -4,16 +4,10 @@ import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '
 import { domainFromAddress } from '../sites/site-domain.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
 import { serializeCompetitor } from '../sites/sites.ts';
+import type { CompetitorInput } from './schemas.ts';
 
 export const MAX_COMPETITORS_PER_SITE = 50;
 
-export interface CompetitorInput {
-  name?: string | undefined;
-  domain?: string | null | undefined;
-  aliases?: string[] | undefined;
-  color?: string | null | undefined;
-  logo?: string | null | undefined;
-}
 
 function cleanAliases(aliases: string[], name: string): string[] {
   const seen = new Set([name.toLowerCase()]);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { PersonaRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { lockSite } from '../prompts/limits.ts';
-import { hasNoNul } from '../prompts/schemas.ts';
+import { text } from '../common/fields.ts';
 
 /**
  * Buyer personas (variant A): who asks a prompt, in their words. A scan asks
@@ -15,17 +15,8 @@ import { hasNoNul } from '../prompts/schemas.ts';
 export const PERSONA_NAME_MAX = 80;
 export const PERSONA_CONTEXT_MAX = 600;
 
-const personaName = z
-  .string({ error: 'name must be a string' })
-  .trim()
-  .min(1, 'name must not be empty')
-  .max(PERSONA_NAME_MAX, `name must be at most ${PERSONA_NAME_MAX} characters`)
-  .refine(hasNoNul, 'name cannot contain NUL characters');
-const personaContext = z
-  .string({ error: 'context must be a string' })
-  .trim()
-  .max(PERSONA_CONTEXT_MAX, `context must be at most ${PERSONA_CONTEXT_MAX} characters`)
-  .refine(hasNoNul, 'context cannot contain NUL characters');
+const personaName = text('name', PERSONA_NAME_MAX);
+const personaContext = text('context', PERSONA_CONTEXT_MAX, 0);
 
 export const personaCreateSchema = z.object({ name: personaName, context: personaContext.default('') });
 export const personaUpdateSchema = z.object({ name: personaName.optional(), context: personaContext.optional() });

@@ -1,7 +1,7 @@
 import { parse, type CsvError } from 'csv-parse/sync';
 import type { Funnel, Intent, PromptStatus } from '../../db/schema.ts';
 import { ValidationError } from '../../errors.ts';
-import { uniqueNames } from '../categories/categories.ts';
+import { uniqueNames } from '../common/names.ts';
 import { CATEGORIES_PER_PROMPT, CATEGORY_NAME_MAX, FUNNELS, INTENTS, PROMPT_STATUSES, PROMPT_TEXT_MAX, PROMPT_TEXT_MIN } from './schemas.ts';
 
 /**

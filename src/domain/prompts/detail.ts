@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { bestVerdict } from '../../analysis/index.ts';
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
-import type { PromptRow, SiteRow, Verdict } from '../../db/schema.ts';
+import { findPrompt } from './prompts.ts';
+import type { SiteRow, Verdict } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
 import { categoryNamesOf } from '../categories/categories.ts';
@@ -29,12 +30,6 @@ export const promptAnswerQuerySchema = z
     if (q.engine !== undefined && q.r !== undefined) ctx.addIssue({ code: 'custom', path: ['r'], message: 'give engine or r, not both' });
   });
 export type PromptAnswerQuery = z.output<typeof promptAnswerQuerySchema>;
-
-async function findPrompt(ctx: AppContext, siteId: number, promptId: number): Promise<PromptRow> {
-  const row = await ctx.db.selectFrom('prompts').selectAll().where('id', '=', promptId).where('siteId', '=', siteId).executeTakeFirst();
-  if (!row) throw new NotFoundError(`No prompt with id ${promptId}`);
-  return row;
-}
 
 function latestRows(ctx: AppContext, promptId: number) {
   return ctx.db.selectFrom('rollupPromptLatest').select(['provider', 'answerId', 'askedAt', 'verdict', 'brandRank']).where('promptId', '=', promptId).execute();
@@ -64,7 +59,7 @@ async function weeklyHistory(ctx: AppContext, promptId: number) {
 }
 
 export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: number, query: PromptDetailQuery) {
-  const row = await findPrompt(ctx, site.id, promptId);
+  const row = await findPrompt(ctx.db, site.id, promptId);
   const start = await historyStart(ctx.db, site.id, query.period, query.start, ctx.clock.now());
   const [categories, latest, squares, weeks, results, total] = await Promise.all([
     categoryNamesOf(ctx.db, [promptId]),
@@ -128,7 +123,7 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
  * first assistant, in provider order, whose call did not fail (else the first that answered at all).
  */
 export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: number, query: PromptAnswerQuery) {
-  const prompt = await findPrompt(ctx, site.id, promptId);
+  const prompt = await findPrompt(ctx.db, site.id, promptId);
   const latest = await latestRows(ctx, promptId);
   const engines = PROVIDER_KEYS.flatMap((k) => latest.filter((l) => l.provider === k)).map((l) => ({ provider: l.provider, answerId: l.answerId, askedAt: l.askedAt, verdict: l.verdict }));
   let answerId: number | undefined;

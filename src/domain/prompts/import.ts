@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
-import { categoryNamesOf, nameKey, uniqueNames, upsertCategories } from '../categories/categories.ts';
+import { categoryNamesOf, upsertCategories } from '../categories/categories.ts';
+import { nameKey, uniqueNames } from '../common/names.ts';
 import { limitMessage, lockSite, promptRoom } from './limits.ts';
 import { looksRaw, parsePromptCsv, type ImportRow, type RowError } from './csv.ts';
 import type { PromptImport } from './schemas.ts';

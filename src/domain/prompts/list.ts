@@ -17,7 +17,8 @@ import {
   type ResultSort,
 } from './verdicts.ts';
 import { serializePrompts } from './prompts.ts';
-import { CATEGORY_NAME_MAX, hasNoNul, intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './schemas.ts';
+import { queryText } from '../common/fields.ts';
+import { CATEGORY_NAME_MAX, intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './schemas.ts';
 import { pagingShape } from '../reports/query.ts';
 
 /**
@@ -29,19 +30,9 @@ import { pagingShape } from '../reports/query.ts';
 export const PROMPT_SORTS = ['created', 'text', 'category', ...RESULT_SORTS] as const;
 export type PromptSort = (typeof PROMPT_SORTS)[number];
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be given once, as text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .refine(hasNoNul, `${label} cannot contain NUL characters`)
-    .optional()
-    // An empty parameter (`?q=`) filters nothing.
-    .transform((v) => (v ? v : undefined));
-
 export const promptFilterSchema = z.object({
-  q: optionalText('q', PROMPT_TEXT_MAX),
-  category: optionalText('category', CATEGORY_NAME_MAX),
+  q: queryText('q', PROMPT_TEXT_MAX),
+  category: queryText('category', CATEGORY_NAME_MAX),
   status: promptStatusSchema.optional(),
   intent: intentSchema.optional(),
   ...promptResultFilterSchema.shape,

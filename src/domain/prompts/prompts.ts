@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { rebuildRollups } from '../reports/rollups.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
-import { categoryNamesOf, replaceCategories, uniqueNames } from '../categories/categories.ts';
+import { categoryNamesOf, replaceCategories } from '../categories/categories.ts';
+import { uniqueNames } from '../common/names.ts';
 import { assertPersonaOfSite } from '../personas/personas.ts';
 import { assertPromptRoom, lockSite } from './limits.ts';
 import type { PromptBulk, PromptCreate, PromptUpdate } from './schemas.ts';
@@ -44,7 +45,8 @@ export async function serializePrompts(db: Db, rows: PromptRow[]): Promise<Promp
   return rows.map((r) => serializePrompt(r, categories.get(r.id) ?? []));
 }
 
-async function findPrompt(db: Db, siteId: number, promptId: number): Promise<PromptRow> {
+/** One prompt of the site, or 404 (another site's id names nothing). */
+export async function findPrompt(db: Executor, siteId: number, promptId: number): Promise<PromptRow> {
   const row = await db.selectFrom('prompts').selectAll().where('id', '=', promptId).where('siteId', '=', siteId).executeTakeFirst();
   if (!row) throw new NotFoundError(`No prompt with id ${promptId}`);
   return row;
@@ -213,12 +215,3 @@ async function clearCategories(db: Db, siteId: number, ids: number[]): Promise<s
 }
 
 /** Imported prompts still worded as search queries, which rewrite would turn into questions. */
-export async function pendingRewrites(db: Db, site: SiteRow) {
-  const row = await db
-    .selectFrom('prompts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('siteId', '=', site.id)
-    .where('raw', '=', true)
-    .executeTakeFirstOrThrow();
-  return { pending: Number(row.n) };
-}

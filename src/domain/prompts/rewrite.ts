@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database.ts';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError } from '../../errors.ts';
@@ -10,8 +11,9 @@ export function rewriteInstruction(query: string): string {
   return `Rewrite this search query as the question a buyer would ask an AI assistant. Reply with the question only, in the query's language.\nQuery: ${query}`;
 }
 
-export async function pendingRewrites(ctx: AppContext, siteId: number): Promise<number> {
-  const row = await ctx.db
+/** How many of the site's prompts are still imported search queries (`raw`). */
+export async function pendingRewrites(db: Executor, siteId: number): Promise<number> {
+  const row = await db
     .selectFrom('prompts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('siteId', '=', siteId)
@@ -28,7 +30,7 @@ export async function pendingRewrites(ctx: AppContext, siteId: number): Promise<
 export async function requestRewrite(ctx: AppContext, site: SiteRow) {
   const org = await ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', site.orgId).executeTakeFirstOrThrow();
   if (org.balanceMicros <= 0) throw new BadRequestError('Rewriting queries needs a balance above zero; top up the workspace first');
-  const pending = await pendingRewrites(ctx, site.id);
+  const pending = await pendingRewrites(ctx.db, site.id);
   await consumeRateLimit(ctx, 'rewrite', site.id);
   const jobId = `rewrite-${site.id}-${ctx.clock.now().getTime()}`;
   if (pending > 0) await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Funnel, Intent, PromptStatus } from '../../db/schema.ts';
+import { hasNoNul, idSchema, text } from '../common/fields.ts';
 
 /**
  * Request schemas of prompts, one place for every field's rule and message.
@@ -27,8 +28,6 @@ export const CATEGORIES_PER_PROMPT = 8;
 export const BULK_IDS_MAX = 5000;
 export const IMPORT_CHARS_MAX = 2_000_000;
 
-/** PostgreSQL text cannot hold NUL; refusing it here keeps it a 422 instead of a database error. */
-export const hasNoNul = (s: string): boolean => !s.includes('\u0000');
 
 const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: T) => z.enum(values, { error: `${label} must be one of ${values.join(', ')}` });
 
@@ -36,38 +35,17 @@ export const intentSchema = oneOf('intent', INTENTS);
 export const funnelSchema = oneOf('funnel', FUNNELS);
 export const promptStatusSchema = oneOf('status', PROMPT_STATUSES);
 
-export const promptTextSchema = z
-  .string({ error: 'text must be a string' })
-  .trim()
-  .min(PROMPT_TEXT_MIN, `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters`)
-  .max(PROMPT_TEXT_MAX, `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters`)
-  .refine(hasNoNul, 'text cannot contain NUL characters');
+export const promptTextSchema = text('text', PROMPT_TEXT_MAX, PROMPT_TEXT_MIN, { length: `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters` });
 
 /** They separate categories in one CSV cell, so a name holding one could not survive an export and import. */
 export const CATEGORY_SEPARATORS = /[;|]/;
 export const CATEGORY_SEPARATOR_MESSAGE = 'a category name cannot contain ; or | (they separate categories in CSV files)';
 
-export const categoryNameSchema = z
-  .string({ error: 'a category name must be a string' })
-  .trim()
-  .min(1, 'a category name must not be empty')
-  .max(CATEGORY_NAME_MAX, `a category name must be at most ${CATEGORY_NAME_MAX} characters`)
-  .refine((n) => !CATEGORY_SEPARATORS.test(n), CATEGORY_SEPARATOR_MESSAGE)
-  .refine(hasNoNul, 'a category name cannot contain NUL characters');
+export const categoryNameSchema = text('a category name', CATEGORY_NAME_MAX).refine((n) => !CATEGORY_SEPARATORS.test(n), CATEGORY_SEPARATOR_MESSAGE);
 
 const categoryListSchema = z
   .array(categoryNameSchema, { error: 'categories must be a list of names' })
   .max(CATEGORIES_PER_PROMPT, `at most ${CATEGORIES_PER_PROMPT} categories per prompt`);
-
-/** Ids are 32-bit in the database; a larger number names nothing, and must not reach a query as an overflow. */
-const MAX_ID = 2_147_483_647;
-
-export const idSchema = (label: string) =>
-  z
-    .number({ error: `${label} must be a number` })
-    .int(`${label} must be a whole number`)
-    .positive(`${label} must be positive`)
-    .max(MAX_ID, `${label} is not an id`);
 
 const personaIdSchema = idSchema('personaId').nullable();
 

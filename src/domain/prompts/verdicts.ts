@@ -4,9 +4,10 @@ import { stability, type Stability } from '../../analysis/index.ts';
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { Db } from '../../db/database.ts';
 import type { Verdict } from '../../db/schema.ts';
-import { chosenStart, dayOf, periodWindow, type Period } from '../reports/periods.ts';
-import { hasNoNul } from './schemas.ts';
+import { chosenStart, periodWindow, type Period } from '../reports/periods.ts';
+import { queryText } from '../common/fields.ts';
 import { latestDayWithData } from '../reports/base.ts';
+import { utcDay } from '../../dates.ts';
 
 /**
  * Scan results of prompts, read from rollups: each assistant's latest
@@ -25,13 +26,7 @@ const empty = (v: unknown) => (v === '' ? undefined : v);
 export const promptResultFilterSchema = z.object({
   verdict: z.preprocess(empty, z.enum(VERDICTS, { error: `verdict must be one of ${VERDICTS.join(', ')}` }).optional()),
   // Trimmed like the other text filters: a blank name filters nothing, and NUL (which Postgres text cannot hold) is a 422, not a 500.
-  competitor: z
-    .string({ error: 'competitor must be given once, as text' })
-    .trim()
-    .max(200, 'competitor must be at most 200 characters')
-    .refine(hasNoNul, 'competitor cannot contain NUL characters')
-    .optional()
-    .transform((v) => (v ? v : undefined)),
+  competitor: queryText('competitor', 200),
   stability: z.preprocess(empty, z.enum(STABILITIES, { error: `stability must be one of ${STABILITIES.join(', ')}` }).optional()),
   scanned: z.preprocess(empty, z.enum(['yes', 'never'], { error: 'scanned must be yes or never' }).optional()),
 });
@@ -101,8 +96,8 @@ export function stabilityOf(history: readonly HistorySquare[]): Stability | null
  * when given, else the latest period with data, else the current one.
  */
 export async function historyStart(db: Db, siteId: number, period: Period, start: string | undefined, now: Date): Promise<string> {
-  if (start) return chosenStart(period, start, null, dayOf(now));
-  return chosenStart(period, undefined, await latestDayWithData(db, siteId), dayOf(now));
+  if (start) return chosenStart(period, start, null, utcDay(now));
+  return chosenStart(period, undefined, await latestDayWithData(db, siteId), utcDay(now));
 }
 
 /** `latest`, `history` and `stability` for a page of prompts, in three indexed reads. */

@@ -3,7 +3,8 @@ import { shareOfVoice, visibility } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery, type Db } from '../../db/database.ts';
 import { SITE_DAY_COUNTERS, snakeCase, type SiteDayCounter } from './rollup-tables.ts';
-import { chosenStart, dayOf, periodEnd, periodStartSql, type Period, type PeriodQuery } from './periods.ts';
+import { chosenStart, periodEnd, periodStartSql, type Period, type PeriodQuery } from './periods.ts';
+import { utcDay } from '../../dates.ts';
 
 /**
  * What every report shares: the period it shows and the site counters of
@@ -40,7 +41,7 @@ export async function periodsWithData(db: Db, siteId: number, period: Period): P
  */
 export async function resolvePeriod(ctx: AppContext, siteId: number, query: PeriodQuery): Promise<ReportPeriod> {
   const latestDay = query.start ? null : await latestDayWithData(ctx.db, siteId);
-  const start = chosenStart(query.period, query.start, latestDay, dayOf(ctx.clock.now()));
+  const start = chosenStart(query.period, query.start, latestDay, utcDay(ctx.clock.now()));
   return { period: query.period, start, end: periodEnd(query.period, start) };
 }
 

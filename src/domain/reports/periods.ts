@@ -49,9 +49,6 @@ function format(ms: number): string {
 }
 
 /** The UTC calendar day of an instant. */
-export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
 
 /** First day of the period that holds `day`. */
 export function periodStart(period: Period, day: string): string {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { preparedQuery } from '../../db/database.ts';
 import type { StopReason } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
+import { utcMonthFirstDay } from '../../dates.ts';
 
 /**
  * Scan money. Before each assistant call its price is reserved against the
@@ -20,7 +21,6 @@ export interface ScanMoneyRef {
   orgId: number;
 }
 
-export const monthOf = (at: Date) => `${at.toISOString().slice(0, 7)}-01`;
 
 export type LimitReason = Extract<StopReason, 'budget' | 'cap' | 'balance'>;
 
@@ -40,7 +40,7 @@ export async function reserveUnits(ctx: AppContext, ref: ScanMoneyRef, price: Mi
     ctx.db,
     'reserve-scan-units',
     'SELECT granted, limited_by AS "limitedBy" FROM reserve_scan_units($1, $2, $3, $4, $5, $6)',
-    [ref.orgId, ref.siteId, monthOf(ctx.clock.now()), ref.scanId, price, units],
+    [ref.orgId, ref.siteId, utcMonthFirstDay(ctx.clock.now()), ref.scanId, price, units],
   );
   if (!row) throw new Error('reserve_scan_units answered nothing');
   const limitedBy = row.limitedBy;
@@ -64,7 +64,7 @@ export interface Charge {
 export async function settle(ctx: AppContext, ref: ScanMoneyRef, charges: Charge[]): Promise<void> {
   const paid = charges.filter((c) => c.priceMicros > 0);
   if (paid.length === 0) return;
-  const json = JSON.stringify(paid.map((c) => ({ answerId: c.answerId, price: c.priceMicros, month: monthOf(c.reservedAt), description: c.description })));
+  const json = JSON.stringify(paid.map((c) => ({ answerId: c.answerId, price: c.priceMicros, month: utcMonthFirstDay(c.reservedAt), description: c.description })));
   await preparedQuery(ctx.db, 'settle-scan-money', 'SELECT settle_scan_money($1, $2, $3, $4::jsonb)', [ref.orgId, ref.siteId, ref.scanId, json]);
 }
 
@@ -106,7 +106,7 @@ export async function release(ctx: AppContext, ref: ScanMoneyRef, price: Micros,
       .updateTable('siteSpend')
       .set((eb) => ({ reservedMicros: eb('reservedMicros', '-', price) }))
       .where('siteId', '=', ref.siteId)
-      .where('month', '=', monthOf(reservedAt))
+      .where('month', '=', utcMonthFirstDay(reservedAt))
       .execute();
     await trx
       .updateTable('scans')

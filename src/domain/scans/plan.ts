@@ -4,19 +4,9 @@ import type { AppContext } from '../../context.ts';
 import type { ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ValidationError } from '../../errors.ts';
 import { usdToMicros, type Micros } from '../../money.ts';
+import type { ScanRequest } from './schemas.ts';
 
-/** What a client may ask of a scan (estimate and start take the same body). */
-export interface ScanRequest {
-  providers?: ProviderKey[] | undefined;
-  promptIds?: number[] | undefined;
-  category?: string | null | undefined;
-  sample?: number | undefined;
-  models?: Record<string, string> | undefined;
-  batch?: boolean | undefined;
-  saved?: boolean | undefined;
-  budgetUsd?: number | undefined;
-  label?: string | undefined;
-}
+export type { ScanRequest } from './schemas.ts';
 
 export interface ProviderPlan {
   provider: ProviderKey;

@@ -5,12 +5,13 @@ import type { ScanRow, ScanTrigger, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../errors.ts';
 import { formatUsd, microsToUsd } from '../../money.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { startOfUtcMonth } from '../../dates.ts';
+import { startOfUtcMonth, utcMonthFirstDay } from '../../dates.ts';
 import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
 import { limitsOf } from '../workspace/plans.ts';
 import { providerView } from '../providers/providers.ts';
 import { planScan, type ScanPlan, type ScanRequest } from './plan.ts';
-import { monthOf } from './money.ts';
+import type { ScanDetailQuery, ScanTab } from './schemas.ts';
+import type { Verdict } from '../../analysis/index.ts';
 import { serializeScanSettings } from '../sites/sites.ts';
 
 export const ACTIVE_STATUSES = ['queued', 'running', 'cancelling'] as const;
@@ -52,7 +53,7 @@ export async function scansUsedThisMonth(ctx: AppContext, orgId: number): Promis
 }
 
 export async function siteSpendThisMonth(ctx: AppContext, siteId: number): Promise<number> {
-  const row = await ctx.db.selectFrom('siteSpend').select('spentMicros').where('siteId', '=', siteId).where('month', '=', monthOf(ctx.clock.now())).executeTakeFirst();
+  const row = await ctx.db.selectFrom('siteSpend').select('spentMicros').where('siteId', '=', siteId).where('month', '=', utcMonthFirstDay(ctx.clock.now())).executeTakeFirst();
   return row?.spentMicros ?? 0;
 }
 
@@ -222,18 +223,16 @@ export async function liveScan(ctx: AppContext, siteId: number) {
   };
 }
 
-const TAB_VERDICTS = {
+const TAB_VERDICTS: Record<ScanTab, readonly Verdict[] | null> = {
   all: null,
   notNamed: ['lost', 'missing'],
   competitorsOnly: ['lost'],
   errors: ['failed'],
-} as const;
-export type ScanTab = keyof typeof TAB_VERDICTS;
-export const SCAN_TABS = Object.keys(TAB_VERDICTS) as ScanTab[];
+};
 const PAGE_SIZE = 25;
 
 /** One scan and its collected answers, 25 a page, filtered by tab and assistant. */
-export async function scanDetail(ctx: AppContext, siteId: number, scanId: number, q: { tab: ScanTab; engine?: string | undefined; page: number }) {
+export async function scanDetail(ctx: AppContext, siteId: number, scanId: number, q: ScanDetailQuery) {
   const scan = await findScan(ctx, siteId, scanId);
   let base = answersWithFacts(ctx).where('a.scanId', '=', scan.id);
   const verdicts = TAB_VERDICTS[q.tab];

@@ -4,7 +4,7 @@ import type { SiteEventRow, SiteEventType, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
 import { isoDateSchema } from '../reports/periods.ts';
 import { lockSite } from '../prompts/limits.ts';
-import { hasNoNul } from '../prompts/schemas.ts';
+import { text } from '../common/fields.ts';
 import { pagingShape } from '../reports/query.ts';
 
 /**
@@ -19,19 +19,12 @@ export const EVENT_NOTE_MAX = 1000;
 /** Events per site: plenty for years of releases and campaigns, and a bound on what one chart draws. */
 export const EVENTS_PER_SITE = 1000;
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be a string` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .refine(hasNoNul, `${label} cannot contain NUL characters`);
-
 export const siteEventCreateSchema = z.object({
-  title: text('title', EVENT_TITLE_MAX).pipe(z.string().min(1, 'title must not be empty')),
+  title: text('title', EVENT_TITLE_MAX),
   date: isoDateSchema('date'),
   type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}` }),
   // An empty or blank note is no note.
-  note: text('note', EVENT_NOTE_MAX)
+  note: text('note', EVENT_NOTE_MAX, 0)
     .nullable()
     .optional()
     .transform((v) => (v ? v : null)),

@@ -1,30 +1,14 @@
 import type { AppContext } from '../../context.ts';
+import { uniqueNames } from '../common/names.ts';
+import { findCategoryByName } from '../categories/categories.ts';
 import type { Role, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
-import { ForbiddenError } from '../../errors.ts';
+import { ForbiddenError, ValidationError } from '../../errors.ts';
 import { usdToMicros } from '../../money.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
 import { atLeast } from '../workspace/roles.ts';
 import { competitorsOf, serializeSite } from './sites.ts';
+import type { ScanSettingsInput, SiteChanges } from './schemas.ts';
 
-export interface SiteChanges {
-  name?: string | undefined;
-  brandTerms?: string[] | undefined;
-  industry?: string | null | undefined;
-  language?: string | undefined;
-  location?: string | undefined;
-  scanFrequencyDays?: number | undefined;
-  monthlyCapUsd?: number | null | undefined;
-  scanSettings?: ScanSettingsInput | undefined;
-  allowedProviders?: string[] | null | undefined;
-}
-
-export interface ScanSettingsInput {
-  providers?: string[] | undefined;
-  models?: Record<string, string> | undefined;
-  category?: string | null | undefined;
-  budgetUsd?: number | undefined;
-  skipAtCap?: boolean | undefined;
-}
 
 const ADMIN_ONLY = ['monthlyCapUsd', 'scanSettings', 'allowedProviders'] as const;
 
@@ -38,10 +22,6 @@ export function scanSettingsJson(s: ScanSettingsInput): ScanSettingsJson {
   };
 }
 
-function uniqueTerms(terms: string[]): string[] {
-  const seen = new Set<string>();
-  return terms.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
-}
 
 export async function siteWithDetails(ctx: AppContext, site: SiteRow, role: Role) {
   const [competitors, answers] = await Promise.all([
@@ -61,7 +41,9 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
   if (adminFields.length && !atLeast(role, 'admin')) {
     throw new ForbiddenError(`Changing ${adminFields.join(', ')} needs a key with admin access; this key has ${role} access`);
   }
-  const brandTerms = changes.brandTerms && uniqueTerms(changes.brandTerms);
+  const category = changes.scanSettings?.category;
+  if (category && !(await findCategoryByName(ctx.db, site.id, category))) throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
+  const brandTerms = changes.brandTerms && uniqueNames(changes.brandTerms);
   const namesChanged =
     (changes.name !== undefined && changes.name !== site.name) || (brandTerms !== undefined && brandTerms.join('\n') !== site.brandTerms.join('\n'));
   const updated = await ctx.db

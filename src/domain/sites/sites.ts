@@ -1,9 +1,11 @@
 import type { AppContext } from '../../context.ts';
+import { uniqueNames } from '../common/names.ts';
 import type { Db } from '../../db/database.ts';
 import type { CompetitorRow, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
+import type { SiteCreate } from './schemas.ts';
 import { limitsOf } from '../workspace/plans.ts';
 
 export function serializeScanSettings(s: ScanSettingsJson) {
@@ -66,22 +68,9 @@ export async function listSites(db: Db, orgId: number) {
   return sites.map((s) => serializeSite(s, competitors.get(s.id) ?? []));
 }
 
-export interface NewSiteInput {
-  name: string;
-  url: string;
-  industry?: string | null | undefined;
-  brandTerms?: string[] | undefined;
-  competitors?: { name: string; domain?: string | null | undefined }[] | undefined;
-  language?: string | undefined;
-  location?: string | undefined;
-}
 
-function uniqueTerms(terms: string[]): string[] {
-  const seen = new Set<string>();
-  return terms.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
-}
 
-export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: NewSiteInput) {
+export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
   const domain = domainFromAddress(input.url);
   if (!domain) throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, { url: 'not a domain' });
 
@@ -119,7 +108,7 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
         url: input.url.trim(),
         domain,
         industry: input.industry?.trim() || null,
-        brandTerms: uniqueTerms(input.brandTerms ?? []),
+        brandTerms: uniqueNames(input.brandTerms ?? []),
         language: input.language?.trim() || undefined,
         location: input.location?.trim() || undefined,
         createdBy: actor.userId,

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Plan, Role } from '../../db/schema.ts';
+import type { Principal } from './auth.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
 import { topUp } from './billing.ts';
@@ -50,6 +51,11 @@ export async function setOrgBranding(db: Db, orgId: number, branding: { reportNa
     .executeTakeFirstOrThrow();
   // Report branding defaults to the workspace name and no logo (CONTRACT.md "Sites").
   return { id: org.id, reportName: org.reportName ?? org.name, reportLogo: org.reportLogo };
+}
+
+/** What a key is: its kind and name, its creator, its workspace and the role it acts with. */
+export function whoami(p: Principal) {
+  return { kind: p.kind, tokenName: p.keyName, user: p.user, org: p.org, role: p.role };
 }
 
 export async function workspace(ctx: AppContext, orgId: number, role: Role) {

@@ -1,20 +1,33 @@
 import type { Metrics } from '../prometheus.ts';
 import type { Route } from '../route.ts';
+import { categoryRoutes } from './categories.routes.ts';
 import { competitorRoutes } from './competitors.routes.ts';
-import { eventRoutes } from './events.routes.ts';
 import { personaRoutes } from './personas.routes.ts';
-import { promptViewRoutes } from './prompt-views.routes.ts';
 import { promptRoutes } from './prompts.routes.ts';
+import { providerRoutes } from './providers.routes.ts';
+import { reanalysisRoutes } from './reanalysis.routes.ts';
 import { reportRoutes } from './reports.routes.ts';
-import { rewriteRoutes } from './rewrite.routes.ts';
 import { scanRoutes } from './scans.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { workspaceRoutes } from './workspace.routes.ts';
 
-/** The one route table. Later areas add their `*.routes.ts` here. */
+/** The one route table: one `<feature>.routes.ts` per folder of src/domain. */
 export function allRoutes(metrics: Metrics): Route[] {
-  const routes: Route[] = [...systemRoutes(metrics, () => routes), ...workspaceRoutes, ...siteRoutes, ...competitorRoutes, ...promptRoutes, ...personaRoutes, ...eventRoutes, ...rewriteRoutes, ...scanRoutes, ...reportRoutes, ...promptViewRoutes, ...signedInRoutes];
+  const routes: Route[] = [
+    ...systemRoutes(metrics, () => routes),
+    ...workspaceRoutes,
+    ...providerRoutes,
+    ...siteRoutes,
+    ...competitorRoutes,
+    ...promptRoutes,
+    ...categoryRoutes,
+    ...personaRoutes,
+    ...scanRoutes,
+    ...reportRoutes,
+    ...reanalysisRoutes,
+    ...signedInRoutes,
+  ];
   return routes;
 }

@@ -1,8 +1,7 @@
-import type { SiteRow } from '../../db/schema.ts';
 import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas/personas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
-/** Buyer personas exist in variant A only; a deployment serving B alone answers 404 for these paths. */
+/** Buyer personas (src/domain/personas), variant A only: a deployment serving B alone answers 404 for these paths. */
 export const personaRoutes: Route[] = [
   defineRoute({
     method: 'GET',
@@ -11,7 +10,7 @@ export const personaRoutes: Route[] = [
     access: 'viewer',
     variant: 'A',
     responds: '{personas: [{id, name, context, promptCount, createdAt, updatedAt}], total}',
-    handler: async ({ ctx, site }) => json(await listPersonas(ctx.db, site as SiteRow)),
+    handler: async ({ ctx, site }) => json(await listPersonas(ctx.db, site)),
   }),
   defineRoute({
     method: 'POST',
@@ -22,7 +21,7 @@ export const personaRoutes: Route[] = [
     body: personaCreateSchema,
     example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
     responds: '{persona}',
-    handler: async ({ ctx, site, body }) => json(await createPersona(ctx.db, site as SiteRow, body)),
+    handler: async ({ ctx, site, body }) => json(await createPersona(ctx.db, site, body)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -33,7 +32,7 @@ export const personaRoutes: Route[] = [
     body: personaUpdateSchema,
     example: { context: 'I run IT for a 500-person company with offices in three countries.' },
     responds: '{persona}',
-    handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx.db, site as SiteRow, ids.personaId as number, body)),
+    handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx.db, site, ids.personaId, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -42,6 +41,6 @@ export const personaRoutes: Route[] = [
     access: 'member',
     variant: 'A',
     responds: '{deleted, persona: {id, name}, promptsCleared}',
-    handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx.db, site as SiteRow, ids.personaId as number)),
+    handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx.db, site, ids.personaId)),
   }),
 ];

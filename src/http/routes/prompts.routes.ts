@@ -1,21 +1,13 @@
-import type { Config } from '../../config.ts';
-import type { SiteRow } from '../../db/schema.ts';
-import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories/categories.ts';
+import { promptAnswer, promptAnswerQuerySchema, promptDetail, promptDetailQuerySchema } from '../../domain/prompts/detail.ts';
 import { EXPORT_COLUMNS, exportPromptsCsv } from '../../domain/prompts/export.ts';
 import { importPrompts } from '../../domain/prompts/import.ts';
 import { listPrompts, promptExportQuerySchema, promptListQuerySchema } from '../../domain/prompts/list.ts';
 import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateSchema } from '../../domain/prompts/schemas.ts';
-import { bulkPrompts, createPrompt, pendingRewrites, updatePrompt } from '../../domain/prompts/prompts.ts';
-import { ValidationError } from '../../errors.ts';
+import { bulkPrompts, createPrompt, updatePrompt } from '../../domain/prompts/prompts.ts';
+import { pendingRewrites, requestRewrite } from '../../domain/prompts/rewrite.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
-/** `personaId` is a variant A field: a deployment serving B alone refuses it like any invalid field. */
-function refuseUnservedPersona(config: Config, body: { personaId?: unknown }): void {
-  if (body.personaId !== undefined && !config.apiVariant.includes('A')) {
-    throw new ValidationError({ personaId: 'buyer personas are not served by this deployment' });
-  }
-}
-
+/** Prompts: the list and its CSV, edits, import, one prompt's results and answers, rewriting (src/domain/prompts). */
 export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
@@ -25,7 +17,7 @@ export const promptRoutes: Route[] = [
     access: 'viewer',
     query: promptListQuerySchema,
     responds: '{prompts: [{...prompt, latest, history: [{start, verdict}], stability}], total, page, perPage, sort, dir, period, start}',
-    handler: async ({ ctx, site, query }) => json(await listPrompts(ctx.db, site as SiteRow, query, ctx.clock.now())),
+    handler: async ({ ctx, site, query }) => json(await listPrompts(ctx.db, site, query, ctx.clock.now())),
   }),
   defineRoute({
     method: 'GET',
@@ -35,7 +27,7 @@ export const promptRoutes: Route[] = [
     query: promptExportQuerySchema,
     responds: `text/csv with columns ${EXPORT_COLUMNS.join(', ')}`,
     handler: async ({ ctx, site, query }) => {
-      const { stream, filename } = await exportPromptsCsv(ctx.db, site as SiteRow, query, ctx.clock.now());
+      const { stream, filename } = await exportPromptsCsv(ctx.db, site, query, ctx.clock.now());
       return { raw: stream, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' } };
     },
   }),
@@ -45,12 +37,10 @@ export const promptRoutes: Route[] = [
     summary: 'Add one prompt (409 when its text is already tracked; 400 past the prompts-per-site limit)',
     access: 'member',
     body: promptCreateSchema,
+    variantFields: { personaId: 'A' },
     example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
     responds: '{prompt}',
-    handler: async ({ ctx, site, principal, body }) => {
-      refuseUnservedPersona(ctx.config, body);
-      return json(await createPrompt(ctx.db, site as SiteRow, { userId: principal.user.id }, body));
-    },
+    handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx.db, site, { userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -58,12 +48,10 @@ export const promptRoutes: Route[] = [
     summary: 'Edit one prompt; only fields sent change, categories replaces the list, personaId null clears',
     access: 'member',
     body: promptUpdateSchema,
+    variantFields: { personaId: 'A' },
     example: { status: 'paused', categories: ['Help desk', 'Pricing'] },
     responds: '{prompt}',
-    handler: async ({ ctx, site, ids, body }) => {
-      refuseUnservedPersona(ctx.config, body);
-      return json(await updatePrompt(ctx.db, site as SiteRow, ids.promptId as number, body));
-    },
+    handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx.db, site, ids.promptId, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -71,12 +59,10 @@ export const promptRoutes: Route[] = [
     summary: 'One action on 1 to 5000 prompts: status, category, personaId, or delete (with their answers)',
     access: 'member',
     body: promptBulkSchema,
+    variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
     responds: '{action, updated, deleted, categoriesCreated}',
-    handler: async ({ ctx, site, body }) => {
-      refuseUnservedPersona(ctx.config, body);
-      return json(await bulkPrompts(ctx.db, site as SiteRow, body));
-    },
+    handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx.db, site, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -86,7 +72,7 @@ export const promptRoutes: Route[] = [
     body: promptImportSchema,
     example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
     responds: '{rows, created, updated, skipped, categories, errors: [{line, reason}], errorsOmitted, dryRun}',
-    handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx.db, site as SiteRow, { userId: principal.user.id }, body)),
+    handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx.db, site, { userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -94,34 +80,31 @@ export const promptRoutes: Route[] = [
     summary: 'How many imported prompts are still worded as search queries (raw)',
     access: 'viewer',
     responds: '{pending}',
-    handler: async ({ ctx, site }) => json(await pendingRewrites(ctx.db, site as SiteRow)),
+    handler: async ({ ctx, site }) => json({ pending: await pendingRewrites(ctx.db, site.id) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/prompts/rewrite',
+    summary: 'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour',
+    access: 'admin',
+    handler: async ({ ctx, site }) => json(await requestRewrite(ctx, site)),
   }),
   defineRoute({
     method: 'GET',
-    path: '/projects/:id/categories',
-    summary: 'Categories with their prompt counts',
+    path: '/projects/:id/prompts/:promptId',
+    summary: 'One prompt: latest verdict per assistant, week-by-week history, stability over the period parameters, every answer over time as results (newest first, page, perPage)',
     access: 'viewer',
-    responds: '{categories: [{id, name, promptCount, createdAt}], total}',
-    handler: async ({ ctx, site }) => json(await listCategories(ctx.db, site as SiteRow)),
+    query: promptDetailQuerySchema,
+    responds: '{prompt: {..., latest, history, stability}, period, start, squares, latestAnswers, results, total, page, perPage}',
+    handler: async ({ ctx, site, ids, query }) => json(await promptDetail(ctx, site, ids.promptId, query)),
   }),
   defineRoute({
-    method: 'POST',
-    path: '/projects/:id/categories',
-    summary: 'Add an empty category (409 when the name exists, ignoring case)',
-    access: 'member',
-    body: categoryCreateSchema,
-    example: { name: 'Integrations' },
-    responds: '{category}',
-    handler: async ({ ctx, site, body }) => json(await createCategory(ctx.db, site as SiteRow, body)),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/projects/:id/categories/merge',
-    summary: 'Rename (one name), merge (several, or into an existing name) or remove (empty into) categories',
-    access: 'member',
-    body: categoryMergeSchema,
-    example: { names: ['Integrations'], into: 'Integrations and apps' },
-    responds: '{category, removed, prompts}',
-    handler: async ({ ctx, site, body }) => json(await mergeCategories(ctx.db, site as SiteRow, body)),
+    method: 'GET',
+    path: '/projects/:id/prompts/:promptId/answer',
+    summary: 'One answer word for word with brands named, sources, web searches and persona context: engine (an assistant’s latest) or r (a past answer id from results)',
+    access: 'viewer',
+    query: promptAnswerQuerySchema,
+    responds: '{prompt, engine, answer | null, engines}',
+    handler: async ({ ctx, site, ids, query }) => json(await promptAnswer(ctx, site, ids.promptId, query)),
   }),
 ];

@@ -1,4 +1,3 @@
-import type { SiteRow } from '../../db/schema.ts';
 import { periodQuerySchema } from '../../domain/reports/periods.ts';
 import { competitorDetail } from '../../domain/reports/competitor-detail.ts';
 import { siteCompetitors } from '../../domain/reports/competitors.ts';
@@ -9,10 +8,9 @@ import { siteSources, sourcesQuerySchema } from '../../domain/reports/sources.ts
 import { siteTrends } from '../../domain/reports/trends.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
-const site = (s: SiteRow | null) => s as SiteRow;
 const PERIOD = 'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
 
-/** The report endpoints (spec "Reports"): every one reads rollups, never all answers. */
+/** The report endpoints (spec "Reports", src/domain/reports): every one reads rollups, never all answers. */
 export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
@@ -21,7 +19,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: periodQuerySchema,
     responds: '{period, start, end, periods, report: {previousStart, current, previous, change, ranking, providers, changes, topSources, series, scope?} | null}',
-    handler: async ({ ctx, site: s, query }) => json(await siteReport(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteReport(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -30,7 +28,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: periodQuerySchema,
     responds: '{period, start, end, periods, window, shares, prompts, changes, categories, held, volatile, lost, events?}',
-    handler: async ({ ctx, site: s, query }) => json(await siteTrends(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteTrends(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -39,7 +37,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: sentimentQuerySchema,
     responds: '{period, start, end, periods, overall, previous, providers, answers?, total?, page?, perPage?}',
-    handler: async ({ ctx, site: s, query }) => json(await siteSentiment(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteSentiment(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -48,7 +46,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: sourcesQuerySchema,
     responds: '{period, start, end, periods, answered, sources, total, page, perPage, siteTypes, ownPages}',
-    handler: async ({ ctx, site: s, query }) => json(await siteSources(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteSources(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -57,7 +55,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: periodQuerySchema,
     responds: '{period, start, end, periods, answered, brand, competitors, providers, suggestions}',
-    handler: async ({ ctx, site: s, query }) => json(await siteCompetitors(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteCompetitors(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -66,7 +64,7 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: periodQuerySchema,
     responds: '{period, start, end, periods, competitor, current, previous, providers, categories, prompts, pages}',
-    handler: async ({ ctx, site: s, ids, query }) => json(await competitorDetail(ctx, site(s), ids.competitorId as number, query)),
+    handler: async ({ ctx, site, ids, query }) => json(await competitorDetail(ctx, site, ids.competitorId, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -75,6 +73,6 @@ export const reportRoutes: Route[] = [
     access: 'viewer',
     query: searchesQuerySchema,
     responds: '{period, start, end, periods, searches: [{query, count, prompts}], total, page, perPage}',
-    handler: async ({ ctx, site: s, query }) => json(await siteSearches(ctx, site(s), query)),
+    handler: async ({ ctx, site, query }) => json(await siteSearches(ctx, site, query)),
   }),
 ];

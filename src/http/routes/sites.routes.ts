@@ -1,85 +1,84 @@
-import { z } from 'zod';
-import { NotFoundError, ValidationError } from '../../errors.ts';
-import { getReanalysis, requestReanalysis } from '../../domain/reanalysis/reanalysis.ts';
+import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/sites/events.ts';
+import { siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain/sites/schemas.ts';
 import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
-import type { SiteRow } from '../../db/schema.ts';
+import { createSite, listSites } from '../../domain/sites/sites.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { providerKey, scanSettingsBody, trimmed, usdAmount } from '../schemas.ts';
 
-const changeSiteBody = z.object({
-  name: trimmed('name', 200).optional(),
-  brandTerms: z.array(trimmed('a brand term', 100)).max(50, 'at most 50 brand terms').optional(),
-  industry: trimmed('industry', 200).nullish(),
-  language: trimmed('language', 100).optional(),
-  location: trimmed('location', 100).optional(),
-  scanFrequencyDays: z.number({ error: 'must be a whole number of days' }).int('must be a whole number of days').min(1, 'at least 1').max(365, 'at most 365').optional(),
-  monthlyCapUsd: usdAmount.nullish(),
-  scanSettings: scanSettingsBody.optional(),
-  allowedProviders: z
-    .array(providerKey)
-    .refine((a) => new Set(a).size === a.length, 'lists a provider twice')
-    .nullish(),
-});
-
-const scheduleBody = z.object({ enabled: z.boolean({ error: 'must be true or false' }), batch: z.boolean({ error: 'must be true or false' }).optional() });
-
+/** Sites (projects), their settings and schedule, and their events (src/domain/sites). */
 export const siteRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/orgs/:orgId/projects',
+    summary: 'The workspace’s sites',
+    access: 'viewer',
+    handler: async ({ ctx, principal }) => {
+      const projects = await listSites(ctx.db, principal.org.id);
+      return json({ projects, total: projects.length });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/orgs/:orgId/projects',
+    summary: 'Add a site',
+    access: 'admin',
+    body: siteCreateSchema,
+    example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+    handler: async ({ ctx, principal, body }) => json({ project: await createSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body) }),
+  }),
   defineRoute({
     method: 'GET',
     path: '/projects/:id',
     summary: 'The site, the caller’s role and the number of stored answers',
     access: 'viewer',
-    handler: async ({ ctx, site, principal }) => json({ project: await siteWithDetails(ctx, site as SiteRow, principal.role) }),
+    handler: async ({ ctx, site, principal }) => json({ project: await siteWithDetails(ctx, site, principal.role) }),
   }),
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id',
     summary: 'Change settings; monthlyCapUsd, scanSettings and allowedProviders need admin; a new name or brand terms re-read stored answers',
     access: 'member',
-    body: changeSiteBody,
+    body: siteChangeSchema,
     example: { name: 'Acme', brandTerms: ['Acme Cloud'], location: 'Germany', scanFrequencyDays: 7 },
-    handler: async ({ ctx, site, principal, body }) => {
-      const s = site as SiteRow;
-      if (body.scanSettings?.category) {
-        const found = await ctx.db
-          .selectFrom('categories')
-          .select('id')
-          .where('siteId', '=', s.id)
-          .where((eb) => eb(eb.fn('lower', ['name']), '=', (body.scanSettings?.category ?? '').toLowerCase()))
-          .executeTakeFirst();
-        if (!found) throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
-      }
-      return json(await changeSite(ctx, s, principal.role, body));
-    },
+    handler: async ({ ctx, site, principal, body }) => json(await changeSite(ctx, site, principal.role, body)),
   }),
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/schedule',
     summary: 'Switch scheduled scans on or off (variant B: batch pricing for them)',
     access: 'admin',
-    body: scheduleBody,
+    body: scheduleSchema,
+    variantFields: { batch: 'B' },
     example: { enabled: true },
-    handler: async ({ ctx, site, principal, body }) => {
-      if (body.batch !== undefined && !ctx.config.apiVariant.includes('B')) throw new ValidationError({ batch: 'batch is not available on this deployment' });
-      return json(await setSchedule(ctx, site as SiteRow, principal.role, body));
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/projects/:id/reanalyse',
-    summary: 'Re-read every stored answer with the current names and competitors; calls no assistant',
-    access: 'member',
-    handler: async ({ ctx, site }) => json({ reanalysis: await requestReanalysis(ctx, (site as SiteRow).id, 'requested') }),
+    handler: async ({ ctx, site, principal, body }) => json(await setSchedule(ctx, site, principal.role, body)),
   }),
   defineRoute({
     method: 'GET',
-    path: '/projects/:id/reanalyses/:reanalysisId',
-    summary: 'State of one reanalysis: queued, running, done (answers re-read, verdicts changed) or failed',
+    path: '/projects/:id/events',
+    summary: 'The site’s events, oldest first; `from` and `to` (YYYY-MM-DD, inclusive) narrow them',
     access: 'viewer',
-    handler: async ({ ctx, site, ids }) => {
-      const id = ids.reanalysisId;
-      if (id === undefined) throw new NotFoundError();
-      return json({ reanalysis: await getReanalysis(ctx, (site as SiteRow).id, id) });
-    },
+    variant: 'B',
+    query: siteEventListQuerySchema,
+    responds: '{events: [{id, title, date, type, note, createdAt}], total, page, perPage}',
+    handler: async ({ ctx, site, query }) => json(await listEvents(ctx.db, site, query)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/events',
+    summary: 'Add an event drawn on trend charts: title (up to 120), date, type (site, model, campaign, other), optional note (up to 1000)',
+    access: 'member',
+    variant: 'B',
+    body: siteEventCreateSchema,
+    example: { title: 'Pricing page relaunch', date: '2026-11-02', type: 'site', note: 'New comparison table' },
+    responds: '{event}',
+    handler: async ({ ctx, site, body }) => json(await createEvent(ctx.db, site, body)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/projects/:id/events/:eventId',
+    summary: 'Remove an event',
+    access: 'member',
+    variant: 'B',
+    responds: '{deleted, event}',
+    handler: async ({ ctx, site, ids }) => json(await deleteEvent(ctx.db, site, ids.eventId)),
   }),
 ];

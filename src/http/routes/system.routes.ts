@@ -1,32 +1,11 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../../context.ts';
-import type { Metrics } from '../prometheus.ts';
+import { readiness } from '../../domain/system/readiness.ts';
 import { buildOpenApi } from '../openapi.ts';
+import type { Metrics } from '../prometheus.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 const VERSION = '0.1.0';
 
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function check(work: () => Promise<unknown>): Promise<string> {
-  try {
-    await withTimeout(work(), 2000);
-    return 'ok';
-  } catch (err) {
-    return `unavailable: ${(err as Error).message}`;
-  }
-}
-
+/** Probes, metrics and the OpenAPI document: public, no key. */
 export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[] {
   return [
     defineRoute({ method: 'GET', path: '/healthz', summary: 'Process is up', access: 'public', handler: () => json({ status: 'ok' }) }),
@@ -35,10 +14,9 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
       path: '/readyz',
       summary: 'PostgreSQL and Redis are reachable',
       access: 'public',
-      handler: async ({ ctx }: { ctx: AppContext }) => {
-        const [postgres, redis] = await Promise.all([check(() => sql`SELECT 1`.execute(ctx.db)), check(() => ctx.redis.ping())]);
-        const ok = postgres === 'ok' && redis === 'ok';
-        return json({ status: ok ? 'ok' : 'unavailable', postgres, redis }, ok ? 200 : 503);
+      handler: async ({ ctx }) => {
+        const { ready, postgres, redis } = await readiness(ctx);
+        return json({ status: ready ? 'ok' : 'unavailable', postgres, redis }, ready ? 200 : 503);
       },
     }),
     defineRoute({

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { booleanField, idSchema, modelsByProvider, providerKey, text, usdAmount } from '../common/fields.ts';
+
+/** Request schemas of scans: what to ask (estimate and start take the same body) and the detail view. */
+
+export const scanRequestSchema = z.object({
+  providers: z.array(providerKey).max(6).optional(),
+  promptIds: z.array(idSchema('a prompt id')).max(5000, 'at most 5000 prompt ids').optional(),
+  category: text('category', 100, 0).nullish(),
+  sample: z.number().int('must be a whole number').min(1, 'at least 1').max(5000, 'at most 5000').optional(),
+  models: modelsByProvider.optional(),
+  /** Variant B: ask at batch prices. */
+  batch: booleanField.optional(),
+  saved: booleanField.optional(),
+  budgetUsd: usdAmount.optional(),
+  label: text('label', 200, 0).optional(),
+});
+
+export const SCAN_TABS = ['all', 'notNamed', 'competitorsOnly', 'errors'] as const;
+export type ScanTab = (typeof SCAN_TABS)[number];
+
+export const scanDetailQuerySchema = z.object({
+  tab: z.enum(SCAN_TABS, { error: `must be one of ${SCAN_TABS.join(', ')}` }).default('all'),
+  engine: providerKey.optional(),
+  page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'pages start at 1').default(1),
+});
+
+export type ScanRequest = z.output<typeof scanRequestSchema>;
+export type ScanDetailQuery = z.output<typeof scanDetailQuerySchema>;

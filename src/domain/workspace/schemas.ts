@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Request schemas of the workspace: invitations and roles. */
+
+export const keyRole = z.enum(['viewer', 'member', 'admin'], { error: 'must be viewer, member or admin' });
+
+export const invitationSchema = z.object({
+  email: z.email({ error: 'must be an email address' }).trim().max(320),
+  role: keyRole.default('member'),
+});
+
+export const roleChangeSchema = z.object({ role: keyRole });
+
+export type InvitationInput = z.output<typeof invitationSchema>;

@@ -1,0 +1,13 @@
+import { listProviders } from '../../domain/providers/providers.ts';
+import { defineRoute, json, type Route } from '../route.ts';
+
+/** The assistants this deployment can ask (src/domain/providers). */
+export const providerRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/orgs/:orgId/providers',
+    summary: 'The six assistants, their models and prices, connected or not',
+    access: 'viewer',
+    handler: ({ ctx }) => json(listProviders(ctx.config)),
+  }),
+];

@@ -1,0 +1,20 @@
+import { getReanalysis, requestReanalysis } from '../../domain/reanalysis/reanalysis.ts';
+import { defineRoute, json, type Route } from '../route.ts';
+
+/** Re-reading stored answers with the site's current names (src/domain/reanalysis). */
+export const reanalysisRoutes: Route[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/reanalyse',
+    summary: 'Re-read every stored answer with the current names and competitors; calls no assistant',
+    access: 'member',
+    handler: async ({ ctx, site }) => json({ reanalysis: await requestReanalysis(ctx, site.id, 'requested') }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/reanalyses/:reanalysisId',
+    summary: 'State of one reanalysis: queued, running, done (answers re-read, verdicts changed) or failed',
+    access: 'viewer',
+    handler: async ({ ctx, site, ids }) => json({ reanalysis: await getReanalysis(ctx, site.id, ids.reanalysisId) }),
+  }),
+];
