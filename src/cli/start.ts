@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { seedDemo, startDemoScan } from './demo.ts';
 import { createLogger } from '../logger.ts';
-import { migrate } from '../main.ts';
+import { migrate } from '../db/migrate.ts';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 
@@ -31,7 +31,7 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 30_00
  */
 export async function runStart(config: Config): Promise<void> {
   const log = createLogger(config.logLevel, { name: 'start' });
-  const migrated = await migrate(config);
+  const migrated = await migrate(config.databaseUrl);
   if (migrated.length) log.info({ migrated }, 'database migrated');
 
   const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });

@@ -40,3 +40,15 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Creates the database when missing and runs every pending migration on a connection of its own. */
+export async function migrate(databaseUrl: string): Promise<string[]> {
+  await ensureDatabase(databaseUrl);
+  const { createDb } = await import('./database.ts');
+  const db = createDb(databaseUrl, { max: 1 });
+  try {
+    return await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { exhaustedHandlers, handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
-import { onShutdown } from '../main.ts';
+import { onShutdown } from '../shutdown.ts';
 import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
 import { closeQueues, queueFor } from './queues.ts';
 import { RetryLaterError } from './retry-later.ts';

@@ -90,6 +90,18 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(res.stdout).toBe('');
   });
 
+  it('prints usage for --help (exit 0) and refuses unknown flags with the usage (exit 2)', async () => {
+    const help = await run(NODE, [CLI, '--help'], { env: { ...process.env, ...app.env } });
+    expect(help.stdout).toMatch(/usage: sightline <command>/);
+    expect(help.stdout).toMatch(/key revoke --id ID/);
+    const one = await run(NODE, [CLI, 'scan', 'start', '--help'], { env: { ...process.env, ...app.env } });
+    expect(one.stdout).toMatch(/^usage: sightline scan start --project ID/);
+    const bad = await sightline(['key', 'revoke', '--id', '1', '--force']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Unknown option '--force'[\s\S]*usage: sightline key revoke --id ID/);
+    expect((await sightline([])).code).toBe(2);
+  });
+
   it('reports a missing workspace as an error, not a crash', async () => {
     const res = await sightline(['balance', 'topup', '--org', '999999', '--usd', '1']);
     expect(res.code).toBe(1);

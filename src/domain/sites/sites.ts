@@ -51,6 +51,13 @@ export async function findSite(db: Db, orgId: number, siteId: number): Promise<S
   return site;
 }
 
+/** A site of any workspace, for operator commands (no key scopes them). */
+export async function findSiteForOperator(db: Db, siteId: number): Promise<SiteRow> {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (!site) throw new NotFoundError(`No project with id ${siteId}`);
+  return site;
+}
+
 export async function competitorsOf(db: Db, siteIds: number[]): Promise<Map<number, CompetitorRow[]>> {
   const map = new Map<number, CompetitorRow[]>(siteIds.map((id) => [id, []]));
   if (siteIds.length === 0) return map;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineCommand, withContext } from '../command.ts';
+
+/** The long-running processes and the set-up around them. */
+export const processCommands = [
+  defineCommand({
+    name: 'migrate',
+    usage: 'migrate',
+    summary: 'Create the database when missing and run pending migrations',
+    flags: {},
+    run: async (_a, config) => ({ migrated: await (await import('../../db/migrate.ts')).migrate(config.databaseUrl) }),
+  }),
+  defineCommand({
+    name: 'demo',
+    usage: 'demo',
+    summary: 'Seed the demo workspace once (kept in .sightline/demo.json) and print its key',
+    flags: {},
+    run: (_a, config) =>
+      withContext(config, async (ctx) => {
+        const [{ migrate }, { seedDemo }] = await Promise.all([import('../../db/migrate.ts'), import('../demo.ts')]);
+        await migrate(config.databaseUrl);
+        const seed = await seedDemo(ctx, '.sightline');
+        return { ...seed, url: config.publicBaseUrl };
+      }),
+  }),
+  defineCommand({
+    name: 'simulator',
+    usage: 'simulator [--port 4010]',
+    summary: "Run the offline assistant simulator (every provider's wire format)",
+    flags: { port: z.coerce.number().int().min(0).max(65535).optional() },
+    run: async (a, config) => {
+      const { runSimulatorCli } = await import('../../simulator/cli.ts');
+      await runSimulatorCli(a.port ?? config.assistants.simulatorPort, config);
+      return undefined;
+    },
+  }),
+  defineCommand({
+    name: 'worker',
+    usage: 'worker [--queues scan,reanalyse,...]',
+    summary: 'Run job workers (every queue by default)',
+    flags: { queues: z.string().optional() },
+    run: async (a, config) => {
+      const { runWorker } = await import('../../queue/worker.ts');
+      await runWorker(config, a.queues?.split(',').map((q) => q.trim()).filter(Boolean));
+      return undefined;
+    },
+  }),
+  defineCommand({
+    name: 'api',
+    usage: 'api',
+    summary: 'Run the HTTP API',
+    flags: {},
+    run: async (_a, config) => {
+      const { runApi } = await import('../../http/api.ts');
+      await runApi(config);
+      return undefined;
+    },
+  }),
+  defineCommand({
+    name: 'start',
+    usage: 'start',
+    summary: 'What npm start runs: migrate, seed the demo, then the API, workers and simulator',
+    flags: {},
+    run: async (_a, config) => {
+      const { runStart } = await import('../start.ts');
+      await runStart(config);
+      return undefined;
+    },
+  }),
+];
+
+/** Commands that keep running until stopped; the others exit when done. */
+export const LONG_RUNNING = ['simulator', 'worker', 'api', 'start'];

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { scanRequestSchema } from '../../domain/scans/schemas.ts';
+import { findSiteForOperator } from '../../domain/sites/sites.ts';
+import { defineCommand, id, UsageError, withContext } from '../command.ts';
+
+/** Scans and answers: start or watch a scan, import answers collected elsewhere. */
+export const scanCommands = [
+  defineCommand({
+    name: 'answers import',
+    usage: 'answers import --project ID --file F.jsonl',
+    summary: 'Import answers (one JSON object a line) as one scan with trigger import, analysed and rolled up',
+    flags: { project: id, file: z.string().min(1) },
+    run: (a, config) =>
+      withContext(config, async (ctx) => {
+        const site = await findSiteForOperator(ctx.db, a.project);
+        const { importAnswers, parseAnswerLines } = await import('../../domain/answers/import.ts');
+        const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
+        const result = await importAnswers(ctx, site.orgId, site.id, rows);
+        return { scanId: result.scanId, answers: result.answers, promptsCreated: result.promptsCreated };
+      }),
+  }),
+  defineCommand({
+    name: 'scan start',
+    usage: 'scan start --project ID [--providers openai,gemini] [--label TEXT] [--watch]',
+    summary: "Start a scan as the site's creator; --watch draws its progress and prints the finished scan",
+    flags: { project: id, providers: z.string().optional(), label: z.string().optional(), watch: z.boolean().optional() },
+    run: (a, config) =>
+      withContext(config, async (ctx) => {
+        const request = scanRequestSchema.safeParse({ providers: a.providers?.split(',').map((p) => p.trim()).filter(Boolean), label: a.label ?? 'Started from the CLI' });
+        if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
+        const site = await findSiteForOperator(ctx.db, a.project);
+        const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/scans.ts'), import('../scan-watch.ts')]);
+        const started = await startScan(ctx, site, site.createdBy, request.data);
+        return a.watch ? watchScan(ctx, site.id, started.scan.id) : started;
+      }),
+  }),
+  defineCommand({
+    name: 'scan watch',
+    usage: 'scan watch --project ID [--scan ID]',
+    summary: "Draw a scan's progress (the site's latest without --scan) and print it when it ends",
+    flags: { project: id, scan: id.optional() },
+    run: (a, config) =>
+      withContext(config, async (ctx) => {
+        const site = await findSiteForOperator(ctx.db, a.project);
+        const { watchScan } = await import('../scan-watch.ts');
+        return watchScan(ctx, site.id, a.scan ?? null);
+      }),
+  }),
+];
