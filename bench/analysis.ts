@@ -49,7 +49,10 @@ function makeBook(competitors: number, aliasesEach: number): BrandBookInput {
   return { name: 'Acme', brandTerms: ['Acme Corp', 'AcmeCloud'], domain: 'acme.com', competitors: list };
 }
 
-const WORDS = 'the a tool for teams that helps with planning tracking and reporting many users say it is reliable easy to use but some find pricing high support is responsive integrations include calendars chat and storage it offers a free plan with limits'.split(' ');
+const WORDS =
+  'the a tool for teams that helps with planning tracking and reporting many users say it is reliable easy to use but some find pricing high support is responsive integrations include calendars chat and storage it offers a free plan with limits'.split(
+    ' ',
+  );
 const HOSTS = ['reddit.com', 'en.wikipedia.org', 'g2.com', 'techcrunch.com', 'youtube.com', 'example.org', 'medium.com', 'capterra.com'];
 
 function makeAnswers(book: BrandBookInput, count: number): AnswerInput[] {
@@ -146,11 +149,15 @@ const largeBook = compileBrandBook(large);
 const scaleAnswers = makeAnswers(small, 500);
 const smallRate = rate(smallBook, scaleAnswers);
 const largeRate = rate(largeBook, scaleAnswers);
-console.log(`\n[scaling] ${smallBook.patterns.length} names: ${fmt(smallRate)} answers/s; ${largeBook.patterns.length} names: ${fmt(largeRate)} answers/s; cost x${(smallRate / largeRate).toFixed(2)} (target under 1.5)`);
+console.log(
+  `\n[scaling] ${smallBook.patterns.length} names: ${fmt(smallRate)} answers/s; ${largeBook.patterns.length} names: ${fmt(largeRate)} answers/s; cost x${(smallRate / largeRate).toFixed(2)} (target under 1.5)`,
+);
 
 const naiveLarge = naiveBook(large);
 const naiveRate = rate(naiveLarge, scaleAnswers);
-console.log(`\n[baseline] one regex per name at ${naiveLarge.patterns.length} names: ${fmt(naiveRate)} answers/s; automaton is x${(largeRate / naiveRate).toFixed(1)} faster (target 5+)`);
+console.log(
+  `\n[baseline] one regex per name at ${naiveLarge.patterns.length} names: ${fmt(naiveRate)} answers/s; automaton is x${(largeRate / naiveRate).toFixed(1)} faster (target 5+)`,
+);
 const naiveMain = naiveBook(main);
 const naiveMainRate = rate(naiveMain, answers, 2);
 console.log(`[baseline] one regex per name at ${naiveMain.patterns.length} names: ${fmt(naiveMainRate)} answers/s; automaton is x${(mainRate / naiveMainRate).toFixed(1)} faster`);

@@ -32,10 +32,18 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
   const org = await createOrg(ctx.db, { name: 'Bench reanalysis', plan: 'enterprise' });
   const user = await createUser(ctx.db, { email: `bench-re-${Date.now()}-${answers}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const site = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Acme', url: `acme-${Date.now()}-${answers}.com`, competitors: COMPETITORS.map((name, i) => ({ name, domain: `rival${i}.com` })) });
+  const site = await createSite(
+    ctx,
+    { orgId: org.id, userId: user.id },
+    { name: 'Acme', url: `acme-${Date.now()}-${answers}.com`, competitors: COMPETITORS.map((name, i) => ({ name, domain: `rival${i}.com` })) },
+  );
   await ctx.db
     .updateTable('competitors')
-    .set((eb) => ({ aliases: sql<string[]>`array[${eb.ref('name')} || ' Inc', ${eb.ref('name')} || ' Cloud', ${eb.ref('name')} || 'HQ', ${eb.ref('name')} || ' Pro', ${eb.ref('name')} || ' Suite']` }))
+    .set((eb) => ({
+      aliases: sql<
+        string[]
+      >`array[${eb.ref('name')} || ' Inc', ${eb.ref('name')} || ' Cloud', ${eb.ref('name')} || 'HQ', ${eb.ref('name')} || ' Pro', ${eb.ref('name')} || ' Suite']`,
+    }))
     .where('siteId', '=', site.id)
     .execute();
   const prompts = await ctx.db
@@ -47,7 +55,10 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
   const providers = ['openai', 'anthropic', 'perplexity', 'gemini', 'google-ai-overview', 'google-ai-mode'];
   const templates = Array.from({ length: 64 }, (_, i) => answerText(i));
   const citations = JSON.stringify(
-    Array.from({ length: 10 }, (_, c) => ({ url: c === 0 ? `https://www.acme.com/pricing?utm_source=ai&id=${c}` : `https://www.rival${c}.com/blog/post-${c}?ref=x`, title: `Source ${c}` })),
+    Array.from({ length: 10 }, (_, c) => ({
+      url: c === 0 ? `https://www.acme.com/pricing?utm_source=ai&id=${c}` : `https://www.rival${c}.com/blog/post-${c}?ref=x`,
+      title: `Source ${c}`,
+    })),
   );
   // Rows are generated in SQL: the bench measures re-reading, not seeding.
   for (let start = 0; start < answers; start += 20_000) {
@@ -75,7 +86,13 @@ async function measure(ctx: AppContext, answers: number) {
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { answers: result.answers, seconds: Math.round(seconds * 100) / 100, answersPerSec: Math.round(result.answers / seconds), peakRssMb: Math.round(peak / 2 ** 20), rssGrowthMb: Math.round((peak - baseRss) / 2 ** 20) };
+  return {
+    answers: result.answers,
+    seconds: Math.round(seconds * 100) / 100,
+    answersPerSec: Math.round(result.answers / seconds),
+    peakRssMb: Math.round(peak / 2 ** 20),
+    rssGrowthMb: Math.round((peak - baseRss) / 2 ** 20),
+  };
 }
 
 async function main() {

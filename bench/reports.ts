@@ -78,13 +78,24 @@ async function createDataSet(ctx: AppContext): Promise<number> {
   // 450 active and 50 paused prompts; every third prompt sits in a second category.
   const prompts = await ctx.db
     .insertInto('prompts')
-    .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId, text: `Which tool is best for use case number ${i}?`, status: i % 10 === 9 ? ('paused' as const) : ('active' as const) })))
+    .values(
+      Array.from({ length: PROMPTS }, (_, i) => ({
+        siteId,
+        text: `Which tool is best for use case number ${i}?`,
+        status: i % 10 === 9 ? ('paused' as const) : ('active' as const),
+      })),
+    )
     .returning('id')
     .execute();
   const links = prompts.flatMap((p, i) => {
     const a = categories[i % CATEGORIES]?.id as number;
     const b = categories[(i * 7 + 3) % CATEGORIES]?.id as number;
-    return i % 3 === 0 && a !== b ? [{ promptId: p.id, categoryId: a }, { promptId: p.id, categoryId: b }] : [{ promptId: p.id, categoryId: a }];
+    return i % 3 === 0 && a !== b
+      ? [
+          { promptId: p.id, categoryId: a },
+          { promptId: p.id, categoryId: b },
+        ]
+      : [{ promptId: p.id, categoryId: a }];
   });
   await ctx.db.insertInto('promptCategories').values(links).execute();
   await sql`
@@ -182,7 +193,14 @@ async function baseCounts(ctx: AppContext, siteId: number, period: Period, first
   const { rows } = await sql<SiteCounts & { start: string; provider: string }>`
     SELECT ${bucket(period)} AS start, ${provider ? sql`f.provider` : sql`''`} AS provider, ${COUNTS}
       FROM answer_facts f WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} GROUP BY 1, 2`.execute(ctx.db);
-  return rows.map((r) => ({ ...r, ...Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'start' && k !== 'provider').map(([k, v]) => [k, num(v)])) })) as (SiteCounts & { start: string; provider: string })[];
+  return rows.map((r) => ({
+    ...r,
+    ...Object.fromEntries(
+      Object.entries(r)
+        .filter(([k]) => k !== 'start' && k !== 'provider')
+        .map(([k, v]) => [k, num(v)]),
+    ),
+  })) as (SiteCounts & { start: string; provider: string })[];
 }
 
 async function basePromptVerdicts(ctx: AppContext, siteId: number, period: Period, first: string, last: string) {
@@ -207,9 +225,17 @@ async function baselineReport(ctx: AppContext, site: SiteRow, period: Period, st
          WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${periodEnd(period, start)} AND c->>'domain' <> '') x
        GROUP BY domain, site_type ORDER BY count DESC, domain LIMIT 10`.execute(ctx.db),
     sql<{ provider: string; model: string; n: number }>`
-      SELECT a.provider, a.model, count(*) AS n FROM answers a WHERE a.site_id = ${site.id} AND a.day BETWEEN ${start} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(ctx.db),
+      SELECT a.provider, a.model, count(*) AS n FROM answers a WHERE a.site_id = ${site.id} AND a.day BETWEEN ${start} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(
+      ctx.db,
+    ),
   ]);
-  const sum = (s: string) => counts.filter((c) => c.start === s).reduce((acc, c) => ({ ...acc, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'number' ? num((acc as Record<string, number>)[k]) + v : v])) }), {} as SiteCounts);
+  const sum = (s: string) =>
+    counts
+      .filter((c) => c.start === s)
+      .reduce(
+        (acc, c) => ({ ...acc, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'number' ? num((acc as Record<string, number>)[k]) + v : v])) }),
+        {} as SiteCounts,
+      );
   const byPrompt = new Map<number, Map<string, number>>();
   for (const v of verdicts) byPrompt.set(v.promptId, (byPrompt.get(v.promptId) ?? new Map()).set(v.start, v.strength));
   let won = 0;
@@ -225,7 +251,10 @@ async function baselineReport(ctx: AppContext, site: SiteRow, period: Period, st
   return {
     current: headline({ ...empty, ...sum(start) }),
     previous: headline({ ...empty, ...sum(prev) }),
-    competitorMentions: comps.rows.filter((r) => r.start === start).map((r) => [r.id, num(r.n)]).sort((x, y) => (x[0] as number) - (y[0] as number)),
+    competitorMentions: comps.rows
+      .filter((r) => r.start === start)
+      .map((r) => [r.id, num(r.n)])
+      .sort((x, y) => (x[0] as number) - (y[0] as number)),
     changes: { won, lost },
     topSources: sources.rows.map((r) => [r.domain, num(r.count)]),
     series: window.map((s) => headline({ ...empty, ...sum(s) }).visibility),
@@ -273,7 +302,9 @@ async function baselineSentimentList(ctx: AppContext, site: SiteRow, period: Per
           FROM answer_facts f JOIN answers a ON a.id = f.answer_id JOIN prompts p ON p.id = f.prompt_id
          WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}
          ORDER BY f.day DESC, f.answer_id DESC LIMIT 50`.execute(ctx.db),
-    sql<{ n: number }>`SELECT count(*) AS n FROM answer_facts f WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}`.execute(ctx.db),
+    sql<{ n: number }>`SELECT count(*) AS n FROM answer_facts f WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}`.execute(
+      ctx.db,
+    ),
   ]);
   return { tones, answers: list.rows.length, total: num(total.rows[0]?.n) };
 }
@@ -305,7 +336,8 @@ async function baselineSources(ctx: AppContext, site: SiteRow, period: Period, s
     siteTypes: typeRows.map((t) => [t.siteType, num(t.domains), num(t.citations)]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     ownLinks: (ownLinks.rows as { n: number }[]).reduce((n, r) => n + num(r.n), 0),
     sources: domains.rows.map((r) => [r.domain, num(r.answers), percentOf(num(r.namesBrand), num(r.answers))]),
-    ownPages: own.rows.map((r) => [r.url, num(r.answers), num(r.prompts)]) };
+    ownPages: own.rows.map((r) => [r.url, num(r.answers), num(r.prompts)]),
+  };
 }
 
 /** Per competitor, period start and assistant, with head-to-head counts, from facts. */
@@ -413,7 +445,17 @@ async function main() {
   await migrateToLatest(ctx.db);
   try {
     let site = await ctx.db.selectFrom('sites').selectAll().where('domain', '=', DOMAIN).orderBy('id', 'desc').executeTakeFirst();
-    const stored = site ? Number((await ctx.db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow()).n) : 0;
+    const stored = site
+      ? Number(
+          (
+            await ctx.db
+              .selectFrom('answers')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('siteId', '=', site.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      : 0;
     if (!site || stored !== DAYS * PROMPTS * PROVIDERS.length || process.argv.includes('--fresh')) {
       if (site) await ctx.db.deleteFrom('orgs').where('id', '=', site.orgId).execute();
       log('generating the data set');
@@ -423,7 +465,15 @@ async function main() {
       // Kept answers and facts, rollups missing or asked for again (after a change of rollup tables).
       await rebuild(ctx, site.id);
     }
-    const answers = Number((await ctx.db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow()).n);
+    const answers = Number(
+      (
+        await ctx.db
+          .selectFrom('answers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('siteId', '=', site.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const competitorId = (await ctx.db.selectFrom('competitors').select('id').where('siteId', '=', site.id).orderBy('id').executeTakeFirstOrThrow()).id;
     const s = site;
     const rows: Record<string, unknown>[] = [];
@@ -441,47 +491,91 @@ async function main() {
             same(`report ${period} previous`, r.report?.previous, b.previous) &&
             same(
               `report ${period} competitors`,
-              r.report?.ranking.filter((x) => x.kind === 'competitor').map((x) => [x.competitorId, x.mentioned]).filter((x) => x[1] !== 0).sort((x, y) => (x[0] as number) - (y[0] as number)),
+              r.report?.ranking
+                .filter((x) => x.kind === 'competitor')
+                .map((x) => [x.competitorId, x.mentioned])
+                .filter((x) => x[1] !== 0)
+                .sort((x, y) => (x[0] as number) - (y[0] as number)),
               b.competitorMentions,
             ) &&
             same(`report ${period} changes`, { won: r.report?.changes.won.length, lost: r.report?.changes.lost.length }, b.changes) &&
-            same(`report ${period} sources`, r.report?.topSources.map((x) => [x.domain, x.count]), b.topSources) &&
-            same(`report ${period} series`, r.report?.series.map((x) => x.visibility), b.series) &&
-            same(`report ${period} scope`, r.report?.scope?.assistants.reduce((n, a) => n + a.answers, 0), b.answers),
+            same(
+              `report ${period} sources`,
+              r.report?.topSources.map((x) => [x.domain, x.count]),
+              b.topSources,
+            ) &&
+            same(
+              `report ${period} series`,
+              r.report?.series.map((x) => x.visibility),
+              b.series,
+            ) &&
+            same(
+              `report ${period} scope`,
+              r.report?.scope?.assistants.reduce((n, a) => n + a.answers, 0),
+              b.answers,
+            ),
         ],
         [
           'trends',
           () => siteTrends(ctx, s, q),
           () => baselineTrends(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteTrends>>, b: Awaited<ReturnType<typeof baselineTrends>>) =>
-            same(`trends ${period} shares`, r.shares.map((x) => x.visibility), b.shares) &&
+            same(
+              `trends ${period} shares`,
+              r.shares.map((x) => x.visibility),
+              b.shares,
+            ) &&
             same(`trends ${period} verdicts`, r.prompts.flatMap((p) => p.verdicts).filter((v) => v !== null).length, b.verdicts) &&
             same(`trends ${period} named`, r.prompts.flatMap((p) => p.verdicts).filter((v) => v === 'named' || v === 'cited').length, b.namedCells) &&
-            same(`trends ${period} categories`, r.categories.reduce((n, c) => n + c.shares.reduce((m, x) => m + x.mentioned, 0), 0), b.categoryMentions),
+            same(
+              `trends ${period} categories`,
+              r.categories.reduce((n, c) => n + c.shares.reduce((m, x) => m + x.mentioned, 0), 0),
+              b.categoryMentions,
+            ),
         ],
         [
           'sentiment',
           () => siteSentiment(ctx, s, { ...page, answers: false }),
           () => baselineSentiment(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentiment>>) =>
-            same(`sentiment ${period}`, [...r.providers].sort((x, y) => x.provider.localeCompare(y.provider)).map((x) => [x.provider, x.positive, x.neutral, x.negative]), b),
+            same(
+              `sentiment ${period}`,
+              [...r.providers].sort((x, y) => x.provider.localeCompare(y.provider)).map((x) => [x.provider, x.positive, x.neutral, x.negative]),
+              b,
+            ),
         ],
         [
           'sentiment answers=1',
           () => siteSentiment(ctx, s, { ...page, answers: true }),
           () => baselineSentimentList(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentimentList>>) =>
-            same(`sentiment list ${period}`, [('answers' in r ? r.answers.length : 0), 'total' in r ? r.total : 0], [b.answers, b.total]),
+            same(`sentiment list ${period}`, ['answers' in r ? r.answers.length : 0, 'total' in r ? r.total : 0], [b.answers, b.total]),
         ],
         [
           'sources',
           () => siteSources(ctx, s, page),
           () => baselineSources(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteSources>>, b: Awaited<ReturnType<typeof baselineSources>>) =>
-            same(`sources ${period}`, r.sources.map((x) => [x.domain, x.count, x.namesBrand]), b.sources) &&
-            same(`own pages ${period}`, r.ownPages.map((x) => [x.url, x.count, x.promptCount]), b.ownPages) &&
-            same(`own page links ${period}`, r.ownPages.reduce((n, x) => n + x.providers.reduce((m, y) => m + y.count, 0), 0), b.ownLinks) &&
-            same(`site types ${period}`, [...r.siteTypes].sort((x, y) => x.siteType.localeCompare(y.siteType)).map((t) => [t.siteType, t.domains, t.citations]), b.siteTypes) &&
+            same(
+              `sources ${period}`,
+              r.sources.map((x) => [x.domain, x.count, x.namesBrand]),
+              b.sources,
+            ) &&
+            same(
+              `own pages ${period}`,
+              r.ownPages.map((x) => [x.url, x.count, x.promptCount]),
+              b.ownPages,
+            ) &&
+            same(
+              `own page links ${period}`,
+              r.ownPages.reduce((n, x) => n + x.providers.reduce((m, y) => m + y.count, 0), 0),
+              b.ownLinks,
+            ) &&
+            same(
+              `site types ${period}`,
+              [...r.siteTypes].sort((x, y) => x.siteType.localeCompare(y.siteType)).map((t) => [t.siteType, t.domains, t.citations]),
+              b.siteTypes,
+            ) &&
             same(`answered ${period}`, r.answered, b.answered),
         ],
         [
@@ -489,8 +583,16 @@ async function main() {
           () => siteCompetitors(ctx, s, q),
           () => baselineCompetitors(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteCompetitors>>, b: Awaited<ReturnType<typeof baselineCompetitors>>) =>
-            same(`competitors ${period}`, [...r.competitors].sort((x, y) => x.id - y.id).map((x) => [x.id, x.mentioned, x.cited, x.headToHead.both, x.headToHead.brandAhead]), b.competitors) &&
-            same(`suggestions ${period}`, r.suggestions.map((x) => [x.name, x.count]), b.suggestions) &&
+            same(
+              `competitors ${period}`,
+              [...r.competitors].sort((x, y) => x.id - y.id).map((x) => [x.id, x.mentioned, x.cited, x.headToHead.both, x.headToHead.brandAhead]),
+              b.competitors,
+            ) &&
+            same(
+              `suggestions ${period}`,
+              r.suggestions.map((x) => [x.name, x.count]),
+              b.suggestions,
+            ) &&
             same(`brand ${period}`, r.brand.mentioned, b.brandMentioned),
         ],
         [
@@ -500,14 +602,27 @@ async function main() {
           (r: Awaited<ReturnType<typeof competitorDetail>>, b: Awaited<ReturnType<typeof baselineCompetitorDetail>>) =>
             same(`detail ${period} paired`, [r.current.brand.mentioned, r.current.competitor.mentioned, r.current.both, r.current.brandAhead], b.paired) &&
             same(`detail ${period} prompts`, r.prompts.counts, b.prompts) &&
-            same(`detail ${period} categories`, r.categories.map((c) => [c.brand.mentioned, c.competitor.mentioned]), b.categories) &&
-            same(`detail ${period} pages`, r.pages.map((p) => [p.url, p.count]), b.pages),
+            same(
+              `detail ${period} categories`,
+              r.categories.map((c) => [c.brand.mentioned, c.competitor.mentioned]),
+              b.categories,
+            ) &&
+            same(
+              `detail ${period} pages`,
+              r.pages.map((p) => [p.url, p.count]),
+              b.pages,
+            ),
         ],
         [
           'searches',
           () => siteSearches(ctx, s, page),
           () => baselineSearches(ctx, s, period, startOf(period)),
-          (r: Awaited<ReturnType<typeof siteSearches>>, b: Awaited<ReturnType<typeof baselineSearches>>) => same(`searches ${period}`, r.searches.map((x) => [x.query, x.count]), b),
+          (r: Awaited<ReturnType<typeof siteSearches>>, b: Awaited<ReturnType<typeof baselineSearches>>) =>
+            same(
+              `searches ${period}`,
+              r.searches.map((x) => [x.query, x.count]),
+              b,
+            ),
         ],
       ];
       for (const [name, fast, slow, check] of cases) {
@@ -516,7 +631,9 @@ async function main() {
         const ok = check(f.result as never, b.result as never);
         allSame &&= ok;
         rows.push({ endpoint: name, period, p50: f.p50, p95: f.p95, baselineP50: b.p50, baselineP95: b.p95, speedup: Math.round((b.p50 / f.p50) * 10) / 10, sameNumbers: ok });
-        log(`${name.padEnd(20)} ${period.padEnd(8)} p50 ${String(f.p50).padStart(6)} ms  p95 ${String(f.p95).padStart(6)} ms   baseline p50 ${String(b.p50).padStart(8)} ms  x${Math.round((b.p50 / f.p50) * 10) / 10}${ok ? '' : '  NUMBERS DIFFER'}`);
+        log(
+          `${name.padEnd(20)} ${period.padEnd(8)} p50 ${String(f.p50).padStart(6)} ms  p95 ${String(f.p95).padStart(6)} ms   baseline p50 ${String(b.p50).padStart(8)} ms  x${Math.round((b.p50 / f.p50) * 10) / 10}${ok ? '' : '  NUMBERS DIFFER'}`,
+        );
       }
     }
     const worstP95 = Math.max(...rows.map((r) => r.p95 as number));
@@ -526,7 +643,10 @@ async function main() {
         {
           bench: 'reports',
           date: new Date().toISOString().slice(0, 10),
-          machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+          machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')}`,
           answers,
           start: START,
           results: rows,

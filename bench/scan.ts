@@ -61,7 +61,11 @@ async function scanOnce(ctx: AppContext, label: string) {
   await setOrgLimits(ctx.db, org.id, { promptsPerSite: 5000 });
   const user = await createUser(ctx.db, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const site = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] });
+  const site = await createSite(
+    ctx,
+    { orgId: org.id, userId: user.id },
+    { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] },
+  );
   await ctx.db
     .insertInto('prompts')
     .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId: site.id, text: `Which Acme alternative is best for use case ${i}?`, status: 'active' as const })))
@@ -81,7 +85,14 @@ async function main() {
   try {
     await waitFor(`${SIM_URL}/__sim/health`);
     // The bench queues nothing: it calls the job's function directly, so no job runs twice.
-    const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', ASSISTANTS: 'simulator', SIMULATOR_URL: SIM_URL, ASSISTANT_CONCURRENCY: String(CONCURRENCY), REDIS_PREFIX: `bench-scan-${process.pid}` });
+    const config = loadConfig({
+      DATABASE_URL,
+      LOG_LEVEL: 'warn',
+      ASSISTANTS: 'simulator',
+      SIMULATOR_URL: SIM_URL,
+      ASSISTANT_CONCURRENCY: String(CONCURRENCY),
+      REDIS_PREFIX: `bench-scan-${process.pid}`,
+    });
     const ctx = createContext(config, { role: 'worker', dbPoolSize: 40 });
     await migrateToLatest(ctx.db);
     try {

@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 
 // Migrations are frozen in time, so they see the database untyped rather than
 // through today's schema types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE orgs (
@@ -118,7 +117,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE ledger_entries, competitors, sites, api_keys, invitations, memberships, users, orgs`.execute(db);
 }

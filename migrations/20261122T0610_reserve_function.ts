@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   // One round trip per reservation: the rows stay locked for microseconds, not
   // for several client round trips, which bounded scans to ~50 answers/s.
@@ -31,7 +30,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP FUNCTION reserve_scan_money(integer, integer, date, integer, bigint)`.execute(db);
 }

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   // Charges for a batch of stored answers in one round trip, so the money
   // rows are locked for one call rather than across a whole answer write.
@@ -35,7 +34,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP FUNCTION settle_scan_money(integer, integer, integer, jsonb)`.execute(db);
 }

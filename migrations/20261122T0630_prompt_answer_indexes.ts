@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   // Deleting prompts cascades to their answers and facts: without these, each
   // deleted prompt scanned the whole answers table.
@@ -11,7 +10,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX answers_prompt_idx, answer_facts_prompt_idx, answers_scan_idx`.execute(db);
 }

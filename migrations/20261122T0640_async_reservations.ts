@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   // A reservation is a hold, not money moved: if the database itself crashed
   // and lost the last milliseconds of reservations, a resumed scan re-derives
@@ -31,7 +30,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   // The function of 20261122T0610 without the asynchronous commit.
   await sql`

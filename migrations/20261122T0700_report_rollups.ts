@@ -19,7 +19,6 @@ import { sql, type Kysely } from 'kysely';
  * never show them. Whatever deletes a site must delete its rows here. The two
  * small per-prompt tables (latest answers, summary) keep their keys.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     -- Per prompt: verdict counts, so a period's verdict is the best one present.
@@ -169,7 +168,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`
     DROP INDEX answer_facts_site_mentioned_idx;

@@ -2,13 +2,11 @@ import { sql, type Kysely } from 'kysely';
 
 // Competitor numbers are read from rollup_competitor_period (migration 0700), which
 // has day rows too; keeping this older table current only cost every write and rebuild.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE rollup_competitor_day`.execute(db);
 }
 
 // The table comes back empty; a reanalysis of each site would be needed to fill it, and nothing reads it.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE rollup_competitor_day (

@@ -6,7 +6,6 @@ import { sql, type Kysely } from 'kysely';
 // one at a time; every call of every lane locked the workspace row, so at 60
 // calls in flight the lanes queued on that one row. The checks are those of
 // reserve_scan_money (0610/0640), applied to a count instead of a single price.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE FUNCTION reserve_scan_units(p_org integer, p_site integer, p_month date, p_scan integer, p_price bigint, p_units integer,
@@ -47,7 +46,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP FUNCTION reserve_scan_units(integer, integer, date, integer, bigint, integer)`.execute(db);
 }

@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 
 // Site events (variant B): dated annotations (a release, a campaign, a model
 // update) that trend charts draw. Read by site and date range.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE site_events (
@@ -18,7 +17,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE site_events`.execute(db);
 }

@@ -13,7 +13,10 @@ const siteFetchMap = z
   .default('')
   .transform((raw, ctx) => {
     const map = new Map<string, string>();
-    for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const pair of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [domain, origin] = pair.split('=');
       if (!domain || !origin || !URL.canParse(origin)) {
         ctx.addIssue({ code: 'custom', message: `entry "${pair}" is not domain=http://host:port` });
@@ -27,7 +30,10 @@ const siteFetchMap = z
 export const configSchema = z.object({
   DATABASE_URL: z.string().startsWith('postgres', 'must be a postgres:// URL').default('postgres://postgres@127.0.0.1:5432/sightline'),
   REDIS_URL: z.string().startsWith('redis', 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only').default('sightline'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only')
+    .default('sightline'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_BASE_URL: optionalUrl,

@@ -187,7 +187,10 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
       const started = Date.now();
       const out = await call(upstream, request.provider, opts.signal, (s) => adapter.ask(resolved.ask, { signal: s, timeoutMs: config.timeoutMs }));
       const result = finish(out.parsed, out.raw, { provider: request.provider, entry, target, started, batch: false });
-      log.debug({ provider: request.provider, model: entry.id, target, latencyMs: result.latencyMs, citations: result.citations.length, searches: result.searches.length }, 'answer received');
+      log.debug(
+        { provider: request.provider, model: entry.id, target, latencyMs: result.latencyMs, citations: result.citations.length, searches: result.searches.length },
+        'answer received',
+      );
       return result;
     },
 

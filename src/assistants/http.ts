@@ -62,7 +62,11 @@ export function errorDetail(text: string): string {
   } catch {
     // Not JSON: fall through to the text, stripped of markup.
   }
-  return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
 }
 
 /** Throws a classified error for a non-2xx response, reading its body for the provider's reason. */

@@ -16,7 +16,13 @@ export function storableAnswer(parsed: ParsedAnswer): ParsedAnswer {
     ...parsed,
     text: withoutNul(parsed.text),
     model: withoutNul(parsed.model),
-    citations: parsed.citations.map((c) => ({ ...c, url: withoutNul(c.url), title: withoutNul(c.title), domain: withoutNul(c.domain), ...(c.citedText === undefined ? {} : { citedText: withoutNul(c.citedText) }) })),
+    citations: parsed.citations.map((c) => ({
+      ...c,
+      url: withoutNul(c.url),
+      title: withoutNul(c.title),
+      domain: withoutNul(c.domain),
+      ...(c.citedText === undefined ? {} : { citedText: withoutNul(c.citedText) }),
+    })),
     searches: parsed.searches.map(withoutNul),
     sources: parsed.sources.map((s) => ({ url: withoutNul(s.url), title: withoutNul(s.title), domain: withoutNul(s.domain) })),
   };

@@ -9,7 +9,10 @@ export const MAX_RAW_BYTES = 2 * 1024 * 1024;
 export function capAnswer(text: string, citations: Citation[], maxBytes = MAX_ANSWER_BYTES): { text: string; citations: Citation[]; truncated: boolean } {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, citations, truncated: false };
   // Cutting bytes can split a character; drop the replacement character that leaves.
-  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = Buffer.from(text, 'utf8')
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const kept = citations
     .filter((c) => c.startIndex === undefined || c.startIndex < cut.length)
     .map((c) => (c.endIndex !== undefined && c.endIndex > cut.length ? { ...c, endIndex: cut.length } : c));

@@ -61,7 +61,10 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
   if (existing) {
     const site = await db.selectFrom('sites').select('id').where('orgId', '=', existing.orgId).orderBy('id').executeTakeFirst();
     seed = { orgId: existing.orgId, userId: existing.userId, projectId: site?.id ?? 0, created: false };
-    const saved = await fs.readFile(file, 'utf8').then((t) => JSON.parse(t) as { key?: string }, () => ({ key: undefined }));
+    const saved = await fs.readFile(file, 'utf8').then(
+      (t) => JSON.parse(t) as { key?: string },
+      () => ({ key: undefined }),
+    );
     if (saved.key) {
       const stillWorks = await authenticateKey(ctx, saved.key, ctx.clock.now()).then(
         (p) => p.org.id === existing.orgId,
@@ -95,7 +98,11 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       .execute();
     // One event for the trend charts (variant B), dated the day of the first scan.
     const siteRow = await findSite(db, org.id, site.id);
-    await createEvent(db, siteRow, siteEventCreateSchema.parse({ title: 'Help center relaunch', date: ctx.clock.now().toISOString().slice(0, 10), type: 'site', note: 'New AI answers page' }));
+    await createEvent(
+      db,
+      siteRow,
+      siteEventCreateSchema.parse({ title: 'Help center relaunch', date: ctx.clock.now().toISOString().slice(0, 10), type: 'site', note: 'New AI answers page' }),
+    );
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {

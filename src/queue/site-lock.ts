@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { RetryLaterError } from './retry-later.ts';
 
-
 // Compare-and-act so a worker never releases or extends a lock it lost.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;

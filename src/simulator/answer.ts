@@ -14,9 +14,7 @@ export interface SimSource {
   snippet: string;
 }
 
-export type SimBlock =
-  | { kind: 'paragraph'; sep: string; text: string; cites: number[] }
-  | { kind: 'item'; sep: string; n: number; title: string; detail: string; cites: number[] };
+export type SimBlock = { kind: 'paragraph'; sep: string; text: string; cites: number[] } | { kind: 'item'; sep: string; n: number; title: string; detail: string; cites: number[] };
 
 export interface SimAnswer {
   blocks: SimBlock[];
@@ -32,7 +30,32 @@ export interface AnswerInput {
   countryName?: string | null;
 }
 
-const CATEGORY_ACRONYMS = new Set(['CRM', 'ERP', 'SEO', 'AI', 'API', 'SAAS', 'HR', 'VPN', 'CMS', 'B2B', 'B2C', 'USA', 'UK', 'US', 'EU', 'PC', 'TV', 'SUV', 'LLM', 'CPU', 'GPU', 'IT', 'SMB', 'PR']);
+const CATEGORY_ACRONYMS = new Set([
+  'CRM',
+  'ERP',
+  'SEO',
+  'AI',
+  'API',
+  'SAAS',
+  'HR',
+  'VPN',
+  'CMS',
+  'B2B',
+  'B2C',
+  'USA',
+  'UK',
+  'US',
+  'EU',
+  'PC',
+  'TV',
+  'SUV',
+  'LLM',
+  'CPU',
+  'GPU',
+  'IT',
+  'SMB',
+  'PR',
+]);
 
 /** Brand-like names in a prompt: capitalised words that are not question words, and domains. */
 export function brandsInPrompt(prompt: string): string[] {
@@ -61,7 +84,10 @@ export function brandsInPrompt(prompt: string): string[] {
 /** "What are the best CRM tools for startups?" -> "the best CRM tools for startups". */
 export function topicOf(prompt: string): string {
   // A prompt may carry persona context in earlier paragraphs; the question is the last one.
-  const lines = prompt.split(/\n+/).map((l) => l.trim()).filter(Boolean);
+  const lines = prompt
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   let t = (lines.at(-1) ?? '').replace(/[?.!]+$/, '');
   const which = /^(?:which|what)\s+(.+?)\s+(?:is|are)\s+(?:the\s+)?(best|top|most popular|cheapest)\b/i.exec(t);
   if (which) t = `the ${which[2]?.toLowerCase()} ${which[1]}`;
@@ -72,7 +98,11 @@ export function topicOf(prompt: string): string {
   return t || 'this';
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Sightline's own query rewrite instruction (src/domain/prompt-rewrite.ts) gets a question, as a real assistant would give. */
 const REWRITE = /^Rewrite this search query as the question[\s\S]*?\nQuery:\s*(.+)\s*$/;
@@ -98,7 +128,12 @@ export function generateAnswer(input: AnswerInput): SimAnswer {
     const s = slug(brand);
     if (rng.chance(0.55)) {
       const page = rng.pick(['', 'pricing', 'features', `blog/${slug(topic)}`]);
-      sources.push({ url: `https://www.${s.replace(/-/g, '')}.com/${page}`, title: `${brand} – ${page ? page.split('/')[0] : 'Official Site'}`, domain: `${s.replace(/-/g, '')}.com`, snippet: `${brand} helps teams with ${topic}.` });
+      sources.push({
+        url: `https://www.${s.replace(/-/g, '')}.com/${page}`,
+        title: `${brand} – ${page ? page.split('/')[0] : 'Official Site'}`,
+        domain: `${s.replace(/-/g, '')}.com`,
+        snippet: `${brand} helps teams with ${topic}.`,
+      });
     } else {
       const tpl = rng.pick(THIRD_PARTY);
       const fill = (x: string) =>
@@ -110,7 +145,12 @@ export function generateAnswer(input: AnswerInput): SimAnswer {
           .replace(/\{topicSlug\}/g, slug(topic))
           .replace(/\{topic\}/g, topic)
           .replace(/\{id\}/g, hash(`${brand}${topic}`).toString(36));
-      sources.push({ url: `https://www.${tpl.domain}${fill(tpl.path)}`.replace('www.en.', 'en.'), title: fill(tpl.title), domain: tpl.domain, snippet: `What people say about ${brand}.` });
+      sources.push({
+        url: `https://www.${tpl.domain}${fill(tpl.path)}`.replace('www.en.', 'en.'),
+        title: fill(tpl.title),
+        domain: tpl.domain,
+        snippet: `What people say about ${brand}.`,
+      });
     }
     return sources.length - 1;
   };

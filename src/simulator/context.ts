@@ -56,7 +56,16 @@ export interface Asked extends Omit<LoggedRequest, 'seq' | 'time' | 'method' | '
  * builds the answer to render. `failure` set means: answer with an error.
  */
 export async function handlePrompt(ctx: SimContext, req: SimRequest, asked: Asked): Promise<{ answer: SimAnswer; failure?: Failure; script?: Script }> {
-  ctx.state.log({ provider: asked.provider, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.location, language: asked.language, method: req.method, path: req.path });
+  ctx.state.log({
+    provider: asked.provider,
+    model: asked.model,
+    prompt: asked.prompt,
+    system: asked.system,
+    location: asked.location,
+    language: asked.language,
+    method: req.method,
+    path: req.path,
+  });
   const script = ctx.state.scripts.find(asked.provider, asked.prompt);
   if (script?.latencyMs) await ctx.delay(script.latencyMs);
   const failure = ctx.state.scripts.takeFailure(script);
@@ -66,7 +75,16 @@ export async function handlePrompt(ctx: SimContext, req: SimRequest, asked: Aske
 
 /** Same as handlePrompt for one item of a batch or queue job: no latency, the failure becomes the item's error. */
 export function handleItem(ctx: SimContext, req: SimRequest, asked: Asked): { answer: SimAnswer; failure?: Failure; script?: Script } {
-  ctx.state.log({ provider: asked.provider, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.location, language: asked.language, method: req.method, path: req.path });
+  ctx.state.log({
+    provider: asked.provider,
+    model: asked.model,
+    prompt: asked.prompt,
+    system: asked.system,
+    location: asked.location,
+    language: asked.language,
+    method: req.method,
+    path: req.path,
+  });
   const script = ctx.state.scripts.find(asked.provider, asked.prompt);
   const failure = ctx.state.scripts.takeFailure(script);
   return { answer: promptAnswer(ctx, asked, script), ...(failure ? { failure } : {}), ...(script ? { script } : {}) };

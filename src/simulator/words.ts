@@ -4,10 +4,46 @@
  * them (or lists them as competitors) sees realistic mentions and ranks.
  */
 export const SIM_BRANDS = [
-  'Northwind', 'Brightlane', 'Kestrel', 'Lumina', 'Orbitly', 'Pinecrest', 'Quantia', 'Redwood Labs', 'Sparrow', 'Tandem',
-  'Vantage', 'Zephyr', 'Bluepeak', 'Cobalt', 'Driftwood', 'Evergreen', 'Foxglove', 'Granite', 'Harbor', 'Ironclad',
-  'Juniper', 'Keystone', 'Larkspur', 'Meridian', 'Nimbus', 'Oakmont', 'Parallax', 'Quill', 'Rivet', 'Summit',
-  'Trellis', 'Verve', 'Willowbrook', 'Yonder', 'Zenith', 'Acorn', 'Beacon', 'Cascade', 'Dovetail', 'Ember',
+  'Northwind',
+  'Brightlane',
+  'Kestrel',
+  'Lumina',
+  'Orbitly',
+  'Pinecrest',
+  'Quantia',
+  'Redwood Labs',
+  'Sparrow',
+  'Tandem',
+  'Vantage',
+  'Zephyr',
+  'Bluepeak',
+  'Cobalt',
+  'Driftwood',
+  'Evergreen',
+  'Foxglove',
+  'Granite',
+  'Harbor',
+  'Ironclad',
+  'Juniper',
+  'Keystone',
+  'Larkspur',
+  'Meridian',
+  'Nimbus',
+  'Oakmont',
+  'Parallax',
+  'Quill',
+  'Rivet',
+  'Summit',
+  'Trellis',
+  'Verve',
+  'Willowbrook',
+  'Yonder',
+  'Zenith',
+  'Acorn',
+  'Beacon',
+  'Cascade',
+  'Dovetail',
+  'Ember',
 ] as const;
 
 export const STRENGTHS = [
@@ -61,8 +97,10 @@ export const THIRD_PARTY = [
 
 /** Words that start a sentence with a capital but are not brands. */
 export const NOT_BRANDS = new Set(
-  ('a an and are best can compare could did do does for how i in is it list me my of on or please recommend should ' +
+  (
+    'a an and are best can compare could did do does for how i in is it list me my of on or please recommend should ' +
     'show tell the their there these this top what when where which who why will with would you your vs versus ' +
     'give find name any most good great cheap affordable alternatives alternative options option tools tool software ' +
-    'company companies brand brands service services app apps platform platforms product products').split(' '),
+    'company companies brand brands service services app apps platform platforms product products'
+  ).split(' '),
 );

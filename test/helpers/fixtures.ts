@@ -49,7 +49,14 @@ export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; bal
 export async function addAcmeSite(app: TestApp, ws: Workspace): Promise<{ id: number; competitors: Record<string, number> }> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }] },
+    body: {
+      name: 'Acme',
+      url: 'acme.com',
+      competitors: [
+        { name: 'Globex', domain: 'globex.com' },
+        { name: 'Initech', domain: 'initech.com' },
+      ],
+    },
   });
   if (res.status !== 200) throw new Error(`creating the Acme site answered ${res.status}: ${res.text}`);
   const project = res.body.project as { id: number; competitors: { id: number; name: string }[] };

@@ -4,7 +4,11 @@ import type { TestApp } from './app.ts';
 /** Active prompts inserted directly: scans only need them to exist. */
 export async function addActivePrompts(ctx: AppContext, siteId: number, texts: string[]): Promise<number[]> {
   if (texts.length === 0) return [];
-  const rows = await ctx.db.insertInto('prompts').values(texts.map((text) => ({ siteId, text, status: 'active' as const }))).returning('id').execute();
+  const rows = await ctx.db
+    .insertInto('prompts')
+    .values(texts.map((text) => ({ siteId, text, status: 'active' as const })))
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -28,9 +32,22 @@ export async function moneyFacts(ctx: AppContext, orgId: number, scanId: number)
   const [org, scan, charges, answers, ledger] = await Promise.all([
     ctx.db.selectFrom('orgs').select(['balanceMicros', 'reservedMicros']).where('id', '=', orgId).executeTakeFirstOrThrow(),
     ctx.db.selectFrom('scans').select(['spentMicros', 'reservedMicros', 'budgetMicros']).where('id', '=', scanId).executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('ledgerEntries').select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')]).where('scanId', '=', scanId).executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('answers').select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('costMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')]).where('scanId', '=', scanId).where('error', 'is', null).executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('ledgerEntries').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum')).where('orgId', '=', orgId).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('ledgerEntries')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')])
+      .where('scanId', '=', scanId)
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('answers')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('costMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')])
+      .where('scanId', '=', scanId)
+      .where('error', 'is', null)
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('ledgerEntries')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum'))
+      .where('orgId', '=', orgId)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     balance: org.balanceMicros,

@@ -22,9 +22,15 @@ async function newSite(): Promise<number> {
 
 const post = (path: string, body: unknown, key = ws.keys.member) => app.request('POST', path, { key, body });
 const categories = async (siteId: number) =>
-  ((await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer })).body.categories as { name: string; promptCount: number }[]).map((c) => [c.name, c.promptCount]);
+  ((await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer })).body.categories as { name: string; promptCount: number }[]).map((c) => [
+    c.name,
+    c.promptCount,
+  ]);
 const promptCategories = async (siteId: number) =>
-  ((await app.request('GET', `/projects/${siteId}/prompts?sort=text`, { key: ws.keys.viewer })).body.prompts as { text: string; categories: string[] }[]).map((p) => [p.text, p.categories]);
+  ((await app.request('GET', `/projects/${siteId}/prompts?sort=text`, { key: ws.keys.viewer })).body.prompts as { text: string; categories: string[] }[]).map((p) => [
+    p.text,
+    p.categories,
+  ]);
 
 /** Three prompts: P1 in A and B, P2 in B, P3 in C. */
 async function seeded(): Promise<number> {

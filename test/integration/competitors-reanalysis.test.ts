@@ -10,7 +10,12 @@ let ws: Workspace;
 let siteId: number;
 
 const ANSWERS = [
-  { prompt: 'Best CRM for startups?', provider: 'openai', text: '1. **Globex** is popular.\n2. Initech is cheap.\n3. Acme is great.', citations: [{ url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' }] },
+  {
+    prompt: 'Best CRM for startups?',
+    provider: 'openai',
+    text: '1. **Globex** is popular.\n2. Initech is cheap.\n3. Acme is great.',
+    citations: [{ url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' }],
+  },
   { prompt: 'Best CRM for startups?', provider: 'anthropic', text: 'Many teams pick Initech or Globex.' },
   { prompt: 'Cheapest CRM?', provider: 'openai', text: 'Initech has a free tier.' },
   { prompt: 'Cheapest CRM?', provider: 'gemini', text: null, error: 'timeout' },
@@ -21,16 +26,30 @@ async function facts() {
 }
 async function rollups() {
   const site = await app.ctx.db.selectFrom('rollupSiteDay').selectAll().where('siteId', '=', siteId).orderBy('provider').execute();
-  const comp = await app.ctx.db.selectFrom('rollupCompetitorPeriod').selectAll().where('siteId', '=', siteId).where('period', '=', 'day').orderBy(['provider', 'competitorId']).execute();
+  const comp = await app.ctx.db
+    .selectFrom('rollupCompetitorPeriod')
+    .selectAll()
+    .where('siteId', '=', siteId)
+    .where('period', '=', 'day')
+    .orderBy(['provider', 'competitorId'])
+    .execute();
   return { site, comp };
 }
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
   ws = await seedWorkspace(app.ctx);
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+  });
   siteId = res.body.project.id;
-  await seedAnswers(app.ctx, ws.orgId, siteId, ANSWERS.map((a) => ({ ...a, citations: 'citations' in a ? [...a.citations] : [] })));
+  await seedAnswers(
+    app.ctx,
+    ws.orgId,
+    siteId,
+    ANSWERS.map((a) => ({ ...a, citations: 'citations' in a ? [...a.citations] : [] })),
+  );
 });
 afterAll(() => app.close());
 

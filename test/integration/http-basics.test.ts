@@ -66,7 +66,11 @@ describe('error envelope and statuses', () => {
 
   it('answers 413 at once for a declared body over 4 MB', async () => {
     const res = await rawRequest(
-      { method: 'POST', path: `/orgs/${ws.orgId}/projects`, headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', 'content-length': String(5 * 1024 * 1024) } },
+      {
+        method: 'POST',
+        path: `/orgs/${ws.orgId}/projects`,
+        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', 'content-length': String(5 * 1024 * 1024) },
+      },
       (req) => req.end(),
     );
     expect(res.status).toBe(413);
@@ -91,6 +95,21 @@ describe('error envelope and statuses', () => {
     );
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
+  });
+
+  it('lets fetch read the 413 of a body over 4 MB sent whole (the rest is read and dropped, not cut off)', async () => {
+    const big = JSON.stringify({ name: 'Big', url: 'big.com', pad: 'y'.repeat(12 * 1024 * 1024) });
+    for (const headers of [{}, { 'transfer-encoding': 'chunked' }]) {
+      const body = 'transfer-encoding' in headers ? new Blob([big]).stream() : big;
+      const res = await fetch(`${app.url}/orgs/${ws.orgId}/projects`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ error: expect.stringMatching(/4 MB/), fields: null });
+    }
   });
 
   it('accepts a body just under the limit', async () => {

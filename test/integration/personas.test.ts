@@ -29,7 +29,14 @@ describe('personas (variant A)', () => {
     const made = await post(`/projects/${siteId}/personas`, { name: ' IT manager ', context: ' I run IT for 200 people. ' });
     expect(made.status).toBe(200);
     const persona = made.body.persona;
-    expect(persona).toEqual({ id: expect.any(Number), name: 'IT manager', context: 'I run IT for 200 people.', promptCount: 0, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(persona).toEqual({
+      id: expect.any(Number),
+      name: 'IT manager',
+      context: 'I run IT for 200 people.',
+      promptCount: 0,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     const bare = await post(`/projects/${siteId}/personas`, { name: 'Analyst' });
     expect(bare.body.persona.context).toBe('');
 

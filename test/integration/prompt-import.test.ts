@@ -119,7 +119,16 @@ describe('POST /projects/:id/prompts/import', () => {
     await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'Existing question?', categories: ['Old'] } });
     const contents = 'text,category\nExisting question?,New\nFresh question?,Old;Newer\nab,\n';
     const dry = await importCsv(siteId, { contents, dryRun: true });
-    expect(dry.body).toEqual({ rows: 3, created: 1, updated: 1, skipped: 1, categories: ['New', 'Newer'], errors: [{ line: 4, reason: expect.any(String) }], errorsOmitted: 0, dryRun: true });
+    expect(dry.body).toEqual({
+      rows: 3,
+      created: 1,
+      updated: 1,
+      skipped: 1,
+      categories: ['New', 'Newer'],
+      errors: [{ line: 4, reason: expect.any(String) }],
+      errorsOmitted: 0,
+      dryRun: true,
+    });
     expect((await listAll(siteId)).map((p) => [p.text, p.categories])).toEqual([['Existing question?', ['Old']]]);
     expect((await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer })).body.total).toBe(1);
     const real = await importCsv(siteId, { contents });
@@ -154,7 +163,11 @@ describe('POST /projects/:id/prompts/import', () => {
     const files = Array.from({ length: 4 }, (_, f) => ['text', ...Array.from({ length: 6 }, (_, i) => `File ${f} question ${i}?`)].join('\n'));
     const results = await Promise.all(files.map((contents) => importCsv(siteId, { contents }, small.keys.member)));
     expect(results.reduce((sum, r) => sum + r.body.created, 0)).toBe(10);
-    const count = await app.ctx.db.selectFrom('prompts').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', siteId).executeTakeFirstOrThrow();
+    const count = await app.ctx.db
+      .selectFrom('prompts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', siteId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(10);
   });
 

@@ -65,7 +65,10 @@ beforeAll(async () => {
   app = await startTestApp({ clock });
   ws = await seedWorkspace(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
-  const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Umbrella watch', url: 'quiet.io', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] } });
+  const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Umbrella watch', url: 'quiet.io', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] },
+  });
   emptySiteId = empty.body.project.id;
   const prompts: [string, Record<string, unknown>][] = [
     [P1, { categories: ['Sales'] }],

@@ -163,7 +163,13 @@ describe('PATCH /projects/:id/prompts/:promptId', () => {
     clock.advance(1000);
     const res = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { status: 'paused', categories: ['C'] } });
     expect(res.status).toBe(200);
-    expect(res.body.prompt).toMatchObject({ text: 'Which CRM has the best API?', status: 'paused', categories: ['C'], intent: 'informational', personaId: persona.body.persona.id });
+    expect(res.body.prompt).toMatchObject({
+      text: 'Which CRM has the best API?',
+      status: 'paused',
+      categories: ['C'],
+      intent: 'informational',
+      personaId: persona.body.persona.id,
+    });
     const cleared = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { personaId: null, category: 'D', intent: 'transactional' } });
     expect(cleared.body.prompt).toMatchObject({ personaId: null, categories: ['D'], intent: 'transactional', status: 'paused' });
     const emptied = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { categories: [] } });
@@ -227,7 +233,12 @@ describe('GET /projects/:id/prompts', () => {
     expect(texts(res)[0]).toBe('help_desk with SLA rules?');
     // Never asked: no verdicts, ten empty squares ending with the current week (the clock's; the site has no answers).
     const weeks = ['2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'];
-    expect(res.body.prompts[0]).toMatchObject({ latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])), history: weeks.map((start) => ({ start, verdict: null })), stability: null, raw: false });
+    expect(res.body.prompts[0]).toMatchObject({
+      latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])),
+      history: weeks.map((start) => ({ start, verdict: null })),
+      stability: null,
+      raw: false,
+    });
   });
 
   it('echoes the period parameters, start as the period’s first day', async () => {
@@ -358,7 +369,8 @@ describe('POST /projects/:id/prompts/bulk', () => {
     for (let i = 0; i < 4; i++) prompts.push(await addPrompt(siteId, { text: `Bulk question ${i}?`, categories: ['Old', `Own ${i}`] }));
     return { siteId, ids: prompts.map((p) => p.id) };
   }
-  const list = async (siteId: number) => (await get(`/projects/${siteId}/prompts?sort=text&dir=asc`)).body.prompts as { id: number; status: string; categories: string[]; personaId: number | null }[];
+  const list = async (siteId: number) =>
+    (await get(`/projects/${siteId}/prompts?sort=text&dir=asc`)).body.prompts as { id: number; status: string; categories: string[]; personaId: number | null }[];
 
   it('sets the status of many prompts', async () => {
     const { siteId, ids } = await seedBulk();

@@ -30,7 +30,10 @@ beforeAll(async () => {
   const site = await addAcmeSite(app, ws);
   siteId = site.id;
   Object.assign(comp, site.competitors);
-  const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Other', url: 'other.com', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] } });
+  const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Other', url: 'other.com', competitors: [{ name: 'Umbrella', domain: 'umbrella.com' }] },
+  });
   otherCompetitor = other.body.project.competitors[0].id;
   for (const [text, categories] of [
     ['zeta brand', ['beta cat']],

@@ -31,7 +31,15 @@ beforeAll(async () => {
   ws = await seedWorkspace(app.ctx);
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
-    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }, { name: 'Initech', domain: 'initech.com' }, { name: 'Hooli', domain: 'hooli.com' }] },
+    body: {
+      name: 'Acme',
+      url: 'acme.com',
+      competitors: [
+        { name: 'Globex', domain: 'globex.com' },
+        { name: 'Initech', domain: 'initech.com' },
+        { name: 'Hooli', domain: 'hooli.com' },
+      ],
+    },
   });
   siteId = site.body.project.id;
   for (const c of site.body.project.competitors) comp[c.name] = c.id;
@@ -45,7 +53,13 @@ beforeAll(async () => {
     { prompt: 'P2 cheap?', askedAt: '2026-11-10T10:00:00Z', text: 'Acme is great.' },
   ]);
   await seedAnswers(app.ctx, ws.orgId, siteId, [
-    { prompt: 'P1 best?', provider: 'openai', askedAt: DAY, text: '1. **Globex**\n2. **Acme**\n3. **Trello**\n4. **Zoho CRM**', citations: [{ url: 'https://globex.com/pricing', title: 'G' }] },
+    {
+      prompt: 'P1 best?',
+      provider: 'openai',
+      askedAt: DAY,
+      text: '1. **Globex**\n2. **Acme**\n3. **Trello**\n4. **Zoho CRM**',
+      citations: [{ url: 'https://globex.com/pricing', title: 'G' }],
+    },
     { prompt: 'P1 best?', provider: 'anthropic', askedAt: DAY, text: 'Acme and Globex are both options.' },
     { prompt: 'P2 cheap?', provider: 'openai', askedAt: DAY, text: 'Try Acme, Trello or Zoho CRM.' },
     { prompt: 'P2 cheap?', provider: 'anthropic', askedAt: DAY, text: 'Initech and Globex lead.' },
@@ -54,7 +68,10 @@ beforeAll(async () => {
       provider: 'openai',
       askedAt: DAY,
       text: 'Globex is fine.',
-      citations: [{ url: 'https://www.globex.com/features', title: 'F' }, { url: 'https://globex.com/pricing?utm_source=x', title: 'G' }],
+      citations: [
+        { url: 'https://www.globex.com/features', title: 'F' },
+        { url: 'https://globex.com/pricing?utm_source=x', title: 'G' },
+      ],
     },
     { prompt: 'P3 email?', provider: 'anthropic', askedAt: DAY, text: 'Nothing relevant here.' },
     { prompt: 'P4 failing?', provider: 'openai', askedAt: DAY, text: null, error: 'timeout' },
@@ -247,7 +264,11 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
       onlyBrand: [{ id: ids['P2 cheap?'], text: 'P2 cheap?' }],
       onlyCompetitor: [{ id: ids['P1 best?'], text: 'P1 best?' }],
     });
-    expect(before.categories.find((c: { name: string }) => c.name === 'Pricing')).toMatchObject({ answered: 2, brand: { mentioned: 1, visibility: 50 }, competitor: { mentioned: 1, visibility: 50 } });
+    expect(before.categories.find((c: { name: string }) => c.name === 'Pricing')).toMatchObject({
+      answered: 2,
+      brand: { mentioned: 1, visibility: 50 },
+      competitor: { mentioned: 1, visibility: 50 },
+    });
   });
 
   it('answers 404 for a competitor that is not this site’s', async () => {

@@ -29,7 +29,13 @@ beforeAll(async () => {
 
   // W1, Sunday 2026-12-27 at the last second.
   await seedAnswers(app.ctx, ws.orgId, siteId, [
-    { prompt: P1, provider: 'openai', askedAt: '2026-12-27T23:59:59Z', text: 'Acme and Globex are both options.', citations: [{ url: 'https://acme.com/pricing', title: 'Pricing' }] },
+    {
+      prompt: P1,
+      provider: 'openai',
+      askedAt: '2026-12-27T23:59:59Z',
+      text: 'Acme and Globex are both options.',
+      citations: [{ url: 'https://acme.com/pricing', title: 'Pricing' }],
+    },
     { prompt: P1, provider: 'anthropic', askedAt: '2026-12-27T23:59:59Z', text: 'Globex is fine.' },
     { prompt: P2, provider: 'openai', askedAt: '2026-12-27T23:59:59Z', text: 'Nothing relevant here.' },
     { prompt: P2, provider: 'anthropic', askedAt: '2026-12-27T23:59:59Z', text: null, error: 'timeout' },
@@ -44,7 +50,10 @@ beforeAll(async () => {
       model: 'chatgpt-app',
       askedAt: '2026-12-31T12:00:00Z',
       text: 'Initech and Globex lead.',
-      citations: [{ url: 'https://www.reddit.com/r/crm', title: 'r' }, { url: 'https://globex.com/pricing', title: 'G' }],
+      citations: [
+        { url: 'https://www.reddit.com/r/crm', title: 'r' },
+        { url: 'https://globex.com/pricing', title: 'G' },
+      ],
     },
   ]);
   // W2, Friday 2027-01-01 at midnight (January, Q1 2027).

@@ -46,16 +46,32 @@ beforeAll(async () => {
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     // Sunday 2026-03-29 (week of 03-23, Q1), Monday 03-30 and Wednesday 04-01 (week of 03-30, Q2).
     { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-29T23:59:00Z', text: LIST, citations: cites, searches: ['best crm', 'best crm', 'crm reviews'] },
-    { prompt: 'Best CRM?', provider: 'anthropic', askedAt: '2026-03-29T10:00:00Z', text: 'Globex and Initech lead; Acme trails. Trello, Asana too.', citations: cites.slice(2, 4), searches: ['best crm'] },
+    {
+      prompt: 'Best CRM?',
+      provider: 'anthropic',
+      askedAt: '2026-03-29T10:00:00Z',
+      text: 'Globex and Initech lead; Acme trails. Trello, Asana too.',
+      citations: cites.slice(2, 4),
+      searches: ['best crm'],
+    },
     { prompt: 'Cheapest CRM?', provider: 'gemini', askedAt: '2026-04-01T09:00:00Z', text: null, error: 'timeout', searches: ['cheap crm'] },
     { prompt: 'Cheapest CRM?', provider: 'perplexity', askedAt: '2026-04-01T09:00:00Z', text: 'Nothing relevant.', searches: [] },
   ]);
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-04-01T08:00:00Z', text: 'Initech is first, then Acme.', citations: [], searches: ['Best CRM'] },
-    { prompt: 'Cheapest CRM?', provider: 'perplexity', askedAt: '2026-12-31T23:00:00Z', text: LIST, citations: cites.slice(3), searches: ['x'.repeat(600), '  Best   CRM ', 'ÉCOLE crm'] },
+    {
+      prompt: 'Cheapest CRM?',
+      provider: 'perplexity',
+      askedAt: '2026-12-31T23:00:00Z',
+      text: LIST,
+      citations: cites.slice(3),
+      searches: ['x'.repeat(600), '  Best   CRM ', 'ÉCOLE crm'],
+    },
   ]);
   // Imported late but asked earlier: it counts in its own days and never replaces a newer latest answer.
-  await seedAnswers(app.ctx, ws.orgId, siteId, [{ prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-30T08:00:00Z', text: 'Acme alone.', citations: [cites[0] as { url: string; title: string }] }]);
+  await seedAnswers(app.ctx, ws.orgId, siteId, [
+    { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-30T08:00:00Z', text: 'Acme alone.', citations: [cites[0] as { url: string; title: string }] },
+  ]);
 });
 afterAll(() => app.close());
 
@@ -63,7 +79,13 @@ describe('report rollups', () => {
   it('are written with every answer', async () => {
     const snap = await snapshot();
     for (const table of TABLES) expect(snap[table]?.length, table).toBeGreaterThan(0);
-    const latest = await app.ctx.db.selectFrom('rollupPromptLatest').select(['provider', 'verdict', 'brandRank']).where('siteId', '=', siteId).orderBy('askedAt').orderBy('provider').execute();
+    const latest = await app.ctx.db
+      .selectFrom('rollupPromptLatest')
+      .select(['provider', 'verdict', 'brandRank'])
+      .where('siteId', '=', siteId)
+      .orderBy('askedAt')
+      .orderBy('provider')
+      .execute();
     expect(latest).toEqual([
       { provider: 'anthropic', verdict: 'named', brandRank: 3 },
       { provider: 'openai', verdict: 'named', brandRank: 2 },
@@ -100,6 +122,11 @@ describe('searchKey', () => {
     expect(searchKey('x'.repeat(600))).toHaveLength(500);
     expect(Array.from(searchKey('😀'.repeat(600)))).toHaveLength(500);
     const stored = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').distinct().where('siteId', '=', siteId).execute();
-    expect(stored.map((r) => r.query).filter((q) => !q.startsWith('xxx')).sort()).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
+    expect(
+      stored
+        .map((r) => r.query)
+        .filter((q) => !q.startsWith('xxx'))
+        .sort(),
+    ).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
   });
 });

@@ -18,7 +18,10 @@ const DAY = '2026-11-18T10:00:00Z';
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+  });
   siteId = site.body.project.id;
   const paused = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'P3 paused?', status: 'paused' } });
   expect(paused.status).toBe(200);
@@ -38,10 +41,37 @@ beforeAll(async () => {
       ],
       searches: ['best crm', 'Best  CRM', 'crm pricing'],
     },
-    { prompt: 'P1 best?', provider: 'anthropic', askedAt: DAY, text: 'Acme is terrible.', citations: [{ url: 'https://acme.com/pricing', title: 'Pricing' }, { url: 'https://reddit.com/r/b', title: 'b' }], searches: ['best crm'] },
-    { prompt: 'P2 cheap?', provider: 'openai', askedAt: DAY, text: 'Globex is fine.', citations: [{ url: 'https://reddit.com/r/c', title: 'c' }, { url: 'https://globex.com/features', title: 'F' }], searches: ['cheap crm', 'best crm'] },
+    {
+      prompt: 'P1 best?',
+      provider: 'anthropic',
+      askedAt: DAY,
+      text: 'Acme is terrible.',
+      citations: [
+        { url: 'https://acme.com/pricing', title: 'Pricing' },
+        { url: 'https://reddit.com/r/b', title: 'b' },
+      ],
+      searches: ['best crm'],
+    },
+    {
+      prompt: 'P2 cheap?',
+      provider: 'openai',
+      askedAt: DAY,
+      text: 'Globex is fine.',
+      citations: [
+        { url: 'https://reddit.com/r/c', title: 'c' },
+        { url: 'https://globex.com/features', title: 'F' },
+      ],
+      searches: ['cheap crm', 'best crm'],
+    },
     { prompt: 'P2 cheap?', provider: 'gemini', askedAt: DAY, text: 'Acme is a company in Ohio.' },
-    { prompt: 'P3 paused?', provider: 'openai', askedAt: DAY, text: 'Nothing relevant here.', citations: [{ url: 'https://en.wikipedia.org/wiki/CRM', title: 'CRM' }], searches: ['paused query'] },
+    {
+      prompt: 'P3 paused?',
+      provider: 'openai',
+      askedAt: DAY,
+      text: 'Nothing relevant here.',
+      citations: [{ url: 'https://en.wikipedia.org/wiki/CRM', title: 'CRM' }],
+      searches: ['paused query'],
+    },
     { prompt: 'P2 cheap?', provider: 'perplexity', askedAt: DAY, text: null, error: 'timeout' },
   ]);
   for (const p of await app.ctx.db.selectFrom('prompts').select(['id', 'text']).where('siteId', '=', siteId).execute()) ids[p.text] = p.id;
@@ -100,7 +130,13 @@ describe('GET /projects/:id/sources', () => {
           { provider: 'anthropic', count: 1 },
         ],
       },
-      { url: 'https://docs.acme.com/start', count: 1, promptCount: 1, prompts: [{ id: ids['P1 best?'], text: 'P1 best?', count: 1 }], providers: [{ provider: 'openai', count: 1 }] },
+      {
+        url: 'https://docs.acme.com/start',
+        count: 1,
+        promptCount: 1,
+        prompts: [{ id: ids['P1 best?'], text: 'P1 best?', count: 1 }],
+        providers: [{ provider: 'openai', count: 1 }],
+      },
     ]);
   });
 

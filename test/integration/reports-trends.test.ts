@@ -26,7 +26,10 @@ async function prompt(text: string, categories: string[], status = 'active') {
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+  });
   siteId = site.body.project.id;
   await prompt('P1 held?', ['Pricing']);
   await prompt('P2 lost?', ['Pricing', 'Email']);
@@ -145,9 +148,13 @@ describe('GET /projects/:id/trends', () => {
   it('carries the events dated inside the window, first to last day, oldest first (variant B)', async () => {
     expect((await get('/trends')).body.events).toEqual([]);
     // The window is the ten weeks from 2026-09-21 to the week of 2026-11-23, which ends on 11-29.
-    const add = (title: string, date: string) =>
-      app.request('POST', `/projects/${siteId}/events`, { key: ws.keys.member, body: { title, date, type: 'campaign' } });
-    for (const [title, date] of [['Last day', '2026-11-29'], ['After', '2026-11-30'], ['First day', '2026-09-21'], ['Before', '2026-09-20']] as const) {
+    const add = (title: string, date: string) => app.request('POST', `/projects/${siteId}/events`, { key: ws.keys.member, body: { title, date, type: 'campaign' } });
+    for (const [title, date] of [
+      ['Last day', '2026-11-29'],
+      ['After', '2026-11-30'],
+      ['First day', '2026-09-21'],
+      ['Before', '2026-09-20'],
+    ] as const) {
       expect((await add(title, date)).status).toBe(200);
     }
     const { events } = (await get('/trends')).body;

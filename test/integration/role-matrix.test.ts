@@ -39,7 +39,11 @@ async function idsOf(ws: Workspace): Promise<Ids> {
   const prompt = await createPrompt(ctx.db, siteRow, { userId: ws.ownerId }, promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }));
   const scan = await ctx.db.insertInto('scans').values({ orgId: ws.orgId, siteId: site.id, status: 'done', trigger: 'import' }).returning('id').executeTakeFirstOrThrow();
   const reanalysis = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason: 'matrix' }).returning('id').executeTakeFirstOrThrow();
-  const event = await ctx.db.insertInto('siteEvents').values({ siteId: site.id, title: 'Matrix launch', date: '2026-11-02', type: 'site' }).returning('id').executeTakeFirstOrThrow();
+  const event = await ctx.db
+    .insertInto('siteEvents')
+    .values({ siteId: site.id, title: 'Matrix launch', date: '2026-11-02', type: 'site' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
     orgId: ws.orgId,
     id: site.id,

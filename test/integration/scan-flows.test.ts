@@ -12,7 +12,11 @@ let ws: Workspace;
 
 async function newSite(name: string, prompts: number): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
-  await addActivePrompts(app.ctx, res.body.project.id, Array.from({ length: prompts }, (_, i) => `Which ${name} tool is best for case ${i}?`));
+  await addActivePrompts(
+    app.ctx,
+    res.body.project.id,
+    Array.from({ length: prompts }, (_, i) => `Which ${name} tool is best for case ${i}?`),
+  );
   return res.body.project.id;
 }
 

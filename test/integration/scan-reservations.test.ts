@@ -19,7 +19,11 @@ const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(pro
 
 async function newSite(ws: Workspace, name: string, promptCount: number): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
-  await addActivePrompts(app.ctx, res.body.project.id, Array.from({ length: promptCount }, (_, i) => `Which ${name} tool suits team ${i}?`));
+  await addActivePrompts(
+    app.ctx,
+    res.body.project.id,
+    Array.from({ length: promptCount }, (_, i) => `Which ${name} tool suits team ${i}?`),
+  );
   return res.body.project.id;
 }
 
@@ -50,10 +54,18 @@ describe('reserve_scan_units', () => {
 
     // The site's cap binds before the budget when it is lower.
     await app.ctx.db.updateTable('scans').set({ reservedMicros: 0, budgetMicros: 1_000_000 }).where('id', '=', scan.id).execute();
-    await app.ctx.db.updateTable('orgs').set((eb) => ({ reservedMicros: eb('reservedMicros', '-', 7_000) })).where('id', '=', ws.orgId).execute();
+    await app.ctx.db
+      .updateTable('orgs')
+      .set((eb) => ({ reservedMicros: eb('reservedMicros', '-', 7_000) }))
+      .where('id', '=', ws.orgId)
+      .execute();
     const spend = await app.ctx.db.selectFrom('siteSpend').select(['spentMicros', 'reservedMicros']).where('siteId', '=', siteId).executeTakeFirstOrThrow();
     await app.ctx.db.updateTable('siteSpend').set({ reservedMicros: 0 }).where('siteId', '=', siteId).execute();
-    await app.ctx.db.updateTable('sites').set({ monthlyCapMicros: spend.spentMicros + 3_500 }).where('id', '=', siteId).execute();
+    await app.ctx.db
+      .updateTable('sites')
+      .set({ monthlyCapMicros: spend.spentMicros + 3_500 })
+      .where('id', '=', siteId)
+      .execute();
     expect(await reserveUnits(app.ctx, ref, 1_000, 5)).toEqual({ granted: 3, limitedBy: 'cap' });
   });
 });
@@ -103,7 +115,11 @@ describe('two scans sharing a workspace balance', () => {
     const sites: number[] = [];
     for (const name of ['Left', 'Right']) {
       const res = await idle.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
-      await addActivePrompts(idle.ctx, res.body.project.id, Array.from({ length: 10 }, (_, i) => `Which ${name} tool suits team ${i}?`));
+      await addActivePrompts(
+        idle.ctx,
+        res.body.project.id,
+        Array.from({ length: 10 }, (_, i) => `Which ${name} tool suits team ${i}?`),
+      );
       sites.push(res.body.project.id);
     }
     const body = { providers: ['openai', 'anthropic'], budgetUsd: (10 * perAnswer) / 1e6 };

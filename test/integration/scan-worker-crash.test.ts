@@ -30,7 +30,11 @@ describe('a worker process killed mid-scan', () => {
   it('resumes on a new worker: the scan completes, nothing is asked or charged twice', async () => {
     const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Killed', url: 'killed.com' } });
     const siteId = site.body.project.id as number;
-    await addActivePrompts(app.ctx, siteId, Array.from({ length: 24 }, (_, i) => `Which Killed tool is best for case ${i}?`));
+    await addActivePrompts(
+      app.ctx,
+      siteId,
+      Array.from({ length: 24 }, (_, i) => `Which Killed tool is best for case ${i}?`),
+    );
     await script(app, { provider: null, match: 'Killed tool', latencyMs: 150 });
     const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'] } });
     const scanId = start.body.scan.id as number;

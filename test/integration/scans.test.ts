@@ -9,7 +9,11 @@ let ws: Workspace;
 
 async function newSite(name: string, promptCount = 3): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com`, competitors: [{ name: 'Globex' }] } });
-  await addActivePrompts(app.ctx, res.body.project.id, Array.from({ length: promptCount }, (_, i) => `Which ${name} alternative is best for team ${i}?`));
+  await addActivePrompts(
+    app.ctx,
+    res.body.project.id,
+    Array.from({ length: promptCount }, (_, i) => `Which ${name} alternative is best for team ${i}?`),
+  );
   return res.body.project.id;
 }
 
@@ -155,7 +159,12 @@ describe('replies Postgres cannot store as sent', () => {
     const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['perplexity'] } });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 2, answersFailed: 0 });
-    const stored = await app.ctx.db.selectFrom('answers').select(['text', 'searches']).where('scanId', '=', start.body.scan.id).where('text', 'like', 'Nul%').executeTakeFirstOrThrow();
+    const stored = await app.ctx.db
+      .selectFrom('answers')
+      .select(['text', 'searches'])
+      .where('scanId', '=', start.body.scan.id)
+      .where('text', 'like', 'Nul%')
+      .executeTakeFirstOrThrow();
     expect(stored.text).toMatch(/^Nul\uFFFD is fine; Globex\uFFFD too\./);
   });
 });
@@ -176,7 +185,9 @@ describe('budget and cancel', () => {
     const siteId = await newSite('Cancel', 40);
     await script(app, { provider: null, match: 'Cancel alternative', latencyMs: 150 });
     const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'] } });
-    await expect.poll(async () => (await app.request('GET', `/projects/${siteId}/scans/live`, { key: ws.keys.viewer })).body.run?.answersDone ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await app.request('GET', `/projects/${siteId}/scans/live`, { key: ws.keys.viewer })).body.run?.answersDone ?? 0, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     const live = await app.request('GET', `/projects/${siteId}/scans/live`, { key: ws.keys.viewer });
     expect(live.body.run).toMatchObject({ id: start.body.scan.id, status: 'running', pacePerMinute: expect.any(Number) });
     const cancel = await app.request('POST', `/projects/${siteId}/scans/${start.body.scan.id}/cancel`, { key: ws.keys.admin });

@@ -26,7 +26,10 @@ describe('GET /projects/:id', () => {
 
 describe('PATCH /projects/:id', () => {
   it('lets a member change names and places; a name change carries a reanalysis summary', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { name: 'Acme Inc', language: 'German', location: 'Germany', scanFrequencyDays: 14 } });
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { name: 'Acme Inc', language: 'German', location: 'Germany', scanFrequencyDays: 14 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.project).toMatchObject({ name: 'Acme Inc', language: 'German', location: 'Germany', scanFrequencyDays: 14 });
     expect(res.body.reanalysis).toMatchObject({ state: 'done', answers: 0, verdictsChanged: 0 });
@@ -37,7 +40,11 @@ describe('PATCH /projects/:id', () => {
     expect(res.body.reanalysis).toBeNull();
   });
 
-  it.each([['monthlyCapUsd', 50], ['scanSettings', {}], ['allowedProviders', ['openai']]])('refuses %s to a member (403) and takes it from an admin', async (field, value) => {
+  it.each([
+    ['monthlyCapUsd', 50],
+    ['scanSettings', {}],
+    ['allowedProviders', ['openai']],
+  ])('refuses %s to a member (403) and takes it from an admin', async (field, value) => {
     const refused = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { [field]: value } });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(field);
@@ -57,7 +64,13 @@ describe('PATCH /projects/:id', () => {
       key: ws.keys.admin,
       body: { scanSettings: { providers: ['openai', 'gemini'], models: { openai: 'chatgpt-app', gemini: 'gemini-2.5-pro' }, budgetUsd: 4, skipAtCap: false } },
     });
-    expect(ok.body.project.scanSettings).toEqual({ providers: ['openai', 'gemini'], models: { openai: 'chatgpt-app', gemini: 'gemini-2.5-pro' }, category: null, budgetUsd: 4, skipAtCap: false });
+    expect(ok.body.project.scanSettings).toEqual({
+      providers: ['openai', 'gemini'],
+      models: { openai: 'chatgpt-app', gemini: 'gemini-2.5-pro' },
+      category: null,
+      budgetUsd: 4,
+      skipAtCap: false,
+    });
     const replaced = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { skipAtCap: true } } });
     expect(replaced.body.project.scanSettings).toEqual({ providers: null, models: {}, category: null, budgetUsd: 0, skipAtCap: true });
     const bad = await app.request('PATCH', `/projects/${siteId}`, {

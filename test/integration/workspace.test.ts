@@ -40,7 +40,12 @@ describe('sites', () => {
   it('creates a site with defaults and derives the domain', async () => {
     const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
       key: admin(),
-      body: { name: ' Acme ', url: 'https://www.acme.com/en/', brandTerms: ['Acme Cloud', 'acme cloud', 'ACME'], competitors: [{ name: 'Globex', domain: 'www.globex.com' }, { name: 'Initech' }] },
+      body: {
+        name: ' Acme ',
+        url: 'https://www.acme.com/en/',
+        brandTerms: ['Acme Cloud', 'acme cloud', 'ACME'],
+        competitors: [{ name: 'Globex', domain: 'www.globex.com' }, { name: 'Initech' }],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.project).toMatchObject({

@@ -80,6 +80,7 @@ export function parseOpenAIResponse(raw: unknown): ParsedAnswer {
 function failedResponse(error: unknown): AssistantError {
   const code = isObject(error) ? str(error.code) : undefined;
   const message = (isObject(error) ? str(error.message) : undefined) ?? 'The response failed';
-  if (code === 'server_error' || code === 'rate_limit_exceeded') return AssistantError.retryable(code === 'server_error' ? 'server_error' : 'rate_limited', message, { provider: PROVIDER });
+  if (code === 'server_error' || code === 'rate_limit_exceeded')
+    return AssistantError.retryable(code === 'server_error' ? 'server_error' : 'rate_limited', message, { provider: PROVIDER });
   return AssistantError.permanent('bad_request', `${code ?? 'failed'}: ${message}`, { provider: PROVIDER });
 }

@@ -68,7 +68,13 @@ function render(provider: string, container: Json, query: string, model: string)
           walkList(arrayOf(block.list), depth, emit);
           break;
         case 'table':
-          for (const row of arrayOf(block.table)) emit(arrayOf(row).map((c) => (typeof c === 'string' ? c : '')).join(' | '), refs);
+          for (const row of arrayOf(block.table))
+            emit(
+              arrayOf(row)
+                .map((c) => (typeof c === 'string' ? c : ''))
+                .join(' | '),
+              refs,
+            );
           break;
         case 'expandable':
           emit(str(block.title) ?? '', refs);

@@ -91,7 +91,11 @@ export function anthropicBatchResult(id: string, result: unknown) {
     const type = str(inner.type) ?? 'api_error';
     const message = `${type}: ${str(inner.message) ?? 'the request failed'}`;
     const retryable = type === 'api_error' || type === 'overloaded_error' || type === 'rate_limit_error';
-    return { id, ok: false as const, error: retryable ? AssistantError.retryable('batch_item', message, { provider: PROVIDER }) : AssistantError.permanent('batch_item', message, { provider: PROVIDER }) };
+    return {
+      id,
+      ok: false as const,
+      error: retryable ? AssistantError.retryable('batch_item', message, { provider: PROVIDER }) : AssistantError.permanent('batch_item', message, { provider: PROVIDER }),
+    };
   }
   return { id, ok: false as const, error: AssistantError.retryable('batch_item', `The batch request was ${str(result.type) ?? 'not run'}`, { provider: PROVIDER }) };
 }

@@ -41,7 +41,8 @@ export function createAppGatewayAdapter(target: Target, provider: string): Provi
         status,
         results: ids.map((id) => {
           const item = byId.get(id);
-          if (!item) return { id, ok: false as const, error: AssistantError.retryable('batch_item', `The queue job ended (${status}) without an answer for this prompt`, { provider }) };
+          if (!item)
+            return { id, ok: false as const, error: AssistantError.retryable('batch_item', `The queue job ended (${status}) without an answer for this prompt`, { provider }) };
           try {
             return { id, ok: true as const, parsed: parseAppAnswer(item, provider), raw: item };
           } catch (err) {

@@ -43,8 +43,16 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
       const batch = await client.batches.retrieve(jobId, opts);
       if (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status)) return { done: false, status: batch.status };
       if (batch.status === 'failed') {
-        const why = batch.errors?.data?.map((e) => e.message).filter(Boolean).join('; ') || 'the batch failed validation';
-        return { done: true, status: batch.status, results: ids.map((id) => ({ id, ok: false as const, error: AssistantError.permanent('batch_item', why, { provider: 'openai' }) })) };
+        const why =
+          batch.errors?.data
+            ?.map((e) => e.message)
+            .filter(Boolean)
+            .join('; ') || 'the batch failed validation';
+        return {
+          done: true,
+          status: batch.status,
+          results: ids.map((id) => ({ id, ok: false as const, error: AssistantError.permanent('batch_item', why, { provider: 'openai' }) })),
+        };
       }
       const lines = new Map<string, unknown>();
       for (const fileId of [batch.output_file_id, batch.error_file_id]) {
@@ -100,5 +108,9 @@ export function openaiBatchLine(id: string, line: unknown, batchStatus: string) 
   const message = str(body.message) ?? str(body.code) ?? 'The batch request failed';
   if (status !== null) return { id, ok: false as const, error: AssistantError.fromStatus(status, message, { provider: 'openai' }) };
   const retryable = str(body.code) === 'batch_expired' || str(body.code) === 'batch_cancelled';
-  return { id, ok: false as const, error: retryable ? AssistantError.retryable('batch_item', message, { provider: 'openai' }) : AssistantError.permanent('batch_item', message, { provider: 'openai' }) };
+  return {
+    id,
+    ok: false as const,
+    error: retryable ? AssistantError.retryable('batch_item', message, { provider: 'openai' }) : AssistantError.permanent('batch_item', message, { provider: 'openai' }),
+  };
 }

@@ -41,7 +41,13 @@ export const processCommands = [
     flags: { queues: z.string().optional() },
     run: async (a, config) => {
       const { runWorker } = await import('../../queue/worker.ts');
-      await runWorker(config, a.queues?.split(',').map((q) => q.trim()).filter(Boolean));
+      await runWorker(
+        config,
+        a.queues
+          ?.split(',')
+          .map((q) => q.trim())
+          .filter(Boolean),
+      );
       return undefined;
     },
   }),

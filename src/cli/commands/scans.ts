@@ -27,7 +27,13 @@ export const scanCommands = [
     flags: { project: id, providers: z.string().optional(), label: z.string().optional(), watch: z.boolean().optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const request = scanRequestSchema.safeParse({ providers: a.providers?.split(',').map((p) => p.trim()).filter(Boolean), label: a.label ?? 'Started from the CLI' });
+        const request = scanRequestSchema.safeParse({
+          providers: a.providers
+            ?.split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+          label: a.label ?? 'Started from the CLI',
+        });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
         const site = await findSiteForOperator(ctx.db, a.project);
         const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/scans.ts'), import('../scan-watch.ts')]);

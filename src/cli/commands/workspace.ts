@@ -12,7 +12,9 @@ export const workspaceCommands = [
     summary: 'Create a workspace, optionally with an opening balance',
     flags: { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/orgs.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) })),
+      withContext(config, async (ctx) =>
+        (await import('../../domain/workspace/orgs.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
+      ),
   }),
   defineCommand({
     name: 'org limits',
@@ -21,7 +23,12 @@ export const workspaceCommands = [
     flags: { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).setOrgLimits(ctx.db, a.org, { sites: a.sites, promptsPerSite: a['prompts-per-site'], scansPerMonth: a['scans-per-month'], members: a.members }),
+        (await import('../../domain/workspace/orgs.ts')).setOrgLimits(ctx.db, a.org, {
+          sites: a.sites,
+          promptsPerSite: a['prompts-per-site'],
+          scansPerMonth: a['scans-per-month'],
+          members: a.members,
+        }),
       ),
   }),
   defineCommand({
@@ -29,7 +36,10 @@ export const workspaceCommands = [
     usage: 'org branding --org ID [--report-name NAME] [--report-logo URL]',
     summary: 'Name and logo shown on shared reports',
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/orgs.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] })),
+    run: (a, config) =>
+      withContext(config, async (ctx) =>
+        (await import('../../domain/workspace/orgs.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
+      ),
   }),
   defineCommand({
     name: 'user create',
@@ -61,7 +71,8 @@ export const workspaceCommands = [
     usage: 'key create --org ID --user ID --name NAME [--role viewer|member|admin]',
     summary: "Make an API key for a member (without --role: the member's own role, an owner's key is admin)",
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
+    run: (a, config) =>
+      withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
   }),
   defineCommand({
     name: 'key revoke',

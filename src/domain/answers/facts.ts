@@ -16,7 +16,11 @@ export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
 }
 
-const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>) => ({ text: answer.text, citations: answer.citations, failed: answer.error !== null || !answer.text });
+const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>) => ({
+  text: answer.text,
+  citations: answer.citations,
+  failed: answer.error !== null || !answer.text,
+});
 
 export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook): AnswerFacts {
   return analyse(analysisInput(answer), book);

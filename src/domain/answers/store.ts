@@ -32,7 +32,6 @@ export interface StoredAnswer {
   facts: AnswerFacts;
 }
 
-
 /**
  * The one way answers enter the database (scans, imports, tests): answers,
  * their facts and rollups in one transaction, for one answer or a batch.
@@ -41,11 +40,7 @@ export interface StoredAnswer {
  * charges twice. Money is settled by the caller right after (scan-money.ts),
  * so the rows every reservation locks are never held across an answer write.
  */
-export async function storeAnswers(
-  ctx: AppContext,
-  inputs: NewAnswer[],
-  book: BrandBook,
-): Promise<(StoredAnswer | null)[]> {
+export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: BrandBook): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
   return ctx.db.transaction().execute(async (trx) => {
     const rows = await trx

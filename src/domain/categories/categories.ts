@@ -29,7 +29,6 @@ export const categoryMergeSchema = z.object({
 export type CategoryCreate = z.output<typeof categoryCreateSchema>;
 export type CategoryMerge = z.output<typeof categoryMergeSchema>;
 
-
 function serializeCategory(row: Pick<CategoryRow, 'id' | 'name' | 'createdAt'>, promptCount: number) {
   return { id: row.id, name: row.name, promptCount, createdAt: row.createdAt };
 }
@@ -113,7 +112,10 @@ export async function findCategoryByName(db: Executor, siteId: number, name: str
 }
 
 export async function listCategories(db: Db, site: SiteRow) {
-  const rows = await withCounts(db, site.id).orderBy(sql`lower(c.name)`).orderBy('c.id').execute();
+  const rows = await withCounts(db, site.id)
+    .orderBy(sql`lower(c.name)`)
+    .orderBy('c.id')
+    .execute();
   return { categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))), total: rows.length };
 }
 
@@ -140,7 +142,8 @@ export async function mergeCategories(db: Db, site: SiteRow, input: CategoryMerg
     return await mergeInTransaction(db, site, input);
   } catch (err) {
     // Another request created the `into` name between the check and the rename.
-    if ((err as { code?: string }).code === '23505') throw new ConflictError(`A category named ${input.into} was created meanwhile; send the merge again`, { into: 'already exists' });
+    if ((err as { code?: string }).code === '23505')
+      throw new ConflictError(`A category named ${input.into} was created meanwhile; send the merge again`, { into: 'already exists' });
     throw err;
   }
 }
@@ -169,11 +172,19 @@ async function mergeInTransaction(db: Db, site: SiteRow, input: CategoryMerge) {
       named.map((c) => c.id),
     );
     if (into === '') {
-      await trx.deleteFrom('categories').where('id', '=', (eb) => eb.fn.any(eb.val(named.map((c) => c.id)))).execute();
+      await trx
+        .deleteFrom('categories')
+        .where('id', '=', (eb) => eb.fn.any(eb.val(named.map((c) => c.id))))
+        .execute();
       return { category: null, removed: named.map((c) => c.name), prompts };
     }
 
-    const existingTarget = await trx.selectFrom('categories').selectAll().where('siteId', '=', site.id).where(sql`lower(name)`, '=', nameKey(into)).executeTakeFirst();
+    const existingTarget = await trx
+      .selectFrom('categories')
+      .selectAll()
+      .where('siteId', '=', site.id)
+      .where(sql`lower(name)`, '=', nameKey(into))
+      .executeTakeFirst();
     const target = existingTarget ?? (named[0] as CategoryRow);
     const folded = named.filter((c) => c.id !== target.id);
     const foldedIds = folded.map((c) => c.id);
@@ -182,7 +193,10 @@ async function mergeInTransaction(db: Db, site: SiteRow, input: CategoryMerge) {
         INSERT INTO prompt_categories (prompt_id, category_id)
         SELECT DISTINCT prompt_id, ${target.id}::int FROM prompt_categories WHERE category_id = ANY(${foldedIds}::int[])
         ON CONFLICT DO NOTHING`.execute(trx);
-      await trx.deleteFrom('categories').where('id', '=', (eb) => eb.fn.any(eb.val(foldedIds))).execute();
+      await trx
+        .deleteFrom('categories')
+        .where('id', '=', (eb) => eb.fn.any(eb.val(foldedIds)))
+        .execute();
     }
     // The result is spelled as asked, so a rename can also change case.
     if (target.name !== into) await trx.updateTable('categories').set({ name: into }).where('id', '=', target.id).execute();

@@ -8,7 +8,6 @@ import type { CompetitorInput } from './schemas.ts';
 
 export const MAX_COMPETITORS_PER_SITE = 50;
 
-
 function cleanAliases(aliases: string[], name: string): string[] {
   const seen = new Set([name.toLowerCase()]);
   return aliases.map((a) => a.trim()).filter((a) => a && !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
@@ -22,7 +21,11 @@ function checkedDomain(domain: string | null | undefined): string | null | undef
 }
 
 async function assertNameFree(ctx: AppContext, siteId: number, name: string, exceptId?: number): Promise<void> {
-  let q = ctx.db.selectFrom('competitors').select('id').where('siteId', '=', siteId).where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  let q = ctx.db
+    .selectFrom('competitors')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   const clash = await q.executeTakeFirst();
   if (clash) throw new ConflictError(`A competitor named ${name} is already tracked (id ${clash.id})`, { name: 'already tracked' });
@@ -48,7 +51,11 @@ export async function trackCompetitor(ctx: AppContext, siteId: number, input: Co
   const name = input.name.trim();
   const domain = checkedDomain(input.domain) ?? null;
   await assertNameFree(ctx, siteId, name);
-  const count = await ctx.db.selectFrom('competitors').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', siteId).executeTakeFirstOrThrow();
+  const count = await ctx.db
+    .selectFrom('competitors')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('siteId', '=', siteId)
+    .executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
   const row = await ctx.db
     .insertInto('competitors')

@@ -10,7 +10,10 @@ const fields = {
     .string()
     .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour such as #1a73e8')
     .nullish(),
-  logo: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).nullish(),
+  logo: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2000)
+    .nullish(),
 };
 
 export const competitorTrackSchema = z.object({ name: text('name', 200), ...fields });

@@ -50,14 +50,22 @@ export async function assertPersonaOfSite(db: Db, siteId: number, personaId: num
 }
 
 async function assertNameFree(db: Db, siteId: number, name: string, exceptId?: number): Promise<void> {
-  let q = db.selectFrom('personas').select('id').where('siteId', '=', siteId).where(sql`lower(name)`, '=', name.toLowerCase());
+  let q = db
+    .selectFrom('personas')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
   const dup = await q.executeTakeFirst();
   if (dup) throw new ConflictError(`A persona named ${name} already exists (id ${dup.id})`, { name: 'already exists' });
 }
 
 export async function listPersonas(db: Db, site: SiteRow) {
-  const rows = await promptCount(db).where('pe.siteId', '=', site.id).orderBy(sql`lower(pe.name)`).orderBy('pe.id').execute();
+  const rows = await promptCount(db)
+    .where('pe.siteId', '=', site.id)
+    .orderBy(sql`lower(pe.name)`)
+    .orderBy('pe.id')
+    .execute();
   return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: rows.length };
 }
 

@@ -165,7 +165,8 @@ export function parsePromptCsv(contents: string): ParsedImport {
     throw new ValidationError({ contents: `not readable as CSV: ${(err as Error).message}` }, 'The file could not be read as CSV');
   }
   const header = records.find((r) => !blank(r.record));
-  if (!header) throw new ValidationError({ contents: 'no header row: the first line must name the columns (text, category, intent, funnel, status)' }, 'The file has no header row');
+  if (!header)
+    throw new ValidationError({ contents: 'no header row: the first line must name the columns (text, category, intent, funnel, status)' }, 'The file has no header row');
   const columns = mapColumns(header.record);
   if (columns.text === undefined) {
     throw new ValidationError(

@@ -24,7 +24,12 @@ export type PromptDetailQuery = z.output<typeof promptDetailQuerySchema>;
 export const promptAnswerQuerySchema = z
   .object({
     engine: engineParam.optional(),
-    r: z.coerce.number({ error: 'r must be an answer id' }).int('r must be an answer id').positive('r must be an answer id').max(Number.MAX_SAFE_INTEGER, 'r must be an answer id').optional(),
+    r: z.coerce
+      .number({ error: 'r must be an answer id' })
+      .int('r must be an answer id')
+      .positive('r must be an answer id')
+      .max(Number.MAX_SAFE_INTEGER, 'r must be an answer id')
+      .optional(),
   })
   .superRefine((q, ctx) => {
     if (q.engine !== undefined && q.r !== undefined) ctx.addIssue({ code: 'custom', path: ['r'], message: 'give engine or r, not both' });
@@ -85,7 +90,10 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
       .executeTakeFirstOrThrow(),
   ]);
   const latestVerdicts = noLatest();
-  const latestAnswers = Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as Record<ProviderKey, { answerId: number; askedAt: Date; verdict: Verdict; brandRank: number | null } | null>;
+  const latestAnswers = Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as Record<
+    ProviderKey,
+    { answerId: number; askedAt: Date; verdict: Verdict; brandRank: number | null } | null
+  >;
   for (const l of latest) {
     if (!isProviderKey(l.provider)) continue;
     latestVerdicts[l.provider] = l.verdict;
@@ -125,7 +133,12 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
 export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: number, query: PromptAnswerQuery) {
   const prompt = await findPrompt(ctx.db, site.id, promptId);
   const latest = await latestRows(ctx, promptId);
-  const engines = PROVIDER_KEYS.flatMap((k) => latest.filter((l) => l.provider === k)).map((l) => ({ provider: l.provider, answerId: l.answerId, askedAt: l.askedAt, verdict: l.verdict }));
+  const engines = PROVIDER_KEYS.flatMap((k) => latest.filter((l) => l.provider === k)).map((l) => ({
+    provider: l.provider,
+    answerId: l.answerId,
+    askedAt: l.askedAt,
+    verdict: l.verdict,
+  }));
   let answerId: number | undefined;
   if (query.r !== undefined) answerId = query.r;
   else if (query.engine !== undefined) answerId = engines.find((e) => e.provider === query.engine)?.answerId;

@@ -14,7 +14,17 @@ import { historyStart, promptResults } from './verdicts.ts';
  */
 
 /** The prompt's own columns first (they read back through import), then its scan results: one latest verdict per assistant, stability. */
-export const EXPORT_COLUMNS = ['text', 'categories', 'intent', 'funnel', 'status', 'persona', 'createdAt', ...PROVIDER_KEYS.map((k) => `latest_${k}` as const), 'stability'] as const;
+export const EXPORT_COLUMNS = [
+  'text',
+  'categories',
+  'intent',
+  'funnel',
+  'status',
+  'persona',
+  'createdAt',
+  ...PROVIDER_KEYS.map((k) => `latest_${k}` as const),
+  'stability',
+] as const;
 const BATCH = 500;
 
 const csvOptions = {

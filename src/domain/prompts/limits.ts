@@ -25,7 +25,11 @@ export interface PromptRoom {
 export async function promptRoom(db: Db, site: { id: number; orgId: number }): Promise<PromptRoom> {
   const [org, count] = await Promise.all([
     db.selectFrom('orgs').select(['plan', 'limitSites', 'limitPromptsPerSite', 'limitScansPerMonth', 'limitMembers']).where('id', '=', site.orgId).executeTakeFirstOrThrow(),
-    db.selectFrom('prompts').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('prompts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
   ]);
   const limit = limitsOf(org).promptsPerSite;
   const used = Number(count.n);

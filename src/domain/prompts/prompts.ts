@@ -53,13 +53,18 @@ export async function findPrompt(db: Executor, siteId: number, promptId: number)
 }
 
 async function assertTextFree(db: Db, siteId: number, text: string, exceptId?: number): Promise<void> {
-  let q = db.selectFrom('prompts').select('id').where('siteId', '=', siteId).where(sql`lower(btrim(text))`, '=', sql`lower(btrim(${text}))`);
+  let q = db
+    .selectFrom('prompts')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where(sql`lower(btrim(text))`, '=', sql`lower(btrim(${text}))`);
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
   const dup = await q.executeTakeFirst();
   if (dup) throw duplicateText(dup.id);
 }
 
-const duplicateText = (id?: number) => new ConflictError(`A prompt with this text is already tracked${id ? ` (id ${id})` : ''}; texts are compared ignoring case`, { text: 'already tracked' });
+const duplicateText = (id?: number) =>
+  new ConflictError(`A prompt with this text is already tracked${id ? ` (id ${id})` : ''}; texts are compared ignoring case`, { text: 'already tracked' });
 
 /** A concurrent writer can still win the unique index between check and insert: that is the same 409. */
 async function uniqueText<T>(work: () => Promise<T>): Promise<T> {
@@ -157,11 +162,19 @@ export async function bulkPrompts(db: Db, site: SiteRow, input: PromptBulk) {
       const shown = missing.slice(0, 20).join(', ') + (missing.length > 20 ? `, and ${missing.length - 20} more` : '');
       throw new NotFoundError(`No prompt with id ${shown} in this project; nothing was changed`);
     }
-    const inSite = trx.updateTable('prompts').where('siteId', '=', site.id).where('id', '=', (eb) => eb.fn.any(eb.val(ids)));
+    const inSite = trx
+      .updateTable('prompts')
+      .where('siteId', '=', site.id)
+      .where('id', '=', (eb) => eb.fn.any(eb.val(ids)));
 
     if (input.delete) {
       // Answers and their facts go with their prompts (ON DELETE CASCADE).
-      const answered = await trx.selectFrom('answers').select('id').where('promptId', '=', (eb) => eb.fn.any(eb.val(ids))).limit(1).executeTakeFirst();
+      const answered = await trx
+        .selectFrom('answers')
+        .select('id')
+        .where('promptId', '=', (eb) => eb.fn.any(eb.val(ids)))
+        .limit(1)
+        .executeTakeFirst();
       const res = await trx
         .deleteFrom('prompts')
         .where('siteId', '=', site.id)

@@ -28,7 +28,6 @@ export const CATEGORIES_PER_PROMPT = 8;
 export const BULK_IDS_MAX = 5000;
 export const IMPORT_CHARS_MAX = 2_000_000;
 
-
 const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: T) => z.enum(values, { error: `${label} must be one of ${values.join(', ')}` });
 
 export const intentSchema = oneOf('intent', INTENTS);

@@ -60,7 +60,11 @@ export function noLatest(): LatestVerdicts {
 export async function latestVerdicts(db: Db, promptIds: readonly number[]): Promise<Map<number, LatestVerdicts>> {
   const out = new Map<number, LatestVerdicts>(promptIds.map((id) => [id, noLatest()]));
   if (promptIds.length === 0) return out;
-  const rows = await db.selectFrom('rollupPromptLatest').select(['promptId', 'provider', 'verdict']).where('promptId', 'in', [...promptIds]).execute();
+  const rows = await db
+    .selectFrom('rollupPromptLatest')
+    .select(['promptId', 'provider', 'verdict'])
+    .where('promptId', 'in', [...promptIds])
+    .execute();
   for (const r of rows) {
     const latest = out.get(r.promptId);
     if (latest && isProviderKey(r.provider)) latest[r.provider] = r.verdict;

@@ -110,11 +110,7 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
         await Promise.all(writing);
       });
       await db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));
-      await db
-        .updateTable('reanalyses')
-        .set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() })
-        .where('id', '=', reanalysisId)
-        .execute();
+      await db.updateTable('reanalyses').set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() }).where('id', '=', reanalysisId).execute();
       return { answers, verdictsChanged };
     } catch (err) {
       await db

@@ -21,7 +21,11 @@ export interface ReportPeriod {
 }
 
 export async function latestDayWithData(db: Db, siteId: number): Promise<string | null> {
-  const row = await db.selectFrom('rollupSiteDay').select((eb) => eb.fn.max('day').as('day')).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await db
+    .selectFrom('rollupSiteDay')
+    .select((eb) => eb.fn.max('day').as('day'))
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   return row?.day ?? null;
 }
 

@@ -35,10 +35,14 @@ export function competitorRows(db: Db, siteId: number, period: Period, starts: s
   return q.execute();
 }
 
-export function sumCompetitor(rows: readonly (CompetitorCounts & { competitorId: number; start: string; provider: string })[], match: { competitorId?: number; start: string; provider?: string }): CompetitorCounts {
+export function sumCompetitor(
+  rows: readonly (CompetitorCounts & { competitorId: number; start: string; provider: string })[],
+  match: { competitorId?: number; start: string; provider?: string },
+): CompetitorCounts {
   const out = zero();
   for (const r of rows) {
-    if (r.start !== match.start || (match.competitorId !== undefined && r.competitorId !== match.competitorId) || (match.provider !== undefined && r.provider !== match.provider)) continue;
+    if (r.start !== match.start || (match.competitorId !== undefined && r.competitorId !== match.competitorId) || (match.provider !== undefined && r.provider !== match.provider))
+      continue;
     out.mentioned += r.mentioned;
     out.cited += r.cited;
     out.bothNamed += r.bothNamed;

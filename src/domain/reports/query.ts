@@ -6,7 +6,12 @@ import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 const perPageMessage = 'perPage must be a whole number from 5 to 200';
 
 export const pagingShape = (perPageDefault: number) => ({
-  page: z.coerce.number({ error: 'page must be a whole number from 1' }).int('page must be a whole number from 1').min(1, 'page must be a whole number from 1').max(1_000_000, 'page is too large').default(1),
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1' })
+    .int('page must be a whole number from 1')
+    .min(1, 'page must be a whole number from 1')
+    .max(1_000_000, 'page is too large')
+    .default(1),
   perPage: z.coerce.number({ error: perPageMessage }).int(perPageMessage).min(5, perPageMessage).max(200, perPageMessage).default(perPageDefault),
 });
 

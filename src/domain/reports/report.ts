@@ -39,7 +39,13 @@ async function competitorMentions(db: Db, siteId: number, period: Period, starts
 async function scope(db: Db, site: SiteRow, period: Period, start: string) {
   const [models, questions] = await Promise.all([
     db.selectFrom('rollupModelPeriod').select(['provider', 'model', 'answers']).where('siteId', '=', site.id).where('period', '=', period).where('start', '=', start).execute(),
-    db.selectFrom('rollupPromptPeriod').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).where('period', '=', period).where('start', '=', start).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('rollupPromptPeriod')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .where('period', '=', period)
+      .where('start', '=', start)
+      .executeTakeFirstOrThrow(),
   ]);
   const answers = models.reduce((n, m) => n + m.answers, 0);
   const assistants = PROVIDER_KEYS.flatMap((key) => {
@@ -86,10 +92,24 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
 
   const allMentions = now.total.mentioned + now.total.competitorMentions;
   const ranking = [
-    { name: site.name, kind: 'brand' as const, competitorId: null as number | null, mentioned: current.mentioned, previousMentioned: previous.mentioned, visibility: current.visibility },
+    {
+      name: site.name,
+      kind: 'brand' as const,
+      competitorId: null as number | null,
+      mentioned: current.mentioned,
+      previousMentioned: previous.mentioned,
+      visibility: current.visibility,
+    },
     ...competitors.map((c) => {
       const m = mentions.get(`${c.id}|${p.start}`) ?? 0;
-      return { name: c.name, kind: 'competitor' as const, competitorId: c.id as number | null, mentioned: m, previousMentioned: mentions.get(`${c.id}|${previousStart}`) ?? 0, visibility: visibility(m, current.answered) };
+      return {
+        name: c.name,
+        kind: 'competitor' as const,
+        competitorId: c.id as number | null,
+        mentioned: m,
+        previousMentioned: mentions.get(`${c.id}|${previousStart}`) ?? 0,
+        visibility: visibility(m, current.answered),
+      };
     }),
   ]
     .sort((a, b) => (b.visibility ?? -1) - (a.visibility ?? -1) || b.mentioned - a.mentioned || (a.kind === 'brand' ? -1 : b.kind === 'brand' ? 1 : a.name.localeCompare(b.name)))

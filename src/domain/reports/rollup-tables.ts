@@ -21,7 +21,19 @@ export const SEARCH_MAX_CHARS = 500;
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
 
 /** Counters of `rollup_site_day`, per (site, day, provider), as the report readers name them. */
-export const SITE_DAY_COUNTERS = ['answers', 'failed', 'mentioned', 'ownCited', 'rankSum', 'rankCount', 'competitorMentions', 'positive', 'neutral', 'negative', 'toneSum'] as const;
+export const SITE_DAY_COUNTERS = [
+  'answers',
+  'failed',
+  'mentioned',
+  'ownCited',
+  'rankSum',
+  'rankCount',
+  'competitorMentions',
+  'positive',
+  'neutral',
+  'negative',
+  'toneSum',
+] as const;
 export type SiteDayCounter = (typeof SITE_DAY_COUNTERS)[number];
 type TableCounter = Exclude<keyof RollupSiteDayTable, 'siteId' | 'day' | 'provider'>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -55,7 +67,11 @@ const counters = (...names: string[]): [string, string][] => names.map((n) => [n
 export const PERIOD_TABLES = {
   promptPeriod: {
     name: 'rollup_prompt_period',
-    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ...counters('answers', 'failed', 'cited', 'named', 'lost', 'missing', 'mentioned', 'competitor_mentions', 'rank_sum', 'rank_count')],
+    columns: [
+      ...PERIOD_KEY,
+      ['prompt_id', 'int'],
+      ...counters('answers', 'failed', 'cited', 'named', 'lost', 'missing', 'mentioned', 'competitor_mentions', 'rank_sum', 'rank_count'),
+    ],
     keys: 4,
   },
   promptCompetitor: {

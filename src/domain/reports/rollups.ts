@@ -285,7 +285,13 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
       FROM answer_facts WHERE site_id = ${siteId}
      GROUP BY site_id, day, provider`.execute(trx);
   const rebuilt = (table: Table) => scope === 'all' || !ANSWER_TABLES.includes(table);
-  const cleared = [...Object.values(TABLES).filter(rebuilt).map((t) => t.name), ...(scope === 'all' ? ['rollup_prompt_latest'] : []), 'rollup_prompt_summary'];
+  const cleared = [
+    ...Object.values(TABLES)
+      .filter(rebuilt)
+      .map((t) => t.name),
+    ...(scope === 'all' ? ['rollup_prompt_latest'] : []),
+    'rollup_prompt_summary',
+  ];
   for (const name of cleared) await sql`DELETE FROM ${sql.raw(name)} WHERE site_id = ${siteId}`.execute(trx);
   const statements: [Table, RawBuilder<unknown>][] = [
     [

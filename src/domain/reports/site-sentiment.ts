@@ -27,7 +27,10 @@ import { engineParam, pagingShape } from './query.ts';
 const TONES = ['positive', 'neutral', 'negative'] as const;
 
 export const sentimentQuerySchema = periodQuerySchema.extend({
-  answers: z.enum(['0', '1', 'true', 'false'], { error: 'answers must be 1 or 0' }).default('0').transform((v) => v === '1' || v === 'true'),
+  answers: z
+    .enum(['0', '1', 'true', 'false'], { error: 'answers must be 1 or 0' })
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
   tone: z.enum(TONES, { error: `tone must be one of ${TONES.join(', ')}` }).optional(),
   engine: engineParam.optional(),
   ...pagingShape(50),
@@ -59,14 +62,22 @@ export async function siteSentiment(ctx: AppContext, site: SiteRow, query: Senti
   const p = await resolvePeriod(ctx, site.id, query);
   const previousStart = previousPeriod(p.period, p.start);
   const [{ periods, counts: rows }, answers] = await Promise.all([
-    preparedRow(ctx.db, `sentiment-counts-${p.period}`, sql<{ periods: string[]; counts: CountsRow[] }>`
-      SELECT ${periodsJson(site.id, p.period)} AS periods, ${periodAndPreviousCountsJson(site.id, p, previousStart)} AS counts`),
+    preparedRow(
+      ctx.db,
+      `sentiment-counts-${p.period}`,
+      sql<{ periods: string[]; counts: CountsRow[] }>`
+      SELECT ${periodsJson(site.id, p.period)} AS periods, ${periodAndPreviousCountsJson(site.id, p, previousStart)} AS counts`,
+    ),
     query.answers ? answerList(ctx, site.id, p, query) : Promise.resolve(null),
   ]);
   const sum = (start: string, provider?: string) =>
     rows.filter((r) => r.start === start && (provider === undefined || r.provider === provider)).reduce((acc, r) => addCounts(acc, r), emptyCounts());
   const current = sum(p.start);
-  const providers = PROVIDER_KEYS.filter((k) => rows.some((r) => r.start === p.start && r.provider === k)).map((k) => ({ provider: k, name: providerEntry(k).name, ...tones(sum(p.start, k)) }));
+  const providers = PROVIDER_KEYS.filter((k) => rows.some((r) => r.start === p.start && r.provider === k)).map((k) => ({
+    provider: k,
+    name: providerEntry(k).name,
+    ...tones(sum(p.start, k)),
+  }));
   const result = { ...periodEcho(p, periods), overall: tones(current), previous: tones(sum(previousStart)), providers };
   if (!answers) return result;
   const scope = query.engine ? sum(p.start, query.engine) : current;

@@ -33,7 +33,12 @@ function sourceRows(db: Db, siteId: number, period: Period, start: string) {
 
 /** The most cited domains of a period (the report's "most cited sources"). */
 export async function topSources(db: Db, siteId: number, period: Period, start: string, limit: number) {
-  const rows = await sourceRows(db, siteId, period, start).select(['domain', 'siteType', 'answers', 'namesBrand', 'citations']).orderBy('answers', 'desc').orderBy('domain').limit(limit).execute();
+  const rows = await sourceRows(db, siteId, period, start)
+    .select(['domain', 'siteType', 'answers', 'namesBrand', 'citations'])
+    .orderBy('answers', 'desc')
+    .orderBy('domain')
+    .limit(limit)
+    .execute();
   return rows.map(sourceItem);
 }
 

@@ -47,7 +47,13 @@ async function activePromptVerdicts(db: Db, siteId: number, period: Period, wind
 /** Visibility and share of voice per category and period, over the prompts in each category now. */
 async function categoryShares(db: Db, siteId: number, period: Period, window: string[]) {
   const [categories, rows] = await Promise.all([
-    db.selectFrom('categories').select(['id', 'name']).where('siteId', '=', siteId).orderBy(sql`lower(name)`).orderBy('id').execute(),
+    db
+      .selectFrom('categories')
+      .select(['id', 'name'])
+      .where('siteId', '=', siteId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .execute(),
     sql<{ categoryId: number; start: string; answered: number; mentioned: number; competitorMentions: number }>`
       SELECT pc.category_id, r.start, sum(r.answers - r.failed) AS answered, sum(r.mentioned) AS mentioned, sum(r.competitor_mentions) AS competitor_mentions
         FROM rollup_prompt_period r

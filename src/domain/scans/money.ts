@@ -21,7 +21,6 @@ export interface ScanMoneyRef {
   orgId: number;
 }
 
-
 export type LimitReason = Extract<StopReason, 'budget' | 'cap' | 'balance'>;
 
 /** `granted` of the units asked for are held; when fewer, `limitedBy` says which limit stopped the rest. */
@@ -133,7 +132,13 @@ export async function releaseScanReservations(ctx: AppContext, ref: ScanMoneyRef
       .set((eb) => ({ reservedMicros: eb('reservedMicros', '-', freed) }))
       .where('id', '=', ref.orgId)
       .execute();
-    const months = await trx.selectFrom('siteSpend').select(['month', 'reservedMicros']).where('siteId', '=', ref.siteId).where('reservedMicros', '>', 0).orderBy('month', 'desc').execute();
+    const months = await trx
+      .selectFrom('siteSpend')
+      .select(['month', 'reservedMicros'])
+      .where('siteId', '=', ref.siteId)
+      .where('reservedMicros', '>', 0)
+      .orderBy('month', 'desc')
+      .execute();
     for (const m of months) {
       if (left <= 0) break;
       const take = Math.min(left, m.reservedMicros);

@@ -64,7 +64,9 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
       .executeTakeFirst();
     if (!found) throw new ValidationError({ category: 'no such category in this project' });
     category = found.name;
-    query = query.where((eb) => eb.exists(eb.selectFrom('promptCategories as pc').select('pc.promptId').whereRef('pc.promptId', '=', 'p.id').where('pc.categoryId', '=', found.id)));
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('promptCategories as pc').select('pc.promptId').whereRef('pc.promptId', '=', 'p.id').where('pc.categoryId', '=', found.id)),
+    );
   }
   if (req.sample !== undefined) query = query.orderBy(sql`random()`).limit(req.sample);
   else query = query.orderBy('p.id');

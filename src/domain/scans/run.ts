@@ -72,7 +72,9 @@ function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: 
       model: ok ? result.answer.model || work.model.id : work.model.id,
       askedAt: st.ctx.clock.now(),
       text: ok ? result.answer.text : null,
-      citations: ok ? result.answer.citations.map((c) => ({ url: c.url, title: c.title || null, domain: c.domain, startIndex: c.startIndex, endIndex: c.endIndex, citedText: c.citedText })) : [],
+      citations: ok
+        ? result.answer.citations.map((c) => ({ url: c.url, title: c.title || null, domain: c.domain, startIndex: c.startIndex, endIndex: c.endIndex, citedText: c.citedText }))
+        : [],
       searches: ok ? result.answer.searches : [],
       usage: ok ? result.answer.usage : null,
       raw: ok ? result.answer.raw : null,
@@ -129,7 +131,15 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
   let handle: BatchHandle;
   try {
     handle = await assistantsFor(st.ctx).submitBatch(
-      items.map((i) => ({ id: i.id, provider: work.provider, model: work.model.id, prompt: i.prompt.text, context: i.context, location: st.site.location, language: st.site.language })),
+      items.map((i) => ({
+        id: i.id,
+        provider: work.provider,
+        model: work.model.id,
+        prompt: i.prompt.text,
+        context: i.context,
+        location: st.site.location,
+        language: st.site.language,
+      })),
     );
   } catch (err) {
     for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
@@ -227,7 +237,8 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     const done = await ctx.db.selectFrom('answers').select(['promptId', 'provider']).where('scanId', '=', scanId).execute();
     const inBatches = pendingBatches.flatMap((b) => b.items.map((i) => i.promptId));
     const doneKeys = new Set(done.map((a) => `${a.provider}|${a.promptId}`));
-    const todo = (w: ProviderWork) => promptRows.filter((p) => !doneKeys.has(`${w.provider}|${p.id}`) && !(w.mode !== 'ask' && inBatches.includes(p.id))).map((p) => prompts.get(p.id) as PromptToAsk);
+    const todo = (w: ProviderWork) =>
+      promptRows.filter((p) => !doneKeys.has(`${w.provider}|${p.id}`) && !(w.mode !== 'ask' && inBatches.includes(p.id))).map((p) => prompts.get(p.id) as PromptToAsk);
 
     const watcher = setInterval(() => {
       ctx.db
@@ -235,9 +246,12 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
         .select('status')
         .where('id', '=', scanId)
         .executeTakeFirst()
-        .then((s) => {
-          if (s?.status === 'cancelling') st.cancelled = true;
-        }, () => undefined);
+        .then(
+          (s) => {
+            if (s?.status === 'cancelling') st.cancelled = true;
+          },
+          () => undefined,
+        );
     }, CANCEL_CHECK_MS);
     try {
       for (const work of works.filter((w) => w.mode !== 'ask')) {

@@ -68,7 +68,12 @@ export async function scanOptions(ctx: AppContext, site: SiteRow) {
       .groupBy('c.name')
       .orderBy('c.name')
       .execute(),
-    ctx.db.selectFrom('prompts').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).where('status', '=', 'active').executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('prompts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow(),
     scansUsedThisMonth(ctx, site.orgId),
     siteSpendThisMonth(ctx, site.id),
     ctx.db.selectFrom('orgs').selectAll().where('id', '=', site.orgId).executeTakeFirstOrThrow(),
@@ -239,8 +244,15 @@ export async function scanDetail(ctx: AppContext, siteId: number, scanId: number
   if (verdicts) base = base.where('f.verdict', 'in', [...verdicts]);
   if (q.engine) base = base.where('a.provider', '=', q.engine);
   const [rows, count] = await Promise.all([
-    base.orderBy('a.id').limit(PAGE_SIZE).offset((q.page - 1) * PAGE_SIZE).execute(),
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .orderBy('a.id')
+      .limit(PAGE_SIZE)
+      .offset((q.page - 1) * PAGE_SIZE)
+      .execute(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { scan: serializeScan(scan), answers: rows.map(serializeAnswer), total: Number(count.n), page: q.page, perPage: PAGE_SIZE, tab: q.tab, engine: q.engine ?? null };
 }

@@ -13,14 +13,7 @@ const DAY_MS = 24 * 3600 * 1000;
  */
 export async function runNightlyTick(ctx: AppContext): Promise<{ started: number; refused: { siteId: number; reason: string }[] }> {
   const now = ctx.clock.now();
-  const due = await ctx.db
-    .selectFrom('sites')
-    .selectAll()
-    .where('scheduleEnabled', '=', true)
-    .where('nextScanAt', '<=', now)
-    .orderBy('nextScanAt')
-    .orderBy('id')
-    .execute();
+  const due = await ctx.db.selectFrom('sites').selectAll().where('scheduleEnabled', '=', true).where('nextScanAt', '<=', now).orderBy('nextScanAt').orderBy('id').execute();
   const spreadMs = ctx.config.scans.scheduleSpreadMinutes * 60_000;
   const refused: { siteId: number; reason: string }[] = [];
   let started = 0;

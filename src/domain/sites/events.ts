@@ -67,9 +67,17 @@ export async function createEvent(db: Db, site: SiteRow, input: SiteEventCreate)
   return db.transaction().execute(async (trx) => {
     // Serialised per site, so two adds at once cannot both pass the limit.
     await lockSite(trx, site.id);
-    const count = await trx.selectFrom('siteEvents').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow();
+    const count = await trx
+      .selectFrom('siteEvents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow();
     if (Number(count.n) >= EVENTS_PER_SITE) throw new BadRequestError(`This project has ${EVENTS_PER_SITE} events, the most a project can have; remove some first`);
-    const row = await trx.insertInto('siteEvents').values({ siteId: site.id, ...input }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('siteEvents')
+      .values({ siteId: site.id, ...input })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { event: serializeEvent(row) };
   });
 }

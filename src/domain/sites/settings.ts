@@ -9,7 +9,6 @@ import { atLeast } from '../workspace/roles.ts';
 import { competitorsOf, serializeSite } from './sites.ts';
 import type { ScanSettingsInput, SiteChanges } from './schemas.ts';
 
-
 const ADMIN_ONLY = ['monthlyCapUsd', 'scanSettings', 'allowedProviders'] as const;
 
 export function scanSettingsJson(s: ScanSettingsInput): ScanSettingsJson {
@@ -22,11 +21,14 @@ export function scanSettingsJson(s: ScanSettingsInput): ScanSettingsJson {
   };
 }
 
-
 export async function siteWithDetails(ctx: AppContext, site: SiteRow, role: Role) {
   const [competitors, answers] = await Promise.all([
     competitorsOf(ctx.db, [site.id]),
-    ctx.db.selectFrom('answers').select((eb) => eb.fn.countAll<number>().as('n')).where('siteId', '=', site.id).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('answers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
   ]);
   return { ...serializeSite(site, competitors.get(site.id) ?? []), role, answersCount: Number(answers.n) };
 }
@@ -44,8 +46,7 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
   const category = changes.scanSettings?.category;
   if (category && !(await findCategoryByName(ctx.db, site.id, category))) throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
   const brandTerms = changes.brandTerms && uniqueNames(changes.brandTerms);
-  const namesChanged =
-    (changes.name !== undefined && changes.name !== site.name) || (brandTerms !== undefined && brandTerms.join('\n') !== site.brandTerms.join('\n'));
+  const namesChanged = (changes.name !== undefined && changes.name !== site.name) || (brandTerms !== undefined && brandTerms.join('\n') !== site.brandTerms.join('\n'));
   const updated = await ctx.db
     .updateTable('sites')
     .set((eb) => ({

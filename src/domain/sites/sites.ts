@@ -75,8 +75,6 @@ export async function listSites(db: Db, orgId: number) {
   return sites.map((s) => serializeSite(s, competitors.get(s.id) ?? []));
 }
 
-
-
 export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
   const domain = domainFromAddress(input.url);
   if (!domain) throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, { url: 'not a domain' });
@@ -102,7 +100,11 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
     // Lock the workspace row so two concurrent creates cannot both pass the limit.
     const org = await trx.selectFrom('orgs').selectAll().where('id', '=', actor.orgId).forUpdate().executeTakeFirstOrThrow();
     const limit = limitsOf(org).sites;
-    const count = await trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('orgId', '=', actor.orgId).executeTakeFirstOrThrow();
+    const count = await trx
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', actor.orgId)
+      .executeTakeFirstOrThrow();
     if (Number(count.n) >= limit) throw new BadRequestError(`This workspace has reached its limit of ${limit} sites`);
     const dup = await trx.selectFrom('sites').select('id').where('orgId', '=', actor.orgId).where('domain', '=', domain).executeTakeFirst();
     if (dup) throw new ConflictError(`${domain} is already a project in this workspace (id ${dup.id})`, { url: 'already tracked' });

@@ -56,13 +56,7 @@ export async function createApiKey(db: Db, input: { orgId: number; userId: numbe
 export async function revokeApiKey(ctx: AppContext, keyId: number): Promise<{ id: number; revokedAt: Date }> {
   const { db } = ctx;
   const at = ctx.clock.now();
-  const row = await db
-    .updateTable('apiKeys')
-    .set({ revokedAt: at })
-    .where('id', '=', keyId)
-    .where('revokedAt', 'is', null)
-    .returning(['id', 'revokedAt'])
-    .executeTakeFirst();
+  const row = await db.updateTable('apiKeys').set({ revokedAt: at }).where('id', '=', keyId).where('revokedAt', 'is', null).returning(['id', 'revokedAt']).executeTakeFirst();
   if (!row?.revokedAt) {
     const exists = await db.selectFrom('apiKeys').select('revokedAt').where('id', '=', keyId).executeTakeFirst();
     if (!exists) throw new NotFoundError(`No key with id ${keyId}`);

@@ -14,7 +14,11 @@ export async function requireMembership(db: Db, orgId: number, userId: number): 
 /** Members plus pending invitations, the count the member limit applies to. */
 export async function seatsUsed(db: Db, orgId: number): Promise<number> {
   const [members, pending] = await Promise.all([
-    db.selectFrom('memberships').select((eb) => eb.fn.countAll<number>().as('n')).where('orgId', '=', orgId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', orgId)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('invitations')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -92,7 +92,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/:promptId',
-    summary: 'One prompt: latest verdict per assistant, week-by-week history, stability over the period parameters, every answer over time as results (newest first, page, perPage)',
+    summary:
+      'One prompt: latest verdict per assistant, week-by-week history, stability over the period parameters, every answer over time as results (newest first, page, perPage)',
     access: 'viewer',
     query: promptDetailQuerySchema,
     responds: '{prompt: {..., latest, history, stability}, period, start, squares, latestAnswers, results, total, page, perPage}',

@@ -31,7 +31,13 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
       path: '/openapi.json',
       summary: 'This API as an OpenAPI 3.1 document',
       access: 'public',
-      handler: ({ ctx }) => json(buildOpenApi(allRoutes().filter((r) => !r.variant || ctx.config.apiVariant.includes(r.variant)), { version: VERSION, serverUrl: ctx.config.publicBaseUrl })),
+      handler: ({ ctx }) =>
+        json(
+          buildOpenApi(
+            allRoutes().filter((r) => !r.variant || ctx.config.apiVariant.includes(r.variant)),
+            { version: VERSION, serverUrl: ctx.config.publicBaseUrl },
+          ),
+        ),
     }),
   ];
 }

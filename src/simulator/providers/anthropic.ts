@@ -13,7 +13,17 @@ const PROVIDER = 'anthropic';
 
 export function anthropicError(status: number, message: string): unknown {
   const type =
-    status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : 'invalid_request_error';
+    status === 429
+      ? 'rate_limit_error'
+      : status === 529
+        ? 'overloaded_error'
+        : status >= 500
+          ? 'api_error'
+          : status === 401
+            ? 'authentication_error'
+            : status === 404
+              ? 'not_found_error'
+              : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
 }
 
@@ -26,16 +36,20 @@ interface Asked {
 
 function readMessagesBody(body: unknown): Asked {
   const b = obj(body);
-  const users = arr(b.messages).map(obj).filter((m) => m.role === 'user');
+  const users = arr(b.messages)
+    .map(obj)
+    .filter((m) => m.role === 'user');
   const system = typeof b.system === 'string' ? b.system : textOf(b.system) || null;
-  const tool = arr(b.tools).map(obj).find((t) => String(t.type ?? '').startsWith('web_search'));
+  const tool = arr(b.tools)
+    .map(obj)
+    .find((t) => String(t.type ?? '').startsWith('web_search'));
   return { model: s(b.model) ?? 'claude-sonnet-4-6', prompt: textOf(users.at(-1)?.content), system, country: s(obj(tool?.user_location).country) ?? null };
 }
 
 /** A Message: a search preamble, server_tool_use + web_search_tool_result per search, then cited text blocks. */
 export function messageObject(ctx: SimContext, asked: Asked, answer: SimAnswer, n: number): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
-  if (answer.searches.length > 0) content.push({ type: 'text', text: 'I\'ll search for current information on this.', citations: null });
+  if (answer.searches.length > 0) content.push({ type: 'text', text: "I'll search for current information on this.", citations: null });
   answer.searches.forEach((query, i) => {
     const toolId = simId('srvtoolu_', n * 10 + i, ctx.seed);
     content.push({ type: 'server_tool_use', id: toolId, name: 'web_search', input: { query }, caller: { type: 'direct' } });
@@ -104,13 +118,22 @@ export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<
   if (method === 'POST' && path === '/v1/messages') {
     const asked = readMessagesBody(req.json);
     if (!asked.prompt) return json(400, anthropicError(400, 'messages: at least one user message is required'));
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: PROVIDER,
+      model: asked.model,
+      prompt: asked.prompt,
+      system: asked.system,
+      location: asked.country,
+      language: null,
+    });
     if (failure) return failureResponse(failure, anthropicError);
     return json(200, messageObject(ctx, asked, answer, ctx.state.nextId()), { 'request-id': `req_${ctx.state.nextId()}` });
   }
 
   if (method === 'POST' && path === '/v1/messages/batches') {
-    const requests = arr(obj(req.json).requests).map(obj).map((r) => ({ custom_id: s(r.custom_id) ?? '', params: r.params }));
+    const requests = arr(obj(req.json).requests)
+      .map(obj)
+      .map((r) => ({ custom_id: s(r.custom_id) ?? '', params: r.params }));
     if (requests.length === 0) return json(400, anthropicError(400, 'requests: at least one request is required'));
     if (requests.some((r) => !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id))) return json(400, anthropicError(400, 'requests: custom_id must match ^[a-zA-Z0-9_-]{1,64}$'));
     const id = simId('msgbatch_', ctx.state.nextId(), ctx.seed);
@@ -118,7 +141,11 @@ export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<
       id,
       provider: PROVIDER,
       createdAt: Date.now(),
-      readyAt: jobReadyAt(ctx, PROVIDER, requests.map((r) => readMessagesBody(r.params).prompt)),
+      readyAt: jobReadyAt(
+        ctx,
+        PROVIDER,
+        requests.map((r) => readMessagesBody(r.params).prompt),
+      ),
       cancelled: false,
       data: { requests },
     };
@@ -138,7 +165,14 @@ export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<
     if (m[2] === '/results') {
       const body = batchObject(ctx, req, job);
       if (body.processing_status !== 'ended') return json(400, anthropicError(400, 'The batch is still processing'));
-      return { status: 200, headers: { 'content-type': 'application/binary' }, body: results(job).map((line) => JSON.stringify(line)).join('\n') + '\n' };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/binary' },
+        body:
+          results(job)
+            .map((line) => JSON.stringify(line))
+            .join('\n') + '\n',
+      };
     }
     return json(200, batchObject(ctx, req, job));
   }
@@ -157,7 +191,11 @@ function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): 
     job.output = job.data.requests.map((r) => {
       if (job.cancelled) return { custom_id: r.custom_id, result: { type: 'canceled' } };
       const asked = readMessagesBody(r.params);
-      const { answer, failure } = handleItem(ctx, { ...req, path: '/v1/messages/batches' }, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null });
+      const { answer, failure } = handleItem(
+        ctx,
+        { ...req, path: '/v1/messages/batches' },
+        { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null },
+      );
       if (failure) return { custom_id: r.custom_id, result: { type: 'errored', error: anthropicError(failure.status, 'The request failed (simulated)') } };
       return { custom_id: r.custom_id, result: { type: 'succeeded', message: messageObject(ctx, asked, answer, ctx.state.nextId()) } };
     });

@@ -74,7 +74,15 @@ export async function appRoute(ctx: SimContext, req: SimRequest): Promise<SimRes
     const ask = readAsk(req.json);
     if (!ask.prompt) return json(400, appError(400, '`prompt` is required'));
     const system = ask.context;
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: providerOf(ask.model), model: ask.model, prompt: ask.prompt, system, location: ask.country ?? ask.location, language: ask.language, countryName: ask.location });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: providerOf(ask.model),
+      model: ask.model,
+      prompt: ask.prompt,
+      system,
+      location: ask.country ?? ask.location,
+      language: ask.language,
+      countryName: ask.location,
+    });
     if (failure) return failureResponse(failure, appError);
     return json(200, appAnswer(ctx, ask, answer, ctx.state.nextId()));
   }
@@ -85,7 +93,18 @@ export async function appRoute(ctx: SimContext, req: SimRequest): Promise<SimRes
     const requests = arr(b.requests).map((r, i) => ({ ...readAsk(r, model), id: s(obj(r).id) ?? `r${i + 1}` }));
     if (requests.length === 0 || requests.some((r) => !r.prompt)) return json(400, appError(400, '`requests` must list prompts, each with `prompt`'));
     const id = simId('job_', ctx.state.nextId(), ctx.seed);
-    const job: SimJob<QueueData> = { id, provider: providerOf(model), createdAt: Date.now(), readyAt: jobReadyAt(ctx, providerOf(model), requests.map((r) => r.prompt)), cancelled: false, data: { model, requests } };
+    const job: SimJob<QueueData> = {
+      id,
+      provider: providerOf(model),
+      createdAt: Date.now(),
+      readyAt: jobReadyAt(
+        ctx,
+        providerOf(model),
+        requests.map((r) => r.prompt),
+      ),
+      cancelled: false,
+      data: { model, requests },
+    };
     ctx.state.jobs.set(id, job);
     return json(202, jobObject(ctx, req, job));
   }
@@ -105,8 +124,17 @@ function jobObject(ctx: SimContext, req: SimRequest, job: SimJob<QueueData>): Re
   const ready = now >= job.readyAt;
   if (ready && !job.output) {
     job.output = job.data.requests.map((r) => {
-      const { answer, failure } = handleItem(ctx, { ...req, path: '/v1/jobs' }, { provider: job.provider, model: job.data.model, prompt: r.prompt, system: r.context, location: r.country ?? r.location, language: r.language, countryName: r.location });
-      if (failure) return { id: r.id, status: 'failed', error: { message: `The app answer failed (simulated ${failure.status})`, retryable: failure.status === 429 || failure.status >= 500 } };
+      const { answer, failure } = handleItem(
+        ctx,
+        { ...req, path: '/v1/jobs' },
+        { provider: job.provider, model: job.data.model, prompt: r.prompt, system: r.context, location: r.country ?? r.location, language: r.language, countryName: r.location },
+      );
+      if (failure)
+        return {
+          id: r.id,
+          status: 'failed',
+          error: { message: `The app answer failed (simulated ${failure.status})`, retryable: failure.status === 429 || failure.status >= 500 },
+        };
       return { ...appAnswer(ctx, { ...r, model: job.data.model }, answer, ctx.state.nextId()), id: r.id };
     });
   }

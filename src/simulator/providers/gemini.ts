@@ -11,7 +11,16 @@ import { arr, obj, s, textOf } from './read.ts';
  */
 
 const PROVIDER = 'gemini';
-const STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
+const STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
 
 export function geminiError(status: number, message: string): unknown {
   return { error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
@@ -25,7 +34,9 @@ interface Asked {
 
 function readGenerateBody(body: unknown, model: string): Asked {
   const b = obj(body);
-  const users = arr(b.contents).map(obj).filter((c) => c.role === undefined || c.role === 'user');
+  const users = arr(b.contents)
+    .map(obj)
+    .filter((c) => c.role === undefined || c.role === 'user');
   const sys = b.systemInstruction ?? b.system_instruction;
   const system = typeof sys === 'string' ? sys : textOf(obj(sys).parts) || null;
   return { model: model.replace(/^models\//, ''), prompt: textOf(users.at(-1)?.parts), system };
@@ -66,7 +77,12 @@ export function generateResponse(ctx: SimContext, asked: Asked, answer: SimAnswe
           : {}),
       },
     ],
-    usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: candidatesTokens, totalTokenCount: promptTokens + candidatesTokens, toolUsePromptTokenCount: 120 * answer.searches.length },
+    usageMetadata: {
+      promptTokenCount: promptTokens,
+      candidatesTokenCount: candidatesTokens,
+      totalTokenCount: promptTokens + candidatesTokens,
+      toolUsePromptTokenCount: 120 * answer.searches.length,
+    },
     modelVersion: asked.model,
     responseId: simId('', n, ctx.seed),
   };
@@ -79,14 +95,22 @@ interface BatchData {
 }
 
 export async function geminiRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
-  if (!header(req, 'x-goog-api-key') && !req.query.get('key')) return json(401, geminiError(401, 'Method doesn\'t allow unregistered callers (simulated)'));
+  if (!header(req, 'x-goog-api-key') && !req.query.get('key')) return json(401, geminiError(401, "Method doesn't allow unregistered callers (simulated)"));
   const { method, path } = req;
 
   const call = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|batchGenerateContent)$/.exec(path);
   if (method === 'POST' && call?.[2] === 'generateContent') {
     const asked = readGenerateBody(req.json, call[1] ?? '');
     if (!asked.prompt) return json(400, geminiError(400, '* GenerateContentRequest.contents: contents is not specified'));
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: null, language: null, countryName: countryFrom(asked.system) });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: PROVIDER,
+      model: asked.model,
+      prompt: asked.prompt,
+      system: asked.system,
+      location: null,
+      language: null,
+      countryName: countryFrom(asked.system),
+    });
     if (failure) return failureResponse(failure, geminiError);
     return json(200, generateResponse(ctx, asked, answer, ctx.state.nextId()));
   }
@@ -103,7 +127,11 @@ export async function geminiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
       id,
       provider: PROVIDER,
       createdAt: Date.now(),
-      readyAt: jobReadyAt(ctx, PROVIDER, items.map((i) => readGenerateBody(i.request, model).prompt)),
+      readyAt: jobReadyAt(
+        ctx,
+        PROVIDER,
+        items.map((i) => readGenerateBody(i.request, model).prompt),
+      ),
       cancelled: false,
       data: { model, displayName: s(batch.displayName) ?? id, items },
     };
@@ -137,7 +165,11 @@ function operation(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Re
   if (done && !job.output && !job.cancelled) {
     job.output = job.data.items.map((item) => {
       const asked = readGenerateBody(item.request, job.data.model);
-      const { answer, failure } = handleItem(ctx, { ...req, path: `/v1beta/models/${job.data.model}:batchGenerateContent` }, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: null, language: null, countryName: countryFrom(asked.system) });
+      const { answer, failure } = handleItem(
+        ctx,
+        { ...req, path: `/v1beta/models/${job.data.model}:batchGenerateContent` },
+        { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: null, language: null, countryName: countryFrom(asked.system) },
+      );
       const metadata = item.metadata ?? undefined;
       if (failure) return { ...(metadata ? { metadata } : {}), error: { code: grpcCode(failure.status), message: 'The request failed (simulated)' } };
       return { ...(metadata ? { metadata } : {}), response: generateResponse(ctx, asked, answer, ctx.state.nextId()) };
@@ -156,7 +188,9 @@ function operation(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Re
     updateTime: new Date().toISOString(),
     batchStats: {
       requestCount: String(job.data.items.length),
-      ...(done ? { successfulRequestCount: String(responses.filter((r) => !r.error).length), failedRequestCount: String(responses.filter((r) => r.error).length) } : { pendingRequestCount: String(job.data.items.length) }),
+      ...(done
+        ? { successfulRequestCount: String(responses.filter((r) => !r.error).length), failedRequestCount: String(responses.filter((r) => r.error).length) }
+        : { pendingRequestCount: String(job.data.items.length) }),
     },
     state,
     name: job.id,

@@ -42,7 +42,9 @@ function readResponsesBody(body: unknown): Asked {
     else if (m.role === 'user' || m.type === 'message') prompt = text;
   }
   if (s(b.instructions)) system.unshift(s(b.instructions) as string);
-  const tool = arr(b.tools).map(obj).find((t) => String(t.type ?? '').startsWith('web_search'));
+  const tool = arr(b.tools)
+    .map(obj)
+    .find((t) => String(t.type ?? '').startsWith('web_search'));
   const loc = obj(tool?.user_location);
   return { model: s(b.model) ?? 'gpt-5-mini', prompt, system: system.length > 0 ? system.join('\n') : null, country: s(loc.country) ?? null };
 }
@@ -103,7 +105,13 @@ export function responseObject(ctx: SimContext, asked: Asked, answer: SimAnswer,
     temperature: 1,
     text: { format: { type: 'text' }, verbosity: 'medium' },
     tool_choice: 'auto',
-    tools: [{ type: 'web_search', search_context_size: 'medium', user_location: asked.country ? { type: 'approximate', country: asked.country, city: null, region: null, timezone: null } : null }],
+    tools: [
+      {
+        type: 'web_search',
+        search_context_size: 'medium',
+        user_location: asked.country ? { type: 'approximate', country: asked.country, city: null, region: null, timezone: null } : null,
+      },
+    ],
     top_p: 1,
     truncation: 'disabled',
     usage: {
@@ -128,13 +136,20 @@ interface BatchData {
 }
 
 export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
-  if (!bearer(req)) return json(401, openaiError(401, 'You didn\'t provide an API key (simulated)'));
+  if (!bearer(req)) return json(401, openaiError(401, "You didn't provide an API key (simulated)"));
   const { method, path } = req;
 
   if (method === 'POST' && path === '/responses') {
     const asked = readResponsesBody(req.json);
     if (!asked.prompt) return json(400, openaiError(400, "Missing required parameter: 'input'."));
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: PROVIDER,
+      model: asked.model,
+      prompt: asked.prompt,
+      system: asked.system,
+      location: asked.country,
+      language: null,
+    });
     if (failure) return failureResponse(failure, openaiError);
     return json(200, responseObject(ctx, asked, answer, ctx.state.nextId()), { 'x-request-id': `req_${ctx.state.nextId()}` });
   }
@@ -204,7 +219,17 @@ export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
 }
 
 function fileObject(f: { id: string; filename: string; purpose: string; content: string; createdAt: number }) {
-  return { id: f.id, object: 'file', bytes: Buffer.byteLength(f.content), created_at: unixSeconds(f.createdAt), filename: f.filename, purpose: f.purpose, status: 'processed', expires_at: null, status_details: null };
+  return {
+    id: f.id,
+    object: 'file',
+    bytes: Buffer.byteLength(f.content),
+    created_at: unixSeconds(f.createdAt),
+    filename: f.filename,
+    purpose: f.purpose,
+    status: 'processed',
+    expires_at: null,
+    status_details: null,
+  };
 }
 
 function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Record<string, unknown> {
@@ -253,13 +278,31 @@ function runBatch(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>) {
   const failed: string[] = [];
   for (const line of job.data.lines) {
     const asked = readResponsesBody(line.body);
-    const { answer, failure } = handleItem(ctx, { ...req, path: '/batches' }, { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null });
+    const { answer, failure } = handleItem(
+      ctx,
+      { ...req, path: '/batches' },
+      { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null },
+    );
     const reqId = `req_${ctx.state.nextId()}`;
     const id = simId('batch_req_', ctx.state.nextId(), ctx.seed);
     if (failure) {
-      failed.push(JSON.stringify({ id, custom_id: line.custom_id, response: { status_code: failure.status, request_id: reqId, body: openaiError(failure.status, 'The request failed (simulated)') }, error: null }));
+      failed.push(
+        JSON.stringify({
+          id,
+          custom_id: line.custom_id,
+          response: { status_code: failure.status, request_id: reqId, body: openaiError(failure.status, 'The request failed (simulated)') },
+          error: null,
+        }),
+      );
     } else {
-      ok.push(JSON.stringify({ id, custom_id: line.custom_id, response: { status_code: 200, request_id: reqId, body: responseObject(ctx, asked, answer, ctx.state.nextId()) }, error: null }));
+      ok.push(
+        JSON.stringify({
+          id,
+          custom_id: line.custom_id,
+          response: { status_code: 200, request_id: reqId, body: responseObject(ctx, asked, answer, ctx.state.nextId()) },
+          error: null,
+        }),
+      );
     }
   }
   const save = (lines: string[]): string | null => {

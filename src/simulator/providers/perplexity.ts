@@ -18,7 +18,11 @@ export async function perplexityRoute(ctx: SimContext, req: SimRequest): Promise
   const b = obj(req.json);
   const messages = arr(b.messages).map(obj);
   const prompt = textOf(messages.filter((m) => m.role === 'user').at(-1)?.content);
-  const system = messages.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n') || null;
+  const system =
+    messages
+      .filter((m) => m.role === 'system')
+      .map((m) => textOf(m.content))
+      .join('\n') || null;
   const model = s(b.model) ?? 'sonar';
   const country = s(obj(obj(b.web_search_options).user_location).country) ?? null;
   if (!prompt) return json(400, perplexityError(400, 'messages: a user message is required'));

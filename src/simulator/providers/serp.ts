@@ -52,15 +52,28 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
     id: simId('', n, ctx.seed),
     status,
     json_endpoint: `${req.origin}/serp/searches/${simId('', n, ctx.seed)}.json`,
-    created_at: new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
-    processed_at: new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+    created_at: new Date()
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
+    processed_at: new Date()
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
     total_time_taken: 1.42,
   });
 
   if (engine === 'google_ai_overview') {
     const token = decodeToken(req.query.get('page_token'));
     if (!token) return json(400, serpError(400, 'Missing or expired `page_token` parameter.'));
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: 'google-ai-overview', model: 'ai-overview', prompt: token.q, system: null, location: token.gl, language: token.hl });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: 'google-ai-overview',
+      model: 'ai-overview',
+      prompt: token.q,
+      system: null,
+      location: token.gl,
+      language: token.hl,
+    });
     if (failure) return failureResponse(failure, serpError);
     return json(200, { search_metadata: metadata('Success'), search_parameters: { engine, page_token: req.query.get('page_token') }, ai_overview: serpBlocks(answer) });
   }
@@ -69,13 +82,29 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
   if (!q) return json(400, serpError(400, 'Missing query `q` parameter.'));
 
   if (engine === 'google_ai_mode') {
-    const { answer, failure } = await handlePrompt(ctx, req, { provider: 'google-ai-mode', model: 'ai-mode', prompt: q, system: null, location: gl ?? location, language: hl, countryName: location });
+    const { answer, failure } = await handlePrompt(ctx, req, {
+      provider: 'google-ai-mode',
+      model: 'ai-mode',
+      prompt: q,
+      system: null,
+      location: gl ?? location,
+      language: hl,
+      countryName: location,
+    });
     if (failure) return failureResponse(failure, serpError);
     return json(200, { search_metadata: metadata('Success'), search_parameters: { engine, q, gl, hl, location_requested: location }, ...serpBlocks(answer) });
   }
 
   if (engine !== 'google') return json(400, serpError(400, `Unsupported \`${engine}\` search engine.`));
-  const { answer, failure, script } = await handlePrompt(ctx, req, { provider: 'google-ai-overview', model: 'ai-overview', prompt: q, system: null, location: gl ?? location, language: hl, countryName: location });
+  const { answer, failure, script } = await handlePrompt(ctx, req, {
+    provider: 'google-ai-overview',
+    model: 'ai-overview',
+    prompt: q,
+    system: null,
+    location: gl ?? location,
+    language: hl,
+    countryName: location,
+  });
   if (failure) return failureResponse(failure, serpError);
   // About half of the overviews load lazily, as on Google, unless a script decides.
   const lazy = script?.pageToken ?? hash(`${ctx.seed}|${q}`) % 2 === 0;
@@ -88,7 +117,9 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
     ...(hasOverview
       ? { ai_overview: lazy ? { page_token: token, serpapi_link: `${req.origin}/serp/search.json?engine=google_ai_overview&page_token=${token}` } : serpBlocks(answer) }
       : {}),
-    organic_results: answer.sources.slice(0, 5).map((src, i) => ({ position: i + 1, title: src.title, link: src.url, displayed_link: src.domain, snippet: src.snippet, source: src.domain })),
+    organic_results: answer.sources
+      .slice(0, 5)
+      .map((src, i) => ({ position: i + 1, title: src.title, link: src.url, displayed_link: src.domain, snippet: src.snippet, source: src.domain })),
   });
 }
 

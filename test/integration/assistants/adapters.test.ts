@@ -69,7 +69,14 @@ describe.each(CASES)('$name', (c) => {
 
   it('uses scripted text and citations verbatim', async () => {
     const { prompt, tag } = uniquePrompt();
-    await script(sim.url, { provider: c.simProvider as ProviderKey, match: tag, text: 'Acme is the top pick.\nGlobex is second.', citations: [{ url: 'https://acme.com/pricing', title: 'Acme pricing' }], searches: ['acme crm'], pageToken: true });
+    await script(sim.url, {
+      provider: c.simProvider as ProviderKey,
+      match: tag,
+      text: 'Acme is the top pick.\nGlobex is second.',
+      citations: [{ url: 'https://acme.com/pricing', title: 'Acme pricing' }],
+      searches: ['acme crm'],
+      pageToken: true,
+    });
     const answer = await ask(prompt);
     expect(answer.text).toContain('Acme is the top pick.');
     expect(answer.citations[0]).toMatchObject({ domain: 'acme.com' });
@@ -135,7 +142,11 @@ describe.each(CASES)('$name', (c) => {
 
   it('turns an HTML page in place of JSON into a permanent error', async () => {
     const { prompt, tag } = uniquePrompt();
-    await script(sim.url, { provider: c.simProvider as ProviderKey, match: tag, fail: { status: 200, times: 1, body: '<!DOCTYPE html><html><body>Captive portal</body></html>', contentType: 'text/html' } });
+    await script(sim.url, {
+      provider: c.simProvider as ProviderKey,
+      match: tag,
+      fail: { status: 200, times: 1, body: '<!DOCTYPE html><html><body>Captive portal</body></html>', contentType: 'text/html' },
+    });
     const err = await ask(prompt).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'permanent', reason: 'malformed_response' });
     expect(await requestsFor(sim.url, tag)).toHaveLength(1);
@@ -186,7 +197,9 @@ describe('resilience details', () => {
     const closed = await startSimulator({ port: 0 });
     const url = closed.url;
     await closed.close();
-    const err = await testAssistants(url).ask({ provider: 'gemini', prompt: 'best crm?' }).catch((e: unknown) => e);
+    const err = await testAssistants(url)
+      .ask({ provider: 'gemini', prompt: 'best crm?' })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'retryable', reason: 'connection' });
   });
 

@@ -126,7 +126,11 @@ describe('@anthropic-ai/sdk', () => {
 
 describe('@google/genai', () => {
   it('generates grounded content with groundingMetadata', async () => {
-    const response = await genai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'What are the best CRM tools for agencies?', config: { tools: [{ googleSearch: {} }] } });
+    const response = await genai.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'What are the best CRM tools for agencies?',
+      config: { tools: [{ googleSearch: {} }] },
+    });
     expect(response.text?.length).toBeGreaterThan(50);
     const grounding = response.candidates?.[0]?.groundingMetadata;
     expect(grounding?.webSearchQueries?.length).toBeGreaterThan(0);
@@ -138,7 +142,11 @@ describe('@google/genai', () => {
   });
 
   it('creates and fetches an inline batch', async () => {
-    const job = await genai.batches.create({ model: 'gemini-2.5-flash', src: [{ contents: [{ role: 'user', parts: [{ text: 'best crm?' }] }], metadata: { key: 'r1' } }], config: { displayName: 'fidelity' } });
+    const job = await genai.batches.create({
+      model: 'gemini-2.5-flash',
+      src: [{ contents: [{ role: 'user', parts: [{ text: 'best crm?' }] }], metadata: { key: 'r1' } }],
+      config: { displayName: 'fidelity' },
+    });
     expect(job.name).toMatch(/^batches\//);
     expect(job.state).toBe('JOB_STATE_PENDING');
     await wait(150);
@@ -165,7 +173,9 @@ describe('SERP API and app gateway over fetch', () => {
     await script(sim.url, { provider: 'google-ai-overview', match: tag, pageToken: true });
     const search = (await (await fetch(`${sim.url}/serp/search.json?engine=google&q=${encodeURIComponent(prompt)}&api_key=k`)).json()) as { ai_overview: { page_token: string } };
     expect(search.ai_overview.page_token).toBeTruthy();
-    const overview = (await (await fetch(`${sim.url}/serp/search.json?engine=google_ai_overview&page_token=${search.ai_overview.page_token}&api_key=k`)).json()) as { ai_overview: { text_blocks: unknown[]; references: unknown[] } };
+    const overview = (await (await fetch(`${sim.url}/serp/search.json?engine=google_ai_overview&page_token=${search.ai_overview.page_token}&api_key=k`)).json()) as {
+      ai_overview: { text_blocks: unknown[]; references: unknown[] };
+    };
     expect(overview.ai_overview.text_blocks.length).toBeGreaterThan(0);
     expect(overview.ai_overview.references.length).toBeGreaterThan(0);
     const mode = (await (await fetch(`${sim.url}/serp/search.json?engine=google_ai_mode&q=best+crm&api_key=k`)).json()) as { text_blocks: unknown[]; references: unknown[] };
@@ -174,9 +184,16 @@ describe('SERP API and app gateway over fetch', () => {
 
   it('answers the app gateway at once and through a queued job', async () => {
     const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
-    const now = (await (await fetch(`${sim.url}/app/v1/answers`, { method: 'POST', headers, body: JSON.stringify({ model: 'chatgpt-app', prompt: 'best crm?' }) })).json()) as { status: string; answer: { text: string } };
+    const now = (await (await fetch(`${sim.url}/app/v1/answers`, { method: 'POST', headers, body: JSON.stringify({ model: 'chatgpt-app', prompt: 'best crm?' }) })).json()) as {
+      status: string;
+      answer: { text: string };
+    };
     expect(now).toMatchObject({ status: 'completed', answer: { text: expect.any(String) } });
-    const submitted = await fetch(`${sim.url}/app/v1/jobs`, { method: 'POST', headers, body: JSON.stringify({ model: 'gemini-app-queue', requests: [{ id: 'x', prompt: 'best crm?' }] }) });
+    const submitted = await fetch(`${sim.url}/app/v1/jobs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: 'gemini-app-queue', requests: [{ id: 'x', prompt: 'best crm?' }] }),
+    });
     expect(submitted.status).toBe(202);
     const job = (await submitted.json()) as { id: string; status: string };
     expect(job.status).toBe('queued');

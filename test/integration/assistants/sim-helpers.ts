@@ -11,7 +11,20 @@ import type { ScriptInput } from '../../../src/simulator/script.ts';
 const none = { apiKey: undefined, baseUrl: undefined };
 
 export function simConfig(simulatorUrl: string, timeoutMs = 5000): Config['assistants'] {
-  return { mode: 'auto', simulatorUrl, simulatorPort: 0, timeoutMs, concurrency: undefined, retryBaseMs: 10, openai: none, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none };
+  return {
+    mode: 'auto',
+    simulatorUrl,
+    simulatorPort: 0,
+    timeoutMs,
+    concurrency: undefined,
+    retryBaseMs: 10,
+    openai: none,
+    anthropic: none,
+    perplexity: none,
+    gemini: none,
+    serp: none,
+    appGateway: none,
+  };
 }
 
 export function testAssistants(simulatorUrl: string, opts: { timeoutMs?: number } & AssistantsOptions = {}): Assistants {

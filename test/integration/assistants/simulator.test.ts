@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 const ask = (url: string, prompt: string) =>
-  fetch(`${url}/perplexity/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sonar', messages: [{ role: 'user', content: prompt }] }) });
+  fetch(`${url}/perplexity/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sonar', messages: [{ role: 'user', content: prompt }] }),
+  });
 const textOf = async (res: Response) => ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content;
 
 describe('simulator control', () => {
@@ -23,7 +27,11 @@ describe('simulator control', () => {
   });
 
   it('validates scripts', async () => {
-    const res = await fetch(`${sim.url}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'bing', fail: { status: 'x' } }) });
+    const res = await fetch(`${sim.url}/__sim/script`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'bing', fail: { status: 'x' } }),
+    });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { fields: Record<string, string> }).fields).toHaveProperty('provider');
   });

@@ -12,7 +12,21 @@ import { fixture, jsonl } from './fixtures.ts';
 
 const none = { apiKey: undefined, baseUrl: undefined };
 function assistantsConfig(overrides: Partial<Config['assistants']> = {}): Config['assistants'] {
-  return { mode: 'auto', simulatorUrl: 'http://127.0.0.1:4010', simulatorPort: 4010, timeoutMs: 1000, concurrency: undefined, retryBaseMs: 1000, openai: none, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none, ...overrides };
+  return {
+    mode: 'auto',
+    simulatorUrl: 'http://127.0.0.1:4010',
+    simulatorPort: 4010,
+    timeoutMs: 1000,
+    concurrency: undefined,
+    retryBaseMs: 1000,
+    openai: none,
+    anthropic: none,
+    perplexity: none,
+    gemini: none,
+    serp: none,
+    appGateway: none,
+    ...overrides,
+  };
 }
 
 describe('locales', () => {
@@ -40,7 +54,14 @@ describe('locales', () => {
 describe('answer size cap', () => {
   it('cuts answers over the cap on a character boundary and clamps citation spans', () => {
     const text = `${'é'.repeat(60)}tail`;
-    const capped = capAnswer(text, [{ url: 'u', title: '', domain: '', startIndex: 10, endIndex: 64 }, { url: 'v', title: '', domain: '', startIndex: 62, endIndex: 64 }], 101);
+    const capped = capAnswer(
+      text,
+      [
+        { url: 'u', title: '', domain: '', startIndex: 10, endIndex: 64 },
+        { url: 'v', title: '', domain: '', startIndex: 62, endIndex: 64 },
+      ],
+      101,
+    );
     expect(capped.truncated).toBe(true);
     expect(capped.text).toBe('é'.repeat(50));
     expect(capped.citations).toEqual([{ url: 'u', title: '', domain: '', startIndex: 10, endIndex: 50 }]);

@@ -43,7 +43,12 @@ describe('parseRetryAfter', () => {
 
 describe('classifyError', () => {
   it('reads status and Retry-After from SDK errors', () => {
-    const sdkError = Object.assign(new Error('429 Rate limit'), { name: 'RateLimitError', status: 429, headers: new Headers({ 'retry-after': '7' }), error: { error: { message: 'Rate limit reached' } } });
+    const sdkError = Object.assign(new Error('429 Rate limit'), {
+      name: 'RateLimitError',
+      status: 429,
+      headers: new Headers({ 'retry-after': '7' }),
+      error: { error: { message: 'Rate limit reached' } },
+    });
     expect(classifyError(sdkError, 'openai')).toMatchObject({ kind: 'retryable', reason: 'rate_limited', retryAfterMs: 7000, message: 'HTTP 429: Rate limit reached' });
     const badRequest = Object.assign(new Error('400'), { status: 400, headers: new Headers() });
     expect(classifyError(badRequest, 'anthropic')).toMatchObject({ kind: 'permanent', reason: 'bad_request' });

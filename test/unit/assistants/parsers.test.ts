@@ -51,7 +51,9 @@ describe('Anthropic Messages parser', () => {
   const parsed = parseAnthropicMessage(fixture('anthropic-message.json'));
 
   it('joins the answer blocks and leaves out the announcement before the first search', () => {
-    expect(parsed.text).toBe('Based on the search results, HubSpot CRM is free to start and scales with paid Sales Hub tiers. Pipedrive is a close second for pipeline-focused teams.');
+    expect(parsed.text).toBe(
+      'Based on the search results, HubSpot CRM is free to start and scales with paid Sales Hub tiers. Pipedrive is a close second for pipeline-focused teams.',
+    );
     expect(parsed.model).toBe('claude-sonnet-4-5-20250929');
   });
 
@@ -111,7 +113,8 @@ describe('Gemini parser', () => {
   });
 
   it('keeps the redirect link but takes the source domain from the chunk title', () => {
-    for (const c of parsed.citations.filter((x) => x.domain !== 'vertexaisearch.cloud.google.com')) expect(c.url).toMatch(/^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//);
+    for (const c of parsed.citations.filter((x) => x.domain !== 'vertexaisearch.cloud.google.com'))
+      expect(c.url).toMatch(/^https:\/\/vertexaisearch\.cloud\.google\.com\/grounding-api-redirect\//);
     expect(parsed.citations.map((c) => c.domain)).toEqual(['statista.com', 'yougov.co.uk', 'statista.com', 'vertexaisearch.cloud.google.com']);
   });
 

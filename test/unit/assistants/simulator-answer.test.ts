@@ -32,7 +32,11 @@ describe('simulated answers', () => {
   });
 
   it('take scripted text verbatim, spreading scripted citations over its paragraphs', () => {
-    const answer = applyOverride(generateAnswer(input), { text: 'First line.\nSecond line.', citations: [{ url: 'https://a.com/x', title: 'A' }, { url: 'https://b.com/' }], searches: ['q'] });
+    const answer = applyOverride(generateAnswer(input), {
+      text: 'First line.\nSecond line.',
+      citations: [{ url: 'https://a.com/x', title: 'A' }, { url: 'https://b.com/' }],
+      searches: ['q'],
+    });
     expect(layout(answer).text).toBe('First line.\nSecond line.');
     expect(answer.blocks.map((b) => b.cites)).toEqual([[0], [1]]);
     expect(answer.sources[1]).toMatchObject({ domain: 'b.com', title: 'b.com' });
