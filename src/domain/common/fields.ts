@@ -24,13 +24,12 @@ export interface TextMessages {
  * The one text field: a string, trimmed, `min` to `max` characters, no NUL.
  * `min: 0` allows an empty string (callers decide what empty means).
  */
-export const text = (label: string, max: number, min = 1, messages: TextMessages = {}) =>
-  z
-    .string({ error: messages.type ?? `${label} must be a string` })
-    .trim()
-    .min(min, messages.length ?? (min === 1 ? (messages.empty ?? `${label} must not be empty`) : `${label} needs at least ${min} characters`))
-    .max(max, messages.length ?? `${label} must be at most ${max} characters`)
-    .refine(hasNoNul, `${label} cannot contain NUL characters`);
+export const text = (label: string, max: number, min = 1, messages: TextMessages = {}) => {
+  const trimmed = z.string({ error: messages.type ?? `${label} must be a string` }).trim();
+  const atLeast =
+    min === 0 ? trimmed : trimmed.min(min, messages.length ?? (min === 1 ? (messages.empty ?? `${label} must not be empty`) : `${label} needs at least ${min} characters`));
+  return atLeast.max(max, messages.length ?? `${label} must be at most ${max} characters`).refine(hasNoNul, `${label} cannot contain NUL characters`);
+};
 
 /** Ids are 32-bit in the database; a larger number names nothing, and must not reach a query as an overflow. */
 export const MAX_ID = 2_147_483_647;
