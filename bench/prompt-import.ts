@@ -70,14 +70,13 @@ async function main() {
     await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
     const created = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Bench import', url: `bench-import-${stamp}.com` });
     const site = await findSite(db, org.id, created.id);
-    const actor = { userId: user.id };
 
     const { contents, rows } = buildCsv();
     const run = async (dryRun: boolean) => {
       const input = promptImportSchema.parse({ contents, dryRun });
       const sampler = rssSampler();
       const started = performance.now();
-      const result = await importPrompts(db, site, actor, input);
+      const result = await importPrompts(ctx, site, user.id, input);
       const ms = performance.now() - started;
       return { ms: Math.round(ms), peakRssMb: mb(sampler.stop()), result };
     };

@@ -99,7 +99,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     // One event for the trend charts (variant B), dated the day of the first scan.
     const siteRow = await findSite(db, org.id, site.id);
     await createEvent(
-      db,
+      ctx,
       siteRow,
       siteEventCreateSchema.parse({ title: 'Help center relaunch', date: ctx.clock.now().toISOString().slice(0, 10), type: 'site', note: 'New AI answers page' }),
     );

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import type { SiteRow } from '../db/schema.ts';
 import { findScan, liveScan, serializeScan } from '../domain/scans/scans.ts';
 
 const FINAL = ['done', 'failed', 'cancelled'];
@@ -19,15 +20,15 @@ function duration(seconds: number | null): string {
  * Operator view of a scan: a live progress bar on stderr (answers, cost,
  * pace, time left) until the scan ends; returns the final scan for stdout.
  */
-export async function watchScan(ctx: AppContext, siteId: number, scanId: number | null, out: NodeJS.WriteStream = process.stderr) {
+export async function watchScan(ctx: AppContext, site: SiteRow, scanId: number | null, out: NodeJS.WriteStream = process.stderr) {
   const tty = out.isTTY === true;
   let lastLine = '';
   for (;;) {
-    const { run } = await liveScan(ctx, siteId);
+    const { run } = await liveScan(ctx, site);
     const id = scanId ?? run?.id ?? null;
     if (id === null) return { scan: null, message: 'no scan is running on this project' };
     if (!run || run.id !== id) {
-      const scan = serializeScan(await findScan(ctx, siteId, id));
+      const scan = serializeScan(await findScan(ctx, site.id, id));
       if (FINAL.includes(scan.status)) {
         if (tty) out.write('\n');
         return { scan };

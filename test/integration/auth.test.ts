@@ -87,11 +87,11 @@ describe('effective role', () => {
     const person = await addPerson(app.ctx, ws.orgId, 'admin');
     const key = person.key as string;
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
-    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'viewer');
+    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, { role: 'viewer' });
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('viewer');
     const refused = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key, body: { email: 'x@example.com' } });
     expect(refused.status).toBe(403);
-    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, 'admin');
+    await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, { role: 'admin' });
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
   });
 

@@ -35,8 +35,8 @@ async function idsOf(ws: Workspace): Promise<Ids> {
   const invitation = await inviteMember(ctx, { orgId: ws.orgId, userId: ws.ownerId }, { email: `inv-${ws.orgId}@example.com`, role: 'member' });
   const spare = await addPerson(ctx, ws.orgId, 'member', 'spare');
   const siteRow = await findSite(ctx.db, ws.orgId, site.id);
-  const persona = await createPersona(ctx.db, siteRow, personaCreateSchema.parse({ name: 'Matrix buyer', context: 'Buys software' }));
-  const prompt = await createPrompt(ctx.db, siteRow, { userId: ws.ownerId }, promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }));
+  const persona = await createPersona(ctx, siteRow, personaCreateSchema.parse({ name: 'Matrix buyer', context: 'Buys software' }));
+  const prompt = await createPrompt(ctx, siteRow, ws.ownerId, promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }));
   const scan = await ctx.db.insertInto('scans').values({ orgId: ws.orgId, siteId: site.id, status: 'done', trigger: 'import' }).returning('id').executeTakeFirstOrThrow();
   const reanalysis = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason: 'matrix' }).returning('id').executeTakeFirstOrThrow();
   const event = await ctx.db

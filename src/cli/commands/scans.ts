@@ -38,7 +38,7 @@ export const scanCommands = [
         const site = await findSiteForOperator(ctx.db, a.project);
         const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/scans.ts'), import('../scan-watch.ts')]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
-        return a.watch ? watchScan(ctx, site.id, started.scan.id) : started;
+        return a.watch ? watchScan(ctx, site, started.scan.id) : started;
       }),
   }),
   defineCommand({
@@ -50,7 +50,7 @@ export const scanCommands = [
       withContext(config, async (ctx) => {
         const site = await findSiteForOperator(ctx.db, a.project);
         const { watchScan } = await import('../scan-watch.ts');
-        return watchScan(ctx, site.id, a.scan ?? null);
+        return watchScan(ctx, site, a.scan ?? null);
       }),
   }),
 ];

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, ValidationError } from '../../errors.ts';
@@ -111,17 +112,17 @@ export async function findCategoryByName(db: Executor, siteId: number, name: str
   return row ?? null;
 }
 
-export async function listCategories(db: Db, site: SiteRow) {
-  const rows = await withCounts(db, site.id)
+export async function listCategories(ctx: AppContext, site: SiteRow) {
+  const rows = await withCounts(ctx.db, site.id)
     .orderBy(sql`lower(c.name)`)
     .orderBy('c.id')
     .execute();
   return { categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))), total: rows.length };
 }
 
-export async function createCategory(db: Db, site: SiteRow, input: CategoryCreate) {
+export async function createCategory(ctx: AppContext, site: SiteRow, input: CategoryCreate) {
   try {
-    const row = await db.insertInto('categories').values({ siteId: site.id, name: input.name }).returningAll().executeTakeFirstOrThrow();
+    const row = await ctx.db.insertInto('categories').values({ siteId: site.id, name: input.name }).returningAll().executeTakeFirstOrThrow();
     return { category: serializeCategory(row, 0) };
   } catch (err) {
     if ((err as { code?: string }).code === '23505') {
@@ -137,9 +138,9 @@ export async function createCategory(db: Db, site: SiteRow, input: CategoryCreat
  * (prompts keep one link each) and the others deleted. Empty `into`: the
  * named categories are removed from their prompts and deleted.
  */
-export async function mergeCategories(db: Db, site: SiteRow, input: CategoryMerge) {
+export async function mergeCategories(ctx: AppContext, site: SiteRow, input: CategoryMerge) {
   try {
-    return await mergeInTransaction(db, site, input);
+    return await mergeInTransaction(ctx.db, site, input);
   } catch (err) {
     // Another request created the `into` name between the check and the rename.
     if ((err as { code?: string }).code === '23505')

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { CompetitorRow } from '../../db/schema.ts';
+import type { CompetitorRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { domainFromAddress } from '../sites/site-domain.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
@@ -38,41 +38,41 @@ async function findCompetitor(ctx: AppContext, siteId: number, competitorId: num
 }
 
 /** Names changed: the site's brand book changed, so its stored answers are re-read. */
-async function namesChanged(ctx: AppContext, siteId: number, reason: string): Promise<ReanalysisView> {
+async function namesChanged(ctx: AppContext, site: SiteRow, reason: string): Promise<ReanalysisView> {
   await ctx.db
     .updateTable('sites')
     .set((eb) => ({ brandVersion: eb('brandVersion', '+', 1), updatedAt: ctx.clock.now() }))
-    .where('id', '=', siteId)
+    .where('id', '=', site.id)
     .execute();
-  return requestReanalysis(ctx, siteId, reason);
+  return requestReanalysis(ctx, site, reason);
 }
 
-export async function trackCompetitor(ctx: AppContext, siteId: number, input: CompetitorInput & { name: string }) {
+export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: CompetitorInput & { name: string }) {
   const name = input.name.trim();
   const domain = checkedDomain(input.domain) ?? null;
-  await assertNameFree(ctx, siteId, name);
+  await assertNameFree(ctx, site.id, name);
   const count = await ctx.db
     .selectFrom('competitors')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('siteId', '=', siteId)
+    .where('siteId', '=', site.id)
     .executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
   const row = await ctx.db
     .insertInto('competitors')
-    .values({ siteId, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
+    .values({ siteId: site.id, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
     .returningAll()
     .executeTakeFirstOrThrow()
     .catch((err: { code?: string }) => {
       if (err.code === '23505') throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
       throw err;
     });
-  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, siteId, `competitor ${name} tracked`) };
+  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`) };
 }
 
-export async function changeCompetitor(ctx: AppContext, siteId: number, competitorId: number, input: CompetitorInput) {
-  const current = await findCompetitor(ctx, siteId, competitorId);
+export async function changeCompetitor(ctx: AppContext, site: SiteRow, competitorId: number, input: CompetitorInput) {
+  const current = await findCompetitor(ctx, site.id, competitorId);
   const name = input.name?.trim() ?? current.name;
-  if (name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(ctx, siteId, name, competitorId);
+  if (name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(ctx, site.id, name, competitorId);
   const domain = checkedDomain(input.domain);
   const row = await ctx.db
     .updateTable('competitors')
@@ -89,13 +89,13 @@ export async function changeCompetitor(ctx: AppContext, siteId: number, competit
   const matchingChanged = row.name !== current.name || row.domain !== current.domain || row.aliases.join('\n') !== current.aliases.join('\n');
   return {
     competitor: serializeCompetitor(row),
-    reanalysis: matchingChanged ? await namesChanged(ctx, siteId, `competitor ${row.name} changed`) : null,
+    reanalysis: matchingChanged ? await namesChanged(ctx, site, `competitor ${row.name} changed`) : null,
   };
 }
 
 /** Stops tracking; stored answers stay, and their facts are re-read without this name. */
-export async function untrackCompetitor(ctx: AppContext, siteId: number, competitorId: number) {
-  const row = await findCompetitor(ctx, siteId, competitorId);
+export async function untrackCompetitor(ctx: AppContext, site: SiteRow, competitorId: number) {
+  const row = await findCompetitor(ctx, site.id, competitorId);
   await ctx.db.deleteFrom('competitors').where('id', '=', competitorId).execute();
-  return { deleted: true, competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, siteId, `competitor ${row.name} no longer tracked`) };
+  return { deleted: true, competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${row.name} no longer tracked`) };
 }

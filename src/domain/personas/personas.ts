@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PersonaRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
@@ -60,8 +61,8 @@ async function assertNameFree(db: Db, siteId: number, name: string, exceptId?: n
   if (dup) throw new ConflictError(`A persona named ${name} already exists (id ${dup.id})`, { name: 'already exists' });
 }
 
-export async function listPersonas(db: Db, site: SiteRow) {
-  const rows = await promptCount(db)
+export async function listPersonas(ctx: AppContext, site: SiteRow) {
+  const rows = await promptCount(ctx.db)
     .where('pe.siteId', '=', site.id)
     .orderBy(sql`lower(pe.name)`)
     .orderBy('pe.id')
@@ -69,8 +70,8 @@ export async function listPersonas(db: Db, site: SiteRow) {
   return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: rows.length };
 }
 
-export async function createPersona(db: Db, site: SiteRow, input: PersonaCreate) {
-  return db.transaction().execute(async (trx) => {
+export async function createPersona(ctx: AppContext, site: SiteRow, input: PersonaCreate) {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockSite(trx, site.id);
     await assertNameFree(trx, site.id, input.name);
     const row = await trx.insertInto('personas').values({ siteId: site.id, name: input.name, context: input.context }).returningAll().executeTakeFirstOrThrow();
@@ -78,8 +79,8 @@ export async function createPersona(db: Db, site: SiteRow, input: PersonaCreate)
   });
 }
 
-export async function updatePersona(db: Db, site: SiteRow, personaId: number, input: PersonaUpdate) {
-  return db.transaction().execute(async (trx) => {
+export async function updatePersona(ctx: AppContext, site: SiteRow, personaId: number, input: PersonaUpdate) {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockSite(trx, site.id);
     const current = await findPersona(trx, site.id, personaId);
     if (input.name !== undefined && input.name !== current.name) await assertNameFree(trx, site.id, input.name, personaId);
@@ -96,8 +97,8 @@ export async function updatePersona(db: Db, site: SiteRow, personaId: number, in
 }
 
 /** Its prompts lose the persona (and are asked without one from the next scan); the answer says how many. */
-export async function deletePersona(db: Db, site: SiteRow, personaId: number) {
-  return db.transaction().execute(async (trx) => {
+export async function deletePersona(ctx: AppContext, site: SiteRow, personaId: number) {
+  return ctx.db.transaction().execute(async (trx) => {
     const persona = await findPersona(trx, site.id, personaId);
     const cleared = await trx
       .updateTable('prompts')

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
-import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { categoryNamesOf } from '../categories/categories.ts';
 import { defaultDir, filteredPrompts, orderedPrompts, type PromptExportQuery } from './list.ts';
@@ -36,7 +36,9 @@ const csvOptions = {
   escape_formulas: true,
 } as const;
 
-export async function exportPromptsCsv(db: Db, site: SiteRow, query: PromptExportQuery, now: Date): Promise<{ stream: Readable; filename: string }> {
+export async function exportPromptsCsv(ctx: AppContext, site: SiteRow, query: PromptExportQuery): Promise<{ stream: Readable; filename: string }> {
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const start = await historyStart(db, site.id, query.period, query.start, now);
   const dir = query.dir ?? defaultDir(query.sort);
   const ids = (await orderedPrompts(filteredPrompts(db, site.id, query, { period: query.period, start }).select('p.id'), query.sort, dir).execute()).map((r) => r.id);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { categoryNamesOf, upsertCategories } from '../categories/categories.ts';
@@ -79,7 +80,7 @@ async function insertLinks(db: Db, promptIds: number[], categoryIds: number[]): 
   }
 }
 
-export async function importPrompts(db: Db, site: SiteRow, actor: { userId: number }, input: PromptImport) {
+export async function importPrompts(ctx: AppContext, site: SiteRow, userId: number, input: PromptImport) {
   const parsed = parsePromptCsv(input.contents);
 
   const run = async (trx: Db) => {
@@ -144,7 +145,7 @@ export async function importPrompts(db: Db, site: SiteRow, actor: { userId: numb
               funnel: r.funnel ?? 'awareness',
               status: r.status ?? input.status,
               raw: looksRaw(r.text),
-              createdBy: actor.userId,
+              createdBy: userId,
             })),
           )
           // Only a text the database compares equal where this file did not can collide; that row is skipped below.
@@ -208,5 +209,5 @@ export async function importPrompts(db: Db, site: SiteRow, actor: { userId: numb
     };
   };
 
-  return input.dryRun ? run(db) : db.transaction().execute(run);
+  return input.dryRun ? run(ctx.db) : ctx.db.transaction().execute(run);
 }

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database, SiteRow } from '../../db/schema.ts';
 import { periodQuerySchema, type Period } from '../reports/periods.ts';
@@ -102,9 +103,10 @@ export function orderedPrompts<O>(q: SelectQueryBuilder<Database & { p: Database
   return q.orderBy('p.createdAt', dir).orderBy('p.id', dir);
 }
 
-export async function listPrompts(db: Db, site: SiteRow, query: PromptListQuery, now: Date) {
+export async function listPrompts(ctx: AppContext, site: SiteRow, query: PromptListQuery) {
+  const { db } = ctx;
   // The window's last period comes first: the stability filter reads over it.
-  const start = await historyStart(db, site.id, query.period, query.start, now);
+  const start = await historyStart(db, site.id, query.period, query.start, ctx.clock.now());
   const base = filteredPrompts(db, site.id, query, { period: query.period, start });
   const dir = query.dir ?? defaultDir(query.sort);
   const [count, rows] = await Promise.all([

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { rebuildRollups } from '../reports/rollups.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
@@ -82,10 +83,10 @@ function categoryInput(input: { category?: string | undefined; categories?: stri
   return undefined;
 }
 
-export async function createPrompt(db: Db, site: SiteRow, actor: { userId: number }, input: PromptCreate) {
+export async function createPrompt(ctx: AppContext, site: SiteRow, userId: number, input: PromptCreate) {
   const categories = categoryInput(input) ?? [];
   return uniqueText(() =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       await lockSite(trx, site.id);
       await assertPromptRoom(trx, site, 1);
       await assertTextFree(trx, site.id, input.text);
@@ -99,7 +100,7 @@ export async function createPrompt(db: Db, site: SiteRow, actor: { userId: numbe
           funnel: input.funnel,
           status: input.status,
           personaId: input.personaId ?? null,
-          createdBy: actor.userId,
+          createdBy: userId,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -110,10 +111,10 @@ export async function createPrompt(db: Db, site: SiteRow, actor: { userId: numbe
 }
 
 /** Only fields sent change; `categories` replaces the list; a new text is a person's own wording, so it is no longer raw. */
-export async function updatePrompt(db: Db, site: SiteRow, promptId: number, input: PromptUpdate) {
+export async function updatePrompt(ctx: AppContext, site: SiteRow, promptId: number, input: PromptUpdate) {
   const categories = categoryInput(input);
   return uniqueText(() =>
-    db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => {
       const textChanges = input.text !== undefined;
       // A new text must not race an import or create adding the same text.
       if (textChanges) await lockSite(trx, site.id);
@@ -147,9 +148,9 @@ export async function updatePrompt(db: Db, site: SiteRow, promptId: number, inpu
  * 404 naming the missing ids, nothing changed: one indexed read checks
  * them). The action itself is one statement whatever the number of ids.
  */
-export async function bulkPrompts(db: Db, site: SiteRow, input: PromptBulk) {
+export async function bulkPrompts(ctx: AppContext, site: SiteRow, input: PromptBulk) {
   const ids = [...new Set(input.ids)];
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const found = await trx
       .selectFrom('prompts')
       .select('id')

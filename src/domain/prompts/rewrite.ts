@@ -1,4 +1,3 @@
-import type { Executor } from '../../db/database.ts';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError } from '../../errors.ts';
@@ -12,14 +11,14 @@ export function rewriteInstruction(query: string): string {
 }
 
 /** How many of the site's prompts are still imported search queries (`raw`). */
-export async function pendingRewrites(db: Executor, siteId: number): Promise<number> {
-  const row = await db
+export async function pendingRewrites(ctx: AppContext, site: SiteRow): Promise<{ pending: number }> {
+  const row = await ctx.db
     .selectFrom('prompts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('siteId', '=', siteId)
+    .where('siteId', '=', site.id)
     .where('raw', '=', true)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { pending: Number(row.n) };
 }
 
 /**
@@ -30,7 +29,7 @@ export async function pendingRewrites(db: Executor, siteId: number): Promise<num
 export async function requestRewrite(ctx: AppContext, site: SiteRow) {
   const org = await ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', site.orgId).executeTakeFirstOrThrow();
   if (org.balanceMicros <= 0) throw new BadRequestError('Rewriting queries needs a balance above zero; top up the workspace first');
-  const pending = await pendingRewrites(ctx.db, site.id);
+  const { pending } = await pendingRewrites(ctx, site);
   await consumeRateLimit(ctx, 'rewrite', site.id);
   const jobId = `rewrite-${site.id}-${ctx.clock.now().getTime()}`;
   if (pending > 0) await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });

@@ -1,3 +1,4 @@
+import type { AppContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import { CATALOG, credentialFor, defaultModel, type ProviderEntry, type ProviderKey } from '../../assistants/catalog.ts';
 import { targetKind } from '../../assistants/targets.ts';
@@ -35,6 +36,6 @@ export function providerView(config: Config, p: ProviderEntry) {
   };
 }
 
-export function listProviders(config: Config) {
-  return { providers: CATALOG.map((p) => providerView(config, p)) };
+export function listProviders(ctx: AppContext) {
+  return { providers: CATALOG.map((p) => providerView(ctx.config, p)) };
 }

@@ -1,6 +1,6 @@
 import { sql, type InferResult } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { ReanalysisStatus } from '../../db/schema.ts';
+import type { ReanalysisStatus, SiteRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
@@ -42,18 +42,20 @@ async function view(ctx: AppContext, siteId: number, id: number): Promise<Reanal
   };
 }
 
-export const getReanalysis = view;
+export async function getReanalysis(ctx: AppContext, site: SiteRow, reanalysisId: number): Promise<ReanalysisView> {
+  return view(ctx, site.id, reanalysisId);
+}
 
 /**
  * Queues a re-read of every stored answer of a site and waits a few seconds
  * for it: the caller gets the finished summary, or the state and where to poll.
  */
-export async function requestReanalysis(ctx: AppContext, siteId: number, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
-  const row = await ctx.db.insertInto('reanalyses').values({ siteId, reason }).returning(['id']).executeTakeFirstOrThrow();
-  await enqueue(ctx, 'reanalyse', { siteId, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
+export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
+  const row = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason }).returning(['id']).executeTakeFirstOrThrow();
+  await enqueue(ctx, 'reanalyse', { siteId: site.id, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const current = await view(ctx, siteId, row.id);
+    const current = await view(ctx, site.id, row.id);
     if (current.state === 'done' || current.state === 'failed' || Date.now() >= deadline) return current;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -186,8 +186,8 @@ export async function findScan(ctx: AppContext, siteId: number, scanId: number):
 }
 
 /** Queued scans stop at once; running ones finish the answer in hand and stop (cancelling, then cancelled). */
-export async function cancelScan(ctx: AppContext, siteId: number, scanId: number) {
-  const scan = await findScan(ctx, siteId, scanId);
+export async function cancelScan(ctx: AppContext, site: SiteRow, scanId: number) {
+  const scan = await findScan(ctx, site.id, scanId);
   const now = ctx.clock.now();
   const updated = await ctx.db
     .updateTable('scans')
@@ -205,14 +205,14 @@ export async function cancelScan(ctx: AppContext, siteId: number, scanId: number
   return { scan: serializeScan(updated) };
 }
 
-export async function listScans(ctx: AppContext, siteId: number) {
-  const rows = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', siteId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(30).execute();
+export async function listScans(ctx: AppContext, site: SiteRow) {
+  const rows = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(30).execute();
   return { scans: rows.map(serializeScan), total: rows.length };
 }
 
 /** The scan in progress with its pace (answers a minute) and an estimate of the time left. */
-export async function liveScan(ctx: AppContext, siteId: number) {
-  const scan = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', siteId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+export async function liveScan(ctx: AppContext, site: SiteRow) {
+  const scan = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
   if (!scan) return { run: null };
   const done = scan.answersDone + scan.answersFailed;
   const elapsedMs = scan.startedAt ? ctx.clock.now().getTime() - scan.startedAt.getTime() : 0;
@@ -237,8 +237,8 @@ const TAB_VERDICTS: Record<ScanTab, readonly Verdict[] | null> = {
 const PAGE_SIZE = 25;
 
 /** One scan and its collected answers, 25 a page, filtered by tab and assistant. */
-export async function scanDetail(ctx: AppContext, siteId: number, scanId: number, q: ScanDetailQuery) {
-  const scan = await findScan(ctx, siteId, scanId);
+export async function scanDetail(ctx: AppContext, site: SiteRow, scanId: number, q: ScanDetailQuery) {
+  const scan = await findScan(ctx, site.id, scanId);
   let base = answersWithFacts(ctx).where('a.scanId', '=', scan.id);
   const verdicts = TAB_VERDICTS[q.tab];
   if (verdicts) base = base.where('f.verdict', 'in', [...verdicts]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteEventRow, SiteEventType, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
@@ -45,9 +46,9 @@ export function serializeEvent(row: Pick<SiteEventRow, 'id' | 'title' | 'date' |
 }
 
 /** The site's events, oldest first (the order a chart draws them), optionally between two dates (inclusive). */
-export async function listEvents(db: Db, site: SiteRow, query: SiteEventListQuery) {
+export async function listEvents(ctx: AppContext, site: SiteRow, query: SiteEventListQuery) {
   if (query.from && query.to && query.from > query.to) throw new ValidationError({ from: 'from must not be after to' }, 'Some query parameters are not valid');
-  let q = db.selectFrom('siteEvents').where('siteId', '=', site.id);
+  let q = ctx.db.selectFrom('siteEvents').where('siteId', '=', site.id);
   if (query.from) q = q.where('date', '>=', query.from);
   if (query.to) q = q.where('date', '<=', query.to);
   const [count, rows] = await Promise.all([
@@ -63,8 +64,8 @@ export async function listEvents(db: Db, site: SiteRow, query: SiteEventListQuer
   return { events: rows.map(serializeEvent), total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
-export async function createEvent(db: Db, site: SiteRow, input: SiteEventCreate) {
-  return db.transaction().execute(async (trx) => {
+export async function createEvent(ctx: AppContext, site: SiteRow, input: SiteEventCreate) {
+  return ctx.db.transaction().execute(async (trx) => {
     // Serialised per site, so two adds at once cannot both pass the limit.
     await lockSite(trx, site.id);
     const count = await trx
@@ -82,8 +83,8 @@ export async function createEvent(db: Db, site: SiteRow, input: SiteEventCreate)
   });
 }
 
-export async function deleteEvent(db: Db, site: SiteRow, eventId: number) {
-  const row = await db.deleteFrom('siteEvents').where('id', '=', eventId).where('siteId', '=', site.id).returningAll().executeTakeFirst();
+export async function deleteEvent(ctx: AppContext, site: SiteRow, eventId: number) {
+  const row = await ctx.db.deleteFrom('siteEvents').where('id', '=', eventId).where('siteId', '=', site.id).returningAll().executeTakeFirst();
   if (!row) throw new NotFoundError(`No event with id ${eventId}`);
   return { deleted: true, event: serializeEvent(row) };
 }

@@ -67,7 +67,7 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
     .returningAll()
     .executeTakeFirstOrThrow();
   let reanalysis: ReanalysisView | null = null;
-  if (namesChanged) reanalysis = await requestReanalysis(ctx, site.id, 'site name or brand terms changed');
+  if (namesChanged) reanalysis = await requestReanalysis(ctx, updated, 'site name or brand terms changed');
   return { project: await siteWithDetails(ctx, updated, role), reanalysis };
 }
 

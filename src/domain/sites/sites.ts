@@ -66,7 +66,8 @@ export async function competitorsOf(db: Db, siteIds: number[]): Promise<Map<numb
   return map;
 }
 
-export async function listSites(db: Db, orgId: number) {
+export async function listSites(ctx: AppContext, orgId: number) {
+  const { db } = ctx;
   const sites = await db.selectFrom('sites').selectAll().where('orgId', '=', orgId).orderBy('id').execute();
   const competitors = await competitorsOf(
     db,

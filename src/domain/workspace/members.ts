@@ -55,7 +55,8 @@ export async function addMember(ctx: AppContext, input: { orgId: number; userId:
   return input;
 }
 
-export async function listMembers(db: Db, orgId: number) {
+export async function listMembers(ctx: AppContext, orgId: number) {
+  const { db } = ctx;
   const [members, invitations, org] = await Promise.all([
     db
       .selectFrom('memberships as m')
@@ -96,8 +97,9 @@ async function targetMember(db: Db, actor: Actor, userId: number): Promise<{ rol
   return target;
 }
 
-export async function changeMemberRole(ctx: AppContext, actor: Actor, userId: number, role: KeyRole) {
+export async function changeMemberRole(ctx: AppContext, actor: Actor, userId: number, input: { role: KeyRole }) {
   const { db } = ctx;
+  const { role } = input;
   await targetMember(db, actor, userId);
   const row = await db
     .updateTable('memberships')

@@ -80,7 +80,7 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
 }
 
 export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
-  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx.db, orgId)]);
+  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx, orgId)]);
   const figures = await siteSummaries(
     ctx.db,
     sites.map((s) => s.id),

@@ -9,7 +9,7 @@ export const categoryRoutes: Route[] = [
     summary: 'Categories with their prompt counts',
     access: 'viewer',
     responds: '{categories: [{id, name, promptCount, createdAt}], total}',
-    handler: async ({ ctx, site }) => json(await listCategories(ctx.db, site)),
+    handler: async ({ ctx, site }) => json(await listCategories(ctx, site)),
   }),
   defineRoute({
     method: 'POST',
@@ -19,7 +19,7 @@ export const categoryRoutes: Route[] = [
     body: categoryCreateSchema,
     example: { name: 'Integrations' },
     responds: '{category}',
-    handler: async ({ ctx, site, body }) => json(await createCategory(ctx.db, site, body)),
+    handler: async ({ ctx, site, body }) => json(await createCategory(ctx, site, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -29,6 +29,6 @@ export const categoryRoutes: Route[] = [
     body: categoryMergeSchema,
     example: { names: ['Integrations'], into: 'Integrations and apps' },
     responds: '{category, removed, prompts}',
-    handler: async ({ ctx, site, body }) => json(await mergeCategories(ctx.db, site, body)),
+    handler: async ({ ctx, site, body }) => json(await mergeCategories(ctx, site, body)),
   }),
 ];

@@ -11,7 +11,7 @@ export const competitorRoutes: Route[] = [
     access: 'member',
     body: competitorTrackSchema,
     example: { name: 'Globex', domain: 'globex.com', aliases: ['Globex Corp'], color: '#1a73e8' },
-    handler: async ({ ctx, site, body }) => json(await trackCompetitor(ctx, site.id, body)),
+    handler: async ({ ctx, site, body }) => json(await trackCompetitor(ctx, site, body)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -20,13 +20,13 @@ export const competitorRoutes: Route[] = [
     access: 'member',
     body: competitorChangeSchema,
     example: { aliases: ['Globex Corporation'] },
-    handler: async ({ ctx, site, ids, body }) => json(await changeCompetitor(ctx, site.id, ids.competitorId, body)),
+    handler: async ({ ctx, site, ids, body }) => json(await changeCompetitor(ctx, site, ids.competitorId, body)),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/projects/:id/competitors/:competitorId',
     summary: 'Stop tracking a competitor; stored answers are kept and re-read without it',
     access: 'member',
-    handler: async ({ ctx, site, ids }) => json(await untrackCompetitor(ctx, site.id, ids.competitorId)),
+    handler: async ({ ctx, site, ids }) => json(await untrackCompetitor(ctx, site, ids.competitorId)),
   }),
 ];

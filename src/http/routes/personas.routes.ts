@@ -10,7 +10,7 @@ export const personaRoutes: Route[] = [
     access: 'viewer',
     variant: 'A',
     responds: '{personas: [{id, name, context, promptCount, createdAt, updatedAt}], total}',
-    handler: async ({ ctx, site }) => json(await listPersonas(ctx.db, site)),
+    handler: async ({ ctx, site }) => json(await listPersonas(ctx, site)),
   }),
   defineRoute({
     method: 'POST',
@@ -21,7 +21,7 @@ export const personaRoutes: Route[] = [
     body: personaCreateSchema,
     example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
     responds: '{persona}',
-    handler: async ({ ctx, site, body }) => json(await createPersona(ctx.db, site, body)),
+    handler: async ({ ctx, site, body }) => json(await createPersona(ctx, site, body)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -32,7 +32,7 @@ export const personaRoutes: Route[] = [
     body: personaUpdateSchema,
     example: { context: 'I run IT for a 500-person company with offices in three countries.' },
     responds: '{persona}',
-    handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx.db, site, ids.personaId, body)),
+    handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx, site, ids.personaId, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -41,6 +41,6 @@ export const personaRoutes: Route[] = [
     access: 'member',
     variant: 'A',
     responds: '{deleted, persona: {id, name}, promptsCleared}',
-    handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx.db, site, ids.personaId)),
+    handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx, site, ids.personaId)),
   }),
 ];

@@ -17,7 +17,7 @@ export const promptRoutes: Route[] = [
     access: 'viewer',
     query: promptListQuerySchema,
     responds: '{prompts: [{...prompt, latest, history: [{start, verdict}], stability}], total, page, perPage, sort, dir, period, start}',
-    handler: async ({ ctx, site, query }) => json(await listPrompts(ctx.db, site, query, ctx.clock.now())),
+    handler: async ({ ctx, site, query }) => json(await listPrompts(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',
@@ -27,7 +27,7 @@ export const promptRoutes: Route[] = [
     query: promptExportQuerySchema,
     responds: `text/csv with columns ${EXPORT_COLUMNS.join(', ')}`,
     handler: async ({ ctx, site, query }) => {
-      const { stream, filename } = await exportPromptsCsv(ctx.db, site, query, ctx.clock.now());
+      const { stream, filename } = await exportPromptsCsv(ctx, site, query);
       return { raw: stream, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' } };
     },
   }),
@@ -40,7 +40,7 @@ export const promptRoutes: Route[] = [
     variantFields: { personaId: 'A' },
     example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
     responds: '{prompt}',
-    handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx.db, site, { userId: principal.user.id }, body)),
+    handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -51,7 +51,7 @@ export const promptRoutes: Route[] = [
     variantFields: { personaId: 'A' },
     example: { status: 'paused', categories: ['Help desk', 'Pricing'] },
     responds: '{prompt}',
-    handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx.db, site, ids.promptId, body)),
+    handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx, site, ids.promptId, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -62,7 +62,7 @@ export const promptRoutes: Route[] = [
     variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
     responds: '{action, updated, deleted, categoriesCreated}',
-    handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx.db, site, body)),
+    handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx, site, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -72,7 +72,7 @@ export const promptRoutes: Route[] = [
     body: promptImportSchema,
     example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
     responds: '{rows, created, updated, skipped, categories, errors: [{line, reason}], errorsOmitted, dryRun}',
-    handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx.db, site, { userId: principal.user.id }, body)),
+    handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -80,7 +80,7 @@ export const promptRoutes: Route[] = [
     summary: 'How many imported prompts are still worded as search queries (raw)',
     access: 'viewer',
     responds: '{pending}',
-    handler: async ({ ctx, site }) => json({ pending: await pendingRewrites(ctx.db, site.id) }),
+    handler: async ({ ctx, site }) => json(await pendingRewrites(ctx, site)),
   }),
   defineRoute({
     method: 'POST',

@@ -8,6 +8,6 @@ export const providerRoutes: Route[] = [
     path: '/orgs/:orgId/providers',
     summary: 'The six assistants, their models and prices, connected or not',
     access: 'viewer',
-    handler: ({ ctx }) => json(listProviders(ctx.config)),
+    handler: ({ ctx }) => json(listProviders(ctx)),
   }),
 ];

@@ -8,13 +8,13 @@ export const reanalysisRoutes: Route[] = [
     path: '/projects/:id/reanalyse',
     summary: 'Re-read every stored answer with the current names and competitors; calls no assistant',
     access: 'member',
-    handler: async ({ ctx, site }) => json({ reanalysis: await requestReanalysis(ctx, site.id, 'requested') }),
+    handler: async ({ ctx, site }) => json({ reanalysis: await requestReanalysis(ctx, site, 'requested') }),
   }),
   defineRoute({
     method: 'GET',
     path: '/projects/:id/reanalyses/:reanalysisId',
     summary: 'State of one reanalysis: queued, running, done (answers re-read, verdicts changed) or failed',
     access: 'viewer',
-    handler: async ({ ctx, site, ids }) => json({ reanalysis: await getReanalysis(ctx, site.id, ids.reanalysisId) }),
+    handler: async ({ ctx, site, ids }) => json({ reanalysis: await getReanalysis(ctx, site, ids.reanalysisId) }),
   }),
 ];

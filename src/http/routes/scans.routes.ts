@@ -36,21 +36,21 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/scans/live',
     summary: 'The scan in progress with pace and time left; `run` is null when none',
     access: 'viewer',
-    handler: async ({ ctx, site }) => json(await liveScan(ctx, site.id)),
+    handler: async ({ ctx, site }) => json(await liveScan(ctx, site)),
   }),
   defineRoute({
     method: 'POST',
     path: '/projects/:id/scans/:scanId/cancel',
     summary: 'Stop a queued or running scan',
     access: 'admin',
-    handler: async ({ ctx, site, ids }) => json(await cancelScan(ctx, site.id, ids.scanId)),
+    handler: async ({ ctx, site, ids }) => json(await cancelScan(ctx, site, ids.scanId)),
   }),
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scans',
     summary: 'The last 30 scans',
     access: 'viewer',
-    handler: async ({ ctx, site }) => json(await listScans(ctx, site.id)),
+    handler: async ({ ctx, site }) => json(await listScans(ctx, site)),
   }),
   defineRoute({
     method: 'GET',
@@ -58,6 +58,6 @@ export const scanRoutes: Route[] = [
     summary: 'One scan and its collected answers, 25 a page (tab all, notNamed, competitorsOnly, errors; engine)',
     access: 'viewer',
     query: scanDetailQuerySchema,
-    handler: async ({ ctx, site, ids, query }) => json(await scanDetail(ctx, site.id, ids.scanId, query)),
+    handler: async ({ ctx, site, ids, query }) => json(await scanDetail(ctx, site, ids.scanId, query)),
   }),
 ];

@@ -12,7 +12,7 @@ export const siteRoutes: Route[] = [
     summary: 'The workspace’s sites',
     access: 'viewer',
     handler: async ({ ctx, principal }) => {
-      const projects = await listSites(ctx.db, principal.org.id);
+      const projects = await listSites(ctx, principal.org.id);
       return json({ projects, total: projects.length });
     },
   }),
@@ -59,7 +59,7 @@ export const siteRoutes: Route[] = [
     variant: 'B',
     query: siteEventListQuerySchema,
     responds: '{events: [{id, title, date, type, note, createdAt}], total, page, perPage}',
-    handler: async ({ ctx, site, query }) => json(await listEvents(ctx.db, site, query)),
+    handler: async ({ ctx, site, query }) => json(await listEvents(ctx, site, query)),
   }),
   defineRoute({
     method: 'POST',
@@ -70,7 +70,7 @@ export const siteRoutes: Route[] = [
     body: siteEventCreateSchema,
     example: { title: 'Pricing page relaunch', date: '2026-11-02', type: 'site', note: 'New comparison table' },
     responds: '{event}',
-    handler: async ({ ctx, site, body }) => json(await createEvent(ctx.db, site, body)),
+    handler: async ({ ctx, site, body }) => json(await createEvent(ctx, site, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -79,6 +79,6 @@ export const siteRoutes: Route[] = [
     access: 'member',
     variant: 'B',
     responds: '{deleted, event}',
-    handler: async ({ ctx, site, ids }) => json(await deleteEvent(ctx.db, site, ids.eventId)),
+    handler: async ({ ctx, site, ids }) => json(await deleteEvent(ctx, site, ids.eventId)),
   }),
 ];

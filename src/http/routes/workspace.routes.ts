@@ -40,7 +40,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/members',
     summary: 'Members, pending invitations and the member limit',
     access: 'viewer',
-    handler: async ({ ctx, principal }) => json(await listMembers(ctx.db, principal.org.id)),
+    handler: async ({ ctx, principal }) => json(await listMembers(ctx, principal.org.id)),
   }),
   defineRoute({
     method: 'POST',
@@ -69,7 +69,7 @@ export const workspaceRoutes: Route[] = [
     access: 'admin',
     body: roleChangeSchema,
     example: { role: 'viewer' },
-    handler: async ({ ctx, principal, ids, body }) => json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId, body.role)),
+    handler: async ({ ctx, principal, ids, body }) => json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId, body)),
   }),
   defineRoute({
     method: 'DELETE',
