@@ -2,6 +2,7 @@ import type { JobName } from '../src/queue/catalog.ts';
 import { reanalyse } from './reanalyse.ts';
 import { rewrite } from './rewrite.ts';
 import { scan, scanExhausted } from './scan.ts';
+import { scanReconcile } from './scan-reconcile.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
@@ -10,6 +11,7 @@ export const handlers: { [N in JobName]: JobHandler<N> } = {
   reanalyse,
   scan,
   'schedule-tick': scheduleTick,
+  'scan-reconcile': scanReconcile,
   rewrite,
 };
 

@@ -23,6 +23,15 @@ export const defineCommand = <S extends z.ZodRawShape>(command: Command<S>): Com
 /** Wrong words, flags or values: exit 2 with the usage. */
 export class UsageError extends Error {}
 
+/** A check that found problems: its report is printed on stdout as usual, and the exit code is 1. */
+export class CheckFailed extends Error {
+  readonly report: unknown;
+  constructor(message: string, report: unknown) {
+    super(message);
+    this.report = report;
+  }
+}
+
 export const id = z.coerce.number().int().positive().max(2_147_483_647);
 export const count = z.coerce.number().int().min(0);
 

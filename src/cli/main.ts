@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { parseFlags, UsageError, type Command } from './command.ts';
+import { CheckFailed, parseFlags, UsageError, type Command } from './command.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { scanCommands } from './commands/scans.ts';
 import { workspaceCommands } from './commands/workspace.ts';
@@ -50,6 +50,11 @@ export async function main(argv: string[]): Promise<number> {
     if (result !== undefined) process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof CheckFailed) {
+      process.stdout.write(`${JSON.stringify(err.report)}\n`);
+      process.stderr.write(`sightline ${command.name}: ${err.message}\n`);
+      return 1;
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`sightline ${command.name}: ${err.message}\n${commandUsage(command)}\n`);
       return 2;

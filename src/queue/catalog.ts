@@ -26,6 +26,13 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 60_000,
   },
+  'scan-reconcile': {
+    queue: 'schedule',
+    payload: z.object({}),
+    // The next minute's run is the retry.
+    attempts: 1,
+    backoffMs: 0,
+  },
   rewrite: {
     queue: 'rewrite',
     payload: z.object({ siteId: z.number().int().positive() }),
@@ -37,7 +44,10 @@ export const JOBS = {
 export type JobName = keyof typeof JOBS;
 
 /** Repeating jobs, registered (idempotently) by every worker that serves their queue. */
-export const SCHEDULES = [{ id: 'nightly-scans', job: 'schedule-tick', pattern: '0 0 * * *' }] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
+export const SCHEDULES = [
+  { id: 'nightly-scans', job: 'schedule-tick', pattern: '0 0 * * *' },
+  { id: 'scan-reconcile', job: 'scan-reconcile', pattern: '* * * * *' },
+] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
 export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 export const QUEUE_NAMES = [...new Set(JOB_NAMES.map((n) => JOBS[n].queue))];

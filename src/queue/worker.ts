@@ -64,6 +64,9 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
         // A job whose worker died is handed to another worker after this long.
         lockDuration: ctx.config.jobLockMs,
         stalledInterval: ctx.config.jobLockMs,
+        // Jobs resume where they stopped, so a job whose workers died is run again rather than failed
+        // (BullMQ's default fails it at the second stall); the reconciler covers what is left.
+        maxStalledCount: 10,
       },
     );
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
@@ -73,6 +76,7 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       const onExhausted = exhaustedHandlers[name] as ((c: AppContext, p: unknown, e: Error) => Promise<void>) | undefined;
       if (!onExhausted) return;
       const payload = JOBS[name]?.payload.safeParse(job.data);
+      // If this handler is lost too (the process dies now), the reconciler ends the entity instead.
       if (payload?.success) onExhausted(ctx, payload.data, err).catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
     });
     return worker;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel, findModel } from '../../src/assistants/catalog.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { runNightlyTick } from '../../src/domain/scans/schedule.ts';
@@ -94,6 +95,18 @@ describe('schedules', () => {
   it('the worker registers the nightly job scheduler at 00:00 UTC', async () => {
     const { queueFor } = await import('../../src/queue/queues.ts');
     const schedulers = await queueFor(app.ctx, 'schedule').getJobSchedulers();
-    expect(schedulers).toEqual([expect.objectContaining({ key: 'nightly-scans', pattern: '0 0 * * *', tz: 'UTC' })]);
+    expect(schedulers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'nightly-scans', pattern: '0 0 * * *', tz: 'UTC' }),
+        expect.objectContaining({ key: 'scan-reconcile', pattern: '* * * * *', tz: 'UTC' }),
+      ]),
+    );
+  });
+});
+
+describe('money after every scan of this file', () => {
+  it('holds every invariant of sightline money check', async () => {
+    // Scans still finishing in workers settle first.
+    await expect.poll(async () => (await checkMoney(app.ctx)).problems, { timeout: 15_000, interval: 200 }).toEqual([]);
   });
 });

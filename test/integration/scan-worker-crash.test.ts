@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -58,4 +59,11 @@ describe('a worker process killed mid-scan', () => {
     expect(asked.length).toBeGreaterThanOrEqual(24);
     expect(asked.length).toBeLessThanOrEqual(24 + 3 * 4);
   }, 60_000);
+});
+
+describe('money after every scan of this file', () => {
+  it('holds every invariant of sightline money check', async () => {
+    // Scans still finishing in workers settle first.
+    await expect.poll(async () => (await checkMoney(app.ctx)).problems, { timeout: 15_000, interval: 200 }).toEqual([]);
+  });
 });

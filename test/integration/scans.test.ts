@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -201,5 +202,12 @@ describe('budget and cancel', () => {
     expect(money.scanReserved).toBe(0);
     const again = await app.request('POST', `/projects/${siteId}/scans/${start.body.scan.id}/cancel`, { key: ws.keys.admin });
     expect(again.status).toBe(400);
+  });
+});
+
+describe('money after every scan of this file', () => {
+  it('holds every invariant of sightline money check', async () => {
+    // Scans still finishing in workers settle first.
+    await expect.poll(async () => (await checkMoney(app.ctx)).problems, { timeout: 15_000, interval: 200 }).toEqual([]);
   });
 });

@@ -2,10 +2,23 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { scanRequestSchema } from '../../domain/scans/schemas.ts';
 import { findSiteForOperator } from '../../domain/sites/sites.ts';
-import { defineCommand, id, UsageError, withContext } from '../command.ts';
+import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
 
 /** Scans and answers: start or watch a scan, import answers collected elsewhere. */
 export const scanCommands = [
+  defineCommand({
+    name: 'money check',
+    usage: 'money check',
+    summary: 'Check every workspace: balance is the ledger, reservations match scans, none negative or orphaned, one charge per paid answer (exit 1 on a problem)',
+    flags: {},
+    run: (_a, config) =>
+      withContext(config, async (ctx) => {
+        const { checkMoney } = await import('../../domain/scans/money-check.ts');
+        const report = await checkMoney(ctx);
+        if (!report.ok) throw new CheckFailed(`${report.problems.length} money problem(s) found`, report);
+        return report;
+      }),
+  }),
   defineCommand({
     name: 'answers import',
     usage: 'answers import --project ID --file F.jsonl',

@@ -48,7 +48,11 @@ interface RunState {
   book: BrandBook;
   stop: Extract<StopReason, 'budget' | 'cap' | 'balance'> | null;
   cancelled: boolean;
+  /** Aborted when another worker took the site's lock (this one stalled): ask nothing more. */
+  lockLost: AbortSignal;
 }
+
+const halted = (st: RunState) => st.stop !== null || st.cancelled || st.lockLost.aborted;
 
 function providerWork(scan: ScanRow): ProviderWork[] {
   const providers = (scan.plan.providers ?? []) as ProviderKey[];
@@ -91,7 +95,7 @@ function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: 
 }
 
 async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: PromptToAsk): Promise<void> {
-  if (st.stop || st.cancelled) return;
+  if (halted(st)) return;
   const unit = await purse.take();
   if (!unit.ok) {
     st.stop ??= unit.reason;
@@ -120,7 +124,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: Pr
 }
 
 async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptToAsk[]): Promise<void> {
-  if (st.stop || st.cancelled || prompts.length === 0) return;
+  if (halted(st) || prompts.length === 0) return;
   const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, prompts.length);
   if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
   const items: (BatchItemJson & { prompt: PromptToAsk })[] = prompts
@@ -186,14 +190,23 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
 }
 
 async function finish(st: RunState): Promise<void> {
-  const { ctx, ref } = st;
+  await endScan(st.ctx, st.ref, st.stop);
+}
+
+/**
+ * Ends a scan that is running or cancelling: charges what was stored,
+ * releases what is still reserved, and marks it done (with the stop reason)
+ * or cancelled. Also how the reconciler ends a cancelling scan whose job is
+ * gone.
+ */
+export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState['stop']): Promise<void> {
   await settleMissing(ctx, ref);
   await releaseScanReservations(ctx, ref);
   const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
   await ctx.db
     .updateTable('scans')
-    .set({ status: cancelled ? 'cancelled' : 'done', stopReason: cancelled ? 'cancelled' : st.stop, finishedAt: ctx.clock.now() })
+    .set({ status: cancelled ? 'cancelled' : 'done', stopReason: cancelled ? 'cancelled' : stop, finishedAt: ctx.clock.now() })
     .where('id', '=', ref.scanId)
     .where('status', 'in', ['running', 'cancelling'])
     .execute();
@@ -204,13 +217,13 @@ async function finish(st: RunState): Promise<void> {
 export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string }> {
   const first = await ctx.db.selectFrom('scans').select(['siteId', 'status']).where('id', '=', scanId).executeTakeFirst();
   if (!first || FINAL.includes(first.status)) return { status: first?.status ?? 'missing' };
-  return withSiteLock(ctx, first.siteId, async () => {
+  return withSiteLock(ctx, first.siteId, async (lockLost) => {
     const scan = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
     if (FINAL.includes(scan.status)) return { status: scan.status };
     const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
     const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
     const book = await loadBrandBook(ctx.db, site.id);
-    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling' };
+    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
 
     // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
     // so give them back, keeping only what submitted batches still hold.
@@ -275,7 +288,9 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
           }),
       );
       await st.writer.close();
-      const stillPending = st.stop || st.cancelled ? 0 : await pollBatches(st, works, prompts);
+      // Answers already paid for are stored above; the run that now holds the lock does the rest.
+      if (lockLost.aborted) throw new Error(`scan ${scanId} lost its site lock; another run continues it`);
+      const stillPending = halted(st) ? 0 : await pollBatches(st, works, prompts);
       if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {
       clearInterval(watcher);
