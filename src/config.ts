@@ -39,7 +39,8 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: optionalUrl,
   API_VARIANT: z.enum(['A', 'B', 'AB']).default('AB'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ASSISTANTS: z.enum(['auto', 'simulator']).default('auto'),
+  ASSISTANTS: z.enum(['auto', 'live', 'simulator']).optional(),
+  NODE_ENV: z.string().optional(),
   SIMULATOR_URL: optionalUrl,
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   OPENAI_API_KEY: optionalSecret,
@@ -58,6 +59,12 @@ export const configSchema = z.object({
   ASSISTANT_CONCURRENCY: z.coerce.number().int().min(1).max(500).optional(),
   ASSISTANT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SITE_FETCH_MAP: siteFetchMap,
+  SITE_FETCH_OUTBOUND: z.enum(['on', 'off']).default('on'),
+  SITE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  SITE_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  SITE_FETCH_CONTACT_URL: z.url({ message: 'must be an absolute URL' }).default('https://sightline.dev/bot'),
+  SITEMAP_TITLES_PER_RUN: z.coerce.number().int().min(0).max(100_000).default(500),
+  SITE_JOB_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
@@ -77,7 +84,8 @@ export interface Config {
   apiVariant: 'A' | 'B' | 'AB';
   logLevel: Env['LOG_LEVEL'];
   assistants: {
-    mode: 'auto' | 'simulator';
+    /** CONTRACT.md "Configuration": `live` asks only assistants with a credential, `simulator` none, `auto` live where a credential is set. */
+    mode: 'auto' | 'live' | 'simulator';
     simulatorUrl: string;
     simulatorPort: number;
     timeoutMs: number;
@@ -92,6 +100,19 @@ export interface Config {
     appGateway: ProviderCredential;
   };
   siteFetchMap: ReadonlyMap<string, string>;
+  /** Fetches of customer sites (robots.txt, llms.txt, sitemaps, pages): src/web/site-fetch.ts. */
+  siteFetch: {
+    /** false: only SITE_FETCH_MAP domains are fetched (tests, offline demos); every other fetch is refused. */
+    outbound: boolean;
+    timeoutMs: number;
+    connectTimeoutMs: number;
+    /** Named in the User-Agent so a site owner can find out who fetched. */
+    contactUrl: string;
+    /** Page titles read per sitemap import at most (0: none). */
+    titlesPerRun: number;
+    /** How long POST import-sitemap and crawlers/check wait for their job before answering its progress. */
+    jobWaitMs: number;
+  };
   /** How long a dead worker's job and site locks outlive it before another worker takes over. */
   jobLockMs: number;
   scans: {
@@ -139,7 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiVariant: e.API_VARIANT,
     logLevel: e.LOG_LEVEL,
     assistants: {
-      mode: e.ASSISTANTS,
+      // A production deployment never answers from the simulator unless told to.
+      mode: e.ASSISTANTS ?? (e.NODE_ENV === 'production' ? 'live' : 'auto'),
       simulatorUrl: simulatorUrl.replace(/\/$/, ''),
       simulatorPort: e.SIMULATOR_PORT,
       timeoutMs: e.ASSISTANT_TIMEOUT_MS,
@@ -153,6 +175,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appGateway: cred(e.APP_GATEWAY_API_KEY, e.APP_GATEWAY_BASE_URL),
     },
     siteFetchMap: e.SITE_FETCH_MAP,
+    siteFetch: {
+      outbound: e.SITE_FETCH_OUTBOUND === 'on',
+      timeoutMs: e.SITE_FETCH_TIMEOUT_MS,
+      connectTimeoutMs: e.SITE_FETCH_CONNECT_TIMEOUT_MS,
+      contactUrl: e.SITE_FETCH_CONTACT_URL,
+      titlesPerRun: e.SITEMAP_TITLES_PER_RUN,
+      jobWaitMs: e.SITE_JOB_WAIT_MS,
+    },
     jobLockMs: e.JOB_LOCK_MS,
     scans: { pollMs: e.SCAN_POLL_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
   });

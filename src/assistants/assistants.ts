@@ -12,7 +12,7 @@ import { createPerplexityAdapter } from './providers/perplexity.ts';
 import { createSerpAdapter } from './providers/serp.ts';
 import { resolveModel, resolveRequest } from './resolve.ts';
 import { DEFAULT_RETRY, sleep, withRetry, type RetryPolicy } from './retry.ts';
-import { resolveTarget, targetKind } from './targets.ts';
+import { isConnected, resolveTarget, targetKind } from './targets.ts';
 import { storableAnswer } from './storable.ts';
 import { capAnswer, MAX_ANSWER_BYTES } from './truncate.ts';
 import type {
@@ -65,6 +65,7 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
   const sourceOf = (provider: ProviderKey, model?: string): AnswerTarget => targetKind(config, credentialFor(provider, resolveModel(provider, model)));
 
   function adapterFor(provider: ProviderKey, upstream: UpstreamKey, target: AnswerTarget): ProviderAdapter & Partial<BatchAdapter> {
+    if (!isConnected(config, upstream)) throw AssistantError.permanent('unsupported', `${provider} is not connected: this deployment has no credential for it`, { provider });
     const engine = upstream === 'serp' ? provider : '';
     const key = `${upstream}:${target}:${engine}`;
     let adapter = adapters.get(key);

@@ -35,6 +35,14 @@ export const SIMULATOR_PREFIX: Record<UpstreamKey, string> = {
 
 export const SIMULATOR_API_KEY = 'sim-key-not-secret';
 
+/**
+ * Whether an upstream can be asked at all: in `live` mode only with its
+ * credential (no silent fall-back to the simulator); otherwise always.
+ */
+export function isConnected(config: Config['assistants'], upstream: UpstreamKey): boolean {
+  return config.mode !== 'live' || targetKind(config, upstream) === 'api';
+}
+
 export function targetKind(config: Config['assistants'], upstream: UpstreamKey): AnswerTarget {
   if (config.mode === 'simulator') return 'simulator';
   const cred = config[upstream];

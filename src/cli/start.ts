@@ -40,8 +40,11 @@ export async function runStart(config: Config): Promise<void> {
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
   // Children read their own config; they inherit this environment unchanged but for the simulator address.
+  // npm start stays offline: every assistant answers from the simulator unless ASSISTANTS says otherwise.
   // eslint-disable-next-line no-restricted-properties
-  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl };
+  const assistantsMode = process.env.ASSISTANTS || 'simulator';
+  // eslint-disable-next-line no-restricted-properties
+  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl, ASSISTANTS: assistantsMode };
   const run = (name: string, args: string[]) => {
     const proc = spawn(process.execPath, [CLI, ...args], { stdio: 'inherit', env });
     children.push({ name, proc });
@@ -93,6 +96,9 @@ export async function runStart(config: Config): Promise<void> {
       '  Sightline is running.',
       `    API:        ${url}   (OpenAPI: ${url}/openapi.json)`,
       `    Simulator:  ${config.assistants.simulatorUrl}`,
+      assistantsMode === 'simulator'
+        ? '    Answers:    simulated: every assistant is answered by the bundled simulator (ASSISTANTS=auto or live with credentials for real ones)'
+        : `    Answers:    ASSISTANTS=${assistantsMode}: assistants with a credential answer live${assistantsMode === 'auto' ? ', the rest from the simulator' : ''}`,
       `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.projectId})`,
       '',
       `  Try:  ${curl}`,

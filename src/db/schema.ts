@@ -132,6 +132,18 @@ export interface SiteEventsTable {
   createdAt: CreatedAt;
 }
 
+/** A revocable public link to a site's report (variant A); only the token's SHA-256 is stored. */
+export interface ShareLinksTable {
+  id: Generated<number>;
+  siteId: number;
+  tokenHash: string;
+  tokenPrefix: string;
+  label: string | null;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  revokedAt: Timestamp | null;
+}
+
 export interface CategoriesTable {
   id: Generated<number>;
   siteId: number;
@@ -175,6 +187,8 @@ export interface ScanPlanJson {
   promptIds?: number[];
   category?: string | null;
   sample?: number | null;
+  /** Providers the bundled simulator answered for (not the real service). */
+  simulated?: string[];
 }
 
 export interface ScansTable {
@@ -230,6 +244,8 @@ export interface AnswersTable {
   error: string | null;
   truncated: ColumnType<boolean, boolean | undefined, boolean>;
   context: string | null;
+  /** Answered by the bundled simulator, not the provider. */
+  simulated: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** One brand named in an answer, in rank order. */
@@ -455,6 +471,7 @@ export interface Database {
   ledgerEntries: LedgerEntriesTable;
   personas: PersonasTable;
   siteEvents: SiteEventsTable;
+  shareLinks: ShareLinksTable;
   categories: CategoriesTable;
   prompts: PromptsTable;
   promptCategories: PromptCategoriesTable;
@@ -489,6 +506,7 @@ export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type PersonaRow = Selectable<PersonasTable>;
 export type SiteEventRow = Selectable<SiteEventsTable>;
+export type ShareLinkRow = Selectable<ShareLinksTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type PromptRow = Selectable<PromptsTable>;
 export type ScanRow = Selectable<ScansTable>;

@@ -23,6 +23,8 @@ export interface NewAnswer {
   error: string | null;
   truncated?: boolean;
   context: string | null;
+  /** The bundled simulator gave it (shown on the answer). */
+  simulated?: boolean;
   /** Facts worked out ahead (the scan's writer analyses each answer as it arrives); analysed here otherwise. */
   facts?: AnswerFacts;
 }
@@ -62,6 +64,7 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
           costMicros: input.costMicros,
           error: input.error,
           truncated: input.truncated ?? false,
+          simulated: input.simulated ?? false,
           context: input.context,
         })),
       )

@@ -102,10 +102,10 @@ const withCounts = (db: Db, siteId: number) =>
     .groupBy('c.id');
 
 /** The site's category of that name (compared ignoring case), or null. */
-export async function findCategoryByName(db: Executor, siteId: number, name: string): Promise<{ id: number } | null> {
+export async function findCategoryByName(db: Executor, siteId: number, name: string): Promise<{ id: number; name: string } | null> {
   const row = await db
     .selectFrom('categories')
-    .select('id')
+    .select(['id', 'name'])
     .where('siteId', '=', siteId)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', nameKey(name)))
     .executeTakeFirst();

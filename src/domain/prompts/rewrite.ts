@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError } from '../../errors.ts';
+import { jobState, removeJob } from '../../queue/job-state.ts';
 import { enqueue } from '../../queue/queues.ts';
+import { connectedAssistants } from '../providers/providers.ts';
 import { assistantsFor } from '../providers/assistants.ts';
 import { consumeRateLimit } from '../workspace/rate-limits.ts';
 
@@ -23,17 +25,24 @@ export async function pendingRewrites(ctx: AppContext, site: SiteRow): Promise<{
 
 /**
  * Queues the rewrite of a site's raw imported queries into questions. Not
- * charged, but it does call an assistant, so it needs a positive balance and
- * is limited to 10 calls an hour per site.
+ * charged, but it does call an assistant, so it needs ChatGPT connected, an
+ * available balance (what scans hold reserved does not count) and is limited
+ * to 10 calls an hour per site. One rewrite per site at a time: a call while
+ * one is queued or running answers that one.
  */
 export async function requestRewrite(ctx: AppContext, site: SiteRow) {
-  const org = await ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', site.orgId).executeTakeFirstOrThrow();
-  if (org.balanceMicros <= 0) throw new BadRequestError('Rewriting queries needs a balance above zero; top up the workspace first');
+  if (!connectedAssistants(ctx.config).includes('openai')) throw new BadRequestError('Rewriting queries asks ChatGPT (openai), which is not connected on this deployment');
+  const org = await ctx.db.selectFrom('orgs').select(['balanceMicros', 'reservedMicros']).where('id', '=', site.orgId).executeTakeFirstOrThrow();
+  if (org.balanceMicros - org.reservedMicros <= 0) throw new BadRequestError('Rewriting queries needs an available balance above zero; top up the workspace first');
   const { pending } = await pendingRewrites(ctx, site);
+  const jobId = `rewrite-${site.id}`;
+  const state = await jobState(ctx, 'rewrite', jobId);
+  if (state === 'live') return { rewrite: { state: 'queued', pending, jobId } };
   await consumeRateLimit(ctx, 'rewrite', site.id);
-  const jobId = `rewrite-${site.id}-${ctx.clock.now().getTime()}`;
-  if (pending > 0) await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });
-  return { rewrite: { state: pending > 0 ? 'queued' : 'nothing to do', pending, jobId: pending > 0 ? jobId : null } };
+  if (pending === 0) return { rewrite: { state: 'nothing to do', pending, jobId: null } };
+  if (state !== 'missing') await removeJob(ctx, 'rewrite', jobId);
+  await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });
+  return { rewrite: { state: 'queued', pending, jobId } };
 }
 
 const BATCH = 50;

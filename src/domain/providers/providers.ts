@@ -1,19 +1,22 @@
 import type { AppContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import { CATALOG, credentialFor, defaultModel, type ProviderEntry, type ProviderKey } from '../../assistants/catalog.ts';
-import { targetKind } from '../../assistants/targets.ts';
+import { isConnected, targetKind } from '../../assistants/targets.ts';
 import { microsToUsd } from '../../money.ts';
 
 /**
- * With no credential a provider is answered by the bundled simulator
- * (CONTRACT.md), so every provider can answer; `source` says which.
+ * CONTRACT.md "Configuration": who answers a provider. `api` with its
+ * credential; `simulator` without one in `auto` mode, or always in
+ * `simulator` mode; null when it is not connected (`live` mode without a
+ * credential), and then no scan may name it.
  */
-export function providerSource(config: Config, key: ProviderKey): 'api' | 'simulator' {
-  return targetKind(config.assistants, credentialFor(key, defaultModel(key)));
+export function providerSource(config: Config, key: ProviderKey): 'api' | 'simulator' | null {
+  const upstream = credentialFor(key, defaultModel(key));
+  return isConnected(config.assistants, upstream) ? targetKind(config.assistants, upstream) : null;
 }
 
-export function connectedAssistants(): ProviderKey[] {
-  return CATALOG.map((p) => p.key);
+export function connectedAssistants(config: Config): ProviderKey[] {
+  return CATALOG.filter((p) => providerSource(config, p.key) !== null).map((p) => p.key);
 }
 
 /** One provider of the catalog as the providers endpoint and scan options show it. */
@@ -23,8 +26,10 @@ export function providerView(config: Config, p: ProviderEntry) {
     name: p.name,
     model: p.defaultModel,
     defaultModel: p.defaultModel,
-    connected: true,
+    connected: providerSource(config, p.key) !== null,
     source: providerSource(config, p.key),
+    // Said wherever an answer could come from the simulator: customers pay catalog prices for these.
+    simulated: providerSource(config, p.key) === 'simulator',
     models: p.models.map((m) => ({
       id: m.id,
       label: m.label,

@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
-import { PROVIDER_KEYS, defaultModel, findModel, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import { PROVIDER_KEYS, credentialFor, defaultModel, findModel, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import { targetKind } from '../../assistants/targets.ts';
 import type { AppContext } from '../../context.ts';
 import type { ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ValidationError } from '../../errors.ts';
 import { usdToMicros, type Micros } from '../../money.ts';
 import type { ScanRequest } from './schemas.ts';
+import { findCategoryByName } from '../categories/categories.ts';
+import { connectedAssistants } from '../providers/providers.ts';
 
 export type { ScanRequest } from './schemas.ts';
 
@@ -14,6 +17,8 @@ export interface ProviderPlan {
   /** Batch pricing: only API models with a batch price, and only when the scan asked for batch. */
   batch: boolean;
   priceMicros: Micros;
+  /** Answered by the bundled simulator, not the provider (said on the scan and its answers). */
+  simulated: boolean;
 }
 
 export interface ScanPlan {
@@ -34,34 +39,36 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
   const batch = req.batch === true;
 
   const allowed = site.allowedProviders ?? [...PROVIDER_KEYS];
+  const connected = connectedAssistants(ctx.config);
   let providers: ProviderKey[];
   if (from.providers && from.providers.length > 0) {
     const refused = from.providers.filter((p) => !allowed.includes(p));
     if (refused.length) throw new BadRequestError(`This project may not ask ${refused.join(', ')}; allowed: ${allowed.join(', ')}`);
+    const offline = from.providers.filter((p) => !connected.includes(p));
+    if (offline.length)
+      throw new BadRequestError(
+        `${offline.join(', ')} ${offline.length > 1 ? 'are' : 'is'} not connected on this deployment (no credential); connected: ${connected.join(', ') || 'none'}`,
+      );
     providers = [...new Set(from.providers)];
   } else {
-    providers = PROVIDER_KEYS.filter((p) => allowed.includes(p));
+    providers = PROVIDER_KEYS.filter((p) => allowed.includes(p) && connected.includes(p));
   }
-  if (providers.length === 0) throw new BadRequestError('No assistant is allowed for this project');
+  if (providers.length === 0) throw new BadRequestError('No assistant is both allowed for this project and connected on this deployment');
 
   const plans = providers.map((provider): ProviderPlan => {
     const id = from.models?.[provider];
     const model = id ? findModel(provider, id) : defaultModel(provider);
     if (!model) throw new ValidationError({ [`models.${provider}`]: `unknown model ${id}` });
     const useBatch = batch && model.batchPriceMicros !== null;
-    return { provider, model, batch: useBatch, priceMicros: useBatch ? (model.batchPriceMicros as number) : model.priceMicros };
+    const simulated = targetKind(ctx.config.assistants, credentialFor(provider, model)) === 'simulator';
+    return { provider, model, batch: useBatch, priceMicros: useBatch ? (model.batchPriceMicros as number) : model.priceMicros, simulated };
   });
 
   let category: string | null = from.category?.trim() || null;
   let query = ctx.db.selectFrom('prompts as p').select('p.id').where('p.siteId', '=', site.id).where('p.status', '=', 'active');
   if (req.promptIds && req.promptIds.length > 0) query = query.where('p.id', 'in', req.promptIds);
   if (category) {
-    const found = await ctx.db
-      .selectFrom('categories')
-      .select(['id', 'name'])
-      .where('siteId', '=', site.id)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', (category as string).toLowerCase()))
-      .executeTakeFirst();
+    const found = await findCategoryByName(ctx.db, site.id, category);
     if (!found) throw new ValidationError({ category: 'no such category in this project' });
     category = found.name;
     query = query.where((eb) =>

@@ -87,6 +87,7 @@ function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: 
       error: ok ? null : result.error,
       truncated: ok ? result.answer.truncated : false,
       context: prompt.context,
+      simulated: ok ? result.answer.target === 'simulator' : (st.scan.plan.simulated ?? []).includes(work.provider),
     },
     reservedMicros: priceMicros,
     reservedAt,

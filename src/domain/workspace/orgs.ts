@@ -69,7 +69,7 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
       role,
       reportName: org.reportName ?? org.name,
       reportLogo: org.reportLogo,
-      connectedAssistants: connectedAssistants(),
+      connectedAssistants: connectedAssistants(ctx.config),
       limits: limitsOf(org),
       scansUsedThisMonth: await scansUsedThisMonth(ctx, orgId),
       balanceUsd: microsToUsd(balance),
