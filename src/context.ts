@@ -27,7 +27,7 @@ export function createRedis(config: Config, role: RedisRole): Redis {
     // a CLI command may run before its connection is up, so it queues until then.
     maxRetriesPerRequest: role === 'worker' ? null : 1,
     enableOfflineQueue: role !== 'api',
-    // Concurrent requests' commands (auth epoch reads) share one round trip.
+    // Concurrent requests' commands (rate limits, enqueues) share round trips.
     enableAutoPipelining: role === 'api',
     lazyConnect: false,
   });
@@ -41,7 +41,11 @@ export function createContext(config: Config, options: { role: RedisRole; clock?
     config,
     logger,
     // A worker runs scans with dozens of calls in flight, each reserving money: a small pool made them queue.
-    db: createDb(config.databaseUrl, { max: options.dbPoolSize ?? (options.role === 'worker' ? 30 : 10) }),
+    db: createDb(config.databaseUrl, {
+      max: options.dbPoolSize ?? (options.role === 'worker' ? 30 : 10),
+      // A request never waits on one statement for long; workers' rebuilds of large sites may.
+      ...(options.role === 'api' && { statementTimeoutMs: 15_000 }),
+    }),
     redis,
     clock: options.clock ?? systemClock,
   };

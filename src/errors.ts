@@ -82,3 +82,30 @@ export class ServiceUnavailableError extends AppError {
     super(503, message);
   }
 }
+
+/** Postgres SQLSTATE classes that mean the database cannot be reached or is going away right now. */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-3])/;
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+
+/**
+ * Errors that reach the HTTP layer without being AppErrors but still have a
+ * meaning for the client: a unique index that a concurrent request won
+ * (409), a dependency that is down (503). Recognised by shape, so this module
+ * imports no driver.
+ */
+export function knownError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (typeof err !== 'object' || err === null) return null;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (code === '23505') return new ConflictError('That already exists: a concurrent request created it first');
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
+    return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
+  }
+  if (
+    typeof message === 'string' &&
+    /Connection terminated|Connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|max retries per request/i.test(message)
+  ) {
+    return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
+  }
+  return null;
+}

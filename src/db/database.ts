@@ -17,8 +17,14 @@ export type Executor = Db | Transaction<Database>;
 
 const pools = new WeakMap<Db, pg.Pool>();
 
-export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+export function createDb(databaseUrl: string, options: { max?: number; statementTimeoutMs?: number } = {}): Db {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    // Postgres down or unreachable: fail in seconds (the API answers 503) rather than wait for ever.
+    connectionTimeoutMillis: 5_000,
+    ...(options.statementTimeoutMs !== undefined && { statement_timeout: options.statementTimeoutMs }),
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });

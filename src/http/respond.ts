@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../errors.ts';
+import { knownError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Reply } from './route.ts';
 
@@ -11,14 +11,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-/** The one place where errors become HTTP: AppErrors keep their status, anything else is a logged 500. */
+/** The one place where errors become HTTP: AppErrors (and errors known by shape) keep their status, anything else is a logged 500. */
 export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  if (err instanceof AppError) {
-    sendJson(res, err.status, { error: err.message, fields: err.fields }, err.headers);
+  const known = knownError(err);
+  if (known) {
+    if (known !== err) log.warn({ err }, 'request failed on a dependency or a concurrent write');
+    sendJson(res, known.status, { error: known.message, fields: known.fields }, known.headers);
     return;
   }
   log.error({ err }, 'unhandled error');

@@ -33,6 +33,9 @@ type IdParam<S> = S extends 'id' | `${string}Id` ? S : never;
 /** Numeric path ids (`id`, `orgId`, `...Id`) of a path, checked by the server to be positive 32-bit integers. */
 export type PathIds<P extends string> = { [K in IdParam<PathParams<P>>]: number };
 
+/** Path parameters that are not ids (`:token`), as sent (decoded); the handler decides what a well-formed one is. */
+export type PathText<P extends string> = { [K in Exclude<PathParams<P>, IdParam<PathParams<P>>>]: string };
+
 /** Routes under `/projects/:id` get the site, looked up inside the caller's workspace. */
 export const isSitePath = (path: string) => path === '/projects/:id' || path.startsWith('/projects/:id/');
 type SiteOf<P extends string> = P extends '/projects/:id' | `/projects/:id/${string}` ? SiteRow : null;
@@ -43,6 +46,7 @@ export interface HandlerInput<P extends string, A extends Access, B, Q> {
   ctx: AppContext;
   principal: PrincipalOf<A>;
   ids: PathIds<P>;
+  params: PathText<P>;
   site: SiteOf<P>;
   body: B;
   query: Q;
@@ -91,6 +95,7 @@ export interface ServerInput {
   ctx: AppContext;
   principal: Principal | null;
   ids: Record<string, number>;
+  params: Record<string, string>;
   site: SiteRow | null;
   body: unknown;
   query: unknown;

@@ -3,13 +3,13 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
-import { atLeast } from '../domain/workspace/roles.ts';
-import { findSite } from '../domain/sites/sites.ts';
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, SignedInOnlyError, ValidationError } from '../errors.ts';
+import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
+import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bodyWasAbandoned, readJsonBody } from './body.ts';
+import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
-import { isSitePath, type Method, type Route } from './route.ts';
+import type { Method, Route } from './route.ts';
 import { validate } from './validate.ts';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -30,13 +30,34 @@ function bearer(req: IncomingMessage): string | null {
   return match?.[1] ?? null;
 }
 
+/** Path parameters that are not ids (`:token`), as sent; the route decides what a well-formed one is. */
+function textParams(params: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) if (!ID_PARAM.test(name) && value !== undefined) out[name] = value;
+  return out;
+}
+
+/**
+ * A path that is not valid percent-encoding (`/share/%FF`) is read literally,
+ * so it reaches its route (which answers 404 for what it names) instead of
+ * failing to match anything.
+ */
+function routablePath(pathname: string): string {
+  try {
+    decodeURIComponent(pathname);
+    return pathname;
+  } catch {
+    return pathname.replaceAll('%', '%25');
+  }
+}
+
 function parseIds(params: Record<string, string | undefined>): Record<string, number> {
   const ids: Record<string, number> = {};
   for (const [name, value] of Object.entries(params)) {
     if (!ID_PARAM.test(name) || value === undefined) continue;
     const n = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
     // A malformed id names nothing, the same answer as an unknown one.
-    if (!(n <= MAX_ID)) throw new NotFoundError(`No ${name === 'id' ? 'project' : name.replace(/Id$/, '')} with id ${value}`);
+    if (!(n <= MAX_ID)) throw new NotFoundError(`No ${name === 'id' ? 'project' : name.replace(/Id$/, '')} with id ${value.length > 40 ? `${value.slice(0, 40)}...` : value}`);
     ids[name] = n;
   }
   return ids;
@@ -56,19 +77,12 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-/** CONTRACT.md "Variants": a field of a variant the deployment does not serve is invalid like any other. */
-function refuseUnservedFields(route: Route, body: unknown, served: string): void {
-  if (!route.variantFields || typeof body !== 'object' || body === null) return;
-  const fields: Record<string, string> = {};
-  for (const [field, variant] of Object.entries(route.variantFields)) {
-    if (variant && !served.includes(variant) && (body as Record<string, unknown>)[field] !== undefined) fields[field] = `${field} is not available on this deployment`;
-  }
-  if (Object.keys(fields).length) throw new ValidationError(fields);
-}
-
 export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => Route[]): HttpServer {
   const metrics = createMetrics();
-  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  // Cached key look-ups are dropped as soon as a change is announced.
+  const stopKeyChanges = dropCachedKeysOnChange(ctx);
+  // Long path parameters (a pasted 10 KB share token) reach their route and its 404 rather than missing every route.
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 16_384 });
   for (const route of routes(metrics)) {
     if (route.variant && !ctx.config.apiVariant.includes(route.variant)) continue;
     router.on(route.method, route.path, () => undefined, route);
@@ -77,12 +91,14 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
   async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, state: { route: string; principal: Principal | null }): Promise<void> {
     const log = ctx.logger.child({ reqId: requestId });
     const method = (req.method ?? 'GET').toUpperCase() as Method;
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const match = router.find(method, url.pathname);
+    // Parsed as a path, never as a URL of its own: `//x` is a path here, not a host.
+    const url = new URL(`http://localhost${(req.url ?? '/').startsWith('/') ? '' : '/'}${req.url ?? ''}`);
+    const pathname = routablePath(url.pathname);
+    const match = router.find(method, pathname);
     if (!match) {
-      const allow = METHODS.filter((m) => router.find(m, url.pathname));
+      const allow = METHODS.filter((m) => router.find(m, pathname));
       if (allow.length) throw new MethodNotAllowedError(allow);
-      throw new NotFoundError(`No endpoint at ${method} ${url.pathname}`);
+      throw new NotFoundError(`No endpoint at ${method} ${url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}...` : url.pathname}`);
     }
     const route = match.store as Route;
     state.route = route.path;
@@ -94,15 +110,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       if (route.access === 'signed-in') throw new SignedInOnlyError();
     }
     const ids = parseIds(match.params);
-    let site = null;
-    if (principal) {
-      if (ids.orgId !== undefined && ids.orgId !== principal.org.id) throw new NotFoundError(`No workspace with id ${ids.orgId}`);
-      if (ids.id !== undefined && isSitePath(route.path)) site = await findSite(ctx.db, principal.org.id, ids.id);
-      const needed = route.access as 'viewer' | 'member' | 'admin';
-      if (!atLeast(principal.role, needed)) {
-        throw new ForbiddenError(`This needs a key with ${needed} access or higher; this key has ${principal.role} access`);
-      }
-    }
+    const site = principal ? await authorize(ctx, route, principal, ids) : null;
     const query = route.query ? validate(route.query, queryObject(url), 'query') : undefined;
     const rawBody = route.body ? await readJsonBody(req) : undefined;
     const body = route.body ? validate(route.body, rawBody ?? {}, 'body') : undefined;
@@ -112,6 +120,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       ctx,
       principal,
       ids,
+      params: textParams(match.params),
       site,
       body,
       query,
@@ -164,8 +173,8 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       });
     },
     /** Stops accepting, lets in-flight requests finish (10 s at most), then closes. */
-    close() {
-      return new Promise((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
         force.unref();
         server.close(() => {
@@ -174,6 +183,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         });
         server.closeIdleConnections();
       });
+      await stopKeyChanges();
     },
   };
 }

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
 import { createApiKey, generateKey, revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
 import { changeMemberRole, removeMemberAsOperator } from '../../src/domain/workspace/members.ts';
+import { closeContext, createContext } from '../../src/context.ts';
+import { createLogger } from '../../src/logger.ts';
+import { allRoutes } from '../../src/http/routes/index.ts';
+import { createHttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
@@ -45,6 +49,46 @@ describe('401 forms', () => {
     const person = await addPerson(app.ctx, ws.orgId, 'admin');
     await removeMemberAsOperator(app.ctx, ws.orgId, person.userId);
     expect((await app.request('GET', '/whoami', { key: person.key as string })).status).toBe(401);
+  });
+});
+
+describe('revocation in another API process', () => {
+  // A second API server with its own context: its own key cache and Redis subscriber, as another process has.
+  async function otherProcess() {
+    const ctx = createContext(app.config, { role: 'api', logger: createLogger('silent'), dbPoolSize: 2 });
+    const http = createHttpServer(ctx, allRoutes);
+    const url = await http.listen(0, '127.0.0.1');
+    const whoami = async (key: string) => (await fetch(`${url}/whoami`, { headers: { authorization: `Bearer ${key}` } })).status;
+    return { whoami, close: async () => (await http.close(), await closeContext(ctx)) };
+  }
+
+  it('is heard at once when announced', async () => {
+    const other = await otherProcess();
+    try {
+      const person = await addPerson(app.ctx, ws.orgId, 'member');
+      const key = person.key as string;
+      expect(await other.whoami(key)).toBe(200);
+      const row = await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', person.userId).executeTakeFirstOrThrow();
+      await revokeApiKey(app.ctx, row.id);
+      await expect.poll(() => other.whoami(key), { timeout: 1_000, interval: 20 }).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('holds within a second even when no announcement arrives (Redis lost it)', async () => {
+    const other = await otherProcess();
+    try {
+      const person = await addPerson(app.ctx, ws.orgId, 'member');
+      const key = person.key as string;
+      expect(await other.whoami(key)).toBe(200);
+      // Surgery behind the domain's back: nothing is announced, so only the cache's TTL can end it.
+      await app.ctx.db.updateTable('apiKeys').set({ revokedAt: new Date() }).where('createdBy', '=', person.userId).execute();
+      // The TTL is 1 s; the rest is slack for a loaded machine.
+      await expect.poll(() => other.whoami(key), { timeout: 1_500, interval: 20 }).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -49,9 +49,24 @@ export async function getReanalysis(ctx: AppContext, site: SiteRow, reanalysisId
 /**
  * Queues a re-read of every stored answer of a site and waits a few seconds
  * for it: the caller gets the finished summary, or the state and where to poll.
+ * Requests while one is still queued join it (one queued per site, a unique
+ * index), so a burst of changes costs one run.
  */
 export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
-  const row = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason }).returning(['id']).executeTakeFirstOrThrow();
+  const created = await ctx.db
+    .insertInto('reanalyses')
+    .values({ siteId: site.id, reason })
+    .onConflict((oc) =>
+      oc
+        .column('siteId')
+        .where(sql<boolean>`status = 'queued'`)
+        .doNothing(),
+    )
+    .returning(['id'])
+    .executeTakeFirst();
+  const row = created ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').orderBy('id', 'desc').executeTakeFirst());
+  // The queued one started running in between: ask again, and a new one is queued.
+  if (!row) return requestReanalysis(ctx, site, reason, waitMs);
   await enqueue(ctx, 'reanalyse', { siteId: site.id, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
   const deadline = Date.now() + waitMs;
   for (;;) {

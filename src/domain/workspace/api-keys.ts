@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { KeyRole } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { ROLE_RANK, capForKey } from './roles.ts';
-import { bumpAuthEpoch } from './auth-epoch.ts';
+import { announceKeyChange } from './key-changes.ts';
 import { requireMembership } from './members.ts';
 
 export const KEY_PREFIX = 'slk_';
@@ -56,12 +56,18 @@ export async function createApiKey(db: Db, input: { orgId: number; userId: numbe
 export async function revokeApiKey(ctx: AppContext, keyId: number): Promise<{ id: number; revokedAt: Date }> {
   const { db } = ctx;
   const at = ctx.clock.now();
-  const row = await db.updateTable('apiKeys').set({ revokedAt: at }).where('id', '=', keyId).where('revokedAt', 'is', null).returning(['id', 'revokedAt']).executeTakeFirst();
+  const row = await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: at })
+    .where('id', '=', keyId)
+    .where('revokedAt', 'is', null)
+    .returning(['id', 'revokedAt', 'orgId'])
+    .executeTakeFirst();
   if (!row?.revokedAt) {
     const exists = await db.selectFrom('apiKeys').select('revokedAt').where('id', '=', keyId).executeTakeFirst();
     if (!exists) throw new NotFoundError(`No key with id ${keyId}`);
     return { id: keyId, revokedAt: exists.revokedAt ?? at };
   }
-  await bumpAuthEpoch(ctx);
+  await announceKeyChange(ctx, row.orgId);
   return { id: row.id, revokedAt: row.revokedAt };
 }

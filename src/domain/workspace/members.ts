@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { KeyRole, Role } from '../../db/schema.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, SignedInOnlyError } from '../../errors.ts';
-import { bumpAuthEpoch } from './auth-epoch.ts';
+import { announceKeyChange } from './key-changes.ts';
 import { limitsOf } from './plans.ts';
 
 export async function requireMembership(db: Db, orgId: number, userId: number): Promise<{ role: Role }> {
@@ -51,7 +51,7 @@ export async function addMember(ctx: AppContext, input: { orgId: number; userId:
     .values(input)
     .onConflict((oc) => oc.columns(['orgId', 'userId']).doUpdateSet({ role: input.role }))
     .execute();
-  await bumpAuthEpoch(ctx);
+  await announceKeyChange(ctx, input.orgId);
   return input;
 }
 
@@ -108,7 +108,7 @@ export async function changeMemberRole(ctx: AppContext, actor: Actor, userId: nu
     .where('userId', '=', userId)
     .returning(['userId', 'role'])
     .executeTakeFirstOrThrow();
-  await bumpAuthEpoch(ctx);
+  await announceKeyChange(ctx, actor.orgId);
   return { member: row };
 }
 
@@ -118,12 +118,12 @@ export async function removeMember(ctx: AppContext, actor: Actor, userId: number
   if (userId === actor.userId) throw new SignedInOnlyError();
   await targetMember(ctx.db, actor, userId);
   await ctx.db.deleteFrom('memberships').where('orgId', '=', actor.orgId).where('userId', '=', userId).execute();
-  await bumpAuthEpoch(ctx);
+  await announceKeyChange(ctx, actor.orgId);
 }
 
 /** Operator path (CLI): removes anyone, the owner included. */
 export async function removeMemberAsOperator(ctx: AppContext, orgId: number, userId: number): Promise<void> {
   const res = await ctx.db.deleteFrom('memberships').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw new NotFoundError(`User ${userId} is not a member of workspace ${orgId}`);
-  await bumpAuthEpoch(ctx);
+  await announceKeyChange(ctx, orgId);
 }

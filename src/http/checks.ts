@@ -1,0 +1,39 @@
+import type { AppContext } from '../context.ts';
+import type { SiteRow } from '../db/schema.ts';
+import { findSite } from '../domain/sites/sites.ts';
+import type { Principal } from '../domain/workspace/auth.ts';
+import { atLeast } from '../domain/workspace/roles.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { isSitePath, type Route } from './route.ts';
+
+/**
+ * The checks a keyed route makes once the key is known, shared by HTTP
+ * (server.ts) and the MCP tools (src/mcp), so a tool can never reach what
+ * its route would refuse.
+ */
+
+/**
+ * `:orgId` must be the key's workspace and `/projects/:id` one of its sites
+ * (anything else is a 404, the same as a nonexistent id); then the key's role
+ * must reach the route's lowest role (403). Answers the site of a
+ * `/projects/:id` route.
+ */
+export async function authorize(ctx: AppContext, route: Route, principal: Principal, ids: Record<string, number>): Promise<SiteRow | null> {
+  if (ids.orgId !== undefined && ids.orgId !== principal.org.id) throw new NotFoundError(`No workspace with id ${ids.orgId}`);
+  const site = ids.id !== undefined && isSitePath(route.path) ? await findSite(ctx.db, principal.org.id, ids.id) : null;
+  const needed = route.access as 'viewer' | 'member' | 'admin';
+  if (!atLeast(principal.role, needed)) {
+    throw new ForbiddenError(`This needs a key with ${needed} access or higher; this key has ${principal.role} access`);
+  }
+  return site;
+}
+
+/** CONTRACT.md "Variants": a field of a variant the deployment does not serve is invalid like any other. */
+export function refuseUnservedFields(route: Route, body: unknown, served: string): void {
+  if (!route.variantFields || typeof body !== 'object' || body === null) return;
+  const fields: Record<string, string> = {};
+  for (const [field, variant] of Object.entries(route.variantFields)) {
+    if (variant && !served.includes(variant) && (body as Record<string, unknown>)[field] !== undefined) fields[field] = `${field} is not available on this deployment`;
+  }
+  if (Object.keys(fields).length) throw new ValidationError(fields);
+}
