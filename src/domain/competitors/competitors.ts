@@ -51,21 +51,25 @@ export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: Com
   const name = input.name.trim();
   const domain = checkedDomain(input.domain) ?? null;
   await assertNameFree(ctx, site.id, name);
-  const count = await ctx.db
-    .selectFrom('competitors')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('siteId', '=', site.id)
-    .executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
-  const row = await ctx.db
-    .insertInto('competitors')
-    .values({ siteId: site.id, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-    .catch((err: { code?: string }) => {
-      if (err.code === '23505') throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
-      throw err;
-    });
+  // The site row stays locked until the insert commits: concurrent adds are counted one after the other.
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await trx.selectFrom('sites').select('id').where('id', '=', site.id).forNoKeyUpdate().executeTakeFirstOrThrow();
+    const count = await trx
+      .selectFrom('competitors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
+    return trx
+      .insertInto('competitors')
+      .values({ siteId: site.id, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .catch((err: { code?: string }) => {
+        if (err.code === '23505') throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
+        throw err;
+      });
+  });
   return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`) };
 }
 

@@ -5,7 +5,8 @@ import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { categoryNamesOf, upsertCategories } from '../categories/categories.ts';
 import { nameKey, uniqueNames } from '../common/names.ts';
 import { limitMessage, lockSite, promptRoom } from './limits.ts';
-import { looksRaw, parsePromptCsv, type ImportRow, type RowError } from './csv.ts';
+import { looksRaw, type ImportRow, type RowError } from './csv.ts';
+import { parsePromptCsvOffThread } from './csv-pool.ts';
 import type { PromptImport } from './schemas.ts';
 
 /**
@@ -81,7 +82,7 @@ async function insertLinks(db: Db, promptIds: number[], categoryIds: number[]): 
 }
 
 export async function importPrompts(ctx: AppContext, site: SiteRow, userId: number, input: PromptImport) {
-  const parsed = parsePromptCsv(input.contents);
+  const parsed = await parsePromptCsvOffThread(input.contents);
 
   const run = async (trx: Db) => {
     if (!input.dryRun) await lockSite(trx, site.id);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { CATALOG } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
 import type { ScanRow, ScanTrigger, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../errors.ts';
 import { formatUsd, microsToUsd } from '../../money.ts';
@@ -44,8 +45,8 @@ export function serializeScan(s: ScanRow) {
   };
 }
 
-export async function scansUsedThisMonth(ctx: AppContext, orgId: number): Promise<number> {
-  const row = await ctx.db
+export async function scansUsedThisMonth(ctx: AppContext, orgId: number, db: Executor = ctx.db): Promise<number> {
+  const row = await db
     .selectFrom('scans')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('orgId', '=', orgId)
@@ -152,34 +153,37 @@ export async function startScan(
     throw ctx.config.apiVariant === 'B' ? new BadRequestError(message) : new PaymentRequiredError(message);
   }
   const limit = limitsOf(org).scansPerMonth;
-  if ((await scansUsedThisMonth(ctx, site.orgId)) >= limit) throw new BadRequestError(`This workspace has used its limit of ${limit} scans this month`);
-
-  const scan = await ctx.db
-    .insertInto('scans')
-    .values({
-      orgId: site.orgId,
-      siteId: site.id,
-      trigger,
-      label: req.label?.trim() || null,
-      batch: plan.batch,
-      plan: JSON.stringify({
-        providers: plan.providers.map((p) => p.provider),
-        models: Object.fromEntries(plan.providers.map((p) => [p.provider, p.model.id])),
-        promptIds: plan.promptIds,
-        category: plan.category,
-        sample: req.sample ?? null,
-        simulated: plan.providers.filter((p) => p.simulated).map((p) => p.provider),
-      }),
-      budgetMicros: plan.budgetMicros,
-      answersTotal: plan.answers,
-      createdBy: userId,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-    .catch((err: { code?: string; constraint?: string }) => {
-      if (err.code === '23505' && err.constraint === 'scans_one_active_per_site') throw new BadRequestError('Another scan is running on this project; wait for it or cancel it');
-      throw err;
-    });
+  // The workspace row stays locked until the insert commits: concurrent starts are counted one after the other.
+  const scan = await ctx.db.transaction().execute(async (trx) => {
+    await trx.selectFrom('orgs').select('id').where('id', '=', site.orgId).forNoKeyUpdate().executeTakeFirstOrThrow();
+    if ((await scansUsedThisMonth(ctx, site.orgId, trx)) >= limit) throw new BadRequestError(`This workspace has used its limit of ${limit} scans this month`);
+    return trx
+      .insertInto('scans')
+      .values({
+        orgId: site.orgId,
+        siteId: site.id,
+        trigger,
+        label: req.label?.trim() || null,
+        batch: plan.batch,
+        plan: JSON.stringify({
+          providers: plan.providers.map((p) => p.provider),
+          models: Object.fromEntries(plan.providers.map((p) => [p.provider, p.model.id])),
+          promptIds: plan.promptIds,
+          category: plan.category,
+          sample: req.sample ?? null,
+          simulated: plan.providers.filter((p) => p.simulated).map((p) => p.provider),
+        }),
+        budgetMicros: plan.budgetMicros,
+        answersTotal: plan.answers,
+        createdBy: userId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .catch((err: { code?: string; constraint?: string }) => {
+        if (err.code === '23505' && err.constraint === 'scans_one_active_per_site') throw new BadRequestError('Another scan is running on this project; wait for it or cancel it');
+        throw err;
+      });
+  });
   await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId: `scan-${scan.id}`, delayMs: options.delayMs });
   return { scan: serializeScan(scan), estimate: estimateView(plan) };
 }

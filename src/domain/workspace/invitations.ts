@@ -24,15 +24,21 @@ export async function inviteMember(ctx: AppContext, actor: { orgId: number; user
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
   if (pending) throw new ConflictError(`${email} already has a pending invitation (id ${pending.id})`, { email: 'already invited' });
-  await assertSeatAvailable(db, actor.orgId);
   await consumeRateLimit(ctx, 'invitations', actor.orgId);
   // The token is what an emailed link would carry; only its hash is kept, like keys.
   const token = randomBytes(24).toString('base64url');
-  const invitation = await db
-    .insertInto('invitations')
-    .values({ orgId: actor.orgId, email, role: input.role, invitedBy: actor.userId, tokenHash: createHash('sha256').update(token).digest('hex') })
-    .returning(['id', 'email', 'role', 'status', 'createdAt'])
-    .executeTakeFirstOrThrow();
+  const invitation = await db.transaction().execute(async (trx) => {
+    await assertSeatAvailable(trx, actor.orgId);
+    return trx
+      .insertInto('invitations')
+      .values({ orgId: actor.orgId, email, role: input.role, invitedBy: actor.userId, tokenHash: createHash('sha256').update(token).digest('hex') })
+      .returning(['id', 'email', 'role', 'status', 'createdAt'])
+      .executeTakeFirstOrThrow()
+      .catch((err: { code?: string }) => {
+        if (err.code === '23505') throw new ConflictError(`${email} already has a pending invitation`, { email: 'already invited' });
+        throw err;
+      });
+  });
   return { invitation: { ...invitation, pending: true } };
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { KeyRole, Role } from '../../db/schema.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, SignedInOnlyError } from '../../errors.ts';
 import { announceKeyChange } from './key-changes.ts';
@@ -29,8 +29,13 @@ export async function seatsUsed(db: Db, orgId: number): Promise<number> {
   return Number(members.n) + Number(pending.n);
 }
 
-export async function assertSeatAvailable(db: Db, orgId: number): Promise<void> {
-  const org = await db.selectFrom('orgs').selectAll().where('id', '=', orgId).executeTakeFirstOrThrow();
+/**
+ * Run in the transaction that takes the seat: the workspace row stays locked
+ * until it commits, so concurrent invitations and additions are counted one
+ * after the other and never pass the limit together.
+ */
+export async function assertSeatAvailable(db: Executor, orgId: number): Promise<void> {
+  const org = await db.selectFrom('orgs').selectAll().where('id', '=', orgId).forNoKeyUpdate().executeTakeFirstOrThrow();
   const limit = limitsOf(org).members;
   if ((await seatsUsed(db, orgId)) >= limit) {
     throw new BadRequestError(`This workspace has reached its limit of ${limit} members (pending invitations count); remove someone or raise the plan`);
@@ -39,18 +44,19 @@ export async function assertSeatAvailable(db: Db, orgId: number): Promise<void> 
 
 /** Operator path (CLI): adds or changes a membership, limits enforced for new members. */
 export async function addMember(ctx: AppContext, input: { orgId: number; userId: number; role: Role }): Promise<{ orgId: number; userId: number; role: Role }> {
-  const { db } = ctx;
-  const existing = await db.selectFrom('memberships').select('role').where('orgId', '=', input.orgId).where('userId', '=', input.userId).executeTakeFirst();
-  if (!existing) await assertSeatAvailable(db, input.orgId);
-  if (input.role === 'owner') {
-    const owner = await db.selectFrom('memberships').select('userId').where('orgId', '=', input.orgId).where('role', '=', 'owner').executeTakeFirst();
-    if (owner && owner.userId !== input.userId) throw new BadRequestError(`Workspace ${input.orgId} already has an owner (user ${owner.userId})`);
-  }
-  await db
-    .insertInto('memberships')
-    .values(input)
-    .onConflict((oc) => oc.columns(['orgId', 'userId']).doUpdateSet({ role: input.role }))
-    .execute();
+  await ctx.db.transaction().execute(async (db) => {
+    const existing = await db.selectFrom('memberships').select('role').where('orgId', '=', input.orgId).where('userId', '=', input.userId).executeTakeFirst();
+    if (!existing) await assertSeatAvailable(db, input.orgId);
+    if (input.role === 'owner') {
+      const owner = await db.selectFrom('memberships').select('userId').where('orgId', '=', input.orgId).where('role', '=', 'owner').executeTakeFirst();
+      if (owner && owner.userId !== input.userId) throw new BadRequestError(`Workspace ${input.orgId} already has an owner (user ${owner.userId})`);
+    }
+    await db
+      .insertInto('memberships')
+      .values(input)
+      .onConflict((oc) => oc.columns(['orgId', 'userId']).doUpdateSet({ role: input.role }))
+      .execute();
+  });
   await announceKeyChange(ctx, input.orgId);
   return input;
 }
