@@ -44,8 +44,20 @@ export interface AnswerFacts {
 
 function noFacts(book: BrandBook): AnswerFacts {
   return {
-    verdict: 'failed', mentioned: false, ownCited: false, brandRank: null, brandPosition: null, brands: [], competitorsNamed: [],
-    competitorsCited: [], citations: [], tone: null, toneScore: null, quote: null, suggestions: [], bookKey: book.key,
+    verdict: 'failed',
+    mentioned: false,
+    ownCited: false,
+    brandRank: null,
+    brandPosition: null,
+    brands: [],
+    competitorsNamed: [],
+    competitorsCited: [],
+    citations: [],
+    tone: null,
+    toneScore: null,
+    quote: null,
+    suggestions: [],
+    bookKey: book.key,
   };
 }
 

@@ -62,9 +62,7 @@ function canonical(input: BrandBookInput): string {
     clean(input.name),
     sortedUnique(input.brandTerms),
     input.domain.trim().toLowerCase(),
-    [...input.competitors]
-      .sort((a, b) => a.id - b.id)
-      .map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null]),
+    [...input.competitors].sort((a, b) => a.id - b.id).map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null]),
   ]);
 }
 

@@ -5,12 +5,30 @@
  * few letters Unicode does not decompose are mapped by hand.
  */
 const EXTRA: Record<string, string> = {
-  ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ł: 'l', Ł: 'l', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't',
+  ø: 'o',
+  Ø: 'o',
+  đ: 'd',
+  Đ: 'd',
+  ł: 'l',
+  Ł: 'l',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+  ŧ: 't',
+  Ŧ: 't',
   // Typographic variants that models emit for the same keystroke.
-  '\u2018': "'", '\u2019': "'", '\u02BC': "'", '\u2032': "'",
-  '\u201C': '"', '\u201D': '"',
-  '\u2010': '-', '\u2011': '-',
-  '\u00A0': ' ', '\u2007': ' ', '\u2009': ' ', '\u202F': ' ',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u02BC': "'",
+  '\u2032': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u00A0': ' ',
+  '\u2007': ' ',
+  '\u2009': ' ',
+  '\u202F': ' ',
 };
 
 const WORD = /[\p{L}\p{N}\p{M}]/u;

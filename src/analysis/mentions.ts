@@ -1,5 +1,7 @@
-import type { BrandBook, PatternInfo } from './brand-book.ts';
-import { IS_WORD, stripAccents } from './fold.ts';
+import type { BrandBook } from './brand-book.ts';
+import { nameCasing } from './casing.ts';
+import { IS_WORD } from './fold.ts';
+import { findInlineItems } from './inline-lists.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
 export interface Mention {
@@ -51,10 +53,6 @@ function domainFits(text: string, start: number, end: number, urls: readonly Url
   return url === null || (start >= url.hostStart && end <= url.hostEnd);
 }
 
-function casingFits(text: string, start: number, end: number, info: PatternInfo): boolean {
-  return info.casings === null || info.casings.includes(stripAccents(text.slice(start, end)));
-}
-
 const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`', '-', '+', '•']);
 
 /** Start of the text, of a line, of a list item or after `.`, `!`, `?`, `:`. */
@@ -100,7 +98,10 @@ const packed = new WeakMap<BrandBook, PackedInfo>();
 function packedInfo(book: BrandBook): PackedInfo {
   let p = packed.get(book);
   if (p === undefined) {
-    p = { entityOf: Int32Array.from(book.info, (i) => i.entity), flagsOf: Uint8Array.from(book.info, (i) => (i.kind === 'domain' ? DOMAIN : 0) | (i.casings !== null ? CASED : 0)) };
+    p = {
+      entityOf: Int32Array.from(book.info, (i) => i.entity),
+      flagsOf: Uint8Array.from(book.info, (i) => (i.kind === 'domain' ? DOMAIN : 0) | (i.casings !== null ? CASED : 0)),
+    };
     packed.set(book, p);
   }
   return p;
@@ -109,8 +110,11 @@ function packedInfo(book: BrandBook): PackedInfo {
 /**
  * Every brand and competitor mention, in text order, without overlaps (the
  * longest name wins at one place: "Acme Cloud" over "Acme"). An everyday-word
- * name at the start of a sentence ("Notion of ...") counts only when it is
- * marked up as a name or the answer names the same brand elsewhere.
+ * name must be written as the book writes it or wholly in capitals within
+ * mixed-case text (casing.ts). At the start of a sentence, where its first
+ * capital may be the sentence's ("Notion of ..."), it counts only when a later
+ * capital shows a name ("Bar Labs builds ..."), when it is marked up as a
+ * name, or when the answer names the same brand elsewhere.
  */
 export function findMentions(text: string, book: BrandBook): Mention[] {
   const hits = book.scan(text);
@@ -129,9 +133,9 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
     if (!nameFits(text, h.start, h.end)) continue;
     let doubtful = false;
     if ((flags & CASED) !== 0) {
-      const info = book.info[h.pattern];
-      if (info === undefined || !casingFits(text, h.start, h.end, info)) continue;
-      doubtful = atSentenceStart(text, h.start) && !marked(text, h.start, h.end);
+      const casing = nameCasing(text, h.start, h.end, book.info[h.pattern]?.casings ?? []);
+      if (casing === 'none') continue;
+      doubtful = casing === 'first' && atSentenceStart(text, h.start) && !marked(text, h.start, h.end);
     }
     accepted.push({ entity, start: h.start, end: h.end, kind: 'name', doubtful });
   }
@@ -145,7 +149,7 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
     reach = m.end;
     if (m.doubtful) anyDoubtful = true;
   }
-  const kept = anyDoubtful ? dropUnconfirmed(chosen) : chosen;
+  const kept = anyDoubtful ? dropUnconfirmed(text, chosen) : chosen;
   return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
 }
 
@@ -168,8 +172,15 @@ function sortByStartLongestFirst(xs: Candidate[]): void {
   }
 }
 
-/** Doubtful mentions count only when the same entity is named elsewhere without doubt. */
-function dropUnconfirmed(chosen: readonly Candidate[]): Candidate[] {
+/**
+ * Doubtful mentions count only when the same entity is named elsewhere
+ * without doubt, or when they head an item of a list written on one line
+ * ("Top options: 1. Notion 2. Foo"), as the head of a list line does.
+ */
+function dropUnconfirmed(text: string, chosen: readonly Candidate[]): Candidate[] {
   const confirmed = new Set(chosen.filter((m) => !m.doubtful).map((m) => m.entity));
-  return chosen.filter((m) => !m.doubtful || confirmed.has(m.entity));
+  const heads = new Set(findInlineItems(text).map((item) => item.bodyStart + (LEAD_MARKUP.exec(text.slice(item.bodyStart, item.bodyStart + 4))?.[0].length ?? 0)));
+  return chosen.filter((m) => !m.doubtful || confirmed.has(m.entity) || heads.has(m.start));
 }
+
+const LEAD_MARKUP = /^[*_[`"'(]+/;

@@ -5,7 +5,32 @@ export interface Span {
 
 /** Words whose trailing period does not end a sentence. */
 const ABBREVIATIONS = new Set([
-  'e.g', 'i.e', 'etc', 'vs', 'inc', 'ltd', 'co', 'corp', 'llc', 'mr', 'mrs', 'ms', 'dr', 'st', 'no', 'approx', 'est', 'dept', 'jr', 'sr', 'fig', 'cf', 'u.s', 'u.k', 'a.m', 'p.m',
+  'e.g',
+  'i.e',
+  'etc',
+  'vs',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'llc',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'no',
+  'approx',
+  'est',
+  'dept',
+  'jr',
+  'sr',
+  'fig',
+  'cf',
+  'u.s',
+  'u.k',
+  'a.m',
+  'p.m',
 ]);
 
 function space(c: number): boolean {
@@ -81,4 +106,3 @@ export function sentenceAround(text: string, index: number): Span {
   }
   return trim(text, start, end);
 }
-

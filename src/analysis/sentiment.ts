@@ -1,4 +1,6 @@
+import { keepEvaluative, WORD_CLASSES } from './evaluative.ts';
 import type { Mention } from './mentions.ts';
+import review from './review-lexicon.json' with { type: 'json' };
 import data from './sentiment-lexicon.json' with { type: 'json' };
 import { sentenceAround, type Span } from './sentences.ts';
 import { createVader } from './vader.ts';
@@ -9,7 +11,7 @@ export type Tone = 'positive' | 'neutral' | 'negative';
 export const POSITIVE_FROM = 0.05;
 export const NEGATIVE_FROM = -0.05;
 
-const vader = createVader({ extraWords: data.words, extraPhrases: data.phrases });
+const vader = createVader({ extraWords: { ...review.words, ...data.words }, extraPhrases: data.phrases, wordClasses: WORD_CLASSES, adjust: keepEvaluative });
 
 export function toneOf(score: number): Tone {
   if (score >= POSITIVE_FROM) return 'positive';
@@ -44,7 +46,7 @@ export function plainForScoring(text: string, names: readonly { start: number; e
     .trim();
 }
 
-const CONTRAST = /\s*(?:[,;:]\s*(?:but|however|whereas|while|although|though|yet)\b|;|\s(?:but|whereas)\s)/gi;
+const CONTRAST = /\s*(?:[,;:]\s*(?:and|but|however|whereas|while|although|though|yet)\b|;|\s(?:but|whereas)\s)/gi;
 
 /**
  * The part of a sentence that speaks of one brand: when a contrast splits

@@ -40,17 +40,13 @@ function brandLike(name: string): boolean {
 
 /**
  * Untracked brand-like names that this answer lists beside a tracked brand:
- * the leading names of list items in a list where another item is led by a
+ * the leading names of list items (one-line lists included; in a table with
+ * a rank column, the cell after the rank) in a list where another item is led by a
  * tracked brand, and names chained with a tracked brand in running text
  * ("Acme, Foo and Bar"). Everyday words, tracked names and the brand's own
  * terms are never suggested. Each name once per answer, in text order.
  */
-export function findSuggestions(
-  text: string,
-  mentions: readonly Mention[],
-  items: readonly ListItem[],
-  isTracked: (folded: string) => boolean,
-): string[] {
+export function findSuggestions(text: string, mentions: readonly Mention[], items: readonly ListItem[], isTracked: (folded: string) => boolean): string[] {
   if (mentions.length === 0) return [];
   const found: { name: string; at: number }[] = [];
   const add = (name: string, at: number): void => {
@@ -61,10 +57,12 @@ export function findSuggestions(
   for (const kind of ['numbered', 'bullet', 'table'] as const) {
     const list = items.filter((i) => i.kind === kind);
     const heads = list.map((item) => {
-      const body = text.slice(item.bodyStart, item.end);
-      const skip = (LEAD_MARKUP.exec(body)?.[0].length ?? 0);
+      // A ranked table row's head is in the cell after its rank.
+      const from = item.rank === null ? item.bodyStart : text.indexOf('|', item.bodyStart) + 1;
+      const body = text.slice(from, item.end);
+      const skip = LEAD_MARKUP.exec(body)?.[0].length ?? 0;
       const m = NAME_RE.exec(body.slice(skip));
-      return m === null ? null : { start: item.bodyStart + skip, end: item.bodyStart + skip + m[0].length, name: m[0] };
+      return m === null ? null : { start: from + skip, end: from + skip + m[0].length, name: m[0] };
     });
     const trackedLead = heads.some((h) => h !== null && overlaps(mentions, h.start, h.end));
     if (!trackedLead) continue;

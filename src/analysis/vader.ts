@@ -8,7 +8,11 @@ import { lexicon as BASE } from 'vader-sentiment/src/vader_lexicon.js';
  * it cannot take product words. Differences from the reference, all on
  * purpose: tokens lose all surrounding punctuation (so "(reliable)" counts),
  * and "however" weighs clauses like "but"; a leading "although"/"though"/
- * "while"/"whereas" clause weighs half, the clause after its comma 1.5 times.
+ * "while"/"whereas" clause weighs half, the clause after its comma 1.5 times;
+ * negations and boosters reach back only within their sentence ("Nope. I was
+ * wrong." does not negate "wrong"), and a repeated "no" ("no no no") is not
+ * negated by the one before it. `adjust` lets rules outside VADER's decide
+ * which words evaluate (evaluative.ts).
  */
 const B_INCR = 0.293;
 const B_DECR = -0.293;
@@ -16,25 +20,171 @@ const C_INCR = 0.733;
 const N_SCALAR = -0.74;
 
 const NEGATE = new Set([
-  'aint', 'arent', 'cannot', 'cant', 'couldnt', 'darent', 'didnt', 'doesnt', "ain't", "aren't", "can't", "couldn't", "daren't", "didn't", "doesn't",
-  'dont', 'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt', 'mustnt', 'neither', "don't", "hadn't", "hasn't", "haven't", "isn't", "mightn't", "mustn't",
-  'neednt', "needn't", 'never', 'none', 'nope', 'nor', 'not', 'nothing', 'nowhere', 'oughtnt', 'shant', 'shouldnt', 'uhuh', 'wasnt', 'werent',
-  "oughtn't", "shan't", "shouldn't", 'uh-uh', "wasn't", "weren't", 'without', 'wont', 'wouldnt', "won't", "wouldn't", 'rarely', 'seldom', 'despite',
+  'aint',
+  'arent',
+  'cannot',
+  'cant',
+  'couldnt',
+  'darent',
+  'didnt',
+  'doesnt',
+  "ain't",
+  "aren't",
+  "can't",
+  "couldn't",
+  "daren't",
+  "didn't",
+  "doesn't",
+  'dont',
+  'hadnt',
+  'hasnt',
+  'havent',
+  'isnt',
+  'mightnt',
+  'mustnt',
+  'neither',
+  "don't",
+  "hadn't",
+  "hasn't",
+  "haven't",
+  "isn't",
+  "mightn't",
+  "mustn't",
+  'neednt',
+  "needn't",
+  'never',
+  'none',
+  'nope',
+  'nor',
+  'not',
+  'nothing',
+  'nowhere',
+  'oughtnt',
+  'shant',
+  'shouldnt',
+  'uhuh',
+  'wasnt',
+  'werent',
+  "oughtn't",
+  "shan't",
+  "shouldn't",
+  'uh-uh',
+  "wasn't",
+  "weren't",
+  'without',
+  'wont',
+  'wouldnt',
+  "won't",
+  "wouldn't",
+  'rarely',
+  'seldom',
+  'despite',
 ]);
 
 const BOOSTERS = new Map<string, number>([
-  ...['absolutely', 'amazingly', 'awfully', 'completely', 'considerable', 'considerably', 'decidedly', 'deeply', 'effing', 'enormous', 'enormously', 'entirely',
-    'especially', 'exceptional', 'exceptionally', 'extreme', 'extremely', 'fabulously', 'flipping', 'flippin', 'frackin', 'fracking', 'fricking', 'frickin',
-    'frigging', 'friggin', 'fully', 'fuckin', 'fucking', 'fuggin', 'fugging', 'greatly', 'hella', 'highly', 'hugely', 'incredible', 'incredibly', 'intensely',
-    'major', 'majorly', 'more', 'most', 'particularly', 'purely', 'quite', 'really', 'remarkably', 'so', 'substantially', 'thoroughly', 'total', 'totally',
-    'tremendous', 'tremendously', 'uber', 'unbelievably', 'unusually', 'utter', 'utterly', 'very'].map((w) => [w, B_INCR] as const),
-  ...['almost', 'barely', 'hardly', 'just enough', 'kind of', 'kinda', 'kindof', 'kind-of', 'less', 'little', 'marginal', 'marginally', 'occasional',
-    'occasionally', 'partly', 'scarce', 'scarcely', 'slight', 'slightly', 'somewhat', 'sort of', 'sorta', 'sortof', 'sort-of'].map((w) => [w, B_DECR] as const),
+  ...[
+    'absolutely',
+    'amazingly',
+    'awfully',
+    'completely',
+    'considerable',
+    'considerably',
+    'decidedly',
+    'deeply',
+    'effing',
+    'enormous',
+    'enormously',
+    'entirely',
+    'especially',
+    'exceptional',
+    'exceptionally',
+    'extreme',
+    'extremely',
+    'fabulously',
+    'flipping',
+    'flippin',
+    'frackin',
+    'fracking',
+    'fricking',
+    'frickin',
+    'frigging',
+    'friggin',
+    'fully',
+    'fuckin',
+    'fucking',
+    'fuggin',
+    'fugging',
+    'greatly',
+    'hella',
+    'highly',
+    'hugely',
+    'incredible',
+    'incredibly',
+    'intensely',
+    'major',
+    'majorly',
+    'more',
+    'most',
+    'particularly',
+    'purely',
+    'quite',
+    'really',
+    'remarkably',
+    'so',
+    'substantially',
+    'thoroughly',
+    'total',
+    'totally',
+    'tremendous',
+    'tremendously',
+    'uber',
+    'unbelievably',
+    'unusually',
+    'utter',
+    'utterly',
+    'very',
+  ].map((w) => [w, B_INCR] as const),
+  ...[
+    'almost',
+    'barely',
+    'hardly',
+    'just enough',
+    'kind of',
+    'kinda',
+    'kindof',
+    'kind-of',
+    'less',
+    'little',
+    'marginal',
+    'marginally',
+    'occasional',
+    'occasionally',
+    'partly',
+    'scarce',
+    'scarcely',
+    'slight',
+    'slightly',
+    'somewhat',
+    'sort of',
+    'sorta',
+    'sortof',
+    'sort-of',
+  ].map((w) => [w, B_DECR] as const),
 ]);
 
 const IDIOMS = new Map<string, number>([
-  ['the shit', 3], ['the bomb', 3], ['bad ass', 1.5], ['badass', 1.5], ['bus stop', 0], ['yeah right', -2], ['kiss of death', -1.5],
-  ['to die for', 3], ['beating heart', 3.1], ['broken heart', -2.9], ['cut the mustard', 2], ['hand to mouth', -2],
+  ['the shit', 3],
+  ['the bomb', 3],
+  ['bad ass', 1.5],
+  ['badass', 1.5],
+  ['bus stop', 0],
+  ['yeah right', -2],
+  ['kiss of death', -1.5],
+  ['to die for', 3],
+  ['beating heart', 3.1],
+  ['broken heart', -2.9],
+  ['cut the mustard', 2],
+  ['hand to mouth', -2],
 ]);
 
 /** Words that can start an idiom or a two-word booster: the idiom check runs only near them. */
@@ -44,6 +194,38 @@ export interface VaderOptions {
   /** extra words (lower case; phrases with single spaces), VADER scale */
   extraWords?: Record<string, number>;
   extraPhrases?: Record<string, number>;
+  /**
+   * Word classes for `adjust`, bit masks under 2^23, read back with
+   * TokenView.classOf: folded into the one lookup per token the scorer does anyway.
+   */
+  wordClasses?: ReadonlyMap<string, number>;
+  /** called with a text's tokens and their valences, when some token scored or has a word class, before "but" weighs the clauses; may change the valences */
+  adjust?: (tokens: TokenView, valences: number[]) => void;
+}
+
+/**
+ * The tokens of one text as `adjust` sees them, index by index. Arrays are
+ * the scorer's own (read only); what only some rules need is asked for by
+ * method, so a sentence that needs none costs nothing more.
+ */
+export interface TokenView {
+  /** as written, surrounding punctuation dropped; phrases joined by "_" */
+  readonly words: readonly string[];
+  readonly lower: readonly string[];
+  /** a one-letter word dropped just before the token ("I"), lower case, else "" */
+  readonly shortBefore: readonly string[];
+  /** what ends with each token: END_CLAUSE (`,` `;` `:`), END_SENTENCE (`.` `!` `?` `;`), END_BANG (`!`), 0 for nothing */
+  readonly ends: readonly number[];
+  /** the `wordClasses` bits of token i, 0 when none */
+  classOf(i: number): number;
+  /** "!" ends token i or the sentence it is in */
+  exclaimed(i: number): boolean;
+  /** token i is in capitals among words that are not: VADER's emphasis */
+  shouted(i: number): boolean;
+  /** token i is a booster or dampener ("very", "slightly") */
+  booster(i: number): boolean;
+  /** the valence the lexicon gives token i, before any rule */
+  base(i: number): number;
 }
 
 export interface Vader {
@@ -69,6 +251,13 @@ const BOOST = 2;
 const IDIOM = 4;
 const NEG = 8;
 const PHRASE = 16;
+/** Bits of TokenView.ends. */
+export const END_CLAUSE = 1;
+export const END_SENTENCE = 2;
+export const END_BANG = 4;
+
+/** Bits from VaderOptions.wordClasses sit above VADER's own. */
+const CLASS_SHIFT = 8;
 
 interface Phrase {
   words: string[];
@@ -85,12 +274,16 @@ interface Cues {
   idiomsNear: boolean;
 }
 
-/** The tokens of one text, in parallel arrays; phrases splice all four alike. */
+/** The tokens of one text, in parallel arrays; phrases splice them all alike. */
 interface Tokens {
   words: string[];
   lower: string[];
   flags: number[];
-  clauseEnd: boolean[];
+  /** END_* bits */
+  ends: number[];
+  shortBefore: string[];
+  /** some token has wordClasses bits */
+  classed: boolean;
 }
 
 export function createVader(options: VaderOptions = {}): Vader {
@@ -119,6 +312,7 @@ export function createVader(options: VaderOptions = {}): Vader {
   mark(IDIOM_TOKENS, IDIOM);
   mark(NEGATE, NEG);
   mark(phrases.keys(), PHRASE);
+  for (const [w, bits] of options.wordClasses ?? []) wordFlags.set(w, (wordFlags.get(w) ?? 0) | (bits << CLASS_SHIFT));
 
   /** `negated` of the reference: a negation word or any "n't" contraction. */
   function negatedAt(t: Tokens, j: number): boolean {
@@ -126,7 +320,7 @@ export function createVader(options: VaderOptions = {}): Vader {
   }
 
   function joinPhrases(t: Tokens): void {
-    const { words, lower, flags, clauseEnd } = t;
+    const { words, lower, flags, ends, shortBefore } = t;
     for (let i = 0; i < words.length; i++) {
       // Tokens after i are still the split ones, so their flag still tells a phrase start.
       if (!has(flags, i, PHRASE)) continue;
@@ -135,20 +329,23 @@ export function createVader(options: VaderOptions = {}): Vader {
       for (const c of candidates) {
         if (i + c.words.length > words.length) continue;
         let ok = true;
-        for (let k = 1; k < c.words.length && ok; k++) ok = lower[i + k] === c.words[k] && !clauseEnd[i + k - 1];
+        const n = c.words.length;
+        for (let k = 1; k < n && ok; k++) ok = lower[i + k] === c.words[k] && !ends[i + k - 1];
         if (!ok) continue;
-        words.splice(i, c.words.length, c.key);
-        lower.splice(i, c.words.length, c.keyLower);
-        flags.splice(i, c.words.length, wordFlags.get(c.keyLower) ?? 0);
-        clauseEnd.splice(i, c.words.length, clauseEnd[i + c.words.length - 1] ?? false);
+        words.splice(i, n, c.key);
+        lower.splice(i, n, c.keyLower);
+        flags.splice(i, n, wordFlags.get(c.keyLower) ?? 0);
+        ends.splice(i, n, ends[i + n - 1] ?? 0);
+        shortBefore.splice(i + 1, n - 1);
         break;
       }
     }
   }
 
   function tokenize(raw: string): Tokens {
-    const t: Tokens = { words: [], lower: [], flags: [], clauseEnd: [] };
+    const t: Tokens = { words: [], lower: [], flags: [], ends: [], shortBefore: [], classed: false };
     let phraseStart = false;
+    let short = '';
     // The pieces of raw.split(' '), cut out with indexOf: measured about a
     // quarter faster than split on sentences, and pieces too short to count are never copied.
     let from = 0;
@@ -157,18 +354,27 @@ export function createVader(options: VaderOptions = {}): Vader {
       if (to < 0) to = raw.length;
       const start = from;
       from = to + 1;
-      if (to - start < 2) continue;
+      if (to - start < 2) {
+        // A lone "I" or "!" is no token, but says who speaks or where a sentence ends.
+        if (to - start === 1) short = droppedPiece(t, raw[start] ?? '');
+        continue;
+      }
       const token = raw.slice(start, to);
       const bare = !punctAt(token, 0) && !punctAt(token, token.length - 1) ? token : lexicon.has(token.toLowerCase()) ? token : token.replace(PUNCT, '');
-      if (bare.length < 2) continue;
+      if (bare.length < 2) {
+        short = droppedPiece(t, token);
+        continue;
+      }
       const l = bare.toLowerCase();
       const f = wordFlags.get(l) ?? 0;
       t.words.push(bare);
       t.lower.push(l);
       t.flags.push(f);
+      t.shortBefore.push(short);
+      short = '';
       if ((f & PHRASE) !== 0) phraseStart = true;
-      const last = token.charCodeAt(token.length - 1);
-      t.clauseEnd.push(last === 44 || last === 59 || last === 58);
+      if (f >= 1 << CLASS_SHIFT) t.classed = true;
+      t.ends.push(endOf(token.charCodeAt(token.length - 1)));
     }
     if (phraseStart) joinPhrases(t);
     return t;
@@ -176,7 +382,7 @@ export function createVader(options: VaderOptions = {}): Vader {
 
   function score(raw: string): number {
     const t = tokenize(raw);
-    const { words, lower, flags, clauseEnd } = t;
+    const { words, lower, flags, ends } = t;
     const n = words.length;
     const upper: boolean[] = new Array<boolean>(n);
     let upperCount = 0;
@@ -191,8 +397,9 @@ export function createVader(options: VaderOptions = {}): Vader {
     // Filled by push, in order: V8 keeps a packed array of doubles, cheaper to sum than a pre-filled holey one.
     const sentiments: number[] = [];
     for (let i = 0; i < n; i++) sentiments.push(valenceAt(t, cues, i));
+    if (options.adjust !== undefined && (t.classed || scored(sentiments))) options.adjust(new View(t, cues, lexicon), sentiments);
 
-    contrast(lower, clauseEnd, sentiments);
+    contrast(lower, ends, sentiments);
     let sum = 0;
     for (let i = 0; i < n; i++) sum += sentiments[i] ?? 0;
     if (sum === 0) return 0;
@@ -212,12 +419,18 @@ export function createVader(options: VaderOptions = {}): Vader {
     if (!has(flags, i, KNOWN) || has(flags, i, BOOST) || (low === 'kind' && lower[i + 1] === 'of')) return 0;
     const base = lexicon.get(low) ?? 0;
     let v = base;
-    if (low === 'no' && i !== n - 1 && has(flags, i + 1, KNOWN)) v = 0;
-    if ((i > 0 && lower[i - 1] === 'no') || (i > 1 && lower[i - 2] === 'no') || (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor'))) {
+    // How far back this token's sentence reaches, up to the three words VADER looks at.
+    let back = 0;
+    while (back < 3 && back < i && ((t.ends[i - back - 1] ?? 0) & END_SENTENCE) === 0) back++;
+    if (low === 'no' && i !== n - 1 && has(flags, i + 1, KNOWN) && lower[i + 1] !== 'no') v = 0;
+    if (
+      low !== 'no' &&
+      ((back > 0 && lower[i - 1] === 'no') || (back > 1 && lower[i - 2] === 'no') || (back > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor')))
+    ) {
       v = base * N_SCALAR;
     }
     if (upper[i] && capDiff) v += v > 0 ? C_INCR : -C_INCR;
-    for (let k = 0; k < 3 && i > k; k++) {
+    for (let k = 0; k < back; k++) {
       const j = i - (k + 1);
       if (has(flags, j, KNOWN)) continue;
       // Not a booster: the reference's scalar() is 0, and adding 0 is kept as it was.
@@ -253,6 +466,77 @@ export function createVader(options: VaderOptions = {}): Vader {
   }
 
   return { score };
+}
+
+/** TokenView over one text's tokens: one small object, its methods shared. */
+class View implements TokenView {
+  readonly words: readonly string[];
+  readonly lower: readonly string[];
+  readonly shortBefore: readonly string[];
+  readonly ends: readonly number[];
+  private readonly flags: readonly number[];
+  private readonly cues: Cues;
+  private readonly lexicon: ReadonlyMap<string, number>;
+
+  constructor(t: Tokens, cues: Cues, lexicon: ReadonlyMap<string, number>) {
+    this.words = t.words;
+    this.lower = t.lower;
+    this.shortBefore = t.shortBefore;
+    this.ends = t.ends;
+    this.flags = t.flags;
+    this.cues = cues;
+    this.lexicon = lexicon;
+  }
+
+  classOf(i: number): number {
+    return (this.flags[i] ?? 0) >> CLASS_SHIFT;
+  }
+
+  exclaimed(i: number): boolean {
+    for (let j = i; j < this.ends.length; j++) {
+      const e = this.ends[j] ?? 0;
+      if ((e & END_SENTENCE) !== 0) return (e & END_BANG) !== 0;
+    }
+    return false;
+  }
+
+  shouted(i: number): boolean {
+    return this.cues.capDiff && this.cues.upper[i] === true;
+  }
+
+  booster(i: number): boolean {
+    return has(this.flags, i, BOOST);
+  }
+
+  base(i: number): number {
+    return has(this.flags, i, KNOWN) ? (this.lexicon.get(this.lower[i] ?? '') ?? 0) : 0;
+  }
+}
+
+function scored(valences: readonly number[]): boolean {
+  for (const v of valences) if (v !== 0) return true;
+  return false;
+}
+
+/** END_* bits for a token's last character. */
+function endOf(last: number): number {
+  if (last === 44 || last === 58) return END_CLAUSE;
+  if (last === 59) return END_CLAUSE | END_SENTENCE;
+  if (last === 46 || last === 63) return END_SENTENCE;
+  return last === 33 ? END_SENTENCE | END_BANG : 0;
+}
+
+/**
+ * Notes what a piece too short to be a token says: "!" or "." ends the
+ * sentence of the token before it ("Great !"); a one-letter word ("I") is
+ * returned, lower case, for the next token's `shortBefore`.
+ */
+function droppedPiece(t: Tokens, piece: string): string {
+  const last = t.ends.length - 1;
+  const end = endOf(piece.charCodeAt(piece.length - 1));
+  if (last >= 0 && (end & END_SENTENCE) !== 0) t.ends[last] = (t.ends[last] ?? 0) | end | (piece.includes('!') ? END_BANG : 0);
+  const c = piece.length === 1 ? piece.charCodeAt(0) | 32 : 0;
+  return c >= 97 && c <= 122 ? String.fromCharCode(c) : '';
 }
 
 function scalar(lower: string, upper: boolean, valence: number, capDiff: boolean): number {
@@ -299,10 +583,10 @@ function idioms(v: number, w: readonly string[], i: number): number {
 }
 
 /** "but" and "however": what follows weighs 1.5, what precedes 0.5. */
-function contrast(lower: readonly string[], clauseEnd: readonly boolean[], s: number[]): void {
+function contrast(lower: readonly string[], ends: readonly number[], s: number[]): void {
   let pivot = lower.findIndex((w) => w === 'but' || w === 'however');
   if (pivot < 0 && LEAD_CONCESSION.has(lower[0] ?? '')) {
-    const comma = clauseEnd.indexOf(true);
+    const comma = ends.findIndex((e) => (e & END_CLAUSE) !== 0);
     if (comma > 0) pivot = comma + 0.5;
   }
   if (pivot < 0) return;

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { seedAnswers } from '../helpers/answers.ts';
+import { createSite } from '../../src/domain/sites/sites.ts';
+import { seedWorkspace } from '../helpers/fixtures.ts';
 
 const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
@@ -100,6 +103,24 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Unknown option '--force'[\s\S]*usage: sightline key revoke --id ID/);
     expect((await sightline([])).code).toBe(2);
+  });
+
+  it('re-reads every stored answer with reanalyse --all, with a progress line, and refuses a bad choice of sites', async () => {
+    const ws = await seedWorkspace(app.ctx);
+    const site = await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Rereader', url: 'rereader.com' });
+    await seedAnswers(app.ctx, ws.orgId, site.id, [{ text: 'Rereader is the one to pick.' }, { text: 'Nothing to see.' }]);
+    // Facts of an older rule set: the command must rewrite them.
+    await app.ctx.db.updateTable('answerFacts').set({ brandKey: 'v0:old' }).where('siteId', '=', site.id).execute();
+    const res = await sightline(['reanalyse', '--project', String(site.id)]);
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({ sites: 1, answers: 2 });
+    expect(res.stderr).toMatch(/\[#+\] 2\/2 answers {2}1\/1 sites/);
+    const keys = await app.ctx.db.selectFrom('answerFacts').select('brandKey').where('siteId', '=', site.id).execute();
+    expect(keys.every((k) => k.brandKey !== 'v0:old')).toBe(true);
+    expect((await sightline(['reanalyse', '--all'])).code).toBe(0);
+    expect((await sightline(['reanalyse'])).code).toBe(2);
+    expect((await sightline(['reanalyse', '--all', '--project', '1'])).code).toBe(2);
+    expect((await sightline(['reanalyse', '--project', '999999'])).stderr).toMatch(/No project with id 999999/);
   });
 
   it('reports a missing workspace as an error, not a crash', async () => {

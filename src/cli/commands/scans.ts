@@ -3,9 +3,38 @@ import { z } from 'zod';
 import { scanRequestSchema } from '../../domain/scans/schemas.ts';
 import { findSiteForOperator } from '../../domain/sites/sites.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
+import { bar, duration, progressLine } from '../progress.ts';
 
 /** Scans and answers: start or watch a scan, import answers collected elsewhere. */
 export const scanCommands = [
+  defineCommand({
+    name: 'reanalyse',
+    usage: 'reanalyse --all | --project ID[,ID...]',
+    summary: 'Re-read stored answers with the current analysis rules and names (after an upgrade), drawing a progress bar; calls no assistant',
+    flags: {
+      all: z.boolean().optional(),
+      project: z
+        .string()
+        .regex(/^\d+(,\d+)*$/, 'a project id or ids separated by commas')
+        .optional(),
+    },
+    run: (a, config) => {
+      if (!a.all === !a.project) throw new UsageError('give --all or --project, not both');
+      return withContext(config, async (ctx) => {
+        const { reanalyseSites } = await import('../../domain/reanalysis/reanalysis.ts');
+        const progress = progressLine();
+        const started = Date.now();
+        const result = await reanalyseSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
+          const seconds = Math.round((Date.now() - started) / 1000);
+          const perSecond = seconds > 0 ? p.answersDone / seconds : 0;
+          const left = perSecond > 0 ? Math.round((p.answers - p.answersDone) / perSecond) : null;
+          progress.draw(`${bar(p.answers ? p.answersDone / p.answers : 1)} ${p.answersDone}/${p.answers} answers  ${p.sitesDone}/${p.sites} sites  ${duration(left)} left`);
+        });
+        progress.end();
+        return result;
+      });
+    },
+  }),
   defineCommand({
     name: 'money check',
     usage: 'money check',

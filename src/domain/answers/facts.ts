@@ -10,7 +10,7 @@ export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'siteId' | 'promptId' | '
  * rules are never mistaken for current ones (reanalysis skips answers whose
  * facts carry the current analysis version and brand book).
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;

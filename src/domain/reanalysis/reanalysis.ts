@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { ReanalysisStatus, SiteRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
+import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
@@ -82,7 +83,12 @@ export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: 
  * the current names, then rebuilds the rollups that depend on facts in one
  * transaction.
  */
-export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisId: number): Promise<{ answers: number; verdictsChanged: number }> {
+export async function runReanalysis(
+  ctx: AppContext,
+  siteId: number,
+  reanalysisId: number,
+  onProgress: (answersRead: number) => void = () => undefined,
+): Promise<{ answers: number; verdictsChanged: number }> {
   return withSiteLock(ctx, siteId, async (lost) => {
     const db = ctx.db;
     await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
@@ -122,6 +128,7 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
           write.catch(() => undefined);
           writing.push(write);
           answers += batch.length;
+          onProgress(answers);
           batch = await next;
         }
         await Promise.all(writing);
@@ -138,4 +145,71 @@ export async function runReanalysis(ctx: AppContext, siteId: number, reanalysisI
       throw err;
     }
   });
+}
+
+export interface ReanalyseAllProgress {
+  sites: number;
+  sitesDone: number;
+  answers: number;
+  answersDone: number;
+}
+
+/**
+ * Operators, after a change of analysis rules: re-reads every stored answer
+ * of every site (or the given ones) in this process, one site at a time, each
+ * as a recorded reanalysis. A site whose lock another job holds is waited for.
+ */
+export async function reanalyseSites(
+  ctx: AppContext,
+  siteIds: number[] | 'all',
+  onProgress: (p: ReanalyseAllProgress) => void = () => undefined,
+): Promise<{ sites: number; answers: number; verdictsChanged: number }> {
+  let query = ctx.db
+    .selectFrom('sites as s')
+    .select([
+      's.id',
+      (eb) =>
+        eb
+          .selectFrom('answers as a')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('a.siteId', '=', 's.id')
+          .as('answers'),
+    ])
+    .orderBy('s.id');
+  if (siteIds !== 'all') query = query.where('s.id', 'in', siteIds.length ? siteIds : [0]);
+  const sites = await query.execute();
+  if (siteIds !== 'all' && sites.length !== siteIds.length) throw new NotFoundError(`No project with id ${siteIds.filter((id) => !sites.some((s) => s.id === id)).join(', ')}`);
+  const progress: ReanalyseAllProgress = { sites: sites.length, sitesDone: 0, answers: sites.reduce((n, s) => n + Number(s.answers ?? 0), 0), answersDone: 0 };
+  let verdictsChanged = 0;
+  onProgress({ ...progress });
+  for (const site of sites) {
+    // A request already waiting to run is this one: whichever run comes second finds the facts current.
+    const row =
+      (await ctx.db
+        .insertInto('reanalyses')
+        .values({ siteId: site.id, reason: 'operator: new analysis rules' })
+        .onConflict((oc) =>
+          oc
+            .column('siteId')
+            .where(sql<boolean>`status = 'queued'`)
+            .doNothing(),
+        )
+        .returning('id')
+        .executeTakeFirst()) ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').executeTakeFirstOrThrow());
+    const before = progress.answersDone;
+    for (;;) {
+      try {
+        const result = await runReanalysis(ctx, site.id, row.id, (read) => onProgress({ ...progress, answersDone: before + read }));
+        verdictsChanged += result.verdictsChanged;
+        progress.answersDone = before + result.answers;
+        break;
+      } catch (err) {
+        if (!(err instanceof RetryLaterError)) throw err;
+        await new Promise((r) => setTimeout(r, err.delayMs));
+      }
+    }
+    progress.sitesDone++;
+    onProgress({ ...progress });
+  }
+  return { sites: sites.length, answers: progress.answersDone, verdictsChanged };
 }

@@ -29,7 +29,13 @@ describe('brand book', () => {
   });
 
   it('the lower competitor id wins a shared alias', () => {
-    const book = { ...BOOK, competitors: [{ id: 7, name: 'Zed', aliases: ['Zeta'], domain: null }, { id: 3, name: 'Yak', aliases: ['Zeta'], domain: null }] };
+    const book = {
+      ...BOOK,
+      competitors: [
+        { id: 7, name: 'Zed', aliases: ['Zeta'], domain: null },
+        { id: 3, name: 'Yak', aliases: ['Zeta'], domain: null },
+      ],
+    };
     expect(facts('Zeta rocks.', [], book).brands).toMatchObject([{ competitorId: 3 }]);
   });
 

@@ -86,7 +86,10 @@ describe('citations: own and competitor', () => {
 
   it('marks own and competitor citations with their site type', () => {
     const f = facts('Some answer.', [{ url: 'https://acme.com' }, { url: 'https://foo.io' }]);
-    expect(f.citations.map((c) => [c.siteType, c.competitorId])).toEqual([['own', null], ['competitor', 2]]);
+    expect(f.citations.map((c) => [c.siteType, c.competitorId])).toEqual([
+      ['own', null],
+      ['competitor', 2],
+    ]);
   });
 
   it('keeps a citation that is not a URL, with no domain', () => {
@@ -95,7 +98,10 @@ describe('citations: own and competitor', () => {
   });
 
   it('keeps the title, trimmed, and null for an empty one', () => {
-    const f = facts('Some answer.', [{ url: 'https://a.org', title: '  Hello ' }, { url: 'https://b.org', title: '' }]);
+    const f = facts('Some answer.', [
+      { url: 'https://a.org', title: '  Hello ' },
+      { url: 'https://b.org', title: '' },
+    ]);
     expect(f.citations.map((c) => c.title)).toEqual(['Hello', null]);
   });
 

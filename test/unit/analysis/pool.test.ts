@@ -14,7 +14,11 @@ const book = compileBrandBook({
 });
 
 const answers = [
-  { text: '1. **Acme** is the best.\n2. Globex Corp is close.\n3. Initech is cheaper.', citations: [{ url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' }], failed: false },
+  {
+    text: '1. **Acme** is the best.\n2. Globex Corp is close.\n3. Initech is cheaper.',
+    citations: [{ url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' }],
+    failed: false,
+  },
   { text: 'Globex leads; Acme Cloud and Hooli follow, then Pied Piper.', citations: [{ url: 'https://globex.com/blog', title: null }], failed: false },
   { text: 'Nothing relevant here.', citations: [], failed: false },
   { text: null, citations: [], failed: true },
