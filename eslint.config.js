@@ -40,6 +40,16 @@ export default tseslint.config(
     allowTypeImports: true,
     message: 'src/http calls domain functions; queries live in src/domain (types from src/db are fine).',
   }),
+  layer(['src/mcp/**'], {
+    group: ['**/db/**', 'kysely', 'pg'],
+    allowTypeImports: true,
+    message: 'src/mcp calls routes and domain functions; queries live in src/domain (types from src/db are fine).',
+  }),
+  layer(['src/share/**'], {
+    group: ['**/db/**', '**/http/**', '**/mcp/**', '**/queue/**', 'kysely', 'pg', 'ioredis'],
+    allowTypeImports: true,
+    message: 'src/share renders what a domain function read: no database, HTTP, MCP or queue code.',
+  }),
   {
     // The launcher `npx sightline` runs: its one job is to load the CLI entry point.
     files: ['bin/**'],

@@ -9,9 +9,13 @@
  * baseline (7 calls each). The baseline's numbers are compared with the
  * report's, so the run also checks the rollups at scale.
  *
- * Targets: p95 under 50 ms for every report, 20x+ faster than the baseline.
- * The data set is kept between runs (found by its domain); `--fresh` makes it
- * again, `--rebuild` only rebuilds its rollups.
+ * Then the public share page, GET /share/:token through the real HTTP server
+ * (token look-up, the report, the HTML), for the same periods and the default.
+ *
+ * Targets: p95 under 50 ms for every report and the share page, 20x+ faster
+ * than the baseline. The data set is kept between runs (found by its domain);
+ * `--fresh` makes it again, `--rebuild` only rebuilds its rollups,
+ * `--share-only` times the share page alone.
  */
 import os from 'node:os';
 import { sql } from 'kysely';
@@ -32,6 +36,9 @@ import { siteSources } from '../src/domain/reports/sources.ts';
 import { siteTrends } from '../src/domain/reports/trends.ts';
 import { rebuildRollups } from '../src/domain/reports/rollups.ts';
 import { createSite } from '../src/domain/sites/sites.ts';
+import { createShare, revokeShare } from '../src/domain/shares/shares.ts';
+import { allRoutes } from '../src/http/routes/index.ts';
+import { createHttpServer } from '../src/http/server.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
 import { runBench } from './lib.ts';
 
@@ -44,6 +51,7 @@ const COMPETITORS = 10;
 const CATEGORIES = 10;
 const START = '2026-09-15';
 const RUNS = 40;
+const SHARE_ONLY = process.argv.includes('--share-only');
 const BASELINE_RUNS = 7;
 const PROVIDERS: [string, string][] = [
   ['openai', 'gpt-5-mini'],
@@ -438,6 +446,40 @@ function same(label: string, a: unknown, b: unknown): boolean {
   return ok;
 }
 
+/** GET /share/:token over HTTP for each period holding START and for the default (latest) period: p50 and p95 over RUNS calls. */
+async function timeSharePage(ctx: AppContext, site: SiteRow) {
+  const owner = await ctx.db.selectFrom('memberships').select('userId').where('orgId', '=', site.orgId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  const created = await createShare(ctx, site, owner.userId, { label: 'bench' });
+  const token = created.url.split('/share/')[1] as string;
+  const http = createHttpServer(ctx, allRoutes);
+  const base = await http.listen(0, '127.0.0.1');
+  try {
+    const out: Record<string, unknown>[] = [];
+    for (const [period, start] of [
+      ['week', START],
+      ['month', START],
+      ['quarter', START],
+      ['week', undefined],
+    ] as [Period, string | undefined][]) {
+      const url = `${base}/share/${token}?period=${period}${start ? `&start=${start}` : ''}`;
+      const t = await timeIt(async () => {
+        const res = await fetch(url);
+        const body = await res.text();
+        if (res.status !== 200 || !body.includes('data-chart="visibility"')) throw new Error(`share page answered ${res.status}`);
+        return body.length;
+      }, RUNS);
+      out.push({ endpoint: 'share page', period, start: start ?? 'latest', p50: t.p50, p95: t.p95, bytes: t.result });
+      log(
+        `${'share page'.padEnd(20)} ${period.padEnd(8)} ${(start ?? 'latest').padEnd(10)} p50 ${String(t.p50).padStart(6)} ms  p95 ${String(t.p95).padStart(6)} ms  ${t.result} bytes`,
+      );
+    }
+    return out;
+  } finally {
+    await http.close();
+    await revokeShare(ctx, site, created.share.id);
+  }
+}
+
 async function main() {
   await ensureDatabase(DATABASE_URL);
   const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: `bench-${process.pid}` });
@@ -478,7 +520,7 @@ async function main() {
     const s = site;
     const rows: Record<string, unknown>[] = [];
     let allSame = true;
-    for (const period of ['week', 'month', 'quarter'] as Period[]) {
+    for (const period of (SHARE_ONLY ? [] : ['week', 'month', 'quarter']) as Period[]) {
       const q = { period, start: START };
       const page = { ...q, page: 1, perPage: 50 };
       const cases: [string, () => Promise<unknown>, () => Promise<unknown>, (r: never, b: never) => boolean][] = [
@@ -636,8 +678,10 @@ async function main() {
         );
       }
     }
-    const worstP95 = Math.max(...rows.map((r) => r.p95 as number));
-    const minSpeedup = Math.min(...rows.map((r) => r.speedup as number));
+    const sharePage = await timeSharePage(ctx, s);
+    const shareWorstP95 = Math.max(...sharePage.map((r) => r.p95 as number));
+    const worstP95 = rows.length ? Math.max(...rows.map((r) => r.p95 as number)) : null;
+    const minSpeedup = rows.length ? Math.min(...rows.map((r) => r.speedup as number)) : null;
     console.log(
       JSON.stringify(
         {
@@ -650,7 +694,16 @@ async function main() {
           answers,
           start: START,
           results: rows,
-          targets: { p95UnderMs: 50, worstP95, speedupAtLeast: 20, minSpeedup, met: worstP95 < 50 && minSpeedup >= 20, baselineNumbersEqual: allSame },
+          sharePage,
+          targets: {
+            p95UnderMs: 50,
+            worstP95,
+            speedupAtLeast: 20,
+            minSpeedup,
+            sharePageWorstP95: shareWorstP95,
+            met: (worstP95 === null || worstP95 < 50) && (minSpeedup === null || minSpeedup >= 20) && shareWorstP95 < 50,
+            baselineNumbersEqual: allSame,
+          },
         },
         null,
         2,

@@ -1,9 +1,11 @@
 import type { JobName } from '../src/queue/catalog.ts';
+import { crawlerCheck, crawlerCheckExhausted, crawlerCheckTick } from './crawler-check.ts';
 import { reanalyse } from './reanalyse.ts';
 import { rewrite } from './rewrite.ts';
 import { scan, scanExhausted } from './scan.ts';
 import { scanReconcile } from './scan-reconcile.ts';
 import { scheduleTick } from './schedule-tick.ts';
+import { sitemapImport, sitemapImportExhausted, sitemapImportTick } from './sitemap-import.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 /** Exactly one handler per job of the catalog; the mapped type makes a missing one a type error. */
@@ -13,8 +15,14 @@ export const handlers: { [N in JobName]: JobHandler<N> } = {
   'schedule-tick': scheduleTick,
   'scan-reconcile': scanReconcile,
   rewrite,
+  'sitemap-import': sitemapImport,
+  'crawler-check': crawlerCheck,
+  'sitemap-import-tick': sitemapImportTick,
+  'crawler-check-tick': crawlerCheckTick,
 };
 
 export const exhaustedHandlers: { [N in JobName]?: ExhaustedHandler<N> } = {
   scan: scanExhausted,
+  'sitemap-import': sitemapImportExhausted,
+  'crawler-check': crawlerCheckExhausted,
 };

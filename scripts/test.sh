@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# npm test: the same set-up as npm start, then the whole suite.
+# npm test: the same set-up as npm start, plus Chromium for the share page's
+# browser test, then the whole suite, then the fault tests (test/faults: they
+# stop PostgreSQL and Redis, so they run alone, after everything else). With
+# arguments (files, -t ...), only the main suite runs with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
-exec node_modules/.bin/vitest run "$@"
+bash scripts/browser.sh
+if [ "$#" -gt 0 ]; then exec node_modules/.bin/vitest run "$@"; fi
+node_modules/.bin/vitest run
+exec bash scripts/test-faults.sh

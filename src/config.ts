@@ -64,9 +64,11 @@ export const configSchema = z.object({
   SITE_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   SITE_FETCH_CONTACT_URL: z.url({ message: 'must be an absolute URL' }).default('https://sightline.dev/bot'),
   SITEMAP_TITLES_PER_RUN: z.coerce.number().int().min(0).max(100_000).default(500),
-  SITE_JOB_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  SITE_JOB_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(4020),
   JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  SCAN_RECONCILE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
 });
 
@@ -113,11 +115,15 @@ export interface Config {
     /** How long POST import-sitemap and crawlers/check wait for their job before answering its progress. */
     jobWaitMs: number;
   };
+  /** Where `npm start` serves the demo brand's web site (src/fixture-site), fetched through SITE_FETCH_MAP. */
+  demoSitePort: number;
   /** How long a dead worker's job and site locks outlive it before another worker takes over. */
   jobLockMs: number;
   scans: {
     /** How often a scan waiting on a batch or queue model polls it. */
     pollMs: number;
+    /** How often the reconciler looks for scans with no live job. */
+    reconcileMs: number;
     /** Scheduled scans of one night start spread over this many minutes after midnight UTC. */
     scheduleSpreadMinutes: number;
   };
@@ -183,7 +189,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       titlesPerRun: e.SITEMAP_TITLES_PER_RUN,
       jobWaitMs: e.SITE_JOB_WAIT_MS,
     },
+    demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
-    scans: { pollMs: e.SCAN_POLL_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
+    scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
   });
 }

@@ -90,13 +90,16 @@ const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
 /**
  * Errors that reach the HTTP layer without being AppErrors but still have a
  * meaning for the client: a unique index that a concurrent request won
- * (409), a dependency that is down (503). Recognised by shape, so this module
+ * (409), a row a concurrent request deleted (404), a dependency that is
+ * down (503). Recognised by shape, so this module
  * imports no driver.
  */
 export function knownError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (typeof err !== 'object' || err === null) return null;
-  const { code, message } = err as { code?: unknown; message?: unknown };
+  const { code, message, name } = err as { code?: unknown; message?: unknown; name?: unknown };
+  // Kysely's executeTakeFirstOrThrow: the row was there when checked and gone when written (a concurrent delete).
+  if (name === 'NoResultError') return new NotFoundError('Not found: it was removed by another request');
   if (code === '23505') return new ConflictError('That already exists: a concurrent request created it first');
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');

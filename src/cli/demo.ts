@@ -8,6 +8,8 @@ import { addMember } from '../domain/workspace/members.ts';
 import { createOrg } from '../domain/workspace/orgs.ts';
 import { createEvent, siteEventCreateSchema } from '../domain/sites/events.ts';
 import { createSite, findSite } from '../domain/sites/sites.ts';
+import { requestCrawlerCheck } from '../domain/crawlers/checks.ts';
+import { requestSitemapImport } from '../domain/pages/imports.ts';
 import { createUser } from '../domain/workspace/users.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
@@ -22,6 +24,21 @@ const DEMO_PROMPTS = [
   'What are the top live chat tools for B2B companies?',
   'Which support platform has the best reporting and analytics?',
 ];
+
+/**
+ * The demo project's pages and crawler check, queued when it has none: a
+ * demo seeded before they existed gets them too (a new one got them when
+ * its site was made).
+ */
+export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Promise<void> {
+  const [imported, checked] = await Promise.all([
+    ctx.db.selectFrom('sitemapImports').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
+    ctx.db.selectFrom('crawlerChecks').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
+  ]);
+  const site = { id: seed.projectId };
+  if (!imported) await requestSitemapImport(ctx, site, seed.userId, 'create');
+  if (!checked) await requestCrawlerCheck(ctx, site, seed.userId, 'create');
+}
 
 /** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */
 export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<number | null> {

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
-import { seedDemo, startDemoScan } from './demo.ts';
+import { ensureDemoSiteReads, seedDemo, startDemoScan } from './demo.ts';
+import { DEMO_SITE_DOMAIN, demoSiteRoutes } from '../fixture-site/demo-site.ts';
+import { startFixtureSite } from '../fixture-site/server.ts';
 import { createLogger } from '../logger.ts';
 import { migrate } from '../db/migrate.ts';
 
@@ -34,8 +36,14 @@ export async function runStart(config: Config): Promise<void> {
   const migrated = await migrate(config.databaseUrl);
   if (migrated.length) log.info({ migrated }, 'database migrated');
 
+  // The demo brand's web site, beside the simulator: the demo project's pages and crawler check read it.
+  const demoSite = await startFixtureSite({ port: config.demoSitePort, routes: demoSiteRoutes() }).catch((err: Error) => {
+    log.warn({ err: err.message, port: config.demoSitePort }, 'demo site not started (DEMO_SITE_PORT in use?); the demo has no pages');
+    return null;
+  });
   const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });
   const demo = await seedDemo(ctx, '.sightline');
+  await ensureDemoSiteReads(ctx, demo).catch((err: Error) => log.warn({ err: err.message }, 'demo pages and crawler check not queued'));
 
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
@@ -43,8 +51,12 @@ export async function runStart(config: Config): Promise<void> {
   // npm start stays offline: every assistant answers from the simulator unless ASSISTANTS says otherwise.
   // eslint-disable-next-line no-restricted-properties
   const assistantsMode = process.env.ASSISTANTS || 'simulator';
+  // Workers fetch the demo brand's site from the local one; a map the operator set for it wins.
+  const demoMap = demoSite && !config.siteFetchMap.has(DEMO_SITE_DOMAIN) ? `${DEMO_SITE_DOMAIN}=${demoSite.url}` : null;
   // eslint-disable-next-line no-restricted-properties
-  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl, ASSISTANTS: assistantsMode };
+  const siteFetchMap = [process.env.SITE_FETCH_MAP, demoMap].filter(Boolean).join(',');
+  // eslint-disable-next-line no-restricted-properties
+  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl, ASSISTANTS: assistantsMode, SITE_FETCH_MAP: siteFetchMap };
   const run = (name: string, args: string[]) => {
     const proc = spawn(process.execPath, [CLI, ...args], { stdio: 'inherit', env });
     children.push({ name, proc });
@@ -96,6 +108,7 @@ export async function runStart(config: Config): Promise<void> {
       '  Sightline is running.',
       `    API:        ${url}   (OpenAPI: ${url}/openapi.json)`,
       `    Simulator:  ${config.assistants.simulatorUrl}`,
+      ...(demoSite ? [`    Demo site:  ${demoSite.url}   (www.${DEMO_SITE_DOMAIN}, through SITE_FETCH_MAP)`] : []),
       assistantsMode === 'simulator'
         ? '    Answers:    simulated: every assistant is answered by the bundled simulator (ASSISTANTS=auto or live with credentials for real ones)'
         : `    Answers:    ASSISTANTS=${assistantsMode}: assistants with a credential answer live${assistantsMode === 'auto' ? ', the rest from the simulator' : ''}`,
@@ -104,6 +117,8 @@ export async function runStart(config: Config): Promise<void> {
       `  Try:  ${curl}`,
       ...(demoScan ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`] : []),
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/pages`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawlers`,
       '',
       '  Ctrl-C stops everything.',
       '',

@@ -444,6 +444,79 @@ export interface ReanalysesTable {
   finishedAt: Timestamp | null;
 }
 
+/** A page of a site, from its sitemaps (migration 20261125T1000). */
+export interface PagesTable {
+  id: Generated<number>;
+  siteId: number;
+  url: string;
+  /** The form analysis gives cited URLs: what own citations are matched on. */
+  normalizedUrl: string;
+  path: string;
+  section: string;
+  title: string | null;
+  lastmod: Timestamp | null;
+  titleFetchedAt: Timestamp | null;
+  titleError: string | null;
+  firstSeenAt: CreatedAt;
+  lastSeenAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type SiteJobStatus = 'queued' | 'running' | 'done' | 'failed';
+export type SiteJobTrigger = 'create' | 'manual' | 'schedule' | 'cli';
+
+export interface SitemapImportsTable {
+  id: Generated<number>;
+  siteId: number;
+  status: ColumnType<SiteJobStatus, SiteJobStatus | undefined, SiteJobStatus>;
+  trigger: SiteJobTrigger;
+  requestedBy: number | null;
+  foundVia: 'robots' | 'default' | null;
+  sitemaps: ColumnType<number, number | undefined, number>;
+  urls: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  added: ColumnType<number, number | undefined, number>;
+  kept: ColumnType<number, number | undefined, number>;
+  titles: ColumnType<number, number | undefined, number>;
+  titlesFailed: ColumnType<number, number | undefined, number>;
+  notes: ColumnType<string[], string[] | undefined, string[]>;
+  error: string | null;
+  requestedAt: CreatedAt;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
+/** One AI crawler's access as a crawler check stored it. */
+export interface CrawlerResultJson {
+  agent: string;
+  access: 'allowed' | 'partial' | 'blocked';
+  decidingLine: { line: number; text: string } | null;
+  group: string | null;
+}
+
+export interface CrawlerChecksTable {
+  id: Generated<number>;
+  siteId: number;
+  status: ColumnType<SiteJobStatus, SiteJobStatus | undefined, SiteJobStatus>;
+  trigger: SiteJobTrigger;
+  requestedBy: number | null;
+  robotsUrl: string | null;
+  robotsState: 'found' | 'missing' | 'unreachable' | null;
+  robotsStatus: number | null;
+  robotsBytes: number | null;
+  robotsNote: string | null;
+  llmsUrl: string | null;
+  llmsState: 'present' | 'missing' | 'invalid' | null;
+  llmsStatus: number | null;
+  llmsTitle: string | null;
+  llmsLinks: number | null;
+  llmsNote: string | null;
+  crawlers: ColumnType<CrawlerResultJson[], string | undefined, string>;
+  error: string | null;
+  requestedAt: CreatedAt;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
 export interface LedgerEntriesTable {
@@ -471,6 +544,9 @@ export interface Database {
   ledgerEntries: LedgerEntriesTable;
   personas: PersonasTable;
   siteEvents: SiteEventsTable;
+  pages: PagesTable;
+  sitemapImports: SitemapImportsTable;
+  crawlerChecks: CrawlerChecksTable;
   shareLinks: ShareLinksTable;
   categories: CategoriesTable;
   prompts: PromptsTable;
@@ -506,6 +582,9 @@ export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 export type PersonaRow = Selectable<PersonasTable>;
 export type SiteEventRow = Selectable<SiteEventsTable>;
+export type PageRow = Selectable<PagesTable>;
+export type SitemapImportRow = Selectable<SitemapImportsTable>;
+export type CrawlerCheckRow = Selectable<CrawlerChecksTable>;
 export type ShareLinkRow = Selectable<ShareLinksTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type PromptRow = Selectable<PromptsTable>;

@@ -39,6 +39,32 @@ export const JOBS = {
     attempts: 2,
     backoffMs: 10_000,
   },
+  // A customer site's answers (a bad sitemap, a timeout) end the import or check with their message,
+  // without a retry; attempts cover a worker that died or a database that was away.
+  'sitemap-import': {
+    queue: 'site-fetch',
+    payload: z.object({ siteId: z.number().int().positive(), importId: z.number().int().positive() }),
+    attempts: 3,
+    backoffMs: 30_000,
+  },
+  'crawler-check': {
+    queue: 'site-fetch',
+    payload: z.object({ siteId: z.number().int().positive(), checkId: z.number().int().positive() }),
+    attempts: 3,
+    backoffMs: 30_000,
+  },
+  'sitemap-import-tick': {
+    queue: 'schedule',
+    payload: z.object({}),
+    attempts: 3,
+    backoffMs: 60_000,
+  },
+  'crawler-check-tick': {
+    queue: 'schedule',
+    payload: z.object({}),
+    attempts: 3,
+    backoffMs: 60_000,
+  },
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -47,6 +73,8 @@ export type JobName = keyof typeof JOBS;
 export const SCHEDULES = [
   { id: 'nightly-scans', job: 'schedule-tick', pattern: '0 0 * * *' },
   { id: 'scan-reconcile', job: 'scan-reconcile', pattern: '* * * * *' },
+  { id: 'nightly-crawler-checks', job: 'crawler-check-tick', pattern: '0 2 * * *' },
+  { id: 'nightly-sitemap-imports', job: 'sitemap-import-tick', pattern: '0 3 * * *' },
 ] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
 export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];

@@ -7,13 +7,20 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
+ * What a lock guards on one site: `facts` (scan analysis, reanalysis),
+ * `pages` (sitemap imports), `crawlers` (crawler checks). Separate locks, so a
+ * slow sitemap never holds back a scan.
+ */
+export type SiteLockScope = 'facts' | 'pages' | 'crawlers';
+
+/**
  * Runs `fn` holding the site's lock: jobs that write a site's facts (scan
  * analysis, reanalysis) never run at once on one site. The TTL is renewed
  * while `fn` runs, so a crashed worker frees the site within JOB_LOCK_MS (30 s). When the
  * lock is held elsewhere the job is re-delayed (RetryLaterError).
  */
-export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const key = `${ctx.config.redisPrefix}:lock:site:${siteId}`;
+export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>, scope: SiteLockScope = 'facts'): Promise<T> {
+  const key = `${ctx.config.redisPrefix}:lock:site:${siteId}${scope === 'facts' ? '' : `:${scope}`}`;
   const TTL_MS = ctx.config.jobLockMs;
   const RENEW_MS = Math.max(250, Math.floor(TTL_MS / 3));
   const token = randomUUID();

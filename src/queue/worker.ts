@@ -81,13 +81,19 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
     });
     return worker;
   });
-  for (const s of SCHEDULES) {
-    const queue = JOBS[s.job].queue;
-    if (!wanted.includes(queue)) continue;
-    queueFor(ctx, queue)
-      .upsertJobScheduler(s.id, { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
-      .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: s.id }, 'could not register schedule'));
-  }
+  const registerSchedules = () => {
+    for (const s of SCHEDULES) {
+      const queue = JOBS[s.job].queue;
+      if (!wanted.includes(queue)) continue;
+      queueFor(ctx, queue)
+        // The reconciler's period is a setting (fault tests shorten it); the others keep their wall-clock times.
+        .upsertJobScheduler(s.id, s.job === 'scan-reconcile' ? { every: ctx.config.scans.reconcileMs } : { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
+        .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: s.id }, 'could not register schedule'));
+    }
+  };
+  // Again after every reconnect: a Redis that restarted without its data has lost the schedulers too.
+  connection.on('ready', registerSchedules);
+  registerSchedules();
   ctx.logger.info({ queues: wanted }, 'workers started');
   return {
     async close() {

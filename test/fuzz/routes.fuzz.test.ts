@@ -125,7 +125,7 @@ async function send(c: Case): Promise<void> {
   const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers, body: hasBody ? c.body : undefined });
   const text = await res.text();
   const label = `${c.method} ${c.path.slice(0, 200)} -> ${res.status}`;
-  if (res.status >= 500) failures.push(`${label} ${text.slice(0, 200)}`);
+  if (res.status >= 500) failures.push(`${label} ${text.slice(0, 200)} body: ${(c.body ?? '').slice(0, 300)}`);
   // The public share page answers people, not programs: its 404 is a page.
   else if (res.status >= 400 && !(c.path.startsWith('/share/') && res.headers.get('content-type')?.startsWith('text/html'))) {
     let body: unknown;

@@ -74,6 +74,8 @@ export async function startTestApp(
     ASSISTANTS: 'simulator',
     // Retries back off from 10 ms instead of 1 s so failure tests stay fast.
     ASSISTANT_RETRY_BASE_MS: '10',
+    // Tests never fetch the internet: only SITE_FETCH_MAP domains (local fixture sites) are fetched.
+    SITE_FETCH_OUTBOUND: 'off',
     ...(simulator && { SIMULATOR_URL: simulator.url }),
     ...options.env,
   };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersona, personaCreateSchema } from '../../src/domain/personas/personas.ts';
 import { promptCreateSchema } from '../../src/domain/prompts/schemas.ts';
 import { createPrompt } from '../../src/domain/prompts/prompts.ts';
+import { createShare } from '../../src/domain/shares/shares.ts';
 import { createSite, findSite } from '../../src/domain/sites/sites.ts';
 import { inviteMember } from '../../src/domain/workspace/invitations.ts';
 import { atLeast } from '../../src/domain/workspace/roles.ts';
@@ -44,6 +45,12 @@ async function idsOf(ws: Workspace): Promise<Ids> {
     .values({ siteId: site.id, title: 'Matrix launch', date: '2026-11-02', type: 'site' })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const page = await ctx.db
+    .insertInto('pages')
+    .values({ siteId: site.id, url: `https://matrix-${ws.orgId}.com/about`, normalizedUrl: `https://matrix-${ws.orgId}.com/about`, path: '/about', section: 'about' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const share = await createShare(ctx, siteRow, ws.ownerId, { label: 'Matrix' });
   return {
     orgId: ws.orgId,
     id: site.id,
@@ -55,6 +62,8 @@ async function idsOf(ws: Workspace): Promise<Ids> {
     promptId: prompt.prompt.id,
     personaId: persona.persona.id,
     eventId: event.id,
+    pageId: page.id,
+    shareId: share.share.id,
     token: 'not-a-token',
   };
 }
@@ -69,7 +78,8 @@ function call(route: Route, ids: Ids, key: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // No workers run here: requests that wait for their job (sitemap import, crawler check) answer at once.
+  app = await startTestApp({ env: { SITE_JOB_WAIT_MS: '0' } });
   mine = await seedWorkspace(app.ctx, { name: 'Mine' });
   theirs = await seedWorkspace(app.ctx, { name: 'Theirs' });
   own = await idsOf(mine);

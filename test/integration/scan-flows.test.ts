@@ -98,7 +98,7 @@ describe('schedules', () => {
     expect(schedulers).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ key: 'nightly-scans', pattern: '0 0 * * *', tz: 'UTC' }),
-        expect.objectContaining({ key: 'scan-reconcile', pattern: '* * * * *', tz: 'UTC' }),
+        expect.objectContaining({ key: 'scan-reconcile', every: 60000 }),
       ]),
     );
   });

@@ -25,6 +25,10 @@ describe('layers the linter keeps', () => {
     ['http-imports-db.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['http-imports-db-value.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['imports-entry-point.ts', 'src/queue/fixture.ts', /Entry points are run/],
+    ['domain-imports-share.ts', 'src/domain/shares/fixture.ts', /imports none of them/],
+    ['mcp-imports-db-value.ts', 'src/mcp/fixture.ts', /queries live in src\/domain/],
+    ['share-imports-kysely.ts', 'src/share/fixture.ts', /src\/share renders/],
+    ['share-imports-http.ts', 'src/share/fixture.ts', /src\/share renders/],
   ])('%s fails as %s', async (fixture, filePath, message) => {
     const messages = await lintAs(fixture, filePath);
     expect(messages).toHaveLength(1);

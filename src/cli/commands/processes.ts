@@ -35,6 +35,23 @@ export const processCommands = [
     },
   }),
   defineCommand({
+    name: 'demo-site',
+    usage: 'demo-site [--port 4020]',
+    summary: "Serve the demo brand's web site (robots.txt, llms.txt, sitemaps, pages); npm start runs it itself",
+    flags: { port: z.coerce.number().int().min(0).max(65535).optional() },
+    run: async (a, config) => {
+      const [{ startFixtureSite }, { demoSiteRoutes, DEMO_SITE_DOMAIN }] = await Promise.all([import('../../fixture-site/server.ts'), import('../../fixture-site/demo-site.ts')]);
+      const site = await startFixtureSite({ port: a.port ?? config.demoSitePort, host: config.host, routes: demoSiteRoutes() });
+      process.stdout.write(`${JSON.stringify({ demoSite: site.url, map: `SITE_FETCH_MAP=${DEMO_SITE_DOMAIN}=${site.url}` })}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void site.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      return undefined;
+    },
+  }),
+  defineCommand({
     name: 'worker',
     usage: 'worker [--queues scan,reanalyse,...]',
     summary: 'Run job workers (every queue by default)',
@@ -76,4 +93,4 @@ export const processCommands = [
 ];
 
 /** Commands that keep running until stopped; the others exit when done. */
-export const LONG_RUNNING = ['simulator', 'worker', 'api', 'start'];
+export const LONG_RUNNING = ['simulator', 'demo-site', 'worker', 'api', 'start'];

@@ -24,3 +24,19 @@ export function domainFromAddress(input: string): string | null {
   if (parsed.isIp || !parsed.isIcann || !parsed.domain || !parsed.hostname) return null;
   return parsed.hostname.replace(/^www\./, '');
 }
+
+/**
+ * Where the site is fetched from (robots.txt, llms.txt, /sitemap.xml):
+ * `https://` and the host of the address the site was created with
+ * (`www.acme.com` when typed so), or its domain when that host is not on it.
+ */
+export function siteOrigin(site: { url: string; domain: string }): string {
+  const typed = site.url.trim();
+  try {
+    const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`).hostname.replace(/\.$/, '').toLowerCase();
+    if (host === site.domain || host.endsWith(`.${site.domain}`)) return `https://${host}`;
+  } catch {
+    // The domain was derived from this address, so it parses; the domain is the fallback anyway.
+  }
+  return `https://${site.domain}`;
+}

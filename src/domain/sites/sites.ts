@@ -97,7 +97,7 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
   });
   if (Object.keys(fields).length) throw new ValidationError(fields);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  const project = await ctx.db.transaction().execute(async (trx) => {
     // Lock the workspace row so two concurrent creates cannot both pass the limit.
     const org = await trx.selectFrom('orgs').selectAll().where('id', '=', actor.orgId).forUpdate().executeTakeFirstOrThrow();
     const limit = limitsOf(org).sites;
@@ -134,4 +134,18 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
       : [];
     return serializeSite(site, rows);
   });
+  await firstSiteReads(ctx, project.id, actor.userId);
+  return project;
+}
+
+/**
+ * A new site's first sitemap import and crawler check, queued once it
+ * exists. The site is made either way: a queue that is down only delays
+ * them to the nightly run or the next request.
+ */
+async function firstSiteReads(ctx: AppContext, siteId: number, userId: number): Promise<void> {
+  // Loaded here, not at the top: every CLI command loads this module, and these bring in the queue client.
+  const [{ requestSitemapImport }, { requestCrawlerCheck }] = await Promise.all([import('../pages/imports.ts'), import('../crawlers/checks.ts')]);
+  const results = await Promise.allSettled([requestSitemapImport(ctx, { id: siteId }, userId, 'create'), requestCrawlerCheck(ctx, { id: siteId }, userId, 'create')]);
+  for (const r of results) if (r.status === 'rejected') ctx.logger.warn({ siteId, err: (r.reason as Error).message }, 'first site read not queued');
 }

@@ -2,12 +2,16 @@ import type { Metrics } from '../prometheus.ts';
 import type { Route } from '../route.ts';
 import { categoryRoutes } from './categories.routes.ts';
 import { competitorRoutes } from './competitors.routes.ts';
+import { crawlerRoutes } from './crawlers.routes.ts';
+import { mcpRoutes } from './mcp.routes.ts';
+import { pageRoutes } from './pages.routes.ts';
 import { personaRoutes } from './personas.routes.ts';
 import { promptRoutes } from './prompts.routes.ts';
 import { providerRoutes } from './providers.routes.ts';
 import { reanalysisRoutes } from './reanalysis.routes.ts';
 import { reportRoutes } from './reports.routes.ts';
 import { scanRoutes } from './scans.routes.ts';
+import { shareRoutes } from './shares.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
@@ -21,13 +25,17 @@ export function allRoutes(metrics: Metrics): Route[] {
     ...providerRoutes,
     ...siteRoutes,
     ...competitorRoutes,
+    ...pageRoutes,
+    ...crawlerRoutes,
     ...promptRoutes,
     ...categoryRoutes,
     ...personaRoutes,
     ...scanRoutes,
     ...reportRoutes,
+    ...shareRoutes,
     ...reanalysisRoutes,
     ...signedInRoutes,
+    ...mcpRoutes(() => routes),
   ];
   return routes;
 }

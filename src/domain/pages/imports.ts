@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { SiteJobTrigger, SiteRow, SitemapImportRow } from '../../db/schema.ts';
+import { NotFoundError } from '../../errors.ts';
+import { enqueue } from '../../queue/queues.ts';
+import { waitFor } from '../common/wait-for.ts';
+import { consumeRateLimit } from '../workspace/rate-limits.ts';
+
+/**
+ * Sitemap import records: asking for one (a person, a new site, the nightly
+ * schedule, the CLI), one at a time per site, and how an import is shown.
+ * The import itself is `sitemap-import.ts`, run by the `sitemap-import` job.
+ */
+
+/** An import queued or running this long has lost its worker; a new request replaces it. */
+const STALE_MS = 60 * 60 * 1000;
+
+export function serializeImport(row: SitemapImportRow) {
+  return {
+    id: row.id,
+    state: row.status,
+    trigger: row.trigger,
+    foundVia: row.foundVia,
+    sitemaps: row.sitemaps,
+    urls: row.urls,
+    added: row.added,
+    kept: row.kept,
+    skipped: row.skipped,
+    titles: { read: row.titles, failed: row.titlesFailed },
+    notes: row.notes,
+    error: row.error,
+    requestedAt: row.requestedAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+export type ImportView = ReturnType<typeof serializeImport>;
+
+const isFinal = (v: { state: string }) => v.state === 'done' || v.state === 'failed';
+
+export async function latestImport(ctx: AppContext, siteId: number): Promise<SitemapImportRow | null> {
+  return (await ctx.db.selectFrom('sitemapImports').selectAll().where('siteId', '=', siteId).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null;
+}
+
+async function findImport(ctx: AppContext, siteId: number, importId: number): Promise<SitemapImportRow> {
+  const row = await ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', importId).where('siteId', '=', siteId).executeTakeFirst();
+  if (!row) throw new NotFoundError(`No sitemap import with id ${importId}`);
+  return row;
+}
+
+/**
+ * Queues an import of the site's sitemaps, or answers the one already queued
+ * or running (a partial unique index allows one per site).
+ */
+export async function requestSitemapImport(
+  ctx: AppContext,
+  site: Pick<SiteRow, 'id'>,
+  userId: number | null,
+  trigger: SiteJobTrigger,
+  options: { queue?: boolean } = {},
+): Promise<{ import: SitemapImportRow; created: boolean }> {
+  const now = ctx.clock.now();
+  await ctx.db
+    .updateTable('sitemapImports')
+    .set({ status: 'failed', error: 'stopped: no progress for an hour (its worker stopped); a new import replaces it', finishedAt: now })
+    .where('siteId', '=', site.id)
+    .where('status', 'in', ['queued', 'running'])
+    .where(sql<Date>`coalesce(started_at, requested_at)`, '<', new Date(now.getTime() - STALE_MS))
+    .execute();
+  const inserted = await ctx.db
+    .insertInto('sitemapImports')
+    .values({ siteId: site.id, trigger, requestedBy: userId, requestedAt: now })
+    // The index's own predicate, written as constants so Postgres matches it to the partial unique index.
+    .onConflict((oc) =>
+      oc
+        .column('siteId')
+        .where(sql<boolean>`status IN ('queued', 'running')`)
+        .doNothing(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) {
+    const active = await ctx.db.selectFrom('sitemapImports').selectAll().where('siteId', '=', site.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+    // Finished between the insert and this read: ask again.
+    if (!active) return requestSitemapImport(ctx, site, userId, trigger, options);
+    return { import: active, created: false };
+  }
+  // The CLI runs it in its own process instead of a worker's.
+  if (options.queue === false) return { import: inserted, created: true };
+  try {
+    await enqueue(ctx, 'sitemap-import', { siteId: site.id, importId: inserted.id }, { jobId: `sitemap-import-${inserted.id}` });
+  } catch (err) {
+    // Not left queued with no job: it would hold the site's one active import.
+    await ctx.db
+      .updateTable('sitemapImports')
+      .set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now() })
+      .where('id', '=', inserted.id)
+      .execute();
+    throw err;
+  }
+  return { import: inserted, created: true };
+}
+
+/**
+ * POST /projects/:id/pages/import-sitemap: at most 10 an hour per site;
+ * answers the import when it ends within a few seconds, else its progress.
+ */
+export async function importSitemapNow(ctx: AppContext, site: SiteRow, userId: number) {
+  await consumeRateLimit(ctx, 'sitemapImport', site.id);
+  const { import: row } = await requestSitemapImport(ctx, site, userId, 'manual');
+  const view = await waitFor(async () => serializeImport(await findImport(ctx, site.id, row.id)), isFinal, ctx.config.siteFetch.jobWaitMs);
+  return { import: view };
+}
+
+/** Marks an import failed once its job has used its last attempt, so it does not hold the site's one active import. */
+export async function failImport(ctx: AppContext, importId: number, message: string): Promise<void> {
+  await ctx.db
+    .updateTable('sitemapImports')
+    .set({ status: 'failed', error: message, finishedAt: ctx.clock.now() })
+    .where('id', '=', importId)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+/** The nightly import of every site's sitemaps (a BullMQ job scheduler): pages added since are listed the next morning. */
+export async function runNightlyImports(ctx: AppContext): Promise<{ queued: number }> {
+  let queued = 0;
+  let lastId = 0;
+  for (;;) {
+    const sites = await ctx.db.selectFrom('sites').select('id').where('id', '>', lastId).orderBy('id').limit(500).execute();
+    if (sites.length === 0) return { queued };
+    for (const site of sites) if ((await requestSitemapImport(ctx, site, null, 'schedule')).created) queued++;
+    lastId = (sites.at(-1) as { id: number }).id;
+  }
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { text } from '../common/fields.ts';
+import { DEFAULT_PERIOD, isoDateSchema, periodSchema } from '../reports/periods.ts';
+
+export const SHARE_LABEL_MAX = 100;
+
+/** POST /projects/:id/shares: an optional label; an empty one is no label. */
+export const shareCreateSchema = z.object({
+  label: text('label', SHARE_LABEL_MAX, 0)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+export type ShareCreate = z.output<typeof shareCreateSchema>;
+
+/**
+ * The shared page's period parameters. The page is opened from links people
+ * pass around, so a mangled `period` or `start` shows the default period
+ * instead of an error page.
+ */
+export const sharePageQuerySchema = z.object({
+  period: periodSchema.default(DEFAULT_PERIOD).catch(DEFAULT_PERIOD),
+  start: isoDateSchema('start').optional().catch(undefined),
+});

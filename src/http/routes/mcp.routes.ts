@@ -1,0 +1,37 @@
+import { MethodNotAllowedError } from '../../errors.ts';
+import { buildTools, type Tool } from '../../mcp/catalog.ts';
+import { answerMcp } from '../../mcp/server.ts';
+import { defineRoute, type Route } from '../route.ts';
+
+/**
+ * The MCP server (src/mcp, docs/mcp.md) at /mcp: the server authenticates
+ * the key as for any route (401 without one); each tool then checks its own
+ * route's role. Stateless, so no stream to open (GET) or session to end
+ * (DELETE): those answer 405, as the Streamable HTTP transport allows.
+ */
+export function mcpRoutes(allRoutes: () => Route[]): Route[] {
+  const built = new Map<string, Tool[]>();
+  const toolsFor = (variant: string) => {
+    let tools = built.get(variant);
+    if (!tools) built.set(variant, (tools = buildTools(allRoutes(), variant)));
+    return tools;
+  };
+  const noStream = () => {
+    throw new MethodNotAllowedError(['POST']);
+  };
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/mcp',
+      summary: 'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
+      access: 'viewer',
+      responds: 'JSON-RPC 2.0 messages',
+      handler: async ({ ctx, principal, req, requestId, log }) => {
+        const answer = await answerMcp(ctx, principal, toolsFor(ctx.config.apiVariant), req, requestId, log);
+        return { status: answer.status, raw: answer.body, contentType: answer.contentType, headers: answer.headers };
+      },
+    }),
+    defineRoute({ method: 'GET', path: '/mcp', summary: 'MCP: no server-sent event stream on this stateless server (405)', access: 'viewer', handler: noStream }),
+    defineRoute({ method: 'DELETE', path: '/mcp', summary: 'MCP: no session to end on this stateless server (405)', access: 'viewer', handler: noStream }),
+  ];
+}

@@ -1,0 +1,34 @@
+import { importSitemapNow } from '../../domain/pages/imports.ts';
+import { listPages, pageListQuerySchema, pagePrompts } from '../../domain/pages/pages.ts';
+import { defineRoute, json, type Route } from '../route.ts';
+
+/** The site's pages from its sitemaps, and which of them the assistants link to (src/domain/pages). */
+export const pageRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/pages',
+    summary:
+      'Pages from the sitemap with titles and whether a current answer links to each; q, section (first part of the path, "/" for the home page), shown (yes, no), page, perPage (5 to 200, default 50)',
+    access: 'viewer',
+    query: pageListQuerySchema,
+    responds: '{pages: [{id, url, path, section, title, lastmod, shown, answers, firstSeenAt, lastSeenAt}], total, page, perPage, sections: [{section, pages}], import}',
+    handler: async ({ ctx, site, query }) => json(await listPages(ctx, site, query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/pages/:pageId/prompts',
+    summary: 'Prompts whose current answers link to the page, with each linking answer',
+    access: 'viewer',
+    responds: '{page, prompts: [{id, text, status, answers: [{provider, answerId, askedAt, verdict}]}], total}',
+    handler: async ({ ctx, site, ids }) => json(await pagePrompts(ctx, site, ids.pageId)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/pages/import-sitemap',
+    summary: 'Re-read the sitemap now and add unlisted pages; up to 10 calls an hour per site; answers the import when done within a few seconds, else its progress',
+    access: 'member',
+    responds:
+      '{import: {id, state: queued|running|done|failed, trigger, foundVia, sitemaps, urls, added, kept, skipped, titles: {read, failed}, notes, error, requestedAt, startedAt, finishedAt}}',
+    handler: async ({ ctx, site, principal }) => json(await importSitemapNow(ctx, site, principal.user.id)),
+  }),
+];

@@ -1,0 +1,65 @@
+import { sharePageQuerySchema, shareCreateSchema } from '../../domain/shares/schemas.ts';
+import { createShare, listShares, revokeShare } from '../../domain/shares/shares.ts';
+import { sharedReport } from '../../domain/shares/shared-report.ts';
+import { renderNotFoundPage } from '../../share/not-found.ts';
+import { renderSharePage } from '../../share/page.ts';
+import { defineRoute, json, type Reply, type Route } from '../route.ts';
+
+/** Share links (src/domain/shares) and the public page they open (src/share), variant A only. */
+
+const page = (p: { status: number; html: string; contentType: string; headers: Record<string, string> }): Reply => ({
+  status: p.status,
+  raw: p.html,
+  contentType: p.contentType,
+  headers: p.headers,
+});
+
+export const shareRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/shares',
+    summary: 'The site’s report share links, newest first, revoked ones included; a link’s URL is shown only when it is created',
+    access: 'admin',
+    variant: 'A',
+    responds: '{shares: [{id, label, prefix, state: active|revoked, createdBy: {id, name}, createdAt, revokedAt}], total, active}',
+    handler: async ({ ctx, site }) => json(await listShares(ctx, site)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/projects/:id/shares',
+    summary: 'Create a share link to the site’s report, with an optional label (up to 100 characters); answers its url, which opens /share/:token without a key',
+    access: 'admin',
+    variant: 'A',
+    body: shareCreateSchema,
+    example: { label: 'Board deck, Q4' },
+    responds: '{share: {id, label, prefix, state, createdBy, createdAt, revokedAt, url}, url}',
+    handler: async ({ ctx, site, principal, body }) => json(await createShare(ctx, site, principal.user.id, body)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/projects/:id/shares/:shareId',
+    summary: 'Revoke a share link for good: its page answers 404 from now on; it stays listed as revoked',
+    access: 'admin',
+    variant: 'A',
+    responds: '{revoked: true, share}',
+    handler: async ({ ctx, site, ids }) => json(await revokeShare(ctx, site, ids.shareId)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/share/:token',
+    summary:
+      'The public report page of a share link (HTML, no key): visibility and share of voice over time, brand ranking, per assistant, what changed, most cited sources, a period switcher. Takes period and start like the reports; an unknown or revoked token answers a 404 page',
+    access: 'public',
+    variant: 'A',
+    query: sharePageQuerySchema,
+    responds: 'text/html',
+    handler: async ({ ctx, params, query, req }) => {
+      const data = await sharedReport(ctx, params.token, query);
+      if (!data) return page(renderNotFoundPage());
+      const rendered = renderSharePage(data);
+      const headers = { ...rendered.headers, ETag: rendered.etag };
+      if (req.headers['if-none-match'] === rendered.etag) return { status: 304, raw: '', contentType: rendered.contentType, headers };
+      return page({ ...rendered, headers });
+    },
+  }),
+];

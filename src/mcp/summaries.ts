@@ -1,0 +1,109 @@
+import type { siteCompetitors } from '../domain/reports/competitors.ts';
+import type { siteReport } from '../domain/reports/report.ts';
+import type { siteSentiment } from '../domain/reports/site-sentiment.ts';
+import type { siteSources } from '../domain/reports/sources.ts';
+import type { siteTrends } from '../domain/reports/trends.ts';
+import type { promptAnswer, promptDetail } from '../domain/prompts/detail.ts';
+import type { listPrompts } from '../domain/prompts/list.ts';
+import type { cancelScan, estimateScan, listScans, liveScan, scanDetail, startScan } from '../domain/scans/scans.ts';
+import type { siteWithDetails } from '../domain/sites/settings.ts';
+import type { listSites } from '../domain/sites/sites.ts';
+import type { listShares } from '../domain/shares/shares.ts';
+import type { whoami } from '../domain/workspace/orgs.ts';
+
+/**
+ * The short text a tool result opens with, for clients that show text only;
+ * the whole answer is in its structured content. Tools without their own
+ * summary get one listing what the answer holds.
+ */
+
+type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+type Summary = (body: unknown) => string;
+
+/** A summary of one route's answer: the tool's call hands it exactly what that route's handler returned. */
+const of =
+  <T>(fn: (body: T) => string): Summary =>
+  (body) =>
+    fn(body as T);
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v}%`);
+const signed = (v: number | null | undefined, unit = ' pts') => (v === null || v === undefined ? '' : ` (${v > 0 ? '+' : ''}${v}${unit})`);
+const list = (items: string[], max = 5) => items.slice(0, max).join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
+
+function describe(body: unknown): string {
+  if (body === null || typeof body !== 'object') return String(body);
+  const parts = Object.entries(body as Record<string, unknown>).map(([key, value]) => {
+    if (Array.isArray(value)) return `${key}: ${value.length} items`;
+    if (value !== null && typeof value === 'object') return `${key}: {${Object.keys(value).slice(0, 6).join(', ')}}`;
+    return `${key}: ${String(value)}`;
+  });
+  return list(parts, 8);
+}
+
+export const genericSummary = (tool: string, body: unknown) => `${tool}: ${describe(body)}. Full answer in the structured content.`;
+
+const period = (b: { period: string; start: string; end: string }) => `${b.period} ${b.start} to ${b.end}`;
+
+export const summaries: Record<string, Summary> = {
+  whoami: of<ReturnType<typeof whoami>>((b) => `Key "${b.tokenName}" of ${b.user.name}, ${b.role} access in workspace ${b.org.name} (orgId ${b.org.id}, plan ${b.org.plan}).`),
+  list_projects: of<{ projects: Result<typeof listSites>; total: number }>(
+    (b) =>
+      `${b.total} project${b.total === 1 ? '' : 's'}${b.total ? ': ' : '.'}${list(
+        b.projects.map((p) => `${p.name} (projectId ${p.id}, ${p.domain})`),
+        20,
+      )}`,
+  ),
+  get_project: of<{ project: Result<typeof siteWithDetails> }>(
+    ({ project: p }) => `Project ${p.name} (projectId ${p.id}, ${p.domain}): ${p.answersCount} answers stored, ${p.competitors.length} tracked competitors.`,
+  ),
+  get_report: of<Result<typeof siteReport>>((b) => {
+    if (!b.report) return `No report yet for ${period(b)}: the project has no answers.`;
+    const { current: c, change } = b.report;
+    const ranking = b.report.ranking.map((r) => `${r.rank}. ${r.name} ${pct(r.visibility)}`);
+    return `Report for ${period(b)}: visibility ${pct(c.visibility)}${signed(change.visibility)}, share of voice ${pct(c.shareOfVoice)}${signed(change.shareOfVoice)}, average rank ${c.brandRank ?? 'n/a'}, ${c.answered} answers. Ranking: ${list(ranking)}. Prompts won ${b.report.changes.won.length}, lost ${b.report.changes.lost.length}.`;
+  }),
+  get_trends: of<Result<typeof siteTrends>>((b) => {
+    const shares = b.shares.map((s) => pct(s.visibility));
+    return `Trends, ${b.window.length} ${b.period}s ending ${b.start}: visibility ${shares.join(' → ')}. ${b.prompts.length} active prompts: ${b.held.length} held, ${b.volatile.length} volatile, ${b.lost.length} lost.`;
+  }),
+  get_sentiment: of<Result<typeof siteSentiment>>((b) => `Sentiment for ${period(b)} over answers naming the brand: ${describe(b.overall)}.`),
+  get_sources: of<Result<typeof siteSources>>(
+    (b) =>
+      `${b.total} cited domains for ${period(b)}${b.sources.length ? `; most cited: ${list(b.sources.map((s) => `${s.domain} (${s.count}, ${s.siteType})`))}` : ''}. ${b.ownPages.length} own pages cited.`,
+  ),
+  get_competitors: of<Result<typeof siteCompetitors>>(
+    (b) =>
+      `For ${period(b)}, ${b.answered} answers: the brand named in ${b.brand.mentioned}; ${list(b.competitors.map((c) => `${c.name} ${c.mentioned}`))}. ${b.suggestions.length} untracked names suggested.`,
+  ),
+  list_prompts: of<Result<typeof listPrompts>>(
+    (b) => `${b.total} prompts (page ${b.page}, ${b.perPage} a page)${b.prompts.length ? `: ${list(b.prompts.map((p) => `"${p.text}" (promptId ${p.id})`))}` : '.'}`,
+  ),
+  get_prompt: of<Result<typeof promptDetail>>((b) => `Prompt "${b.prompt.text}" (promptId ${b.prompt.id}): ${describe(b)}.`),
+  get_answer: of<Result<typeof promptAnswer>>((b) =>
+    b.answer
+      ? `Answer of ${b.answer.provider} (${b.answer.model}) to "${b.prompt.text}", ${String(b.answer.askedAt)}: verdict ${b.answer.verdict}, brand rank ${b.answer.brandRank ?? 'none'}, ${b.answer.citations.length} citations.`
+      : `No answer yet to "${b.prompt.text}".`,
+  ),
+  list_scans: of<Result<typeof listScans>>(
+    (b) =>
+      `${b.total} scans${
+        b.scans.length
+          ? `; latest: ${list(
+              b.scans.map((s) => `#${s.id} ${s.status} ${s.answersDone}/${s.answersTotal} answers, ${s.cost}`),
+              3,
+            )}`
+          : '.'
+      }`,
+  ),
+  get_scan: of<Result<typeof scanDetail>>(
+    ({ scan: s, total }) =>
+      `Scan #${s.id} ${s.status}${s.stopReason ? ` (stopped: ${s.stopReason})` : ''}: ${s.answersDone}/${s.answersTotal} answers, ${s.answersFailed} failed, cost ${s.cost}; ${total} answers in this tab.`,
+  ),
+  get_live_scan: of<Result<typeof liveScan>>((b) => (b.run ? `A scan is in progress: ${describe(b.run)}.` : 'No scan is in progress.')),
+  estimate_scan: of<Result<typeof estimateScan>>((b) => `A scan would ask ${b.prompts} prompts for ${b.answers} answers, costing about ${b.formatted}.`),
+  start_scan: of<Result<typeof startScan>>(
+    ({ scan: s, estimate }) => `Scan #${s.id} ${s.status}: ${estimate.answers} answers, estimated ${estimate.formatted}, budget $${s.budgetUsd}.`,
+  ),
+  cancel_scan: of<Result<typeof cancelScan>>(({ scan: s }) => `Scan #${s.id} is now ${s.status}.`),
+  list_shares: of<Result<typeof listShares>>((b) => `${b.total} share links, ${b.active} active.`),
+};

@@ -1,0 +1,35 @@
+/**
+ * HTML built by one tagged template that escapes every interpolated value
+ * unless it is already SafeHtml, so a customer string (a brand, a prompt, a
+ * label) can only ever land in the page as text.
+ */
+
+export class SafeHtml {
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text and attribute values alike (attributes are always double-quoted here). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+}
+
+function render(value: unknown): string {
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0] ?? '';
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
+  return new SafeHtml(out);
+}
