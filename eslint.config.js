@@ -40,6 +40,10 @@ export default tseslint.config(
     allowTypeImports: true,
     message: 'src/http calls domain functions; queries live in src/domain (types from src/db are fine).',
   }),
+  layer(['src/web/**'], {
+    group: ['**/db/**', '**/http/**', '**/mcp/**', '**/share/**', '**/queue/**', '**/jobs/**', '**/domain/**', '**/context.ts', 'kysely', 'pg', 'ioredis', 'bullmq'],
+    message: 'src/web fetches and reads customer sites; what to do with them is src/domain/pages and src/domain/crawlers.',
+  }),
   layer(['src/mcp/**'], {
     group: ['**/db/**', 'kysely', 'pg'],
     allowTypeImports: true,

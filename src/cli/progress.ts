@@ -1,4 +1,4 @@
-/** The operator CLI's progress line on stderr: redrawn in place on a terminal, one line per change otherwise. */
+/** The operator CLI's progress: a bar, a duration, and one line on stderr that is redrawn as work goes on. */
 
 export function bar(fraction: number, width = 30): string {
   const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
@@ -12,23 +12,36 @@ export function duration(seconds: number | null): string {
   return m < 60 ? `${m}m ${seconds % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-export interface ProgressLine {
-  draw(line: string): void;
-  end(): void;
-}
-
-export function progressLine(out: NodeJS.WriteStream = process.stderr): ProgressLine {
+/**
+ * One progress line on stderr: redrawn in place on a terminal; on a pipe or
+ * a log, written again only when it changes, at most once a second.
+ */
+export function progressLine(out: NodeJS.WriteStream = process.stderr) {
   const tty = out.isTTY === true;
-  let last = '';
+  let shown = '';
+  let wrote = 0;
+  let pending: string | null = null;
   return {
-    draw(line) {
-      if (line === last) return;
-      if (tty) out.write(`\r${line.padEnd(last.length)}`);
-      else out.write(`${line}\n`);
-      last = line;
+    draw(text: string) {
+      if (text === shown) return;
+      if (tty) {
+        out.write(`\r${text.padEnd(shown.length)}`);
+        shown = text;
+        return;
+      }
+      if (Date.now() - wrote < 1000) {
+        pending = text;
+        return;
+      }
+      out.write(`${text}\n`);
+      shown = text;
+      pending = null;
+      wrote = Date.now();
     },
+    /** Ends the line (a terminal's cursor moves on; a pipe gets the last state). */
     end() {
-      if (tty && last) out.write('\n');
+      if (tty && shown) out.write('\n');
+      else if (!tty && pending !== null && pending !== shown) out.write(`${pending}\n`);
     },
   };
 }

@@ -25,6 +25,7 @@ describe('layers the linter keeps', () => {
     ['http-imports-db.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['http-imports-db-value.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['imports-entry-point.ts', 'src/queue/fixture.ts', /Entry points are run/],
+    ['web-imports-domain.ts', 'src/web/fixture.ts', /src\/web fetches and reads customer sites/],
     ['domain-imports-share.ts', 'src/domain/shares/fixture.ts', /imports none of them/],
     ['mcp-imports-db-value.ts', 'src/mcp/fixture.ts', /queries live in src\/domain/],
     ['share-imports-kysely.ts', 'src/share/fixture.ts', /src\/share renders/],

@@ -2,7 +2,7 @@ import { waitFor } from '../../domain/common/wait-for.ts';
 import { findSiteForOperator } from '../../domain/sites/sites.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { CheckFailed, defineCommand, id, withContext } from '../command.ts';
-import { progressLine } from '../progress-line.ts';
+import { progressLine } from '../progress.ts';
 
 /**
  * A site's pages and crawler access, run in this process (no worker needed)
