@@ -98,7 +98,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       { orgId: org.id, userId: user.id },
       {
         name: 'Brightdesk',
-        url: 'https://www.brightdesk.io/',
+        url: 'https://www.brightdesk.com/',
         industry: 'Customer support software',
         brandTerms: ['Brightdesk Helpdesk', 'BrightDesk AI'],
         competitors: [

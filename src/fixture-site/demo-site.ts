@@ -2,14 +2,15 @@ import { gzipSync } from 'node:zlib';
 import type { FixtureRoute } from './server.ts';
 
 /**
- * The demo brand's web site (Brightdesk, www.brightdesk.io), served locally
+ * The demo brand's web site (Brightdesk, www.brightdesk.com: the domain the
+ * simulator cites for the brand, so demo answers link its pages), served locally
  * by `npm start` so the demo project has pages and a crawler check without
  * touching the internet: a robots.txt that blocks some AI crawlers, a
  * sitemap index with a gzipped part, titled pages and an llms.txt.
  */
 
-export const DEMO_SITE_DOMAIN = 'brightdesk.io';
-const ORIGIN = 'https://www.brightdesk.io';
+export const DEMO_SITE_DOMAIN = 'brightdesk.com';
+const ORIGIN = 'https://www.brightdesk.com';
 
 const PAGES: [string, string][] = [
   ['/', 'Brightdesk – The AI help desk for growing support teams'],
