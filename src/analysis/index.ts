@@ -7,7 +7,19 @@ export { compileBrandBook, type BrandBook, type BrandBookInput } from './brand-b
 export { analyseOffThread, closeAnalysisPool } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';
-export { shareOfVoice, stability, visibility, type Stability } from './metrics.ts';
+export {
+  clusterBootstrap,
+  clusteredShare,
+  clusterSums,
+  countChange,
+  realChange,
+  wilson,
+  type ClusterSums,
+  type CountChange,
+  type Interval,
+  type ShareEstimate,
+} from './intervals.ts';
+export { shareOfVoice, stability, stabilityChange, visibility, type PeriodCounts, type Stability, type StabilityChange } from './metrics.ts';
 export { toneOf, type Tone } from './sentiment.ts';
 export { siteTypeOf, type SiteType } from './site-types.ts';
 export { tallySuggestions } from './suggestions.ts';

@@ -1,3 +1,4 @@
+import { countChange } from './intervals.ts';
 import type { Verdict } from './verdict.ts';
 
 function percent(part: number, whole: number): number {
@@ -42,4 +43,40 @@ export function stability(periodVerdicts: readonly (Verdict | null)[]): Stabilit
   if (data.length >= 2 && named.every(Boolean)) return 'held';
   if (named[named.length - 1] === false) return 'lost';
   return 'volatile';
+}
+
+/** A period's answers of one prompt: how many named or cited the brand, and how many did not fail. */
+export interface PeriodCounts {
+  named: number;
+  answered: number;
+}
+
+export interface StabilityChange {
+  /** The latest period with data. */
+  named: number;
+  answered: number;
+  /** The earlier periods with data, summed. */
+  earlierNamed: number;
+  earlierAnswered: number;
+  pValue: number;
+  /** The latest period's share of answers naming the brand differs from the earlier ones' by more than noise (Fisher's exact test, p < 0.05). */
+  real: boolean;
+}
+
+/**
+ * Whether the latest period with data departs from the earlier ones, over
+ * the same periods `stability` reads (oldest first; a period whose answers
+ * all failed has no data). What tells a `lost` that is real from a coin
+ * flip, and a `held` whose share slid. Null with fewer than two periods with data.
+ */
+export function stabilityChange(periods: readonly PeriodCounts[]): StabilityChange | null {
+  const data = periods.filter((p) => p.answered > 0);
+  const last = data[data.length - 1];
+  if (!last || data.length < 2) return null;
+  const earlier = data.slice(0, -1);
+  const earlierNamed = earlier.reduce((n, p) => n + p.named, 0);
+  const earlierAnswered = earlier.reduce((n, p) => n + p.answered, 0);
+  const test = countChange({ named: last.named, answered: last.answered, previousNamed: earlierNamed, previousAnswered: earlierAnswered });
+  if (!test) return null;
+  return { named: last.named, answered: last.answered, earlierNamed, earlierAnswered, ...test };
 }

@@ -97,6 +97,8 @@ export interface ScanSettingsJson {
   category?: string;
   budgetMicros?: number;
   skipAtCap?: boolean;
+  /** Answers per prompt and assistant in each scan (1 to 5; 1 when unset). */
+  samples?: number;
 }
 
 export interface CompetitorsTable {
@@ -187,6 +189,8 @@ export interface ScanPlanJson {
   promptIds?: number[];
   category?: string | null;
   sample?: number | null;
+  /** Answers per prompt and assistant (1 when unset: scans before samples). */
+  samples?: number;
   /** Providers the bundled simulator answered for (not the real service). */
   simulated?: string[];
 }
@@ -246,6 +250,8 @@ export interface AnswersTable {
   context: string | null;
   /** Answered by the bundled simulator, not the provider. */
   simulated: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Which of the scan's asks of this prompt and assistant (1 to 5). */
+  sample: ColumnType<number, number | undefined, number>;
 }
 
 /** One brand named in an answer, in rank order. */
@@ -328,6 +334,17 @@ export interface RollupPromptPeriodTable extends PeriodKey {
   rankCount: number;
 }
 
+/** Per (prompt, assistant), weeks, months and quarters (migration 20261126T0900): the spread behind per-assistant intervals. */
+export interface RollupPromptProviderPeriodTable extends PeriodKey {
+  promptId: number;
+  provider: string;
+  answers: number;
+  failed: number;
+  mentioned: number;
+  ownCited: number;
+  competitorMentions: number;
+}
+
 export interface RollupPromptCompetitorPeriodTable extends PeriodKey {
   competitorId: number;
   promptId: number;
@@ -393,6 +410,11 @@ export interface RollupPromptLatestTable {
   verdict: Verdict;
   brandRank: number | null;
   competitorsNamed: number[];
+  /** The scan of the latest answer, and its samples of this prompt and assistant: asked, answered, named or cited. */
+  scanId: number;
+  samples: number;
+  answered: number;
+  named: number;
 }
 
 export interface RollupPromptSummaryTable {
@@ -400,6 +422,10 @@ export interface RollupPromptSummaryTable {
   siteId: number;
   scannedAt: Timestamp;
   brandRank: number | null;
+  /** Sums of the assistants' latest samples, and named / answered (null when none answered). */
+  answered: number;
+  named: number;
+  consistency: number | null;
 }
 
 export interface SiteSpendTable {
@@ -413,6 +439,8 @@ export interface SiteSpendTable {
 export interface BatchItemJson {
   id: string;
   promptId: number;
+  /** Which sample of the prompt (1 when absent: batches submitted before samples). */
+  sample?: number;
   priceMicros: number;
   context: string | null;
 }
@@ -559,6 +587,7 @@ export interface Database {
   siteSpend: SiteSpendTable;
   scanBatches: ScanBatchesTable;
   rollupPromptPeriod: RollupPromptPeriodTable;
+  rollupPromptProviderPeriod: RollupPromptProviderPeriodTable;
   rollupPromptCompetitorPeriod: RollupPromptCompetitorPeriodTable;
   rollupCompetitorPeriod: RollupCompetitorPeriodTable;
   rollupSourcePeriod: RollupSourcePeriodTable;

@@ -28,6 +28,10 @@ const of =
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v}%`);
 const signed = (v: number | null | undefined, unit = ' pts') => (v === null || v === undefined ? '' : ` (${v > 0 ? '+' : ''}${v}${unit})`);
+/** A share with its 95% interval: "42% (95% range 35.1-49%)". */
+const withRange = (v: number | null | undefined, low: number | null | undefined, high: number | null | undefined) =>
+  low === null || low === undefined || high === null || high === undefined ? pct(v) : `${pct(v)} (95% range ${low}-${high}%)`;
+const noise = (real: boolean | null | undefined) => (real === false ? ', within noise' : '');
 const list = (items: string[], max = 5) => items.slice(0, max).join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
 
 function describe(body: unknown): string {
@@ -60,7 +64,11 @@ export const summaries: Record<string, Summary> = {
     if (!b.report) return `No report yet for ${period(b)}: the project has no answers.`;
     const { current: c, change } = b.report;
     const ranking = b.report.ranking.map((r) => `${r.rank}. ${r.name} ${pct(r.visibility)}`);
-    return `Report for ${period(b)}: visibility ${pct(c.visibility)}${signed(change.visibility)}, share of voice ${pct(c.shareOfVoice)}${signed(change.shareOfVoice)}, average rank ${c.brandRank ?? 'n/a'}, ${c.answered} answers. Ranking: ${list(ranking)}. Prompts won ${b.report.changes.won.length}, lost ${b.report.changes.lost.length}.`;
+    const real = (xs: { real: boolean }[]) => xs.filter((x) => x.real).length;
+    const visibility = `${withRange(c.visibility, c.visibilityLow, c.visibilityHigh)}${signed(change.visibility)}${noise(change.visibilityReal)}`;
+    const voice = `${withRange(c.shareOfVoice, c.shareOfVoiceLow, c.shareOfVoiceHigh)}${signed(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}`;
+    const { won, lost } = b.report.changes;
+    return `Report for ${period(b)}: visibility ${visibility}, share of voice ${voice}, average rank ${c.brandRank ?? 'n/a'}, ${c.answered} answers. Ranking: ${list(ranking)}. Prompts won ${won.length} (${real(won)} beyond noise), lost ${lost.length} (${real(lost)} beyond noise).`;
   }),
   get_trends: of<Result<typeof siteTrends>>((b) => {
     const shares = b.shares.map((s) => pct(s.visibility));

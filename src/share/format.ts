@@ -35,6 +35,9 @@ export function shortPeriodLabel(period: Period, start: string): string {
 
 export const percent = (v: number | null): string => (v === null ? '–' : `${v.toFixed(1)}%`);
 
+/** A 95% interval, "35.1–49.0%"; empty when there is none. */
+export const range = (low: number | null, high: number | null): string => (low === null || high === null ? '' : `${low.toFixed(1)}–${high.toFixed(1)}%`);
+
 export const rank = (v: number | null): string => (v === null ? '–' : v.toFixed(1));
 
 export const count = (n: number): string => n.toLocaleString('en-US');

@@ -1,6 +1,6 @@
 import type { SharedReport } from '../domain/shares/shared-report.ts';
 import { bar, lineChart, type ChartPoint } from './charts.ts';
-import { count, percent, periodLabel, plural, points, rank, shortPeriodLabel, trend } from './format.ts';
+import { count, percent, periodLabel, plural, points, range, rank, shortPeriodLabel, trend } from './format.ts';
 import { html } from './html.ts';
 
 /** The parts of the share page that draw the report itself, each from one part of `siteReport`'s answer. */
@@ -25,10 +25,14 @@ const SITE_TYPE_NAMES: Record<string, string> = {
   other: 'Other',
 };
 
-function card(label: string, value: string, change: string, direction: 'up' | 'down' | 'flat', id: string) {
+/** "within noise" when a change is no larger than its noise (docs/analysis.md "Real changes"). */
+const noise = (real: boolean | null | undefined) => (real === false ? ' (within noise)' : '');
+
+function card(label: string, value: string, change: string, direction: 'up' | 'down' | 'flat', id: string, interval = '') {
   return html`<div class="card" data-metric="${id}">
     <div class="label">${label}</div>
     <div class="value">${value}</div>
+    ${interval ? html`<div class="muted" data-interval="${id}">95% range ${interval}</div>` : ''}
     <div class="${direction}">${change || 'no change to compare'}</div>
   </div>`;
 }
@@ -36,8 +40,22 @@ function card(label: string, value: string, change: string, direction: 'up' | 'd
 export function cards(report: Report) {
   const { current, change } = report;
   return html`<div class="cards">
-    ${card('Visibility', percent(current.visibility), points(change.visibility), trend(change.visibility), 'visibility')}
-    ${card('Share of voice', percent(current.shareOfVoice), points(change.shareOfVoice), trend(change.shareOfVoice), 'shareOfVoice')}
+    ${card(
+      'Visibility',
+      percent(current.visibility),
+      points(change.visibility) + noise(change.visibilityReal),
+      trend(change.visibility),
+      'visibility',
+      range(current.visibilityLow, current.visibilityHigh),
+    )}
+    ${card(
+      'Share of voice',
+      percent(current.shareOfVoice),
+      points(change.shareOfVoice) + noise(change.shareOfVoiceReal),
+      trend(change.shareOfVoice),
+      'shareOfVoice',
+      range(current.shareOfVoiceLow, current.shareOfVoiceHigh),
+    )}
     ${card('Average rank', rank(current.brandRank), change.brandRank === null ? '' : `${change.brandRank > 0 ? '+' : change.brandRank < 0 ? '−' : '±'}${Math.abs(change.brandRank).toFixed(1)}`, trend(change.brandRank, true), 'brandRank')}
     ${card('Answers read', count(current.answered), `${change.answers >= 0 ? '+' : '−'}${count(Math.abs(change.answers))} answers`, 'flat', 'answers')}
   </div>`;
@@ -115,8 +133,8 @@ export function assistants(report: Report) {
             html`<tr data-provider="${p.provider}">
               <td>${p.name}</td>
               <td class="num">${count(p.answered)}</td>
-              <td class="num">${percent(p.visibility)}</td>
-              <td class="num ${trend(p.change.visibility)}">${points(p.change.visibility)}</td>
+              <td class="num">${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}</td>
+              <td class="num ${trend(p.change.visibility)}">${points(p.change.visibility)}${noise(p.change.visibilityReal)}</td>
               <td class="num">${percent(p.shareOfVoice)}</td>
               <td class="num">${rank(p.brandRank)}</td>
               <td class="num">${count(p.ownCited)}</td>
@@ -158,7 +176,7 @@ export function sources(report: Report) {
   </section>`;
 }
 
-function promptList(title: string, list: { text: string }[], empty: string, id: string) {
+function promptList(title: string, list: { text: string; real: boolean }[], empty: string, id: string) {
   const shown = list.slice(0, CHANGES_LISTED);
   return html`<div data-changes="${id}">
     <h3>${title} (${list.length})</h3>
@@ -166,7 +184,7 @@ function promptList(title: string, list: { text: string }[], empty: string, id: 
       shown.length === 0
         ? html`<p class="muted">${empty}</p>`
         : html`<ul>
-            ${shown.map((p) => html`<li>${p.text}</li>`)}
+            ${shown.map((p) => html`<li>${p.text}${p.real ? '' : html` <span class="muted">(within noise)</span>`}</li>`)}
           </ul>`
     }${list.length > shown.length ? html`<p class="muted">and ${list.length - shown.length} more</p>` : ''}
   </div>`;
@@ -178,8 +196,9 @@ export function changes(data: SharedReport, report: Report) {
   return html`<section data-section="changes">
     <h2>What changed since ${periodLabel(period, report.previousStart)}</h2>
     <p>
-      Visibility ${percent(previous.visibility)} → ${percent(current.visibility)} <span class="${trend(change.visibility)}">${points(change.visibility)}</span>; share of voice
-      ${percent(previous.shareOfVoice)} → ${percent(current.shareOfVoice)} <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}</span>; average rank
+      Visibility ${percent(previous.visibility)} → ${percent(current.visibility)}
+      <span class="${trend(change.visibility)}">${points(change.visibility)}${noise(change.visibilityReal)}</span>; share of voice ${percent(previous.shareOfVoice)} →
+      ${percent(current.shareOfVoice)} <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}</span>; average rank
       ${rank(previous.brandRank)} → ${rank(current.brandRank)}; answers ${count(previous.answered)} → ${count(current.answered)}.
     </p>
     <div class="lists">

@@ -1,4 +1,4 @@
-import { createRng, hash } from './rng.ts';
+import { createRng, hash, type Rng } from './rng.ts';
 import { CAVEATS, INTROS, NOT_BRANDS, OUTROS, SIM_BRANDS, STRENGTHS, THIRD_PARTY } from './words.ts';
 
 /**
@@ -172,6 +172,38 @@ export function generateAnswer(input: AnswerInput): SimAnswer {
 
   const searches = [topic, `${topic} reviews`, names.length > 1 ? `${names[0]} vs ${names[1]}` : `${names[0]} pricing`].slice(0, 1 + rng.int(3));
   return { blocks, sources, searches };
+}
+
+/**
+ * The answer with `name` in its list or not: its item (and the sources only
+ * it cited) taken out wherever the generator put it, and when `named` put in
+ * at a random place, the list renumbered. A prompt that itself holds the
+ * name still names it in its opening line: scripts for random answers use
+ * prompts that do not.
+ */
+export function withMention(base: SimAnswer, name: string, named: boolean, rng: Rng): SimAnswer {
+  const lower = name.toLowerCase();
+  const isName = (b: SimBlock) => b.kind === 'item' && b.title.toLowerCase() === lower;
+  const kept = base.blocks.filter((b) => !isName(b));
+  const citedByKept = new Set(kept.flatMap((b) => b.cites));
+  const removed = new Set(base.blocks.filter(isName).flatMap((b) => b.cites));
+  const keep = base.sources.map((_, i) => !removed.has(i) || citedByKept.has(i));
+  const newIndex: number[] = [];
+  let next = 0;
+  keep.forEach((k, i) => (newIndex[i] = k ? next++ : -1));
+  const sources = base.sources.filter((_, i) => keep[i]);
+  let blocks: SimBlock[] = kept.map((b) => ({ ...b, cites: b.cites.map((c) => newIndex[c] ?? -1).filter((c) => c >= 0) }));
+  if (named) {
+    const items = blocks.filter((b) => b.kind === 'item').length;
+    const at = rng.int(items + 1);
+    const firstItem = blocks.findIndex((b) => b.kind === 'item');
+    const place = firstItem < 0 ? Math.min(1, blocks.length) : firstItem + at;
+    const item: SimBlock = { kind: 'item', sep: '\n', n: 0, title: name, detail: `${rng.pick(STRENGTHS)}.`, cites: [] };
+    blocks = [...blocks.slice(0, place), item, ...blocks.slice(place)];
+  }
+  let n = 0;
+  blocks = blocks.map((b) => (b.kind === 'item' ? { ...b, n: ++n, sep: n === 1 ? '\n\n' : '\n' } : b));
+  return { ...base, blocks, sources };
 }
 
 export interface ScriptOverride {

@@ -1,4 +1,5 @@
-import { applyOverride, generateAnswer, type SimAnswer } from './answer.ts';
+import { applyOverride, generateAnswer, withMention, type SimAnswer } from './answer.ts';
+import { createRng, hash } from './rng.ts';
 import type { Script } from './script.ts';
 import type { LoggedRequest, SimState } from './state.ts';
 
@@ -91,7 +92,16 @@ export function handleItem(ctx: SimContext, req: SimRequest, asked: Asked): { an
 }
 
 function promptAnswer(ctx: SimContext, asked: Asked, script: Script | undefined): SimAnswer {
-  const base = generateAnswer({ seed: ctx.seed, provider: asked.provider, model: asked.model ?? '', prompt: asked.prompt, countryName: asked.countryName ?? null });
+  const input = { seed: ctx.seed, provider: asked.provider, model: asked.model ?? '', prompt: asked.prompt, countryName: asked.countryName ?? null };
+  if (script?.mention) {
+    // Draw k of this script: whether the name is in, and a different answer around it each time.
+    const k = ctx.state.scripts.nextDraw(script);
+    const rng = createRng(hash(`mention|${script.mention.seed}|${k}`));
+    const named = rng.next() < script.mention.probability;
+    const varied = generateAnswer({ ...input, seed: hash(`${ctx.seed}|${script.mention.seed}|${k}`) });
+    return applyOverride(withMention(varied, script.mention.name, named, rng), script);
+  }
+  const base = generateAnswer(input);
   return script ? applyOverride(base, script) : base;
 }
 

@@ -29,10 +29,23 @@ export const scriptSchema = z.object({
   readyAfterMs: z.number().int().min(0).max(3_600_000).optional(),
   /** AI Overview only: force (true) or skip (false) the page_token follow-up. */
   pageToken: z.boolean().optional(),
+  /**
+   * Answer at random: each matching request names `name` in its list with
+   * probability `probability`, drawn from a generator seeded by `seed`, so a
+   * run of N requests is repeatable; the rest of the answer varies from
+   * request to request too. `text` in the same script wins over it.
+   */
+  mention: z
+    .object({
+      name: z.string().trim().min(1),
+      probability: z.number().min(0).max(1),
+      seed: z.number().int().default(1),
+    })
+    .optional(),
 });
 
 export type ScriptInput = z.input<typeof scriptSchema>;
-export type Script = z.output<typeof scriptSchema> & { id: number; failsLeft: number };
+export type Script = z.output<typeof scriptSchema> & { id: number; failsLeft: number; draws: number };
 
 export class ScriptBook {
   private scripts: Script[] = [];
@@ -40,7 +53,7 @@ export class ScriptBook {
 
   add(input: unknown): Script {
     const parsed = scriptSchema.parse(input);
-    const script: Script = { ...parsed, id: this.nextId++, failsLeft: parsed.fail?.times ?? 0 };
+    const script: Script = { ...parsed, id: this.nextId++, failsLeft: parsed.fail?.times ?? 0, draws: 0 };
     this.scripts.push(script);
     return script;
   }
@@ -64,6 +77,11 @@ export class ScriptBook {
       return s;
     }
     return undefined;
+  }
+
+  /** The next draw of a `mention` script: its number (0, 1, ...), counted per script. */
+  nextDraw(script: Script): number {
+    return script.draws++;
   }
 
   /** Counts one matching request against the script's failures; returns the failure to send, if any. */

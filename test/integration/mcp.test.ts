@@ -165,7 +165,7 @@ describe('MCP server', () => {
     expect((whoami.content as { text: string }[])[0]?.text).toBe(`Key "viewer key" of viewer person, viewer access in workspace Mine (orgId ${mine.orgId}, plan pro).`);
     const report = await call(client, 'get_report', { projectId: own.projectId, start: '2026-11-10' });
     expect((report.content as { text: string }[])[0]?.text).toBe(
-      'Report for week 2026-11-09 to 2026-11-15: visibility 50%, share of voice 33.3%, average rank 1, 2 answers. Ranking: 1. Globex 100%, 2. Acme 50%, 3. Initech 0%. Prompts won 0, lost 0.',
+      'Report for week 2026-11-09 to 2026-11-15: visibility 50% (95% range 5.5-94.5%), share of voice 33.3% (95% range 2.5-90.6%), average rank 1, 2 answers. Ranking: 1. Globex 100%, 2. Acme 50%, 3. Initech 0%. Prompts won 0 (0 beyond noise), lost 0 (0 beyond noise).',
     );
   });
 

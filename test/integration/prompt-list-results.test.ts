@@ -307,7 +307,8 @@ describe('validation of the result parameters', () => {
     ['verdict=won', { verdict: 'verdict must be one of named, lost, cited, missing, failed' }],
     ['stability=firm', { stability: 'stability must be one of held, volatile, lost' }],
     ['scanned=maybe', { scanned: 'scanned must be yes or never' }],
-    ['sort=best', { sort: 'sort must be one of created, text, category, rank, scanned' }],
+    ['consistency=often', { consistency: 'consistency must be one of all, some, none, split' }],
+    ['sort=best', { sort: 'sort must be one of created, text, category, rank, scanned, consistency' }],
     ['competitor=a%00b', { competitor: 'competitor cannot contain NUL characters' }],
     ['competitor=a&competitor=b', { competitor: 'competitor must be given once, as text' }],
     [`competitor=${'x'.repeat(201)}`, { competitor: 'competitor must be at most 200 characters' }],
@@ -328,8 +329,9 @@ describe('validation of the result parameters', () => {
     const params = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
     const listParams = params('/projects/{id}/prompts');
     expect(listParams.verdict).toMatchObject({ enum: ['named', 'lost', 'cited', 'missing', 'failed'] });
-    expect(listParams.sort).toMatchObject({ enum: ['created', 'text', 'category', 'rank', 'scanned'] });
-    expect(Object.keys(listParams)).toEqual(expect.arrayContaining(['competitor', 'stability', 'scanned', 'period', 'start', 'page', 'perPage']));
+    expect(listParams.sort).toMatchObject({ enum: ['created', 'text', 'category', 'rank', 'scanned', 'consistency'] });
+    expect(listParams.consistency).toMatchObject({ enum: ['all', 'some', 'none', 'split'] });
+    expect(Object.keys(listParams)).toEqual(expect.arrayContaining(['competitor', 'stability', 'scanned', 'consistency', 'period', 'start', 'page', 'perPage']));
     const exportParams = params('/projects/{id}/prompts/export.csv');
     expect(Object.keys(exportParams)).toEqual(expect.arrayContaining(['verdict', 'competitor', 'stability', 'scanned', 'sort', 'dir', 'period', 'start']));
     expect(Object.keys(exportParams)).not.toContain('page');

@@ -89,7 +89,15 @@ describe('GET /projects/:id/prompts/:promptId', () => {
     ]);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23' });
     expect(res.body.squares.map((s: { verdict: string | null }) => s.verdict)).toEqual([null, null, null, null, null, null, 'named', 'named', null, 'cited']);
-    expect(res.body.latestAnswers.openai).toEqual({ answerId: answerId('Q1 alpha?', 'openai', '2026-11-24'), askedAt: '2026-11-24T09:00:00.000Z', verdict: 'cited', brandRank: 1 });
+    expect(res.body.latestAnswers.openai).toEqual({
+      answerId: answerId('Q1 alpha?', 'openai', '2026-11-24'),
+      askedAt: '2026-11-24T09:00:00.000Z',
+      verdict: 'cited',
+      brandRank: 1,
+      samples: 1,
+      answered: 1,
+      named: 1,
+    });
     expect(res.body.latestAnswers.perplexity).toBeNull();
   });
 
@@ -203,7 +211,7 @@ describe('prompt list helpers', () => {
       { start: '2026-11-16', verdict: null },
       { start: '2026-11-23', verdict: 'cited' },
     ]);
-    expect(results.get(id['Q3 never?'] as number)).toEqual({ latest: none, history: expect.any(Array), stability: null });
+    expect(results.get(id['Q3 never?'] as number)).toEqual({ latest: none, history: expect.any(Array), stability: null, stabilityChange: null, consistency: null });
     expect(results.get(id['Q4 gamma?'] as number)?.stability).toBe('lost');
   });
 
@@ -283,6 +291,8 @@ describe('GET /orgs/:orgId/dashboard', () => {
     expect(acme.lastScanAt).toEqual(expect.any(String));
     const report = (await get('/report')).body.report.current;
     expect(acme).toMatchObject({ answers: report.answers, visibility: report.visibility, brandRank: report.brandRank, shareOfVoice: report.shareOfVoice });
+    expect(acme).toMatchObject({ visibilityLow: report.visibilityLow, visibilityHigh: report.visibilityHigh, shareOfVoiceLow: report.shareOfVoiceLow });
+    expect(acme.visibilityLow).toBeLessThan(60);
     const quiet = res.body.sites.find((s: { id: number }) => s.id === quietSiteId);
     expect(quiet).toMatchObject({ start: null, answers: 0, visibility: null, mentioned: null, ownCited: null, brandRank: null, shareOfVoice: null, lastScanAt: null });
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusteredShare, clusterSums, wilson } from '../../src/analysis/intervals.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -73,7 +74,23 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const get = (path: string, siteOverride?: number) => app.request('GET', `/projects/${siteOverride ?? siteId}${path}`, { key: ws.keys.viewer });
-const none = { answers: 0, answered: 0, failed: 0, mentioned: 0, ownCited: 0, visibility: null, brandRank: null, shareOfVoice: null };
+const none = {
+  answers: 0,
+  answered: 0,
+  failed: 0,
+  mentioned: 0,
+  ownCited: 0,
+  visibility: null,
+  brandRank: null,
+  shareOfVoice: null,
+  ownCitationRate: null,
+  visibilityLow: null,
+  visibilityHigh: null,
+  ownCitationRateLow: null,
+  ownCitationRateHigh: null,
+  shareOfVoiceLow: null,
+  shareOfVoiceHigh: null,
+};
 
 describe('GET /projects/:id/report', () => {
   it('is null before the first scan, with no periods', async () => {
@@ -98,23 +115,23 @@ describe('GET /projects/:id/report', () => {
     expect(res.body).toMatchObject({ period: 'week', start: '2027-01-04', end: '2027-01-10', periods: ['2026-12-21', '2026-12-28', '2027-01-04'] });
     const r = res.body.report;
     expect(r.previousStart).toBe('2026-12-28');
-    expect(r.current).toEqual({ answers: 2, answered: 2, failed: 0, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 1, shareOfVoice: 50 });
-    expect(r.changes).toEqual({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'named' }] });
+    expect(r.current).toMatchObject({ answers: 2, answered: 2, failed: 0, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 1, shareOfVoice: 50 });
+    expect(r.changes).toMatchObject({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'named' }] });
   });
 
   it('normalises start to its week and compares with the week before (across the year end)', async () => {
     const res = await get('/report?start=2027-01-01');
     expect(res.body).toMatchObject({ start: '2026-12-28', end: '2027-01-03' });
     const r = res.body.report;
-    expect(r.current).toEqual({ answers: 6, answered: 5, failed: 1, mentioned: 3, ownCited: 0, visibility: 60, brandRank: 1.7, shareOfVoice: 42.9 });
-    expect(r.previous).toEqual({ answers: 4, answered: 3, failed: 1, mentioned: 1, ownCited: 1, visibility: 33.3, brandRank: 1, shareOfVoice: 33.3 });
-    expect(r.change).toEqual({ answers: 2, mentioned: 2, ownCited: -1, visibility: 26.7, brandRank: 0.7, shareOfVoice: 9.6 });
-    expect(r.changes).toEqual({ won: [{ id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing' }], lost: [] });
+    expect(r.current).toMatchObject({ answers: 6, answered: 5, failed: 1, mentioned: 3, ownCited: 0, visibility: 60, brandRank: 1.7, shareOfVoice: 42.9 });
+    expect(r.previous).toMatchObject({ answers: 4, answered: 3, failed: 1, mentioned: 1, ownCited: 1, visibility: 33.3, brandRank: 1, shareOfVoice: 33.3 });
+    expect(r.change).toMatchObject({ answers: 2, mentioned: 2, ownCited: -1, visibility: 26.7, brandRank: 0.7, shareOfVoice: 9.6 });
+    expect(r.changes).toMatchObject({ won: [{ id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing' }], lost: [] });
   });
 
   it('ranks the brand and competitors by visibility', async () => {
     const { ranking } = (await get('/report?start=2026-12-28')).body.report;
-    expect(ranking).toEqual([
+    expect(ranking).toMatchObject([
       { rank: 1, name: 'Acme', kind: 'brand', competitorId: null, mentioned: 3, visibility: 60, shareOfVoice: 42.9, previousVisibility: 33.3 },
       { rank: 2, name: 'Globex', kind: 'competitor', competitorId: expect.any(Number), mentioned: 2, visibility: 40, shareOfVoice: 28.6, previousVisibility: 66.7 },
       { rank: 3, name: 'Initech', kind: 'competitor', competitorId: expect.any(Number), mentioned: 2, visibility: 40, shareOfVoice: 28.6, previousVisibility: 0 },
@@ -162,6 +179,57 @@ describe('GET /projects/:id/report', () => {
     expect(r.series[9]).toMatchObject({ start: '2026-12-28', visibility: 60, shareOfVoice: 42.9, providers: { openai: 66.7, anthropic: 50 } });
   });
 
+  it('carries a 95% interval on every share, clustered by prompt, and says which changes are larger than noise', async () => {
+    const r = (await get('/report?start=2026-12-28')).body.report;
+    const pct = (v: number) => Math.round(v * 1000) / 10;
+    // Per prompt (named, answered): P1 (1, 2), P2 (2, 2), P3 (0, 1 of 2: one failed): answers of one prompt are clustered.
+    const visibility = clusteredShare(
+      clusterSums([
+        [1, 2],
+        [2, 2],
+        [0, 1],
+      ]),
+    ) as { low: number; high: number; method: string };
+    expect(visibility.method).toBe('clustered');
+    expect(r.current).toMatchObject({ visibility: 60, visibilityLow: pct(visibility.low), visibilityHigh: pct(visibility.high), ownCitationRate: 0 });
+    expect(r.current.visibilityLow).toBeLessThan(60);
+    expect(r.current.visibilityHigh).toBeGreaterThan(60);
+    // Brand mentions per prompt (brand named, all brand mentions): P1 (1, 2), P2 (2, 3), P3 (0, 2).
+    const voice = clusteredShare(
+      clusterSums([
+        [1, 2],
+        [2, 3],
+        [0, 2],
+      ]),
+    ) as { low: number; high: number };
+    expect(r.current).toMatchObject({ shareOfVoice: 42.9, shareOfVoiceLow: pct(voice.low), shareOfVoiceHigh: pct(voice.high) });
+    // Previous week: P1 (1, 2) with an own page cited, P2 (0, 1).
+    const own = clusteredShare(
+      clusterSums([
+        [1, 2],
+        [0, 1],
+      ]),
+    ) as { low: number; high: number };
+    expect(r.previous).toMatchObject({ ownCitationRate: 33.3, ownCitationRateLow: pct(own.low), ownCitationRateHigh: pct(own.high) });
+    // Per assistant, one answer per prompt: the Wilson interval over answers (ChatGPT 2 of 3, Claude 1 of 2).
+    const [openai, anthropic] = r.providers;
+    const w = wilson(2, 3) as { low: number; high: number };
+    expect(openai).toMatchObject({ visibility: 66.7, visibilityLow: pct(w.low), visibilityHigh: pct(w.high) });
+    expect(anthropic).toMatchObject({ visibilityLow: pct((wilson(1, 2) as { low: number }).low) });
+    // 33% -> 60% on five answers is well inside the noise; so is each prompt's move.
+    expect(r.change).toMatchObject({ visibility: 26.7, visibilityReal: false, shareOfVoiceReal: false, ownCitationRate: -33.3, ownCitationRateReal: false });
+    expect(openai.change).toMatchObject({ visibilityReal: false });
+    expect(r.changes.won).toEqual([
+      { id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing', named: 2, answered: 2, previousNamed: 0, previousAnswered: 1, pValue: 0.3333, real: false },
+    ]);
+    // Competitors carry intervals too, over the same denominators; the brand's row is the site's.
+    expect(r.ranking[0]).toMatchObject({ kind: 'brand', visibilityLow: r.current.visibilityLow, shareOfVoiceHigh: r.current.shareOfVoiceHigh });
+    for (const row of r.ranking) expect(row.visibilityLow).toBeLessThanOrEqual(row.visibility);
+    // The chart series carries the bands.
+    expect(r.series[9]).toMatchObject({ visibilityLow: r.current.visibilityLow, visibilityHigh: r.current.visibilityHigh });
+    expect(r.series[0]).toMatchObject({ visibilityLow: null, visibilityHigh: null });
+  });
+
   it('carries the scope the numbers were measured on (variant A)', async () => {
     const { scope } = (await get('/report?start=2026-12-28')).body.report;
     expect(scope).toEqual({
@@ -197,9 +265,9 @@ describe('GET /projects/:id/report', () => {
   it('sums months and quarters across the year end', async () => {
     const month = (await get('/report?period=month')).body;
     expect(month).toMatchObject({ start: '2027-01-01', end: '2027-01-31', periods: ['2026-12-01', '2027-01-01'] });
-    expect(month.report.current).toEqual({ answers: 5, answered: 4, failed: 1, mentioned: 2, ownCited: 0, visibility: 50, brandRank: 1.5, shareOfVoice: 50 });
-    expect(month.report.previous).toEqual({ answers: 7, answered: 6, failed: 1, mentioned: 3, ownCited: 1, visibility: 50, brandRank: 1.3, shareOfVoice: 37.5 });
-    expect(month.report.changes).toEqual({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'cited' }] });
+    expect(month.report.current).toMatchObject({ answers: 5, answered: 4, failed: 1, mentioned: 2, ownCited: 0, visibility: 50, brandRank: 1.5, shareOfVoice: 50 });
+    expect(month.report.previous).toMatchObject({ answers: 7, answered: 6, failed: 1, mentioned: 3, ownCited: 1, visibility: 50, brandRank: 1.3, shareOfVoice: 37.5 });
+    expect(month.report.changes).toMatchObject({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'cited' }] });
 
     const quarter = (await get('/report?period=quarter&start=2027-03-31')).body;
     expect(quarter).toMatchObject({ start: '2027-01-01', end: '2027-03-31', periods: ['2026-10-01', '2027-01-01'] });
@@ -214,10 +282,10 @@ describe('GET /projects/:id/report', () => {
     expect(day).toMatchObject({ start: '2027-01-05', end: '2027-01-05', periods: ['2026-12-27', '2026-12-31', '2027-01-01', '2027-01-05'] });
     expect(day.report.current).toMatchObject({ answers: 2, visibility: 50 });
     expect(day.report.previous).toEqual(none);
-    expect(day.report.change).toEqual({ answers: 2, mentioned: 1, ownCited: 0, visibility: null, brandRank: null, shareOfVoice: null });
+    expect(day.report.change).toMatchObject({ answers: 2, mentioned: 1, ownCited: 0, visibility: null, brandRank: null, shareOfVoice: null });
     expect(day.report.changes).toEqual({ won: [], lost: [] });
     const newYear = (await get('/report?period=day&start=2027-01-01')).body.report;
-    expect(newYear.current).toEqual({ answers: 3, answered: 2, failed: 1, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 2, shareOfVoice: 50 });
+    expect(newYear.current).toMatchObject({ answers: 3, answered: 2, failed: 1, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 2, shareOfVoice: 50 });
   });
 
   it('answers an empty period with zero counts and null metrics', async () => {

@@ -4,6 +4,8 @@ import { rebuildRollups, searchKey } from '../../src/domain/reports/rollups.ts';
 import { ROLLUP_TABLE_NAMES } from '../../src/domain/reports/rollup-tables.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
+import { storeAnswers } from '../../src/domain/answers/store.ts';
+import { loadBrandBook } from '../../src/domain/sites/brand-book.ts';
 import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
@@ -72,6 +74,32 @@ beforeAll(async () => {
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-30T08:00:00Z', text: 'Acme alone.', citations: [cites[0] as { url: string; title: string }] },
   ]);
+  // A scan with three samples per prompt and assistant, stored in two batches out of order: the latest
+  // rows count that scan's samples (asked, answered, named), whichever batch brought which sample.
+  const prompt = await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', siteId).where('text', '=', 'Cheapest CRM?').executeTakeFirstOrThrow();
+  const scan = await app.ctx.db
+    .insertInto('scans')
+    .values({ orgId: ws.orgId, siteId, status: 'done', trigger: 'import', answersTotal: 3 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const book = await loadBrandBook(app.ctx.db, siteId);
+  const sample = (n: number, askedAt: string, text: string | null) => ({
+    scanId: scan.id,
+    siteId,
+    promptId: prompt.id,
+    sample: n,
+    provider: 'gemini',
+    model: 'gemini-2.5-flash',
+    askedAt: new Date(askedAt),
+    text,
+    citations: [],
+    searches: [],
+    costMicros: 0,
+    error: text ? null : 'timeout',
+    context: null,
+  });
+  await storeAnswers(app.ctx, [sample(3, '2027-01-02T10:02:00Z', 'Acme and Globex.')], book);
+  await storeAnswers(app.ctx, [sample(1, '2027-01-02T10:00:00Z', 'Globex only.'), sample(2, '2027-01-02T10:01:00Z', null)], book);
 });
 afterAll(() => app.close());
 
@@ -89,8 +117,25 @@ describe('report rollups', () => {
     expect(latest).toEqual([
       { provider: 'anthropic', verdict: 'named', brandRank: 3 },
       { provider: 'openai', verdict: 'named', brandRank: 2 },
-      { provider: 'gemini', verdict: 'failed', brandRank: null },
       { provider: 'perplexity', verdict: 'named', brandRank: 1 },
+      { provider: 'gemini', verdict: 'named', brandRank: 1 },
+    ]);
+    const samples = await app.ctx.db
+      .selectFrom('rollupPromptLatest')
+      .select(['provider', 'samples', 'answered', 'named'])
+      .where('siteId', '=', siteId)
+      .orderBy('provider')
+      .execute();
+    expect(samples).toEqual([
+      { provider: 'anthropic', samples: 1, answered: 1, named: 1 },
+      { provider: 'gemini', samples: 3, answered: 2, named: 1 },
+      { provider: 'openai', samples: 1, answered: 1, named: 1 },
+      { provider: 'perplexity', samples: 1, answered: 1, named: 1 },
+    ]);
+    const summary = await app.ctx.db.selectFrom('rollupPromptSummary').select(['answered', 'named', 'consistency']).where('siteId', '=', siteId).orderBy('promptId').execute();
+    expect(summary).toEqual([
+      { answered: 2, named: 2, consistency: 1 },
+      { answered: 3, named: 2, consistency: expect.closeTo(2 / 3, 6) },
     ]);
     const long = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').where('siteId', '=', siteId).where('query', 'like', 'xxx%').executeTakeFirstOrThrow();
     expect(long.query).toHaveLength(500);
@@ -106,7 +151,7 @@ describe('report rollups', () => {
   it('rebuilt after reanalysis (facts only) equal them too', async () => {
     const incremental = await snapshot();
     // Stale fact-derived rows, as a reanalysis finds them once facts are rewritten.
-    await sql`UPDATE rollup_prompt_latest SET verdict = 'missing', brand_rank = NULL, competitors_named = '{}' WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    await sql`UPDATE rollup_prompt_latest SET verdict = 'missing', brand_rank = NULL, competitors_named = '{}', named = 0 WHERE site_id = ${siteId}`.execute(app.ctx.db);
     await sql`UPDATE rollup_prompt_period SET named = 0, cited = 0 WHERE site_id = ${siteId}`.execute(app.ctx.db);
     await sql`DELETE FROM rollup_prompt_summary WHERE site_id = ${siteId}`.execute(app.ctx.db);
     await app.ctx.db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));

@@ -83,6 +83,13 @@ describe('GET /projects/:id/trends', () => {
       [0, null, null],
       [5, 50, 66.7],
     ]);
+    // Each week carries its band; a week without answers has none.
+    for (const s of [shares[6], shares[7], shares[9]]) {
+      expect(s.visibilityLow).toBeLessThanOrEqual(s.visibility);
+      expect(s.visibilityHigh).toBeGreaterThanOrEqual(s.visibility);
+      expect(s.shareOfVoiceLow).toBeLessThanOrEqual(s.shareOfVoice);
+    }
+    expect(shares[8]).toMatchObject({ visibilityLow: null, visibilityHigh: null, ownCitationRate: null });
   });
 
   it('lists every active prompt with its verdict per week and its stability', async () => {
@@ -96,16 +103,25 @@ describe('GET /projects/:id/trends', () => {
       [ids['P6 never asked?'], nulls(4), null],
     ]);
     expect(prompts[0].verdicts.slice(0, 6)).toEqual(nulls(6));
-    expect(held).toEqual([{ id: ids['P1 held?'], text: 'P1 held?' }]);
-    expect(lost).toEqual([{ id: ids['P2 lost?'], text: 'P2 lost?' }]);
-    expect(volatile).toEqual([{ id: ids['P3 volatile?'], text: 'P3 volatile?' }]);
+    // One answer a week: neither the loss nor the held prompt's slide (2 of 2, then 1 of 2) is larger than its noise.
+    expect(held).toEqual([{ id: ids['P1 held?'], text: 'P1 held?', real: false }]);
+    expect(lost).toEqual([{ id: ids['P2 lost?'], text: 'P2 lost?', real: false }]);
+    expect(volatile).toEqual([{ id: ids['P3 volatile?'], text: 'P3 volatile?', real: false }]);
+    expect(prompts[1].stabilityChange).toEqual({ named: 0, answered: 1, earlierNamed: 1, earlierAnswered: 2, pValue: 1, real: false });
+    expect(prompts[0].stabilityChange).toMatchObject({ named: 1, answered: 2, earlierNamed: 2, earlierAnswered: 2 });
+    expect(prompts[3].stabilityChange).toBeNull();
   });
 
   it('compares the chosen week with the week before for prompts won and lost', async () => {
     expect((await get('/trends')).body.changes).toEqual({ won: [], lost: [] });
     const wb = (await get('/trends?start=2026-11-15')).body;
     expect(wb.start).toBe('2026-11-09');
-    expect(wb.changes).toEqual({ won: [], lost: [{ id: ids['P2 lost?'], text: 'P2 lost?', verdict: 'lost', previousVerdict: 'named' }] });
+    expect(wb.changes).toEqual({
+      won: [],
+      lost: [
+        { id: ids['P2 lost?'], text: 'P2 lost?', verdict: 'lost', previousVerdict: 'named', named: 0, answered: 1, previousNamed: 1, previousAnswered: 1, pValue: 1, real: false },
+      ],
+    });
     // As of Wb, P2 was named then lost: lost; P1 named twice: held.
     expect(wb.held.map((p: { id: number }) => p.id)).toEqual([ids['P1 held?']]);
     expect(wb.lost.map((p: { id: number }) => p.id)).toEqual([ids['P2 lost?']]);
@@ -133,6 +149,10 @@ describe('GET /projects/:id/trends', () => {
       [null, null],
       [33.3, 50],
     ]);
+    const last = categories[2].shares[9];
+    expect(last.visibilityLow).toBeLessThan(33.3);
+    expect(last.visibilityHigh).toBeGreaterThan(33.3);
+    expect(categories[1].shares[9]).toMatchObject({ visibilityLow: null, shareOfVoiceHigh: null });
   });
 
   it('reads months: one month with data makes every named prompt volatile', async () => {

@@ -177,6 +177,10 @@ describe('the shared page', () => {
     expect(text).toContain('data-provider="anthropic"');
     expect(text).toContain('<td>acme.com</td>');
     expect(text).toContain('data-changes="won"');
+    // Every share with its 95% interval, and changes within their noise said so.
+    expect(text).toMatch(/data-interval="visibility">95% range \d+\.\d–\d+\.\d%/);
+    expect(text).toMatch(/data-interval="shareOfVoice">95% range \d+\.\d–\d+\.\d%/);
+    expect(text).toMatch(/<tr data-provider="openai">[\s\S]*?<span class="muted">\(\d+\.\d–\d+\.\d%\)<\/span>/);
     expect(text).toContain('data-start="2026-11-09"');
     for (const p of ['day', 'week', 'month', 'quarter']) expect(text).toContain(`href="?period=${p}"`);
     expect(text).toContain('href="?period=week&amp;start=2026-11-02"');

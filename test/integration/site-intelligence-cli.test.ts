@@ -33,9 +33,9 @@ async function sightline(args: string[]) {
 
 beforeAll(async () => {
   site = await startFixtureSite({ routes: demoSiteRoutes() });
-  app = await startTestApp({ env: { SITE_FETCH_MAP: `brightdesk.io=${site.url}` } });
+  app = await startTestApp({ env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` } });
   const ws = await seedWorkspace(app.ctx);
-  projectId = (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Brightdesk', url: 'https://www.brightdesk.io/' })).id;
+  projectId = (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Brightdesk', url: 'https://www.brightdesk.com/' })).id;
 });
 afterAll(async () => {
   await app.close();

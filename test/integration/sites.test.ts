@@ -70,9 +70,10 @@ describe('PATCH /projects/:id', () => {
       category: null,
       budgetUsd: 4,
       skipAtCap: false,
+      samples: 1,
     });
     const replaced = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { skipAtCap: true } } });
-    expect(replaced.body.project.scanSettings).toEqual({ providers: null, models: {}, category: null, budgetUsd: 0, skipAtCap: true });
+    expect(replaced.body.project.scanSettings).toEqual({ providers: null, models: {}, category: null, budgetUsd: 0, skipAtCap: true, samples: 1 });
     const bad = await app.request('PATCH', `/projects/${siteId}`, {
       key: ws.keys.admin,
       body: { scanSettings: { providers: ['bing'], models: { openai: 'gpt-99', nope: 'x' }, budgetUsd: -1, category: 'Unknown' } },

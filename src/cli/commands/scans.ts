@@ -64,9 +64,9 @@ export const scanCommands = [
   }),
   defineCommand({
     name: 'scan start',
-    usage: 'scan start --project ID [--providers openai,gemini] [--label TEXT] [--watch]',
+    usage: 'scan start --project ID [--providers openai,gemini] [--samples 1-5] [--label TEXT] [--watch]',
     summary: "Start a scan as the site's creator; --watch draws its progress and prints the finished scan",
-    flags: { project: id, providers: z.string().optional(), label: z.string().optional(), watch: z.boolean().optional() },
+    flags: { project: id, providers: z.string().optional(), samples: z.coerce.number().optional(), label: z.string().optional(), watch: z.boolean().optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const request = scanRequestSchema.safeParse({
@@ -74,6 +74,7 @@ export const scanCommands = [
             ?.split(',')
             .map((p) => p.trim())
             .filter(Boolean),
+          samples: a.samples,
           label: a.label ?? 'Started from the CLI',
         });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));

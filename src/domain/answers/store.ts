@@ -11,6 +11,8 @@ export interface NewAnswer {
   scanId: number;
   siteId: number;
   promptId: number;
+  /** Which of the scan's asks of this prompt and assistant (1 to 5); 1 when not given. */
+  sample?: number;
   provider: string;
   model: string;
   askedAt: Date;
@@ -37,7 +39,7 @@ export interface StoredAnswer {
 /**
  * The one way answers enter the database (scans, imports, tests): answers,
  * their facts and rollups in one transaction, for one answer or a batch.
- * Answers are unique per (scan, prompt, provider): storing one twice gives
+ * Answers are unique per (scan, prompt, provider, sample): storing one twice gives
  * null in its place and changes nothing, so a retried job never counts or
  * charges twice. Money is settled by the caller right after (scan-money.ts),
  * so the rows every reservation locks are never held across an answer write.
@@ -52,6 +54,7 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
           scanId: input.scanId,
           siteId: input.siteId,
           promptId: input.promptId,
+          sample: input.sample ?? 1,
           provider: input.provider,
           model: input.model,
           askedAt: input.askedAt,
@@ -68,14 +71,15 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
           context: input.context,
         })),
       )
-      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider']).doNothing())
-      .returning(['id', 'scanId', 'promptId', 'provider'])
+      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider', 'sample']).doNothing())
+      .returning(['id', 'scanId', 'promptId', 'provider', 'sample'])
       .execute();
-    const ids = new Map(rows.map((r) => [`${r.scanId}|${r.promptId}|${r.provider}`, r.id]));
+    const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) => `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
+    const ids = new Map(rows.map((r) => [keyOf(r), r.id]));
     const stored = inputs.flatMap((input) => {
-      const id = ids.get(`${input.scanId}|${input.promptId}|${input.provider}`);
+      const id = ids.get(keyOf(input));
       if (id === undefined) return [];
-      ids.delete(`${input.scanId}|${input.promptId}|${input.provider}`);
+      ids.delete(keyOf(input));
       const day = utcDay(input.askedAt);
       const answer = { id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
       return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
@@ -89,6 +93,7 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
         provider: s.input.provider,
         facts: s.facts,
         promptId: s.input.promptId,
+        scanId: s.input.scanId,
         answerId: s.answerId,
         askedAt: s.input.askedAt,
         model: s.input.model,

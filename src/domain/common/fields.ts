@@ -45,6 +45,14 @@ export const usdAmount = z.number({ error: 'must be a number of US dollars' }).f
 
 export const booleanField = z.boolean({ error: 'must be true or false' });
 
+/** Answers per prompt and assistant in a scan (issue 16): each sample is asked, stored and charged as its own answer. */
+export const SAMPLES_MAX = 5;
+export const samplesField = z
+  .number({ error: `must be a whole number from 1 to ${SAMPLES_MAX}` })
+  .int(`must be a whole number from 1 to ${SAMPLES_MAX}`)
+  .min(1, `must be a whole number from 1 to ${SAMPLES_MAX}`)
+  .max(SAMPLES_MAX, `must be a whole number from 1 to ${SAMPLES_MAX}`);
+
 export const providerKey = z.enum(PROVIDER_KEYS, { error: `must be one of ${PROVIDER_KEYS.join(', ')}` });
 
 /** Provider key -> model id, each id checked against the catalog. */

@@ -57,7 +57,10 @@ function historyItem(row: CrawlerCheckRow, before: CrawlerCheckRow | undefined) 
     blocked: count('blocked'),
     // What moved since the finished check before it (none for the oldest shown).
     changes: before
-      ? row.crawlers.filter((c) => previous.has(c.agent) && previous.get(c.agent) !== c.access).map((c) => ({ agent: c.agent, from: previous.get(c.agent), to: c.access }))
+      ? row.crawlers.flatMap((c) => {
+          const from = previous.get(c.agent);
+          return from && from !== c.access ? [{ agent: c.agent, from, to: c.access }] : [];
+        })
       : [],
     llmsTxtChange: before && before.llmsState !== row.llmsState ? { from: before.llmsState, to: row.llmsState } : null,
   };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { bestVerdict } from '../../analysis/index.ts';
+import { bestVerdict, stabilityChange } from '../../analysis/index.ts';
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { findPrompt } from './prompts.ts';
@@ -9,7 +9,7 @@ import { NotFoundError } from '../../errors.ts';
 import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
 import { categoryNamesOf } from '../categories/categories.ts';
 import { addPeriods, periodQuerySchema } from '../reports/periods.ts';
-import { historySquares, historyStart, noLatest, stabilityOf } from './verdicts.ts';
+import { historyStart, historyWindow, latestResults, noLatest, stabilityOf } from './verdicts.ts';
 import { serializePrompt } from './prompts.ts';
 import { engineParam, pagingShape } from '../reports/query.ts';
 
@@ -37,7 +37,11 @@ export const promptAnswerQuerySchema = z
 export type PromptAnswerQuery = z.output<typeof promptAnswerQuerySchema>;
 
 function latestRows(ctx: AppContext, promptId: number) {
-  return ctx.db.selectFrom('rollupPromptLatest').select(['provider', 'answerId', 'askedAt', 'verdict', 'brandRank']).where('promptId', '=', promptId).execute();
+  return ctx.db
+    .selectFrom('rollupPromptLatest')
+    .select(['provider', 'answerId', 'askedAt', 'verdict', 'brandRank', 'samples', 'answered', 'named'])
+    .where('promptId', '=', promptId)
+    .execute();
 }
 
 /** Every week from the prompt's first answer to its last, oldest first: the best verdict overall and per assistant. */
@@ -66,15 +70,15 @@ async function weeklyHistory(ctx: AppContext, promptId: number) {
 export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: number, query: PromptDetailQuery) {
   const row = await findPrompt(ctx.db, site.id, promptId);
   const start = await historyStart(ctx.db, site.id, query.period, query.start, ctx.clock.now());
-  const [categories, latest, squares, weeks, results, total] = await Promise.all([
+  const [categories, latest, squares, weeks, results, total, samples] = await Promise.all([
     categoryNamesOf(ctx.db, [promptId]),
     latestRows(ctx, promptId),
-    historySquares(ctx.db, site.id, [promptId], query.period, start),
+    historyWindow(ctx.db, site.id, [promptId], query.period, start),
     weeklyHistory(ctx, promptId),
     ctx.db
       .selectFrom('answers as a')
       .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
-      .select(['a.id', 'a.scanId', 'a.provider', 'a.model', 'a.askedAt', 'f.verdict', 'f.mentioned', 'f.ownCited', 'f.brandRank', 'f.tone', 'a.error'])
+      .select(['a.id', 'a.scanId', 'a.provider', 'a.sample', 'a.model', 'a.askedAt', 'f.verdict', 'f.mentioned', 'f.ownCited', 'f.brandRank', 'f.tone', 'a.error'])
       .where('a.siteId', '=', site.id)
       .where('a.promptId', '=', promptId)
       .orderBy('a.askedAt', 'desc')
@@ -88,20 +92,30 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
       .where('siteId', '=', site.id)
       .where('promptId', '=', promptId)
       .executeTakeFirstOrThrow(),
+    latestResults(ctx.db, [promptId]),
   ]);
   const latestVerdicts = noLatest();
   const latestAnswers = Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as Record<
     ProviderKey,
-    { answerId: number; askedAt: Date; verdict: Verdict; brandRank: number | null } | null
+    { answerId: number; askedAt: Date; verdict: Verdict; brandRank: number | null; samples: number; answered: number; named: number } | null
   >;
   for (const l of latest) {
     if (!isProviderKey(l.provider)) continue;
     latestVerdicts[l.provider] = l.verdict;
-    latestAnswers[l.provider] = { answerId: l.answerId, askedAt: l.askedAt, verdict: l.verdict, brandRank: l.brandRank };
+    // samples, answered, named: that scan's samples of the prompt by this assistant ("2 of 3 named it").
+    latestAnswers[l.provider] = { answerId: l.answerId, askedAt: l.askedAt, verdict: l.verdict, brandRank: l.brandRank, samples: l.samples, answered: l.answered, named: l.named };
   }
-  const window = squares.get(promptId) ?? [];
+  const window = squares.squares.get(promptId) ?? [];
+  const stability = stabilityOf(window);
   return {
-    prompt: { ...serializePrompt(row, categories.get(promptId) ?? []), latest: latestVerdicts, history: weeks, stability: stabilityOf(window) },
+    prompt: {
+      ...serializePrompt(row, categories.get(promptId) ?? []),
+      latest: latestVerdicts,
+      history: weeks,
+      stability,
+      stabilityChange: stability === null ? null : stabilityChange(squares.counts.get(promptId) ?? []),
+      consistency: samples.get(promptId)?.consistency ?? null,
+    },
     period: query.period,
     start,
     squares: window,
@@ -110,6 +124,7 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
       id: r.id,
       scanId: r.scanId,
       provider: r.provider,
+      sample: r.sample,
       model: r.model,
       askedAt: r.askedAt,
       verdict: r.verdict ?? 'failed',

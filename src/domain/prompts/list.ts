@@ -6,6 +6,7 @@ import type { Database, SiteRow } from '../../db/schema.ts';
 import { periodQuerySchema, type Period } from '../reports/periods.ts';
 import {
   competitorFilter,
+  consistencyFilter,
   historyStart,
   promptResultFilterSchema,
   promptResults,
@@ -91,6 +92,7 @@ export function filteredPrompts(db: Db, siteId: number, f: PromptFilters, window
   if (f.competitor) q = q.where(competitorFilter(siteId, f.competitor));
   if (f.stability) q = q.where(stabilityFilter(siteId, window.period, window.start, f.stability));
   if (f.scanned) q = q.where(scannedFilter(f.scanned));
+  if (f.consistency) q = q.where(consistencyFilter(siteId, f.consistency));
   return q;
 }
 
@@ -119,7 +121,11 @@ export async function listPrompts(ctx: AppContext, site: SiteRow, query: PromptL
   const ids = rows.map((r) => r.id);
   const [views, results] = await Promise.all([serializePrompts(db, rows), promptResults(db, site.id, ids, query.period, start)]);
   return {
-    prompts: views.map((view) => ({ ...view, ...results.get(view.id) })),
+    // promptResults answers every id asked for.
+    prompts: views.flatMap((view) => {
+      const r = results.get(view.id);
+      return r ? [{ ...view, ...r }] : [];
+    }),
     total: Number(count.n),
     page: query.page,
     perPage: query.perPage,

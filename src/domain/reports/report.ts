@@ -7,6 +7,18 @@ import { periodWindow, type Period, type PeriodQuery } from './periods.ts';
 import { addCounts, change, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, round1, siteCountsByPeriod, type SiteCounts } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { topSources } from './sources.ts';
+import {
+  bounds,
+  competitorShareSpread,
+  competitorSums,
+  estimatesOf,
+  providerSpread,
+  realChanges,
+  shareIntervals,
+  siteSpreadByPeriod,
+  type ShareEstimates,
+  type ShareSpread,
+} from './spread.ts';
 
 /** GET /projects/:id/report: the site's numbers for one period against the one before. */
 
@@ -70,11 +82,23 @@ async function scope(db: Db, site: SiteRow, period: Period, start: string) {
   };
 }
 
+/** A headline with its shares' 95% intervals (see ./spread.ts). */
+export function headlineWithIntervals(c: SiteCounts, e: ShareEstimates) {
+  const h = headline(c);
+  return { ...h, ...shareIntervals(h.ownCited, h.answered, e) };
+}
+
+/** Current minus previous, with whether each share's move is larger than its noise. */
+function changeWithTests(current: ReturnType<typeof headlineWithIntervals>, previous: ReturnType<typeof headlineWithIntervals>, now: ShareEstimates, before: ShareEstimates) {
+  const diff = current.ownCitationRate === null || previous.ownCitationRate === null ? null : round1(current.ownCitationRate - previous.ownCitationRate);
+  return { ...change(current, previous), ownCitationRate: diff, ...realChanges(now, before) };
+}
+
 export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
   const p = await resolvePeriod(ctx, site.id, query);
   const window = periodWindow(p.period, p.start);
   const previousStart = window[window.length - 2] as string;
-  const [periods, counts, competitors, mentions, changes, sources, measured] = await Promise.all([
+  const [periods, counts, competitors, mentions, changes, sources, measured, spreads, byProvider, rivals] = await Promise.all([
     periodsWithData(ctx.db, site.id, p.period),
     windowCounts(ctx.db, site.id, p.period, window),
     ctx.db.selectFrom('competitors').select(['id', 'name']).where('siteId', '=', site.id).orderBy('id').execute(),
@@ -82,13 +106,25 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
     promptChanges(ctx.db, site.id, p.period, p.start),
     topSources(ctx.db, site.id, p.period, p.start, 10),
     ctx.config.apiVariant.includes('A') ? scope(ctx.db, site, p.period, p.start) : Promise.resolve(null),
+    siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
+    providerSpread(ctx.db, site.id, p.period, [previousStart, p.start]),
+    competitorSums(ctx.db, site.id, p.period, p.start),
   ]);
   // No period with data: the site was never scanned.
   if (periods.length === 0) return { ...periodEcho(p, periods), report: null };
   const now = counts.get(p.start) ?? { total: emptyCounts(), providers: new Map<string, SiteCounts>() };
   const before = counts.get(previousStart) ?? { total: emptyCounts(), providers: new Map<string, SiteCounts>() };
-  const current = headline(now.total);
-  const previous = headline(before.total);
+  const nowSure = estimatesOf(spreads.get(p.start));
+  const beforeSure = estimatesOf(spreads.get(previousStart));
+  const current = headlineWithIntervals(now.total, nowSure);
+  const previous = headlineWithIntervals(before.total, beforeSure);
+  const rivalBounds = (id: number | null) => {
+    const spread: ShareSpread | undefined = id === null ? spreads.get(p.start) : competitorShareSpread(spreads.get(p.start), rivals.get(id));
+    const e = estimatesOf(spread);
+    const v = bounds(e.visibility);
+    const sov = bounds(e.shareOfVoice);
+    return { visibilityLow: v.low, visibilityHigh: v.high, shareOfVoiceLow: sov.low, shareOfVoiceHigh: sov.high };
+  };
 
   const allMentions = now.total.mentioned + now.total.competitorMentions;
   const ranking = [
@@ -122,17 +158,20 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
       visibility: r.visibility,
       shareOfVoice: shareOfVoice(r.mentioned, allMentions),
       previousVisibility: visibility(r.previousMentioned, previous.answered),
+      ...rivalBounds(r.competitorId),
     }));
 
   const providers = PROVIDER_KEYS.filter((k) => now.providers.has(k) || before.providers.has(k)).map((k) => {
-    const cur = headline(now.providers.get(k) ?? emptyCounts());
-    const prev = headline(before.providers.get(k) ?? emptyCounts());
-    return { provider: k, name: providerEntry(k).name, ...cur, previous: prev, change: change(cur, prev) };
+    const curSure = estimatesOf(byProvider.get(`${p.start}|${k}`));
+    const prevSure = estimatesOf(byProvider.get(`${previousStart}|${k}`));
+    const cur = headlineWithIntervals(now.providers.get(k) ?? emptyCounts(), curSure);
+    const prev = headlineWithIntervals(before.providers.get(k) ?? emptyCounts(), prevSure);
+    return { provider: k, name: providerEntry(k).name, ...cur, previous: prev, change: changeWithTests(cur, prev, curSure, prevSure) };
   });
 
   const series = window.map((start) => {
     const point = counts.get(start);
-    const h = headline(point?.total ?? emptyCounts());
+    const h = headlineWithIntervals(point?.total ?? emptyCounts(), estimatesOf(spreads.get(start)));
     const byProvider = Object.fromEntries(
       [...(point?.providers ?? new Map<string, SiteCounts>())].filter(([k]) => isProviderKey(k)).map(([k, c]) => [k, headline(c).visibility]),
     ) as Record<string, number | null>;
@@ -145,7 +184,7 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
       previousStart,
       current,
       previous,
-      change: change(current, previous),
+      change: changeWithTests(current, previous, nowSure, beforeSure),
       ranking,
       providers,
       changes,

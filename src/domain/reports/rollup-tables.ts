@@ -74,6 +74,13 @@ export const PERIOD_TABLES = {
     ],
     keys: 4,
   },
+  /** Per (prompt, assistant): the spread over prompts behind each assistant's intervals (migration 20261126T0900). */
+  promptProvider: {
+    name: 'rollup_prompt_provider_period',
+    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['provider', 'text'], ...counters('answers', 'failed', 'mentioned', 'own_cited', 'competitor_mentions')],
+    keys: 5,
+    kinds: COARSE_KINDS,
+  },
   promptCompetitor: {
     name: 'rollup_prompt_competitor_period',
     columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['prompt_id', 'int'], ...counters('mentioned', 'both_named')],
@@ -102,7 +109,11 @@ export const PERIOD_TABLES = {
   suggestion: { name: 'rollup_suggestion_period', columns: [...PERIOD_KEY, ['name', 'text'], ...counters('answers')], keys: 4 },
 } satisfies Record<string, RollupTable>;
 
-/** Each (prompt, assistant)'s latest answer, and per prompt its last scan and mean rank: overwritten, not summed. */
+/**
+ * Each (prompt, assistant)'s latest answer with its scan's samples of it
+ * (asked, answered, named or cited), and per prompt its last scan, mean rank
+ * and the samples summed over assistants: overwritten, not summed.
+ */
 export const LATEST_TABLES = ['rollup_prompt_latest', 'rollup_prompt_summary'] as const;
 
 /** Every rollup table a site has rows in: what a rebuild recomputes and a site's deletion removes. */

@@ -24,6 +24,7 @@ export interface RolledAnswer {
   day: string;
   provider: string;
   promptId: number;
+  scanId: number;
   answerId: number;
   askedAt: Date;
   model: string;
@@ -137,6 +138,13 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
         rank_sum: f.brandRank ?? 0,
         rank_count: f.brandRank === null ? 0 : 1,
       });
+      acc.promptProvider.add([...k, promptId, provider], {
+        answers: 1,
+        failed: verdict === 'failed' ? 1 : 0,
+        mentioned: f.mentioned ? 1 : 0,
+        own_cited: f.ownCited ? 1 : 0,
+        competitor_mentions: f.competitorsNamed.length,
+      });
       for (const id of named) acc.promptCompetitor.add([...k, id, promptId], { mentioned: 1, both_named: f.mentioned ? 1 : 0 });
       for (const id of involved) {
         const place = f.competitorsNamed.indexOf(id) + 1;
@@ -170,6 +178,7 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
       prompt_id: a.promptId,
       provider: a.provider,
       site_id: a.siteId,
+      scan_id: a.scanId,
       answer_id: a.answerId,
       asked_at: a.askedAt.toISOString(),
       verdict: a.facts.verdict,
@@ -207,23 +216,51 @@ export async function addToRollups(db: Executor, items: readonly RolledAnswer[])
   const rows = reportRollupRows(items);
   const ctes = [upsert('site_day', SITE_DAY, rows.siteDay), ...(Object.keys(TABLES) as TableName[]).filter((k) => rows[k].length > 0).map((k) => upsert(k, TABLES[k], rows[k]))];
   const latest = sql`latest AS (
-    INSERT INTO rollup_prompt_latest AS t (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
-    SELECT prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int)
+    INSERT INTO rollup_prompt_latest AS t (prompt_id, provider, site_id, scan_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
+    SELECT prompt_id, provider, site_id, scan_id, answer_id, asked_at, verdict, brand_rank, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int)
       FROM jsonb_to_recordset(${JSON.stringify(rows.latest)}::jsonb)
-        AS r(prompt_id int, provider text, site_id int, answer_id bigint, asked_at timestamptz, verdict text, brand_rank int, competitors_named jsonb)
+        AS r(prompt_id int, provider text, site_id int, scan_id int, answer_id bigint, asked_at timestamptz, verdict text, brand_rank int, competitors_named jsonb)
     ON CONFLICT (prompt_id, provider) DO UPDATE SET
-      answer_id = excluded.answer_id, asked_at = excluded.asked_at, verdict = excluded.verdict,
+      scan_id = excluded.scan_id, answer_id = excluded.answer_id, asked_at = excluded.asked_at, verdict = excluded.verdict,
       brand_rank = excluded.brand_rank, competitors_named = excluded.competitors_named
     WHERE (excluded.asked_at, excluded.answer_id) > (t.asked_at, t.answer_id))`;
   await sql`WITH ${sql.join([...ctes, latest], sql`, `)} SELECT 1`.execute(db);
-  // A statement's CTEs all see the snapshot from before it, so summaries read the latest answers in a second one.
+  // A statement's CTEs all see the snapshot from before it, so sample counts and summaries read the latest answers in later ones.
+  const pairs = rows.latest.map((r) => [r.prompt_id as number, r.provider as string] as const);
+  await recountLatest(db, sql`(l.prompt_id, l.provider) IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::int[], ${pairs.map((p) => p[1])}::text[]))`);
   const promptIds = [...new Set(items.map((i) => i.promptId))].sort((a, b) => a - b);
   await sql`
-    INSERT INTO rollup_prompt_summary AS t (prompt_id, site_id, scanned_at, brand_rank)
-    SELECT prompt_id, site_id, max(asked_at), avg(brand_rank) FROM rollup_prompt_latest
+    INSERT INTO rollup_prompt_summary AS t (prompt_id, site_id, scanned_at, brand_rank, answered, named, consistency)
+    SELECT ${SUMMARY_COLUMNS} FROM rollup_prompt_latest
      WHERE prompt_id = ANY(${promptIds}::int[]) GROUP BY prompt_id, site_id
      ORDER BY prompt_id
-    ON CONFLICT (prompt_id) DO UPDATE SET scanned_at = excluded.scanned_at, brand_rank = excluded.brand_rank`.execute(db);
+    ON CONFLICT (prompt_id) DO UPDATE SET scanned_at = excluded.scanned_at, brand_rank = excluded.brand_rank,
+      answered = excluded.answered, named = excluded.named, consistency = excluded.consistency`.execute(db);
+}
+
+/** A prompt's summary from its rows of rollup_prompt_latest (grouped by prompt and site). */
+const SUMMARY_COLUMNS = sql`prompt_id, site_id, max(asked_at), avg(brand_rank), sum(answered), sum(named),
+  CASE WHEN sum(answered) > 0 THEN sum(named)::real / sum(answered) END`;
+
+/**
+ * Sets the sample counts of the latest rows `where` selects (alias `l`):
+ * over the answers of the latest answer's scan to that prompt and
+ * assistant, how many were asked, answered (did not fail), and named or
+ * cited the brand. Counted from the answers and facts, so every path (a
+ * batch, a rebuild, reanalysis) gives the same counts.
+ */
+async function recountLatest(db: Executor, where: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    UPDATE rollup_prompt_latest t SET samples = x.samples, answered = x.answered, named = x.named
+      FROM (SELECT l.prompt_id, l.provider, count(*)::int AS samples, count(*) FILTER (WHERE f.verdict <> 'failed')::int AS answered,
+                   count(*) FILTER (WHERE f.verdict IN ('named', 'cited'))::int AS named
+              FROM rollup_prompt_latest l
+              JOIN answers a ON a.scan_id = l.scan_id AND a.prompt_id = l.prompt_id AND a.provider = l.provider
+              JOIN answer_facts f ON f.answer_id = a.id
+             WHERE ${where}
+             GROUP BY l.prompt_id, l.provider) x
+     WHERE t.prompt_id = x.prompt_id AND t.provider = x.provider
+       AND (t.samples, t.answered, t.named) IS DISTINCT FROM (x.samples, x.answered, x.named)`.execute(db);
 }
 
 /** Each (day) row also counts in its week, month and quarter (the kinds the table keeps). */
@@ -304,6 +341,13 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
             FROM answer_facts WHERE site_id = ${siteId} GROUP BY site_id, day, prompt_id`,
     ],
     [
+      TABLES.promptProvider,
+      sql`SELECT site_id, day, prompt_id, provider, count(*) AS answers, count(*) FILTER (WHERE verdict = 'failed') AS failed,
+                 count(*) FILTER (WHERE mentioned) AS mentioned, count(*) FILTER (WHERE own_cited) AS own_cited,
+                 coalesce(sum(cardinality(competitors_named)), 0) AS competitor_mentions
+            FROM answer_facts WHERE site_id = ${siteId} GROUP BY site_id, day, prompt_id, provider`,
+    ],
+    [
       TABLES.promptCompetitor,
       sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, count(*) AS mentioned, count(*) FILTER (WHERE f.mentioned) AS both_named
             FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
@@ -372,8 +416,8 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
   for (const [table, perDay] of statements) if (rebuilt(table)) await rebuildFrom(table, perDay).execute(trx);
   if (scope === 'all') {
     await sql`
-      INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
-      SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
+      INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, scan_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
+      SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, a.scan_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
         FROM answer_facts f JOIN answers a ON a.id = f.answer_id
        WHERE f.site_id = ${siteId}
        ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC`.execute(trx);
@@ -383,8 +427,9 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
         FROM answer_facts f
        WHERE f.answer_id = l.answer_id AND l.site_id = ${siteId}`.execute(trx);
   }
+  await recountLatest(trx, sql`l.site_id = ${siteId}`);
   await sql`
-    INSERT INTO rollup_prompt_summary (prompt_id, site_id, scanned_at, brand_rank)
-    SELECT prompt_id, site_id, max(asked_at), avg(brand_rank) FROM rollup_prompt_latest
+    INSERT INTO rollup_prompt_summary (prompt_id, site_id, scanned_at, brand_rank, answered, named, consistency)
+    SELECT ${SUMMARY_COLUMNS} FROM rollup_prompt_latest
      WHERE site_id = ${siteId} GROUP BY prompt_id, site_id`.execute(trx);
 }

@@ -24,6 +24,8 @@ export interface ProviderPlan {
 export interface ScanPlan {
   promptIds: number[];
   providers: ProviderPlan[];
+  /** Answers per prompt and assistant: each sample is its own answer, reservation and charge. */
+  samples: number;
   answers: number;
   costMicros: Micros;
   /** The limit the scan may spend: the request's, else the saved one (with `saved`), else twice the estimate. */
@@ -79,13 +81,16 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
   else query = query.orderBy('p.id');
   const promptIds = (await query.execute()).map((p) => p.id);
 
-  const costMicros = plans.reduce((sum, p) => sum + p.priceMicros * promptIds.length, 0);
+  // The request's samples win; `saved` takes the saved setting, as it takes the saved budget.
+  const samples = req.samples ?? (req.saved ? saved.samples : undefined) ?? 1;
+  const costMicros = plans.reduce((sum, p) => sum + p.priceMicros * promptIds.length * samples, 0);
   const requestedBudget = req.budgetUsd !== undefined && req.budgetUsd > 0 ? usdToMicros(req.budgetUsd) : undefined;
   const savedBudget = req.saved && saved.budgetMicros ? saved.budgetMicros : undefined;
   return {
     promptIds,
     providers: plans,
-    answers: promptIds.length * plans.length,
+    samples,
+    answers: promptIds.length * plans.length * samples,
     costMicros,
     budgetMicros: requestedBudget ?? savedBudget ?? costMicros * 2,
     category,

@@ -13,9 +13,10 @@ import { release, releaseScanReservations, reserveUnits, settleMissing, type Sca
 import { createPurse } from './purse.ts';
 
 /**
- * The scan job. Work = the scan's prompts x providers, minus answers already
- * stored and requests already in a submitted batch, so a retried or resumed
- * scan never asks or charges twice. Synchronous models are asked through a
+ * The scan job. Work = the scan's prompts x providers x samples, minus
+ * answers already stored and requests already in a submitted batch, so a
+ * retried or resumed scan never asks or charges twice (an answer is unique
+ * per scan, prompt, provider and sample). Synchronous models are asked through a
  * per-provider limit, taking each price from the lane's reserved block
  * (./scan-purse.ts) just before its call; batch and
  * queue models are submitted, then the job re-delays itself to poll them.
@@ -36,6 +37,15 @@ interface PromptToAsk {
   text: string;
   context: string | null;
 }
+
+/** One call of a lane: a prompt and which of its samples (1 to the scan's samples). */
+interface Ask {
+  prompt: PromptToAsk;
+  sample: number;
+}
+
+/** A batch request's id: `p<prompt>` for the first sample (as before samples), `p<prompt>s<n>` for the others. */
+const batchItemId = (ask: Ask) => (ask.sample === 1 ? `p${ask.prompt.id}` : `p${ask.prompt.id}s${ask.sample}`);
 
 type Purse = ReturnType<typeof createPurse>;
 
@@ -65,13 +75,15 @@ function providerWork(scan: ScanRow): ProviderWork[] {
   });
 }
 
-function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: { answer: AskResult } | { error: string }, priceMicros: number, reservedAt: Date): PendingAnswer {
+function pending(st: RunState, work: ProviderWork, ask: Ask, result: { answer: AskResult } | { error: string }, priceMicros: number, reservedAt: Date): PendingAnswer {
   const ok = 'answer' in result;
+  const { prompt, sample } = ask;
   return {
     answer: {
       scanId: st.ref.scanId,
       siteId: st.ref.siteId,
       promptId: prompt.id,
+      sample,
       provider: work.provider,
       model: ok ? result.answer.model || work.model.id : work.model.id,
       askedAt: st.ctx.clock.now(),
@@ -95,7 +107,8 @@ function pending(st: RunState, work: ProviderWork, prompt: PromptToAsk, result: 
   };
 }
 
-async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: PromptToAsk): Promise<void> {
+async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask): Promise<void> {
+  const { prompt } = ask;
   if (halted(st)) return;
   const unit = await purse.take();
   if (!unit.ok) {
@@ -121,16 +134,21 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, prompt: Pr
     }
     result = { error: `${err.reason}: ${err.message}` };
   }
-  await st.writer.add(pending(st, work, prompt, result, work.priceMicros, reservedAt));
+  await st.writer.add(pending(st, work, ask, result, work.priceMicros, reservedAt));
 }
 
-async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptToAsk[]): Promise<void> {
-  if (halted(st) || prompts.length === 0) return;
-  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, prompts.length);
+async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Promise<void> {
+  if (halted(st) || asks.length === 0) return;
+  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, asks.length);
   if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
-  const items: (BatchItemJson & { prompt: PromptToAsk })[] = prompts
-    .slice(0, reservation.granted)
-    .map((prompt) => ({ id: `p${prompt.id}`, promptId: prompt.id, priceMicros: work.priceMicros, context: prompt.context, prompt }));
+  const items: (BatchItemJson & { ask: Ask })[] = asks.slice(0, reservation.granted).map((ask) => ({
+    id: batchItemId(ask),
+    promptId: ask.prompt.id,
+    sample: ask.sample,
+    priceMicros: work.priceMicros,
+    context: ask.prompt.context,
+    ask,
+  }));
   if (items.length === 0) return;
   const reservedAt = st.ctx.clock.now();
   let handle: BatchHandle;
@@ -140,7 +158,7 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
         id: i.id,
         provider: work.provider,
         model: work.model.id,
-        prompt: i.prompt.text,
+        prompt: i.ask.prompt.text,
         context: i.context,
         location: st.site.location,
         language: st.site.language,
@@ -149,7 +167,7 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
   } catch (err) {
     for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
     if (err instanceof AssistantError && !err.retryable) {
-      for (const i of items) await st.writer.add(pending(st, work, i.prompt, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
+      for (const i of items) await st.writer.add(pending(st, work, i.ask, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
       return;
     }
     throw err;
@@ -161,7 +179,7 @@ async function submitBatches(st: RunState, work: ProviderWork, prompts: PromptTo
       provider: work.provider,
       model: work.model.id,
       handle: JSON.stringify(handle),
-      items: JSON.stringify(items.map(({ prompt: _prompt, ...rest }) => rest)),
+      items: JSON.stringify(items.map(({ ask: _ask, ...rest }) => rest)),
     })
     .execute();
 }
@@ -182,7 +200,7 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
       const prompt = prompts.get(item.promptId) ?? { id: item.promptId, text: '', context: item.context };
       const r = byId.get(item.id);
       const result = r?.ok ? { answer: r.answer } : { error: r ? `${r.error.reason}: ${r.error.message}` : 'missing from the batch results' };
-      await st.writer.add(pending(st, work, prompt, result, item.priceMicros, batch.submittedAt));
+      await st.writer.add(pending(st, work, { prompt, sample: item.sample ?? 1 }, result, item.priceMicros, batch.submittedAt));
     }
     await st.writer.close();
     await st.ctx.db.updateTable('scanBatches').set({ status: 'done', finishedAt: st.ctx.clock.now() }).where('id', '=', batch.id).execute();
@@ -248,11 +266,21 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       .orderBy('p.id')
       .execute();
     const prompts = new Map(promptRows.map((p) => [p.id, { id: p.id, text: p.text, context: p.context ?? null }]));
-    const done = await ctx.db.selectFrom('answers').select(['promptId', 'provider']).where('scanId', '=', scanId).execute();
-    const inBatches = pendingBatches.flatMap((b) => b.items.map((i) => i.promptId));
-    const doneKeys = new Set(done.map((a) => `${a.provider}|${a.promptId}`));
-    const todo = (w: ProviderWork) =>
-      promptRows.filter((p) => !doneKeys.has(`${w.provider}|${p.id}`) && !(w.mode !== 'ask' && inBatches.includes(p.id))).map((p) => prompts.get(p.id) as PromptToAsk);
+    const samples = scan.plan.samples ?? 1;
+    const done = await ctx.db.selectFrom('answers').select(['promptId', 'provider', 'sample']).where('scanId', '=', scanId).execute();
+    const inBatches = new Set(pendingBatches.flatMap((b) => b.items.map((i) => `${i.promptId}|${i.sample ?? 1}`)));
+    const doneKeys = new Set(done.map((a) => `${a.provider}|${a.promptId}|${a.sample}`));
+    // Sample by sample: a scan stopped by its budget has covered more prompts once than a few prompts thrice.
+    const todo = (w: ProviderWork): Ask[] => {
+      const asks: Ask[] = [];
+      for (let sample = 1; sample <= samples; sample++) {
+        for (const p of promptRows) {
+          if (doneKeys.has(`${w.provider}|${p.id}|${sample}`) || (w.mode !== 'ask' && inBatches.has(`${p.id}|${sample}`))) continue;
+          asks.push({ prompt: prompts.get(p.id) as PromptToAsk, sample });
+        }
+      }
+      return asks;
+    };
 
     const watcher = setInterval(() => {
       ctx.db
@@ -282,7 +310,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
             // A block per round of calls in flight: one reservation for `concurrency` calls, not one each.
             const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
             try {
-              await Promise.all(lane.map((prompt) => limit(() => askOne(st, work, purse, prompt))));
+              await Promise.all(lane.map((ask) => limit(() => askOne(st, work, purse, ask))));
             } finally {
               await purse.close();
             }

@@ -35,6 +35,7 @@ export function serializeScan(s: ScanRow) {
     providers: s.plan.providers ?? [],
     models: s.plan.models ?? {},
     category: s.plan.category ?? null,
+    samples: s.plan.samples ?? 1,
     // CONTRACT.md: a customer always sees which answers the simulator gave.
     simulated: (s.plan.simulated ?? []).length > 0,
     simulatedProviders: s.plan.simulated ?? [],
@@ -104,14 +105,15 @@ function estimateView(plan: ScanPlan) {
     cost: microsToUsd(plan.costMicros),
     formatted: formatUsd(plan.costMicros),
     batch: plan.batch,
+    samples: plan.samples,
     providers: plan.providers.map((p) => ({
       provider: p.provider,
       model: p.model.id,
       batch: p.batch,
       simulated: p.simulated,
-      answers: plan.promptIds.length,
+      answers: plan.promptIds.length * plan.samples,
       costPerAnswerUsd: microsToUsd(p.priceMicros),
-      costUsd: microsToUsd(p.priceMicros * plan.promptIds.length),
+      costUsd: microsToUsd(p.priceMicros * plan.promptIds.length * plan.samples),
     })),
   };
 }
@@ -171,6 +173,7 @@ export async function startScan(
           promptIds: plan.promptIds,
           category: plan.category,
           sample: req.sample ?? null,
+          samples: plan.samples,
           simulated: plan.providers.filter((p) => p.simulated).map((p) => p.provider),
         }),
         budgetMicros: plan.budgetMicros,

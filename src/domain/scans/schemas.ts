@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, idSchema, modelsByProvider, providerKey, text, usdAmount } from '../common/fields.ts';
+import { booleanField, idSchema, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
 
 /** Request schemas of scans: what to ask (estimate and start take the same body) and the detail view. */
 
@@ -8,6 +8,8 @@ export const scanRequestSchema = z.object({
   promptIds: z.array(idSchema('a prompt id')).max(5000, 'at most 5000 prompt ids').optional(),
   category: text('category', 100, 0).nullish(),
   sample: z.number().int('must be a whole number').min(1, 'at least 1').max(5000, 'at most 5000').optional(),
+  /** Answers per prompt and assistant (1 to 5); else the saved setting with `saved`, else 1. */
+  samples: samplesField.optional(),
   models: modelsByProvider.optional(),
   /** Variant B: ask at batch prices. */
   batch: booleanField.optional(),

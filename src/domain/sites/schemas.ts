@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
-import { booleanField, modelsByProvider, providerKey, text, usdAmount } from '../common/fields.ts';
+import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
 
 /** Request schemas of sites; domain functions take their output types. */
 
@@ -25,6 +25,7 @@ export const scanSettingsSchema = z.object({
   category: text('category', 100, 0).nullish(),
   budgetUsd: usdAmount.optional(),
   skipAtCap: booleanField.optional(),
+  samples: samplesField.optional(),
 });
 
 export const siteChangeSchema = z.object({

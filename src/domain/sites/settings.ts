@@ -18,6 +18,7 @@ export function scanSettingsJson(s: ScanSettingsInput): ScanSettingsJson {
     ...(s.category && { category: s.category }),
     ...(s.budgetUsd !== undefined && s.budgetUsd > 0 && { budgetMicros: usdToMicros(s.budgetUsd) }),
     ...(s.skipAtCap !== undefined && { skipAtCap: s.skipAtCap }),
+    ...(s.samples !== undefined && s.samples > 1 && { samples: s.samples }),
   };
 }
 

@@ -15,6 +15,7 @@ export function serializeScanSettings(s: ScanSettingsJson) {
     category: s.category ?? null,
     budgetUsd: s.budgetMicros === undefined ? 0 : microsToUsd(s.budgetMicros),
     skipAtCap: s.skipAtCap ?? true,
+    samples: s.samples ?? 1,
   };
 }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyOverride, brandsInPrompt, generateAnswer, layout, topicOf } from '../../../src/simulator/answer.ts';
+import { applyOverride, brandsInPrompt, generateAnswer, layout, topicOf, withMention } from '../../../src/simulator/answer.ts';
+import { createRng } from '../../../src/simulator/rng.ts';
+import { handleItem, type SimContext } from '../../../src/simulator/context.ts';
+import { SimState } from '../../../src/simulator/state.ts';
 import { ScriptBook } from '../../../src/simulator/script.ts';
 import { SIM_BRANDS } from '../../../src/simulator/words.ts';
 
@@ -61,5 +64,40 @@ describe('script book', () => {
   it('rejects malformed scripts', () => {
     expect(() => new ScriptBook().add({ provider: 'bing' })).toThrow();
     expect(() => new ScriptBook().add({ fail: { status: 42 } })).toThrow();
+  });
+});
+
+describe('answers at random (mention scripts)', () => {
+  const input = { seed: 7, provider: 'openai', model: 'gpt-5-mini', prompt: 'What are the best CRM tools for agencies like HubSpot?' };
+  const titles = (a: ReturnType<typeof generateAnswer>) => a.blocks.flatMap((b) => (b.kind === 'item' ? [`${b.n}:${b.title}`] : []));
+
+  it('put the name in the numbered list, or take it out with the sources only it cited', () => {
+    const base = generateAnswer(input);
+    const named = withMention(base, 'Acme', true, createRng(3));
+    expect(titles(named).some((t) => t.endsWith(':Acme'))).toBe(true);
+    expect(titles(named).map((t) => Number(t.split(':')[0]))).toEqual(titles(named).map((_, i) => i + 1));
+    expect(layout(named).text).toMatch(/\*\*Acme\*\*/);
+    const without = withMention(base, 'hubspot', false, createRng(3));
+    expect(titles(without).some((t) => t.includes('HubSpot'))).toBe(false);
+    expect(without.sources.some((s) => s.domain === 'hubspot.com')).toBe(false);
+    for (const b of without.blocks) for (const c of b.cites) expect(without.sources[c]).toBeDefined();
+  });
+
+  it('name the brand in about the set share of requests, the same run for a seed', () => {
+    const run = (seed: number) => {
+      const ctx: SimContext = { state: new SimState(), seed: 42, jobDelayMs: 0, delay: () => Promise.resolve() };
+      ctx.state.scripts.add({ match: 'crm', mention: { name: 'Acme', probability: 0.3, seed } });
+      const req = { method: 'POST', path: '/v1/responses', query: new URLSearchParams(), headers: {}, json: null, raw: Buffer.alloc(0), origin: 'http://sim' };
+      const asked = { provider: 'openai', model: 'gpt-5-mini', prompt: 'Which CRM should an agency pick?', system: null, location: null, language: null };
+      const answers = Array.from({ length: 2000 }, () => handleItem(ctx, req, asked).answer);
+      return answers.map((a) => (layout(a).text.includes('**Acme**') ? 1 : 0));
+    };
+    const first = run(5);
+    const share = first.reduce((n: number, x) => n + x, 0) / first.length;
+    expect(share).toBeGreaterThan(0.27);
+    expect(share).toBeLessThan(0.33);
+    expect(run(5)).toEqual(first);
+    expect(run(6)).not.toEqual(first);
+    expect(() => new ScriptBook().add({ mention: { name: 'Acme', probability: 1.5 } })).toThrow();
   });
 });
