@@ -3,6 +3,9 @@ import type { AppContext } from '../context.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { JOBS, type JobName, type JobPayload } from './catalog.ts';
 
+/** How long an enqueue may wait on Redis before the caller is told it is unavailable. */
+const ENQUEUE_TIMEOUT_MS = 5_000;
+
 const queues = new WeakMap<AppContext['redis'], Map<string, Queue>>();
 
 export function queueFor(ctx: AppContext, queueName: string): Queue {
@@ -20,18 +23,29 @@ export function queueFor(ctx: AppContext, queueName: string): Queue {
 export async function enqueue<N extends JobName>(ctx: AppContext, name: N, payload: JobPayload<N>, options: { jobId: string; delayMs?: number }): Promise<void> {
   const def = JOBS[name];
   const data = def.payload.parse(payload);
+  // Redis known to be down: answer at once (BullMQ would wait for it to come back, holding the request).
+  if (['reconnecting', 'close', 'end'].includes(ctx.redis.status)) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+  });
   try {
-    await queueFor(ctx, def.queue).add(name, data, {
-      jobId: options.jobId,
-      delay: options.delayMs,
-      attempts: def.attempts,
-      backoff: { type: 'exponential', delay: def.backoffMs },
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await Promise.race([
+      gaveUp,
+      queueFor(ctx, def.queue).add(name, data, {
+        jobId: options.jobId,
+        delay: options.delayMs,
+        attempts: def.attempts,
+        backoff: { type: 'exponential', delay: def.backoffMs },
+        removeOnComplete: { age: 24 * 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      }),
+    ]);
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message, job: name }, 'enqueue failed');
     throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+  } finally {
+    clearTimeout(timer);
   }
 }
 

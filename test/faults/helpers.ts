@@ -31,7 +31,7 @@ export function kill(worker: ChildProcess | null): void {
 }
 
 /** A site of `prompts` active prompts whose scan (one assistant, slow answers) takes a few seconds. */
-export async function startSlowScan(app: TestApp, ws: Workspace, name: string, prompts: number): Promise<{ siteId: number; scanId: number }> {
+export async function startSlowScan(app: TestApp, ws: Workspace, name: string, prompts: number, latencyMs = 150): Promise<{ siteId: number; scanId: number }> {
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
   const siteId = site.body.project.id as number;
   await addActivePrompts(
@@ -39,7 +39,7 @@ export async function startSlowScan(app: TestApp, ws: Workspace, name: string, p
     siteId,
     Array.from({ length: prompts }, (_, i) => `Which ${name} tool is best for case ${i}?`),
   );
-  await script(app, { provider: null, match: `${name} tool`, latencyMs: 150 });
+  await script(app, { provider: null, match: `${name} tool`, latencyMs });
   const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'] } });
   if (start.status !== 200) throw new Error(`scan not started: ${start.status} ${JSON.stringify(start.body)}`);
   return { siteId, scanId: start.body.scan.id as number };

@@ -9,7 +9,8 @@ import { FAULT_ENV, kill, outcome, scanRow, service, sleep, spawnWorker, startSl
 let app: TestApp;
 let ws: Workspace;
 let worker: ChildProcess | null = null;
-const PROMPTS = 60;
+// Long enough (200 x 500 ms, 4 at a time) to outlast the outage, so the run dies with its lock and is resumed.
+const PROMPTS = 200;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: FAULT_ENV });
@@ -34,7 +35,7 @@ async function timed(method: string, path: string, body?: unknown): Promise<{ st
 
 describe('Redis down for 20 s under API traffic', () => {
   it('answers without hanging (503 where Redis is needed), recovers by itself, and the scan completes exactly once', async () => {
-    const { scanId } = await startSlowScan(app, ws, 'Redisdown', PROMPTS);
+    const { scanId } = await startSlowScan(app, ws, 'Redisdown', PROMPTS, 500);
     const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Queued later', url: 'queued-later.com' } });
     await addActivePrompts(app.ctx, other.body.project.id, ['Which Queued later tool?']);
     worker = spawnWorker(app);
@@ -52,8 +53,12 @@ describe('Redis down for 20 s under API traffic', () => {
     await service('start', 'redis');
     const seconds = await waitForFinal(app, scanId, 120_000);
     const result = await outcome(app, ws, scanId, PROMPTS);
+    // The API's connection comes back by itself (ioredis reconnects with a back-off).
     let after = await timed('POST', `/projects/${other.body.project.id}/reanalyse`);
-    for (let i = 0; after.status !== 200 && i < 60; i++) after = await timed('POST', `/projects/${other.body.project.id}/reanalyse`);
+    for (let i = 0; after.status !== 200 && i < 60; i++) {
+      await sleep(500);
+      after = await timed('POST', `/projects/${other.body.project.id}/reanalyse`);
+    }
     console.log(
       `[fault] Redis stopped 20 s: reads ${JSON.stringify(reads.map((r) => `${r.status}/${r.ms}ms`))}, enqueue ${enqueue.status}/${enqueue.ms}ms; scan final ${seconds} s after restart`,
       JSON.stringify(result),
