@@ -15,7 +15,7 @@ const layer = (files, ...patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.sightline/', 'test/lint/fixtures/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.sightline/', 'test/lint/fixtures/', 'examples/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -65,7 +65,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'],
+    files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'vitest.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   prettier,

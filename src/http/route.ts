@@ -26,6 +26,31 @@ export type Reply =
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/**
+ * What a route answers with one status (`responses` of the route):
+ * - a zod schema: a JSON body, named in src/domain/<feature>/responses.ts;
+ *   the handler's body is typed from it and the tests validate every such
+ *   response against it;
+ * - `{ contentType, description }`: another body (CSV, HTML, Prometheus
+ *   text), or JSON the handler does not build (`schema` then describes it
+ *   and the tests check it); the handler may return any reply;
+ * - `{ description }` alone: no body (204, 304);
+ * - a string: a refusal particular to this route (402, 409, 429...), in the
+ *   error envelope; the document adds the refusals every route shares.
+ */
+export type ResponseSpec = z.ZodType | { description: string; contentType?: string; schema?: z.ZodType } | string;
+export type Responses = { readonly [status: number]: ResponseSpec };
+
+type ReplyOf<S> = S extends z.ZodType
+  ? { status?: number; body: z.input<S>; headers?: Record<string, string> }
+  : S extends { contentType: string }
+    ? Reply
+    : S extends { description: string }
+      ? { status: number; headers?: Record<string, string> }
+      : never;
+/** The replies a handler may return: one per declared response (any reply when the route declares none). */
+export type HandlerReply<R> = R extends Responses ? ReplyOf<R[keyof R]> : Reply;
+
 /** The `:name` parameters of a path, as a union. */
 type PathParams<P extends string> = P extends `${string}:${infer Param}/${infer Rest}` ? Param | PathParams<`/${Rest}`> : P extends `${string}:${infer Param}` ? Param : never;
 type IdParam<S> = S extends 'id' | `${string}Id` ? S : never;
@@ -57,7 +82,7 @@ export interface HandlerInput<P extends string, A extends Access, B, Q> {
 
 type BodyFields<B> = B extends z.ZodType ? keyof z.input<B> & string : never;
 
-export interface RouteSpec<P extends string, A extends Access, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+export interface RouteSpec<P extends string, A extends Access, B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends Responses | undefined> {
   method: Method;
   path: P;
   summary: string;
@@ -68,11 +93,11 @@ export interface RouteSpec<P extends string, A extends Access, B extends z.ZodTy
   variantFields?: Partial<Record<BodyFields<B>, Variant>>;
   body?: B;
   query?: Q;
-  /** Response description for the OpenAPI document. */
-  responds?: string;
+  /** What it answers, by status: success bodies and its own refusals (see ResponseSpec). `{}` for a route that never succeeds. */
+  responses?: R;
   /** A valid body: shown in OpenAPI and used by the role-matrix tests. */
   example?: B extends z.ZodType ? z.input<B> : never;
-  handler: (input: HandlerInput<P, A, Infer<B>, Infer<Q>>) => Promise<Reply> | Reply;
+  handler: (input: HandlerInput<P, A, Infer<B>, Infer<Q>>) => Promise<HandlerReply<R>> | HandlerReply<R>;
 }
 
 /** A table entry with its types erased, as the server, OpenAPI and the tests read it. */
@@ -85,7 +110,7 @@ export interface Route {
   variantFields?: Partial<Record<string, Variant>>;
   body?: z.ZodType;
   query?: z.ZodType;
-  responds?: string;
+  responses?: Responses;
   example?: unknown;
   handler: (input: ServerInput) => Promise<Reply> | Reply;
 }
@@ -104,13 +129,17 @@ export interface ServerInput {
   requestId: string;
 }
 
-export function defineRoute<const P extends string, const A extends Access, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  spec: RouteSpec<P, A, B, Q>,
-): Route {
+export function defineRoute<
+  const P extends string,
+  const A extends Access,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  const R extends Responses | undefined = undefined,
+>(spec: RouteSpec<P, A, B, Q, R>): Route {
   // The server hands each handler the input its spec declares (ids from its path, a site under /projects/:id,
   // a principal unless public), which the erased table type cannot express.
   return spec as unknown as Route;
 }
 
-export const json = (body: unknown, status = 200): Reply => ({ status, body });
-export const noContent = (): Reply => ({ status: 204 });
+export const json = <const T>(body: T, status = 200) => ({ status, body });
+export const noContent = () => ({ status: 204 as const });

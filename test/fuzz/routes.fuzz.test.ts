@@ -5,7 +5,7 @@ import { createSite } from '../../src/domain/sites/sites.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import type { Route } from '../../src/http/route.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { responseProblem, startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**
@@ -136,6 +136,17 @@ async function send(c: Case): Promise<void> {
       return;
     }
     if (typeof (body as { error?: unknown }).error !== 'string' || !('fields' in (body as object))) failures.push(`${label}: no error envelope: ${text.slice(0, 100)}`);
+  }
+  // Whatever the input, a JSON answer is what the route's response schema (or the error envelope) says.
+  if (res.status < 500 && res.headers.get('content-type')?.includes('json') && text) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const problem = responseProblem(c.method, c.path, res.status, res.headers.get('content-type'), parsed);
+    if (problem) failures.push(`${label}: ${problem.slice(0, 600)}`);
   }
 }
 

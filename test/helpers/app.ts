@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import FindMyWay from 'find-my-way';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../../src/context.ts';
+import { errorEnvelope } from '../../src/domain/common/responses.ts';
+import { createMetrics } from '../../src/http/prometheus.ts';
+import type { Route } from '../../src/http/route.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -29,6 +34,48 @@ export interface TestResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
+}
+
+let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null;
+
+/** The route a request reaches, matched like the server does (find-my-way over the one route table). */
+function routeOf(method: string, path: string): Route | null {
+  if (!router) {
+    router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 16_384 });
+    for (const route of allRoutes(createMetrics())) router.on(route.method, route.path, () => undefined, route);
+  }
+  // Parsed as a path, never as a URL of its own, as the server does (`//x` is a path).
+  let pathname = new URL(`http://localhost${path.startsWith('/') ? '' : '/'}${path}`).pathname;
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    pathname = pathname.replaceAll('%', '%25');
+  }
+  return (router.find(method as FindMyWay.HTTPMethod, pathname)?.store as Route | undefined) ?? null;
+}
+
+/**
+ * Why a JSON response disagrees with what its route declares (null when it
+ * agrees): a success body against the route's response schema for that
+ * status, a refusal against the error envelope (or the route's own schema
+ * for that status, as /readyz's 503). Every request of the integration tests
+ * goes through this, so the OpenAPI document cannot drift from what the
+ * server sends.
+ */
+export function responseProblem(method: string, path: string, status: number, contentType: string | null, body: unknown): string | null {
+  if (!contentType?.includes('json') || body === undefined) return null;
+  const route = routeOf(method, path);
+  const name = `${method} ${route?.path ?? path}`;
+  const spec = route?.responses?.[status];
+  let schema: z.ZodType | null = null;
+  if (spec instanceof z.ZodType) schema = spec;
+  else if (spec && typeof spec === 'object' && spec.schema) schema = spec.schema;
+  else if (status >= 400) schema = errorEnvelope;
+  else if (!spec) return `${name} answered ${status} with JSON, a status its route does not declare in \`responses\``;
+  if (!schema) return null;
+  const result = schema.safeParse(body);
+  if (result.success) return null;
+  return `${name} answered ${status} with a body its response schema refuses:\n${z.prettifyError(result.error)}\n${JSON.stringify(body).slice(0, 2000)}`;
 }
 
 /** Deletes every Redis key under a prefix (SCAN, never KEYS, so a shared Redis stays responsive). */
@@ -98,6 +145,8 @@ export async function startTestApp(
     const text = await res.text();
     let parsed: unknown = undefined;
     if (res.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    const problem = responseProblem(method, path, res.status, res.headers.get('content-type'), parsed);
+    if (problem) throw new Error(problem);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 

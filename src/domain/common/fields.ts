@@ -41,7 +41,13 @@ export const idSchema = (label: string) =>
     .positive(`${label} must be positive`)
     .max(MAX_ID, `${label} is not an id`);
 
-export const usdAmount = z.number({ error: 'must be a number of US dollars' }).finite().min(0, 'must not be negative').max(1_000_000, 'must be at most 1,000,000');
+/** US dollars, kept to the micro-dollar money is counted in (a smaller fraction is no amount at all: 1e-323 is 0). */
+export const usdAmount = z
+  .number({ error: 'must be a number of US dollars' })
+  .finite()
+  .min(0, 'must not be negative')
+  .max(1_000_000, 'must be at most 1,000,000')
+  .transform((usd) => Math.round(usd * 1_000_000) / 1_000_000);
 
 export const booleanField = z.boolean({ error: 'must be true or false' });
 

@@ -1,5 +1,6 @@
 import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories/categories.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { categoryList, categoryMerge, categoryResponse } from '../../domain/categories/responses.ts';
 
 /** Prompt categories (src/domain/categories). */
 export const categoryRoutes: Route[] = [
@@ -8,7 +9,7 @@ export const categoryRoutes: Route[] = [
     path: '/projects/:id/categories',
     summary: 'Categories with their prompt counts',
     access: 'viewer',
-    responds: '{categories: [{id, name, promptCount, createdAt}], total}',
+    responses: { 200: categoryList },
     handler: async ({ ctx, site }) => json(await listCategories(ctx, site)),
   }),
   defineRoute({
@@ -18,7 +19,7 @@ export const categoryRoutes: Route[] = [
     access: 'member',
     body: categoryCreateSchema,
     example: { name: 'Integrations' },
-    responds: '{category}',
+    responses: { 200: categoryResponse, 409: 'A category of this name exists (compared ignoring case)' },
     handler: async ({ ctx, site, body }) => json(await createCategory(ctx, site, body)),
   }),
   defineRoute({
@@ -28,7 +29,7 @@ export const categoryRoutes: Route[] = [
     access: 'member',
     body: categoryMergeSchema,
     example: { names: ['Integrations'], into: 'Integrations and apps' },
-    responds: '{category, removed, prompts}',
+    responses: { 200: categoryMerge },
     handler: async ({ ctx, site, body }) => json(await mergeCategories(ctx, site, body)),
   }),
 ];

@@ -1,6 +1,7 @@
 import { changeCompetitor, trackCompetitor, untrackCompetitor } from '../../domain/competitors/competitors.ts';
 import { competitorChangeSchema, competitorTrackSchema } from '../../domain/competitors/schemas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { competitorChange, untrackedCompetitor } from '../../domain/competitors/responses.ts';
 
 /** Tracked competitors (src/domain/competitors); their report is in reports.routes.ts. */
 export const competitorRoutes: Route[] = [
@@ -11,6 +12,7 @@ export const competitorRoutes: Route[] = [
     access: 'member',
     body: competitorTrackSchema,
     example: { name: 'Globex', domain: 'globex.com', aliases: ['Globex Corp'], color: '#1a73e8' },
+    responses: { 200: competitorChange, 409: 'A competitor of this name is already tracked' },
     handler: async ({ ctx, site, body }) => json(await trackCompetitor(ctx, site, body)),
   }),
   defineRoute({
@@ -20,6 +22,7 @@ export const competitorRoutes: Route[] = [
     access: 'member',
     body: competitorChangeSchema,
     example: { aliases: ['Globex Corporation'] },
+    responses: { 200: competitorChange, 409: 'Another competitor has this name' },
     handler: async ({ ctx, site, ids, body }) => json(await changeCompetitor(ctx, site, ids.competitorId, body)),
   }),
   defineRoute({
@@ -27,6 +30,7 @@ export const competitorRoutes: Route[] = [
     path: '/projects/:id/competitors/:competitorId',
     summary: 'Stop tracking a competitor; stored answers are kept and re-read without it',
     access: 'member',
+    responses: { 200: untrackedCompetitor },
     handler: async ({ ctx, site, ids }) => json(await untrackCompetitor(ctx, site, ids.competitorId)),
   }),
 ];

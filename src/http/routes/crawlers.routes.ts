@@ -1,9 +1,7 @@
 import { checkCrawlersNow } from '../../domain/crawlers/checks.ts';
 import { crawlerReport } from '../../domain/crawlers/report.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-
-const CRAWLER_REPORT =
-  '{check: {id, state, trigger, requestedAt, startedAt, finishedAt, error} | null, checkedAt, robots: {url, state: found|missing|unreachable, status, bytes, note}, crawlers: [{agent, company, kind, purpose, access: allowed|partial|blocked, decidingLine: {line, text} | null, group, reason}], llmsTxt: {state: present|missing|invalid, checkedAt, url, status, title, links, note}, history: [{id, checkedAt, trigger, robots, llmsTxt, allowed, partial, blocked, changes: [{agent, from, to}], llmsTxtChange}]}';
+import { crawlerReport as crawlerReportResponse } from '../../domain/crawlers/responses.ts';
 
 /** What AI crawlers may read of the site, and its llms.txt (src/domain/crawlers). */
 export const crawlerRoutes: Route[] = [
@@ -12,7 +10,7 @@ export const crawlerRoutes: Route[] = [
     path: '/projects/:id/crawlers',
     summary: 'Per AI crawler: what robots.txt lets it read and the deciding line; llms.txt; the history of checks',
     access: 'viewer',
-    responds: CRAWLER_REPORT,
+    responses: { 200: crawlerReportResponse },
     handler: async ({ ctx, site }) => json(await crawlerReport(ctx, site)),
   }),
   defineRoute({
@@ -20,7 +18,7 @@ export const crawlerRoutes: Route[] = [
     path: '/projects/:id/crawlers/check',
     summary: 'Re-read robots.txt and llms.txt now; answers the same as the GET (with the check’s progress if it takes more than a few seconds)',
     access: 'member',
-    responds: CRAWLER_REPORT,
+    responses: { 200: crawlerReportResponse },
     handler: async ({ ctx, site, principal }) => json(await checkCrawlersNow(ctx, site, principal.user.id)),
   }),
 ];

@@ -2,6 +2,7 @@ import { MethodNotAllowedError } from '../../errors.ts';
 import { buildTools, type Tool } from '../../mcp/catalog.ts';
 import { answerMcp } from '../../mcp/server.ts';
 import { defineRoute, type Route } from '../route.ts';
+import { jsonRpcResponse } from '../../mcp/responses.ts';
 
 /**
  * The MCP server (src/mcp, docs/mcp.md) at /mcp: the server authenticates
@@ -25,13 +26,17 @@ export function mcpRoutes(allRoutes: () => Route[]): Route[] {
       path: '/mcp',
       summary: 'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
       access: 'viewer',
-      responds: 'JSON-RPC 2.0 messages',
+      responses: {
+        200: { contentType: 'application/json', schema: jsonRpcResponse, description: 'The JSON-RPC response' },
+        202: { description: 'A notification or response accepted (no body)' },
+        406: 'Accept does not list application/json and text/event-stream',
+      },
       handler: async ({ ctx, principal, req, requestId, log }) => {
         const answer = await answerMcp(ctx, principal, toolsFor(ctx.config.apiVariant), req, requestId, log);
         return { status: answer.status, raw: answer.body, contentType: answer.contentType, headers: answer.headers };
       },
     }),
-    defineRoute({ method: 'GET', path: '/mcp', summary: 'MCP: no server-sent event stream on this stateless server (405)', access: 'viewer', handler: noStream }),
-    defineRoute({ method: 'DELETE', path: '/mcp', summary: 'MCP: no session to end on this stateless server (405)', access: 'viewer', handler: noStream }),
+    defineRoute({ method: 'GET', path: '/mcp', summary: 'MCP: no server-sent event stream on this stateless server (405)', access: 'viewer', responses: {}, handler: noStream }),
+    defineRoute({ method: 'DELETE', path: '/mcp', summary: 'MCP: no session to end on this stateless server (405)', access: 'viewer', responses: {}, handler: noStream }),
   ];
 }

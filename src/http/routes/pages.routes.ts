@@ -1,6 +1,7 @@
 import { importSitemapNow } from '../../domain/pages/imports.ts';
 import { listPages, pageListQuerySchema, pagePrompts } from '../../domain/pages/pages.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { pageList, pagePrompts as pagePromptsResponse, sitemapImportResponse } from '../../domain/pages/responses.ts';
 
 /** The site's pages from its sitemaps, and which of them the assistants link to (src/domain/pages). */
 export const pageRoutes: Route[] = [
@@ -11,7 +12,7 @@ export const pageRoutes: Route[] = [
       'Pages from the sitemap with titles and whether a current answer links to each; q, section (first part of the path, "/" for the home page), shown (yes, no), page, perPage (5 to 200, default 50)',
     access: 'viewer',
     query: pageListQuerySchema,
-    responds: '{pages: [{id, url, path, section, title, lastmod, shown, answers, firstSeenAt, lastSeenAt}], total, page, perPage, sections: [{section, pages}], import}',
+    responses: { 200: pageList },
     handler: async ({ ctx, site, query }) => json(await listPages(ctx, site, query)),
   }),
   defineRoute({
@@ -19,7 +20,7 @@ export const pageRoutes: Route[] = [
     path: '/projects/:id/pages/:pageId/prompts',
     summary: 'Prompts whose current answers link to the page, with each linking answer',
     access: 'viewer',
-    responds: '{page, prompts: [{id, text, status, answers: [{provider, answerId, askedAt, verdict}]}], total}',
+    responses: { 200: pagePromptsResponse },
     handler: async ({ ctx, site, ids }) => json(await pagePrompts(ctx, site, ids.pageId)),
   }),
   defineRoute({
@@ -27,8 +28,7 @@ export const pageRoutes: Route[] = [
     path: '/projects/:id/pages/import-sitemap',
     summary: 'Re-read the sitemap now and add unlisted pages; up to 10 calls an hour per site; answers the import when done within a few seconds, else its progress',
     access: 'member',
-    responds:
-      '{import: {id, state: queued|running|done|failed, trigger, foundVia, sitemaps, urls, added, kept, skipped, titles: {read, failed}, notes, error, requestedAt, startedAt, finishedAt}}',
+    responses: { 200: sitemapImportResponse, 429: 'More than 10 sitemap imports this hour for this project' },
     handler: async ({ ctx, site, principal }) => json(await importSitemapNow(ctx, site, principal.user.id)),
   }),
 ];

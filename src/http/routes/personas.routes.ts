@@ -1,5 +1,6 @@
 import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas/personas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { deletedPersona, personaList, personaResponse } from '../../domain/personas/responses.ts';
 
 /** Buyer personas (src/domain/personas), variant A only: a deployment serving B alone answers 404 for these paths. */
 export const personaRoutes: Route[] = [
@@ -9,7 +10,7 @@ export const personaRoutes: Route[] = [
     summary: 'Buyer personas with the number of prompts each asks',
     access: 'viewer',
     variant: 'A',
-    responds: '{personas: [{id, name, context, promptCount, createdAt, updatedAt}], total}',
+    responses: { 200: personaList },
     handler: async ({ ctx, site }) => json(await listPersonas(ctx, site)),
   }),
   defineRoute({
@@ -20,7 +21,7 @@ export const personaRoutes: Route[] = [
     variant: 'A',
     body: personaCreateSchema,
     example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
-    responds: '{persona}',
+    responses: { 200: personaResponse },
     handler: async ({ ctx, site, body }) => json(await createPersona(ctx, site, body)),
   }),
   defineRoute({
@@ -31,7 +32,7 @@ export const personaRoutes: Route[] = [
     variant: 'A',
     body: personaUpdateSchema,
     example: { context: 'I run IT for a 500-person company with offices in three countries.' },
-    responds: '{persona}',
+    responses: { 200: personaResponse },
     handler: async ({ ctx, site, ids, body }) => json(await updatePersona(ctx, site, ids.personaId, body)),
   }),
   defineRoute({
@@ -40,7 +41,7 @@ export const personaRoutes: Route[] = [
     summary: 'Remove a persona; its prompts are asked without one from the next scan',
     access: 'member',
     variant: 'A',
-    responds: '{deleted, persona: {id, name}, promptsCleared}',
+    responses: { 200: deletedPersona },
     handler: async ({ ctx, site, ids }) => json(await deletePersona(ctx, site, ids.personaId)),
   }),
 ];

@@ -6,6 +6,16 @@ import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateS
 import { bulkPrompts, createPrompt, updatePrompt } from '../../domain/prompts/prompts.ts';
 import { pendingRewrites, requestRewrite } from '../../domain/prompts/rewrite.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import {
+  pendingRewrites as pendingRewritesResponse,
+  promptAnswer as promptAnswerResponse,
+  promptBulkResult,
+  promptDetail as promptDetailResponse,
+  promptImportResult,
+  promptList,
+  promptResponse,
+  rewriteResponse,
+} from '../../domain/prompts/responses.ts';
 
 /** Prompts: the list and its CSV, edits, import, one prompt's results and answers, rewriting (src/domain/prompts). */
 export const promptRoutes: Route[] = [
@@ -16,7 +26,7 @@ export const promptRoutes: Route[] = [
       'Prompts with filters (q, category, status, intent, verdict, competitor, stability, scanned), sort (created, text, category, rank, scanned) and pages; each with its latest verdict per assistant, history squares over the ten periods ending at start (period, start) and stability',
     access: 'viewer',
     query: promptListQuerySchema,
-    responds: '{prompts: [{...prompt, latest, history: [{start, verdict}], stability}], total, page, perPage, sort, dir, period, start}',
+    responses: { 200: promptList },
     handler: async ({ ctx, site, query }) => json(await listPrompts(ctx, site, query)),
   }),
   defineRoute({
@@ -25,7 +35,7 @@ export const promptRoutes: Route[] = [
     summary: 'The prompt list (same filters, sort and period parameters, no pages) as a CSV file',
     access: 'viewer',
     query: promptExportQuerySchema,
-    responds: `text/csv with columns ${EXPORT_COLUMNS.join(', ')}`,
+    responses: { 200: { contentType: 'text/csv', description: `CSV file (Content-Disposition: attachment) with a header row: ${EXPORT_COLUMNS.join(', ')}` } },
     handler: async ({ ctx, site, query }) => {
       const { stream, filename } = await exportPromptsCsv(ctx, site, query);
       return { raw: stream, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' } };
@@ -39,7 +49,7 @@ export const promptRoutes: Route[] = [
     body: promptCreateSchema,
     variantFields: { personaId: 'A' },
     example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
-    responds: '{prompt}',
+    responses: { 200: promptResponse, 400: 'Malformed JSON, or the prompts-per-site limit is reached', 409: 'A prompt with this text is already tracked (compared ignoring case)' },
     handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -50,7 +60,7 @@ export const promptRoutes: Route[] = [
     body: promptUpdateSchema,
     variantFields: { personaId: 'A' },
     example: { status: 'paused', categories: ['Help desk', 'Pricing'] },
-    responds: '{prompt}',
+    responses: { 200: promptResponse, 409: 'Another prompt has this text (compared ignoring case)' },
     handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx, site, ids.promptId, body)),
   }),
   defineRoute({
@@ -61,7 +71,7 @@ export const promptRoutes: Route[] = [
     body: promptBulkSchema,
     variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
-    responds: '{action, updated, deleted, categoriesCreated}',
+    responses: { 200: promptBulkResult },
     handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx, site, body)),
   }),
   defineRoute({
@@ -71,7 +81,7 @@ export const promptRoutes: Route[] = [
     access: 'member',
     body: promptImportSchema,
     example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
-    responds: '{rows, created, updated, skipped, categories, errors: [{line, reason}], errorsOmitted, dryRun}',
+    responses: { 200: promptImportResult },
     handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -79,7 +89,7 @@ export const promptRoutes: Route[] = [
     path: '/projects/:id/prompts/rewrite/pending',
     summary: 'How many imported prompts are still worded as search queries (raw)',
     access: 'viewer',
-    responds: '{pending}',
+    responses: { 200: pendingRewritesResponse },
     handler: async ({ ctx, site }) => json(await pendingRewrites(ctx, site)),
   }),
   defineRoute({
@@ -87,6 +97,7 @@ export const promptRoutes: Route[] = [
     path: '/projects/:id/prompts/rewrite',
     summary: 'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour',
     access: 'admin',
+    responses: { 200: rewriteResponse, 400: 'ChatGPT is not connected, or the available balance is zero', 429: 'More than 10 rewrites this hour for this project' },
     handler: async ({ ctx, site }) => json(await requestRewrite(ctx, site)),
   }),
   defineRoute({
@@ -96,7 +107,7 @@ export const promptRoutes: Route[] = [
       'One prompt: latest verdict per assistant, week-by-week history, stability over the period parameters, every answer over time as results (newest first, page, perPage)',
     access: 'viewer',
     query: promptDetailQuerySchema,
-    responds: '{prompt: {..., latest, history, stability}, period, start, squares, latestAnswers, results, total, page, perPage}',
+    responses: { 200: promptDetailResponse },
     handler: async ({ ctx, site, ids, query }) => json(await promptDetail(ctx, site, ids.promptId, query)),
   }),
   defineRoute({
@@ -105,7 +116,7 @@ export const promptRoutes: Route[] = [
     summary: 'One answer word for word with brands named, sources, web searches and persona context: engine (an assistant’s latest) or r (a past answer id from results)',
     access: 'viewer',
     query: promptAnswerQuerySchema,
-    responds: '{prompt, engine, answer | null, engines}',
+    responses: { 200: promptAnswerResponse },
     handler: async ({ ctx, site, ids, query }) => json(await promptAnswer(ctx, site, ids.promptId, query)),
   }),
 ];

@@ -1,5 +1,6 @@
 import { listProviders } from '../../domain/providers/providers.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { assistantList } from '../../domain/providers/responses.ts';
 
 /** The assistants this deployment can ask (src/domain/providers). */
 export const providerRoutes: Route[] = [
@@ -8,6 +9,7 @@ export const providerRoutes: Route[] = [
     path: '/orgs/:orgId/providers',
     summary: 'The six assistants, their models and prices, connected or not',
     access: 'viewer',
+    responses: { 200: assistantList },
     handler: ({ ctx }) => json(listProviders(ctx)),
   }),
 ];

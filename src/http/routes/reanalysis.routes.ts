@@ -1,5 +1,6 @@
 import { getReanalysis, requestReanalysis } from '../../domain/reanalysis/reanalysis.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { reanalysisResponse } from '../../domain/reanalysis/responses.ts';
 
 /** Re-reading stored answers with the site's current names (src/domain/reanalysis). */
 export const reanalysisRoutes: Route[] = [
@@ -8,6 +9,7 @@ export const reanalysisRoutes: Route[] = [
     path: '/projects/:id/reanalyse',
     summary: 'Re-read every stored answer with the current names and competitors; calls no assistant',
     access: 'member',
+    responses: { 200: reanalysisResponse },
     handler: async ({ ctx, site }) => json({ reanalysis: await requestReanalysis(ctx, site, 'requested') }),
   }),
   defineRoute({
@@ -15,6 +17,7 @@ export const reanalysisRoutes: Route[] = [
     path: '/projects/:id/reanalyses/:reanalysisId',
     summary: 'State of one reanalysis: queued, running, done (answers re-read, verdicts changed) or failed',
     access: 'viewer',
+    responses: { 200: reanalysisResponse },
     handler: async ({ ctx, site, ids }) => json({ reanalysis: await getReanalysis(ctx, site, ids.reanalysisId) }),
   }),
 ];

@@ -7,6 +7,7 @@ import { sentimentQuerySchema, siteSentiment } from '../../domain/reports/site-s
 import { siteSources, sourcesQuerySchema } from '../../domain/reports/sources.ts';
 import { siteTrends } from '../../domain/reports/trends.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { competitorDetail as competitorDetailResponse, competitorReport, reportResponse, searches, sentiment, sources, trends } from '../../domain/reports/responses.ts';
 
 const PERIOD = 'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
 
@@ -18,7 +19,7 @@ export const reportRoutes: Route[] = [
     summary: `The site's numbers for one period against the previous one: counts, share of voice, brand ranking, per-assistant rows, prompts won and lost, most cited sources, chart series; scope in variant A. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
-    responds: '{period, start, end, periods, report: {previousStart, current, previous, change, ranking, providers, changes, topSources, series, scope?} | null}',
+    responses: { 200: reportResponse },
     handler: async ({ ctx, site, query }) => json(await siteReport(ctx, site, query)),
   }),
   defineRoute({
@@ -27,7 +28,7 @@ export const reportRoutes: Route[] = [
     summary: `Ten periods ending with the one asked for: shares per period, every active prompt with its verdicts, prompts won and lost, shares per category, the held, volatile and lost prompts. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
-    responds: '{period, start, end, periods, window, shares, prompts, changes, categories, held, volatile, lost, events?}',
+    responses: { 200: trends },
     handler: async ({ ctx, site, query }) => json(await siteTrends(ctx, site, query)),
   }),
   defineRoute({
@@ -36,7 +37,7 @@ export const reportRoutes: Route[] = [
     summary: `Tone per assistant among answers naming the brand; answers=1 lists them with tone and quoted sentence (tone, engine, page, perPage). Takes ${PERIOD}`,
     access: 'viewer',
     query: sentimentQuerySchema,
-    responds: '{period, start, end, periods, overall, previous, providers, answers?, total?, page?, perPage?}',
+    responses: { 200: sentiment },
     handler: async ({ ctx, site, query }) => json(await siteSentiment(ctx, site, query)),
   }),
   defineRoute({
@@ -45,7 +46,7 @@ export const reportRoutes: Route[] = [
     summary: `Every cited domain with its site type and how often answers citing it name the brand (siteType, page, perPage); the brand's own pages with the prompts and assistants linking to each. Takes ${PERIOD}`,
     access: 'viewer',
     query: sourcesQuerySchema,
-    responds: '{period, start, end, periods, answered, sources, total, page, perPage, siteTypes, ownPages}',
+    responses: { 200: sources },
     handler: async ({ ctx, site, query }) => json(await siteSources(ctx, site, query)),
   }),
   defineRoute({
@@ -54,7 +55,7 @@ export const reportRoutes: Route[] = [
     summary: `Tracked competitors against the brand: mentions overall and per assistant, head-to-head counts, suggestions of untracked names. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
-    responds: '{period, start, end, periods, answered, brand, competitors, providers, suggestions}',
+    responses: { 200: competitorReport },
     handler: async ({ ctx, site, query }) => json(await siteCompetitors(ctx, site, query)),
   }),
   defineRoute({
@@ -63,7 +64,7 @@ export const reportRoutes: Route[] = [
     summary: `One competitor against the brand: paired numbers, per assistant, per category, prompts split three ways, its cited pages. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
-    responds: '{period, start, end, periods, competitor, current, previous, providers, categories, prompts, pages}',
+    responses: { 200: competitorDetailResponse },
     handler: async ({ ctx, site, ids, query }) => json(await competitorDetail(ctx, site, ids.competitorId, query)),
   }),
   defineRoute({
@@ -72,7 +73,7 @@ export const reportRoutes: Route[] = [
     summary: `Web searches the assistants ran for active prompts, most common first (page, perPage). Takes ${PERIOD}`,
     access: 'viewer',
     query: searchesQuerySchema,
-    responds: '{period, start, end, periods, searches: [{query, count, prompts}], total, page, perPage}',
+    responses: { 200: searches },
     handler: async ({ ctx, site, query }) => json(await siteSearches(ctx, site, query)),
   }),
 ];

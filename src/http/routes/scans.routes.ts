@@ -1,6 +1,15 @@
 import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, startScan } from '../../domain/scans/scans.ts';
 import { scanDetailQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import {
+  liveScan as liveScanResponse,
+  scanDetail as scanDetailResponse,
+  scanEstimate,
+  scanList,
+  scanOptions as scanOptionsResponse,
+  scanResponse,
+  scanStarted,
+} from '../../domain/scans/responses.ts';
 
 /** Scans: options, estimate, start, live progress, cancel, history and one scan's answers (src/domain/scans). */
 export const scanRoutes: Route[] = [
@@ -9,6 +18,7 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/scan-options',
     summary: 'Connected assistants with their models and cost per answer, active prompts per category, scans used this month, the site’s spend this month',
     access: 'viewer',
+    responses: { 200: scanOptionsResponse },
     handler: async ({ ctx, site }) => json(await scanOptions(ctx, site)),
   }),
   defineRoute({
@@ -19,6 +29,7 @@ export const scanRoutes: Route[] = [
     body: scanRequestSchema,
     variantFields: { batch: 'B' },
     example: { providers: ['openai', 'perplexity'], sample: 20 },
+    responses: { 200: scanEstimate },
     handler: async ({ ctx, site, body }) => json(await estimateScan(ctx, site, body)),
   }),
   defineRoute({
@@ -29,6 +40,11 @@ export const scanRoutes: Route[] = [
     body: scanRequestSchema,
     variantFields: { batch: 'B' },
     example: { providers: ['openai'], label: 'Weekly check' },
+    responses: {
+      200: scanStarted,
+      400: 'Malformed JSON, or the scan cannot start: another is running, no active prompts, the monthly cap is spent, the scans-per-month limit is reached, an assistant is not connected (or, on a deployment serving variant B alone, the balance does not cover it)',
+      402: 'The balance does not cover the scan’s estimated cost (deployments serving variant A)',
+    },
     handler: async ({ ctx, site, principal, body }) => json(await startScan(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -36,6 +52,7 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/scans/live',
     summary: 'The scan in progress with pace and time left; `run` is null when none',
     access: 'viewer',
+    responses: { 200: liveScanResponse },
     handler: async ({ ctx, site }) => json(await liveScan(ctx, site)),
   }),
   defineRoute({
@@ -43,6 +60,7 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/scans/:scanId/cancel',
     summary: 'Stop a queued or running scan',
     access: 'admin',
+    responses: { 200: scanResponse, 400: 'The scan is not queued or running' },
     handler: async ({ ctx, site, ids }) => json(await cancelScan(ctx, site, ids.scanId)),
   }),
   defineRoute({
@@ -50,6 +68,7 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/scans',
     summary: 'The last 30 scans',
     access: 'viewer',
+    responses: { 200: scanList },
     handler: async ({ ctx, site }) => json(await listScans(ctx, site)),
   }),
   defineRoute({
@@ -58,6 +77,7 @@ export const scanRoutes: Route[] = [
     summary: 'One scan and its collected answers, 25 a page (tab all, notNamed, competitorsOnly, errors; engine)',
     access: 'viewer',
     query: scanDetailQuerySchema,
+    responses: { 200: scanDetailResponse },
     handler: async ({ ctx, site, ids, query }) => json(await scanDetail(ctx, site, ids.scanId, query)),
   }),
 ];

@@ -4,6 +4,7 @@ import { sharedReport } from '../../domain/shares/shared-report.ts';
 import { renderNotFoundPage } from '../../share/not-found.ts';
 import { renderSharePage } from '../../share/page.ts';
 import { defineRoute, json, type Reply, type Route } from '../route.ts';
+import { createdShare, revokedShare, shareList } from '../../domain/shares/responses.ts';
 
 /** Share links (src/domain/shares) and the public page they open (src/share), variant A only. */
 
@@ -21,7 +22,7 @@ export const shareRoutes: Route[] = [
     summary: 'The site’s report share links, newest first, revoked ones included; a link’s URL is shown only when it is created',
     access: 'admin',
     variant: 'A',
-    responds: '{shares: [{id, label, prefix, state: active|revoked, createdBy: {id, name}, createdAt, revokedAt}], total, active}',
+    responses: { 200: shareList },
     handler: async ({ ctx, site }) => json(await listShares(ctx, site)),
   }),
   defineRoute({
@@ -32,7 +33,7 @@ export const shareRoutes: Route[] = [
     variant: 'A',
     body: shareCreateSchema,
     example: { label: 'Board deck, Q4' },
-    responds: '{share: {id, label, prefix, state, createdBy, createdAt, revokedAt, url}, url}',
+    responses: { 200: createdShare, 400: 'Malformed JSON, or the project has the most active share links it can have' },
     handler: async ({ ctx, site, principal, body }) => json(await createShare(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -41,7 +42,7 @@ export const shareRoutes: Route[] = [
     summary: 'Revoke a share link for good: its page answers 404 from now on; it stays listed as revoked',
     access: 'admin',
     variant: 'A',
-    responds: '{revoked: true, share}',
+    responses: { 200: revokedShare },
     handler: async ({ ctx, site, ids }) => json(await revokeShare(ctx, site, ids.shareId)),
   }),
   defineRoute({
@@ -52,7 +53,11 @@ export const shareRoutes: Route[] = [
     access: 'public',
     variant: 'A',
     query: sharePageQuerySchema,
-    responds: 'text/html',
+    responses: {
+      200: { contentType: 'text/html', description: 'The report page (ETag; If-None-Match answers 304)' },
+      304: { description: 'Not modified since the ETag sent' },
+      404: { contentType: 'text/html', description: 'Unknown or revoked token: a not-found page' },
+    },
     handler: async ({ ctx, params, query, req }) => {
       const data = await sharedReport(ctx, params.token, query);
       if (!data) return page(renderNotFoundPage());

@@ -3,6 +3,7 @@ import { siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain
 import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
 import { createSite, listSites } from '../../domain/sites/sites.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { createdProject, deletedEvent, eventList, eventResponse, projectChange, projectList, projectResponse } from '../../domain/sites/responses.ts';
 
 /** Sites (projects), their settings and schedule, and their events (src/domain/sites). */
 export const siteRoutes: Route[] = [
@@ -11,6 +12,7 @@ export const siteRoutes: Route[] = [
     path: '/orgs/:orgId/projects',
     summary: 'The workspace’s sites',
     access: 'viewer',
+    responses: { 200: projectList },
     handler: async ({ ctx, principal }) => {
       const projects = await listSites(ctx, principal.org.id);
       return json({ projects, total: projects.length });
@@ -23,6 +25,7 @@ export const siteRoutes: Route[] = [
     access: 'admin',
     body: siteCreateSchema,
     example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+    responses: { 200: createdProject, 400: 'Not a domain, or the workspace’s site limit is reached', 409: 'The domain is already a project of this workspace' },
     handler: async ({ ctx, principal, body }) => json({ project: await createSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body) }),
   }),
   defineRoute({
@@ -30,6 +33,7 @@ export const siteRoutes: Route[] = [
     path: '/projects/:id',
     summary: 'The site, the caller’s role and the number of stored answers',
     access: 'viewer',
+    responses: { 200: projectResponse },
     handler: async ({ ctx, site, principal }) => json({ project: await siteWithDetails(ctx, site, principal.role) }),
   }),
   defineRoute({
@@ -39,6 +43,7 @@ export const siteRoutes: Route[] = [
     access: 'member',
     body: siteChangeSchema,
     example: { name: 'Acme', brandTerms: ['Acme Cloud'], location: 'Germany', scanFrequencyDays: 7 },
+    responses: { 200: projectChange, 403: 'The key’s access is below member, or below admin for monthlyCapUsd, scanSettings or allowedProviders' },
     handler: async ({ ctx, site, principal, body }) => json(await changeSite(ctx, site, principal.role, body)),
   }),
   defineRoute({
@@ -49,6 +54,7 @@ export const siteRoutes: Route[] = [
     body: scheduleSchema,
     variantFields: { batch: 'B' },
     example: { enabled: true },
+    responses: { 200: projectResponse },
     handler: async ({ ctx, site, principal, body }) => json(await setSchedule(ctx, site, principal.role, body)),
   }),
   defineRoute({
@@ -58,7 +64,7 @@ export const siteRoutes: Route[] = [
     access: 'viewer',
     variant: 'B',
     query: siteEventListQuerySchema,
-    responds: '{events: [{id, title, date, type, note, createdAt}], total, page, perPage}',
+    responses: { 200: eventList },
     handler: async ({ ctx, site, query }) => json(await listEvents(ctx, site, query)),
   }),
   defineRoute({
@@ -69,7 +75,7 @@ export const siteRoutes: Route[] = [
     variant: 'B',
     body: siteEventCreateSchema,
     example: { title: 'Pricing page relaunch', date: '2026-11-02', type: 'site', note: 'New comparison table' },
-    responds: '{event}',
+    responses: { 200: eventResponse, 400: 'Malformed JSON, or the project has the most events it can have' },
     handler: async ({ ctx, site, body }) => json(await createEvent(ctx, site, body)),
   }),
   defineRoute({
@@ -78,7 +84,7 @@ export const siteRoutes: Route[] = [
     summary: 'Remove an event',
     access: 'member',
     variant: 'B',
-    responds: '{deleted, event}',
+    responses: { 200: deletedEvent },
     handler: async ({ ctx, site, ids }) => json(await deleteEvent(ctx, site, ids.eventId)),
   }),
 ];

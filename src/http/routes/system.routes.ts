@@ -2,18 +2,21 @@ import { readiness } from '../../domain/system/readiness.ts';
 import { buildOpenApi } from '../openapi.ts';
 import type { Metrics } from '../prometheus.ts';
 import { defineRoute, json, type Route } from '../route.ts';
+import { health, readiness as readinessSchema } from '../../domain/system/responses.ts';
 
-const VERSION = '0.1.0';
+/** The API's version, shown in the OpenAPI document. */
+export const API_VERSION = '0.1.0';
 
 /** Probes, metrics and the OpenAPI document: public, no key. */
 export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[] {
   return [
-    defineRoute({ method: 'GET', path: '/healthz', summary: 'Process is up', access: 'public', handler: () => json({ status: 'ok' }) }),
+    defineRoute({ method: 'GET', path: '/healthz', summary: 'Process is up', access: 'public', responses: { 200: health }, handler: () => json({ status: 'ok' }) }),
     defineRoute({
       method: 'GET',
       path: '/readyz',
       summary: 'PostgreSQL and Redis are reachable',
       access: 'public',
+      responses: { 200: readinessSchema, 503: readinessSchema },
       handler: async ({ ctx }) => {
         const { ready, postgres, redis } = await readiness(ctx);
         return json({ status: ready ? 'ok' : 'unavailable', postgres, redis }, ready ? 200 : 503);
@@ -24,6 +27,7 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
       path: '/metrics',
       summary: 'Prometheus metrics',
       access: 'public',
+      responses: { 200: { contentType: 'text/plain', description: 'Prometheus text exposition: request counts and durations by route and status, process metrics' } },
       handler: async () => ({ raw: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
     }),
     defineRoute({
@@ -31,11 +35,12 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
       path: '/openapi.json',
       summary: 'This API as an OpenAPI 3.1 document',
       access: 'public',
+      responses: { 200: { contentType: 'application/json', description: 'This document (OpenAPI 3.1)' } },
       handler: ({ ctx }) =>
         json(
           buildOpenApi(
             allRoutes().filter((r) => !r.variant || ctx.config.apiVariant.includes(r.variant)),
-            { version: VERSION, serverUrl: ctx.config.publicBaseUrl },
+            { version: API_VERSION, serverUrl: ctx.config.publicBaseUrl },
           ),
         ),
     }),

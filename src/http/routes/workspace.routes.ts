@@ -4,6 +4,7 @@ import { changeMemberRole, listMembers, removeMember } from '../../domain/worksp
 import { dashboard, whoami, workspace } from '../../domain/workspace/orgs.ts';
 import { invitationSchema, roleChangeSchema } from '../../domain/workspace/schemas.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
+import { dashboardResponse, invitationResponse, memberList, memberRoleResponse, usageResponse, whoamiResponse, workspaceResponse } from '../../domain/workspace/responses.ts';
 
 /** The key's workspace: who it is, members, invitations, usage (src/domain/workspace). */
 export const workspaceRoutes: Route[] = [
@@ -12,6 +13,7 @@ export const workspaceRoutes: Route[] = [
     path: '/whoami',
     summary: 'The key, its creator, its workspace and its role',
     access: 'viewer',
+    responses: { 200: whoamiResponse },
     handler: ({ principal }) => json(whoami(principal)),
   }),
   defineRoute({
@@ -19,6 +21,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId',
     summary: 'Workspace: name, plan, the caller’s role, limits, balance',
     access: 'viewer',
+    responses: { 200: workspaceResponse },
     handler: async ({ ctx, principal }) => json(await workspace(ctx, principal.org.id, principal.role)),
   }),
   defineRoute({
@@ -26,6 +29,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/dashboard',
     summary: 'Every site with current numbers, connected assistants, limits and scans used this month',
     access: 'viewer',
+    responses: { 200: dashboardResponse },
     handler: async ({ ctx, principal }) => json(await dashboard(ctx, principal.org.id, principal.role)),
   }),
   defineRoute({
@@ -33,6 +37,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/usage',
     summary: 'Balance, top-ups and scan costs',
     access: 'viewer',
+    responses: { 200: usageResponse },
     handler: async ({ ctx, principal }) => json(await usage(ctx, principal.org.id)),
   }),
   defineRoute({
@@ -40,6 +45,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/members',
     summary: 'Members, pending invitations and the member limit',
     access: 'viewer',
+    responses: { 200: memberList },
     handler: async ({ ctx, principal }) => json(await listMembers(ctx, principal.org.id)),
   }),
   defineRoute({
@@ -49,6 +55,12 @@ export const workspaceRoutes: Route[] = [
     access: 'admin',
     body: invitationSchema,
     example: { email: 'sam@acme.com', role: 'member' },
+    responses: {
+      200: invitationResponse,
+      400: 'The member limit is reached (pending invitations count)',
+      409: 'Already a member, or already invited',
+      429: 'More than 20 invitations this hour',
+    },
     handler: async ({ ctx, principal, body }) => json(await inviteMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
@@ -56,7 +68,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/invitations/:invitationId',
     summary: 'Cancel a pending invitation',
     access: 'admin',
-    responds: 'no content',
+    responses: { 204: { description: 'Cancelled' } },
     handler: async ({ ctx, principal, ids }) => {
       await cancelInvitation(ctx, principal.org.id, ids.invitationId);
       return noContent();
@@ -69,6 +81,7 @@ export const workspaceRoutes: Route[] = [
     access: 'admin',
     body: roleChangeSchema,
     example: { role: 'viewer' },
+    responses: { 200: memberRoleResponse, 403: 'The key’s access is below admin, or the member is the owner' },
     handler: async ({ ctx, principal, ids, body }) => json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId, body)),
   }),
   defineRoute({
@@ -76,7 +89,7 @@ export const workspaceRoutes: Route[] = [
     path: '/orgs/:orgId/members/:userId',
     summary: 'Remove a member (never the owner); their keys stop at once',
     access: 'admin',
-    responds: 'no content',
+    responses: { 204: { description: 'Removed' }, 403: 'The key’s access is below admin, the member is the owner, or the key’s own creator (leaving needs a signed-in person)' },
     handler: async ({ ctx, principal, ids }) => {
       await removeMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId);
       return noContent();

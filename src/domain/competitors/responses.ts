@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { named } from '../common/responses.ts';
+import { reanalysis } from '../reanalysis/responses.ts';
+import { competitor } from '../sites/responses.ts';
+
+/** Response schemas of tracking competitors (see src/domain/common/responses.ts); their report is in reports/responses.ts. */
+
+export const competitorChange = named(
+  'CompetitorChange',
+  'The competitor tracked or changed; stored answers are re-read when its names or domain changed (`reanalysis`, else null)',
+  z.object({ competitor, reanalysis: reanalysis.nullable() }),
+);
+
+export const untrackedCompetitor = named(
+  'UntrackedCompetitor',
+  'The competitor no longer tracked; stored answers are re-read without it',
+  z.object({ deleted: z.boolean(), competitor, reanalysis }),
+);

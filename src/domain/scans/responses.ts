@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { answer } from '../answers/responses.ts';
+import { count, dateTime, id, named, paging, provider, usd } from '../common/responses.ts';
+import { assistant } from '../providers/responses.ts';
+import { scanSettings } from '../sites/responses.ts';
+import { SCAN_TABS } from './schemas.ts';
+
+/** Response schemas of scans (see src/domain/common/responses.ts). */
+
+const scanFields = {
+  id,
+  projectId: id,
+  status: z.enum(['queued', 'running', 'cancelling', 'cancelled', 'done', 'failed']),
+  label: z.string().nullable(),
+  trigger: z.enum(['manual', 'schedule', 'import']),
+  batch: z.boolean().describe('Batch-priced (variant B): answers within hours at half price'),
+  costUsd: usd.describe('Spent so far'),
+  cost: z.string().describe('costUsd formatted, e.g. "$1.23"'),
+  budgetUsd: usd,
+  stopReason: z.enum(['budget', 'cap', 'balance', 'cancelled', 'error']).nullable(),
+  answersTotal: count,
+  answersDone: count,
+  answersFailed: count,
+  providers: z.array(provider),
+  models: z.record(z.string(), z.string()).describe('Model id per provider key'),
+  category: z.string().nullable(),
+  samples: z.int().positive().describe('Answers per prompt and assistant'),
+  simulated: z.boolean().describe('Some answers come from the bundled simulator'),
+  simulatedProviders: z.array(provider),
+  error: z.string().nullable(),
+  createdAt: dateTime,
+  startedAt: dateTime.nullable(),
+  finishedAt: dateTime.nullable(),
+};
+
+export const scan = named('Scan', 'A scan: what it asks, its state, progress and cost', z.object(scanFields));
+
+export const scanEstimate = named(
+  'ScanEstimate',
+  'Expected cost of a scan as configured: prompts, answers and cost, per assistant',
+  z.object({
+    prompts: count,
+    answers: count,
+    cost: usd.describe('USD'),
+    formatted: z.string(),
+    batch: z.boolean(),
+    samples: z.int().positive(),
+    providers: z.array(z.object({ provider, model: z.string(), batch: z.boolean(), simulated: z.boolean(), answers: count, costPerAnswerUsd: usd, costUsd: usd })),
+  }),
+);
+
+export const scanOptions = named(
+  'ScanOptions',
+  'What a scan of this project can ask and what is left to spend: assistants with models and prices, active prompts per category, scans used this month, spend against the cap, the available balance, saved settings',
+  z.object({
+    providers: z.array(assistant.extend({ allowed: z.boolean().describe('The project allows this assistant') })),
+    activePrompts: count,
+    categories: z.array(z.object({ name: z.string(), activePrompts: count })),
+    scansUsedThisMonth: count,
+    scansPerMonth: count,
+    spendThisMonthUsd: usd,
+    monthlyCapUsd: usd.nullable(),
+    balanceUsd: usd.describe('Available: the balance less what running scans hold reserved'),
+    saved: scanSettings,
+    batchAvailable: z.boolean(),
+  }),
+);
+
+export const scanStarted = named('ScanStarted', 'The scan queued, and its estimate', z.object({ scan, estimate: scanEstimate }));
+
+export const scanResponse = named('ScanResponse', 'The scan', z.object({ scan }));
+
+export const scanList = named('ScanList', 'The project’s last 30 scans, newest first', z.object({ scans: z.array(scan), total: count }));
+
+export const liveScan = named(
+  'LiveScan',
+  'The scan in progress with its pace and time left; run is null when none runs',
+  z.object({
+    run: named(
+      'ScanRun',
+      'A scan in progress',
+      z.object({
+        ...scanFields,
+        progress: z.number().describe('Percent of answers done or failed'),
+        pacePerMinute: z.number().nullable(),
+        timeLeftSeconds: count.nullable(),
+      }),
+    ).nullable(),
+  }),
+);
+
+export const scanDetail = named(
+  'ScanDetail',
+  'One scan and a page of its answers (25 a page), filtered by tab and assistant',
+  z.object({ scan, answers: z.array(answer), ...paging, tab: z.enum(SCAN_TABS), engine: provider.nullable() }),
+);

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { named } from '../domain/common/responses.ts';
+
+/** The JSON-RPC 2.0 message POST /mcp answers with (the MCP transport writes it; see docs/mcp.md). */
+export const jsonRpcResponse = named(
+  'JsonRpcResponse',
+  'A JSON-RPC 2.0 response of the MCP server: a result or an error for the request id',
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]).nullable(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  }),
+);
