@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { CrawlerCheckRow, SiteJobTrigger, SiteRow } from '../../db/schema.ts';
 import { enqueue } from '../../queue/queues.ts';
+import { requestSiteJob, type SiteJobSpec } from '../common/site-jobs.ts';
 import { waitFor } from '../common/wait-for.ts';
 import { crawlerReport } from './report.ts';
 
@@ -11,8 +11,12 @@ import { crawlerReport } from './report.ts';
  * `run-check.ts`, run by the `crawler-check` job.
  */
 
-/** A check queued or running this long has lost its worker; a new request replaces it. */
-const STALE_MS = 15 * 60 * 1000;
+const CHECKS: SiteJobSpec<'crawlerChecks'> = {
+  table: 'crawlerChecks',
+  staleMs: 15 * 60 * 1000,
+  staleError: 'stopped: no progress for 15 minutes (its worker stopped); a new check replaces it',
+  enqueue: (ctx, row) => enqueue(ctx, 'crawler-check', { siteId: row.siteId, checkId: row.id }, { jobId: `crawler-check-${row.id}` }),
+};
 
 export async function requestCrawlerCheck(
   ctx: AppContext,
@@ -21,44 +25,8 @@ export async function requestCrawlerCheck(
   trigger: SiteJobTrigger,
   options: { queue?: boolean } = {},
 ): Promise<{ check: CrawlerCheckRow; created: boolean }> {
-  const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('crawlerChecks')
-    .set({ status: 'failed', error: 'stopped: no progress for 15 minutes (its worker stopped); a new check replaces it', finishedAt: now })
-    .where('siteId', '=', site.id)
-    .where('status', 'in', ['queued', 'running'])
-    .where(sql<Date>`coalesce(started_at, requested_at)`, '<', new Date(now.getTime() - STALE_MS))
-    .execute();
-  const inserted = await ctx.db
-    .insertInto('crawlerChecks')
-    .values({ siteId: site.id, trigger, requestedBy: userId, requestedAt: now })
-    // The index's own predicate, written as constants so Postgres matches it to the partial unique index.
-    .onConflict((oc) =>
-      oc
-        .column('siteId')
-        .where(sql<boolean>`status IN ('queued', 'running')`)
-        .doNothing(),
-    )
-    .returningAll()
-    .executeTakeFirst();
-  if (!inserted) {
-    const active = await ctx.db.selectFrom('crawlerChecks').selectAll().where('siteId', '=', site.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-    if (!active) return requestCrawlerCheck(ctx, site, userId, trigger, options);
-    return { check: active, created: false };
-  }
-  // The CLI runs it in its own process instead of a worker's.
-  if (options.queue === false) return { check: inserted, created: true };
-  try {
-    await enqueue(ctx, 'crawler-check', { siteId: site.id, checkId: inserted.id }, { jobId: `crawler-check-${inserted.id}` });
-  } catch (err) {
-    await ctx.db
-      .updateTable('crawlerChecks')
-      .set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now() })
-      .where('id', '=', inserted.id)
-      .execute();
-    throw err;
-  }
-  return { check: inserted, created: true };
+  const { row, created } = await requestSiteJob(ctx, CHECKS, site.id, userId, trigger, options.queue !== false);
+  return { check: row, created };
 }
 
 /** POST /projects/:id/crawlers/check: runs a check and answers what GET crawlers answers, with the check's progress if it takes longer than a few seconds. */

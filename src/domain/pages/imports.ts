@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { SiteJobTrigger, SiteRow, SitemapImportRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
+import { requestSiteJob, type SiteJobSpec } from '../common/site-jobs.ts';
 import { waitFor } from '../common/wait-for.ts';
 import { consumeRateLimit } from '../workspace/rate-limits.ts';
 
@@ -12,8 +12,12 @@ import { consumeRateLimit } from '../workspace/rate-limits.ts';
  * The import itself is `sitemap-import.ts`, run by the `sitemap-import` job.
  */
 
-/** An import queued or running this long has lost its worker; a new request replaces it. */
-const STALE_MS = 60 * 60 * 1000;
+const IMPORTS: SiteJobSpec<'sitemapImports'> = {
+  table: 'sitemapImports',
+  staleMs: 60 * 60 * 1000,
+  staleError: 'stopped: no progress for an hour (its worker stopped); a new import replaces it',
+  enqueue: (ctx, row) => enqueue(ctx, 'sitemap-import', { siteId: row.siteId, importId: row.id }, { jobId: `sitemap-import-${row.id}` }),
+};
 
 export function serializeImport(row: SitemapImportRow) {
   return {
@@ -59,46 +63,8 @@ export async function requestSitemapImport(
   trigger: SiteJobTrigger,
   options: { queue?: boolean } = {},
 ): Promise<{ import: SitemapImportRow; created: boolean }> {
-  const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('sitemapImports')
-    .set({ status: 'failed', error: 'stopped: no progress for an hour (its worker stopped); a new import replaces it', finishedAt: now })
-    .where('siteId', '=', site.id)
-    .where('status', 'in', ['queued', 'running'])
-    .where(sql<Date>`coalesce(started_at, requested_at)`, '<', new Date(now.getTime() - STALE_MS))
-    .execute();
-  const inserted = await ctx.db
-    .insertInto('sitemapImports')
-    .values({ siteId: site.id, trigger, requestedBy: userId, requestedAt: now })
-    // The index's own predicate, written as constants so Postgres matches it to the partial unique index.
-    .onConflict((oc) =>
-      oc
-        .column('siteId')
-        .where(sql<boolean>`status IN ('queued', 'running')`)
-        .doNothing(),
-    )
-    .returningAll()
-    .executeTakeFirst();
-  if (!inserted) {
-    const active = await ctx.db.selectFrom('sitemapImports').selectAll().where('siteId', '=', site.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-    // Finished between the insert and this read: ask again.
-    if (!active) return requestSitemapImport(ctx, site, userId, trigger, options);
-    return { import: active, created: false };
-  }
-  // The CLI runs it in its own process instead of a worker's.
-  if (options.queue === false) return { import: inserted, created: true };
-  try {
-    await enqueue(ctx, 'sitemap-import', { siteId: site.id, importId: inserted.id }, { jobId: `sitemap-import-${inserted.id}` });
-  } catch (err) {
-    // Not left queued with no job: it would hold the site's one active import.
-    await ctx.db
-      .updateTable('sitemapImports')
-      .set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now() })
-      .where('id', '=', inserted.id)
-      .execute();
-    throw err;
-  }
-  return { import: inserted, created: true };
+  const { row, created } = await requestSiteJob(ctx, IMPORTS, site.id, userId, trigger, options.queue !== false);
+  return { import: row, created };
 }
 
 /**
