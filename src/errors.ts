@@ -90,7 +90,8 @@ const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
 /**
  * Errors that reach the HTTP layer without being AppErrors but still have a
  * meaning for the client: a unique index that a concurrent request won
- * (409), a row a concurrent request deleted (404), a dependency that is
+ * (409), concurrent writes that deadlocked (409, retry), a row a concurrent
+ * request deleted (404), a dependency that is
  * down (503). Recognised by shape, so this module
  * imports no driver.
  */
@@ -101,6 +102,8 @@ export function knownError(err: unknown): AppError | null {
   // Kysely's executeTakeFirstOrThrow: the row was there when checked and gone when written (a concurrent delete).
   if (name === 'NoResultError') return new NotFoundError('Not found: it was removed by another request');
   if (code === '23505') return new ConflictError('That already exists: a concurrent request created it first');
+  // Deadlock or serialization failure between concurrent writes to the same rows: nothing was written; the client may retry.
+  if (code === '40P01' || code === '40001') return new ConflictError('A concurrent change to the same data got in the way; nothing was changed, try again');
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
   }
