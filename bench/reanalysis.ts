@@ -64,11 +64,11 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
   for (let start = 0; start < answers; start += 20_000) {
     const n = Math.min(20_000, answers - start);
     await sql`
-      INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations)
+      INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations, month)
       SELECT ${scan.id}, ${site.id}, (${sql.val(prompts.map((p) => p.id))}::int[])[1 + (g % 500)],
              (${sql.val(providers)}::text[])[1 + (g / 500) % 6] || CASE WHEN g >= 3000 THEN '#' || (g / 3000) ELSE '' END,
              'm', now(), current_date,
-             (${sql.val(templates)}::text[])[1 + (g % 64)], ${citations}::jsonb
+             (${sql.val(templates)}::text[])[1 + (g % 64)], ${citations}::jsonb, date_trunc('month', now() AT TIME ZONE 'UTC')::date
         FROM generate_series(${start}::int, ${start + n - 1}::int) g`.execute(ctx.db);
   }
   return site.id;

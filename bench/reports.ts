@@ -16,6 +16,12 @@
  * than the baseline. The data set is kept between runs (found by its domain);
  * `--fresh` makes it again, `--rebuild` only rebuilds its rollups,
  * `--share-only` times the share page alone.
+ *
+ * `--scale` (issue 17) adds a second site with the same prompts and
+ * assistants over the same eleven months, scanned every tenth day (102,000
+ * answers), and times every report for both, interleaved, in one run: p95
+ * at 100,000 and at 1,000,000 stored answers and their ratio (target: the
+ * larger's report p95 at most 1.5x the smaller's).
  */
 import os from 'node:os';
 import { sql } from 'kysely';
@@ -36,6 +42,7 @@ import { siteSources } from '../src/domain/reports/sources.ts';
 import { siteTrends } from '../src/domain/reports/trends.ts';
 import { rebuildRollups } from '../src/domain/reports/rollups.ts';
 import { createSite } from '../src/domain/sites/sites.ts';
+import { ensureAnswerMonths } from '../src/domain/answers/partitions.ts';
 import { createShare, revokeShare } from '../src/domain/shares/shares.ts';
 import { allRoutes } from '../src/http/routes/index.ts';
 import { createHttpServer } from '../src/http/server.ts';
@@ -52,6 +59,12 @@ const CATEGORIES = 10;
 const START = '2026-09-15';
 const RUNS = 40;
 const SHARE_ONLY = process.argv.includes('--share-only');
+const SCALE = process.argv.includes('--scale');
+/** The --scale run's smaller site: the same prompts and assistants over the same eleven months, scanned every tenth day (102,000 answers). */
+const SMALL_EVERY = 10;
+const SCALE_START = '2026-10-14';
+/** More calls than the default run: the ratio of two p95s is noisier than either. */
+const SCALE_RUNS = 100;
 const BASELINE_RUNS = 7;
 const PROVIDERS: [string, string][] = [
   ['openai', 'gpt-5-mini'],
@@ -67,14 +80,27 @@ const SITE_TYPES = ['ugc', 'review', 'news', 'reference', 'social', 'video', 'ot
 const startOf = (period: Period) => periodStart(period, START);
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
-async function createDataSet(ctx: AppContext): Promise<number> {
+/** A data set: a site of its own (found by its domain) with a scan of every prompt and assistant each day (or every `every` days). */
+interface DataSet {
+  domain: string;
+  firstDay: string;
+  /** How many scans, one every `every` days (default 1). */
+  days: number;
+  every?: number;
+}
+const LARGE: DataSet = { domain: DOMAIN, firstDay: FIRST_DAY, days: DAYS };
+const SMALL: DataSet = { domain: 'acme-reports-bench-100k.com', firstDay: FIRST_DAY, days: Math.ceil(DAYS / SMALL_EVERY), every: SMALL_EVERY };
+
+async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<number> {
+  const { domain, firstDay, days } = set;
+  const every = set.every ?? 1;
   const org = await createOrg(ctx.db, { name: 'Bench reports', plan: 'enterprise' });
   const user = await createUser(ctx.db, { email: `bench-reports-${Date.now()}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
   const site = await createSite(
     ctx,
     { orgId: org.id, userId: user.id },
-    { name: 'Acme', url: DOMAIN, competitors: Array.from({ length: COMPETITORS }, (_, i) => ({ name: `Rival${i}`, domain: `rival${i}.com` })) },
+    { name: 'Acme', url: domain, competitors: Array.from({ length: COMPETITORS }, (_, i) => ({ name: `Rival${i}`, domain: `rival${i}.com` })) },
   );
   const siteId = site.id;
   const compIds = site.competitors.map((c) => c.id);
@@ -110,17 +136,19 @@ async function createDataSet(ctx: AppContext): Promise<number> {
     INSERT INTO scans (org_id, site_id, status, trigger, label, answers_total, answers_done, created_at, started_at, finished_at)
     SELECT ${org.id}, ${siteId}, 'done', 'import', 'day ' || d, ${PROMPTS * PROVIDERS.length}, ${PROMPTS * PROVIDERS.length},
            t, t, t + interval '20 minutes'
-      FROM generate_series(0, ${DAYS - 1}) d, LATERAL (SELECT (${FIRST_DAY}::date + d + time '02:00') AT TIME ZONE 'UTC' AS t) x`.execute(ctx.db);
+      FROM generate_series(0, ${days - 1}) d, LATERAL (SELECT (${firstDay}::date + d * ${every} + time '02:00') AT TIME ZONE 'UTC' AS t) x`.execute(ctx.db);
+  // Answers sit in their scan's month (docs/decisions.md): make those months' partitions, as a scan start would.
+  await ensureAnswerMonths(ctx.db, new Date(`${firstDay}T00:00:00Z`), new Date(Date.parse(`${firstDay}T00:00:00Z`) + days * every * 86_400_000));
 
   // Every answer's facts follow from (prompt n, provider j, day d) through two hashes, so answers and facts agree.
-  for (let from = 0; from < DAYS; from += 30) {
-    const to = Math.min(DAYS, from + 30) - 1;
+  for (let from = 0; from < days; from += 30) {
+    const to = Math.min(days, from + 30) - 1;
     await sql`
       WITH p AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS n FROM prompts WHERE site_id = ${siteId}),
       pr AS (SELECT provider, model, (ord - 1)::int AS j FROM unnest(${PROVIDERS.map((x) => x[0])}::text[], ${PROVIDERS.map((x) => x[1])}::text[]) WITH ORDINALITY AS t(provider, model, ord)),
-      s AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS d FROM scans WHERE site_id = ${siteId}),
+      s AS (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS d, date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month FROM scans WHERE site_id = ${siteId}),
       g0 AS (
-        SELECT p.id AS prompt_id, p.n, pr.provider, pr.model, pr.j, s.id AS scan_id, s.d, (${FIRST_DAY}::date + s.d) AS day,
+        SELECT p.id AS prompt_id, p.n, pr.provider, pr.model, pr.j, s.id AS scan_id, s.d, s.month, (${firstDay}::date + s.d * ${every}) AS day,
                hashint8(p.n * 1000003 + pr.j * 7919 + s.d * 104729)::bigint & 2147483647 AS h1,
                hashint8(p.n * 999983 + pr.j * 6007 + s.d * 130363 + 17)::bigint & 2147483647 AS h2
           FROM p CROSS JOIN pr JOIN s ON s.d BETWEEN ${from} AND ${to}),
@@ -141,24 +169,24 @@ async function createDataSet(ctx: AppContext): Promise<number> {
                CASE WHEN k1 IS NOT NULL AND r6 < 250 THEN ARRAY[k1] ELSE '{}'::int[] END AS cited_comps
           FROM g3),
       ins AS (
-        INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations, searches, error)
+        INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations, searches, error, month)
         SELECT scan_id, ${siteId}, prompt_id, provider, CASE WHEN j = 0 AND (n + d) % 10 = 0 THEN 'chatgpt-app' ELSE model END,
                (day + time '02:00' + j * interval '1 minute') AT TIME ZONE 'UTC', day,
                CASE WHEN failed THEN NULL ELSE 'Generated answer for use case ' || n || '.' END, '[]',
                CASE WHEN failed THEN '[]'::jsonb WHEN r4 % 2 = 0 THEN jsonb_build_array('best tool for use case ' || n)
                     ELSE jsonb_build_array('best tool for use case ' || n, 'use case ' || n || ' option ' || (d % 3)) END,
-               CASE WHEN failed THEN 'timeout' END
+               CASE WHEN failed THEN 'timeout' END, month
           FROM g
-        RETURNING id, prompt_id, provider, day)
+        RETURNING id, prompt_id, provider, day, month)
       INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position, brands,
-                                competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key)
+                                competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month)
       SELECT ins.id, ${siteId}, g.prompt_id, g.provider, g.day,
              CASE WHEN g.failed THEN 'failed' WHEN g.own_cited THEN 'cited' WHEN g.mentioned THEN 'named' WHEN cardinality(g.named) > 0 THEN 'lost' ELSE 'missing' END,
              g.mentioned, g.own_cited, CASE WHEN g.mentioned THEN 1 + g.r4 % 4 END, CASE WHEN g.mentioned THEN 10 END, '[]',
              g.named, g.cited_comps,
              jsonb_path_query_array(jsonb_build_array(
-               CASE WHEN g.own_cited THEN jsonb_build_object('url', 'https://${sql.raw(DOMAIN)}/page-' || g.n % 25, 'normalizedUrl', 'https://${sql.raw(DOMAIN)}/page-' || g.n % 25,
-                                                            'title', 'Page', 'domain', ${DOMAIN}::text, 'siteType', 'own', 'competitorId', NULL) END,
+               CASE WHEN g.own_cited THEN jsonb_build_object('url', 'https://${sql.raw(domain)}/page-' || g.n % 25, 'normalizedUrl', 'https://${sql.raw(domain)}/page-' || g.n % 25,
+                                                            'title', 'Page', 'domain', ${domain}::text, 'siteType', 'own', 'competitorId', NULL) END,
                CASE WHEN cardinality(g.cited_comps) > 0 THEN jsonb_build_object('url', 'https://rival' || g.c1 || '.com/pricing', 'normalizedUrl', 'https://rival' || g.c1 || '.com/pricing',
                                                             'title', 'Pricing', 'domain', 'rival' || g.c1 || '.com', 'siteType', 'competitor', 'competitorId', g.cited_comps[1]) END,
                CASE WHEN NOT g.failed AND g.r1 % 5 <> 0 THEN jsonb_build_object('url', 'https://site' || g.r3 % 60 || '.com/p/' || g.n % 50, 'normalizedUrl', 'https://site' || g.r3 % 60 || '.com/p/' || g.n % 50,
@@ -170,7 +198,7 @@ async function createDataSet(ctx: AppContext): Promise<number> {
              CASE WHEN g.mentioned THEN (ARRAY[0.6, 0, -0.4])[1 + g.r6 % 3] END,
              CASE WHEN g.mentioned THEN 'Acme is a good fit for this use case.' END,
              CASE WHEN NOT g.failed AND g.r4 < 80 THEN ARRAY['Zenith ' || g.r5 % 25] ELSE '{}' END,
-             'bench'
+             'bench', ins.month
         FROM ins JOIN g ON g.prompt_id = ins.prompt_id AND g.provider = ins.provider AND g.day = ins.day`.execute(ctx.db);
     log(`answers and facts: days ${from}-${to} written`);
   }
@@ -483,42 +511,132 @@ async function timeSharePage(ctx: AppContext, site: SiteRow) {
   }
 }
 
+const storedAnswers = async (ctx: AppContext, siteId: number) =>
+  Number(
+    (
+      await ctx.db
+        .selectFrom('answers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('siteId', '=', siteId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** The data set's site: kept from an earlier run when whole, made again when not (or with --fresh); rollups rebuilt with --rebuild. */
+async function ensureDataSet(ctx: AppContext, set: DataSet): Promise<SiteRow> {
+  let site = await ctx.db.selectFrom('sites').selectAll().where('domain', '=', set.domain).orderBy('id', 'desc').executeTakeFirst();
+  const stored = site ? await storedAnswers(ctx, site.id) : 0;
+  if (!site || stored !== set.days * PROMPTS * PROVIDERS.length || process.argv.includes('--fresh')) {
+    if (site) await ctx.db.deleteFrom('orgs').where('id', '=', site.orgId).execute();
+    log(`generating the data set ${set.domain}`);
+    const id = await createDataSet(ctx, set);
+    site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  } else if (process.argv.includes('--rebuild') || !(await ctx.db.selectFrom('rollupModelPeriod').select('siteId').where('siteId', '=', site.id).executeTakeFirst())) {
+    // Kept answers and facts, rollups missing or asked for again (after a change of rollup tables).
+    await rebuild(ctx, site.id);
+  }
+  return site;
+}
+
+/**
+ * `--scale` (issue 17): the same reports for a site holding about 100,000
+ * answers (SMALL: the same prompts, assistants and months, a scan every
+ * tenth day) and for the 999,000-answer site, in one run, calls interleaved
+ * so both see the same machine: p95 of each and the larger's over the
+ * smaller's. Both sites have data in every period the reports read, so what
+ * differs is the number of answers stored (and read through every month
+ * partition), not the number of periods shown.
+ */
+async function scaleRun(ctx: AppContext, large: SiteRow): Promise<void> {
+  const small = await ensureDataSet(ctx, SMALL);
+  const sites = [small, large];
+  const answers = [await storedAnswers(ctx, small.id), await storedAnswers(ctx, large.id)];
+  const competitor = async (site: SiteRow) => (await ctx.db.selectFrom('competitors').select('id').where('siteId', '=', site.id).orderBy('id').executeTakeFirstOrThrow()).id;
+  const competitorIds = [await competitor(small), await competitor(large)];
+  const rows: { endpoint: string; period: Period; p95Small: number; p95Large: number; p50Small: number; p50Large: number; ratio: number }[] = [];
+  for (const period of ['week', 'month', 'quarter'] as Period[]) {
+    const q = { period, start: SCALE_START };
+    const page = { ...q, page: 1, perPage: 50 };
+    const cases: [string, (site: SiteRow, i: number) => Promise<unknown>][] = [
+      ['report', (s) => siteReport(ctx, s, q)],
+      ['trends', (s) => siteTrends(ctx, s, q)],
+      ['sentiment', (s) => siteSentiment(ctx, s, { ...page, answers: false })],
+      ['sentiment answers=1', (s) => siteSentiment(ctx, s, { ...page, answers: true })],
+      ['sources', (s) => siteSources(ctx, s, page)],
+      ['competitors', (s) => siteCompetitors(ctx, s, q)],
+      ['competitor detail', (s, i) => competitorDetail(ctx, s, competitorIds[i] as number, q)],
+      ['searches', (s) => siteSearches(ctx, s, page)],
+    ];
+    for (const [endpoint, fn] of cases) {
+      const times: number[][] = [[], []];
+      for (let i = 0; i < 2; i++) for (const [k, site] of sites.entries()) await fn(site, k);
+      for (let run = 0; run < SCALE_RUNS; run++) {
+        // Alternate which site goes first, so neither always follows the other's cache misses.
+        for (const k of run % 2 === 0 ? [0, 1] : [1, 0]) {
+          const t0 = performance.now();
+          await fn(sites[k] as SiteRow, k);
+          times[k]?.push(performance.now() - t0);
+        }
+      }
+      const at = (list: number[], q95: number) => {
+        const sorted = [...list].sort((a, b) => a - b);
+        return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil(q95 * sorted.length) - 1)] as number) * 10) / 10;
+      };
+      const row = {
+        endpoint,
+        period,
+        p50Small: at(times[0] as number[], 0.5),
+        p95Small: at(times[0] as number[], 0.95),
+        p50Large: at(times[1] as number[], 0.5),
+        p95Large: at(times[1] as number[], 0.95),
+        ratio: 0,
+      };
+      row.ratio = Math.round((row.p95Large / row.p95Small) * 100) / 100;
+      rows.push(row);
+      log(
+        `${endpoint.padEnd(20)} ${period.padEnd(8)} p95 ${String(row.p95Small).padStart(6)} ms at ${answers[0]}  ${String(row.p95Large).padStart(6)} ms at ${answers[1]}  x${row.ratio}`,
+      );
+    }
+  }
+  const reportRatio = Math.max(...rows.filter((r) => r.endpoint === 'report').map((r) => r.ratio));
+  const worst = rows.reduce((w, r) => (r.ratio > w.ratio ? r : w));
+  console.log(
+    JSON.stringify(
+      {
+        bench: 'reports --scale',
+        date: new Date().toISOString().slice(0, 10),
+        machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+        answers: { small: answers[0], large: answers[1] },
+        start: SCALE_START,
+        results: rows,
+        targets: {
+          largeOverSmallAtMost: 1.5,
+          reportRatio,
+          worstRatio: { endpoint: worst.endpoint, period: worst.period, ratio: worst.ratio },
+          met: reportRatio <= 1.5,
+        },
+      },
+      null,
+      2,
+    ),
+  );
+}
+
 async function main() {
   await ensureDatabase(DATABASE_URL);
   const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: `bench-${process.pid}` });
   const ctx = createContext(config, { role: 'cli', dbPoolSize: 10 });
   await migrateToLatest(ctx.db);
   try {
-    let site = await ctx.db.selectFrom('sites').selectAll().where('domain', '=', DOMAIN).orderBy('id', 'desc').executeTakeFirst();
-    const stored = site
-      ? Number(
-          (
-            await ctx.db
-              .selectFrom('answers')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where('siteId', '=', site.id)
-              .executeTakeFirstOrThrow()
-          ).n,
-        )
-      : 0;
-    if (!site || stored !== DAYS * PROMPTS * PROVIDERS.length || process.argv.includes('--fresh')) {
-      if (site) await ctx.db.deleteFrom('orgs').where('id', '=', site.orgId).execute();
-      log('generating the data set');
-      const id = await createDataSet(ctx);
-      site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    } else if (process.argv.includes('--rebuild') || !(await ctx.db.selectFrom('rollupModelPeriod').select('siteId').where('siteId', '=', site.id).executeTakeFirst())) {
-      // Kept answers and facts, rollups missing or asked for again (after a change of rollup tables).
-      await rebuild(ctx, site.id);
+    const site = await ensureDataSet(ctx, LARGE);
+    if (SCALE) {
+      await scaleRun(ctx, site);
+      return;
     }
-    const answers = Number(
-      (
-        await ctx.db
-          .selectFrom('answers')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('siteId', '=', site.id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const answers = await storedAnswers(ctx, site.id);
     const competitorId = (await ctx.db.selectFrom('competitors').select('id').where('siteId', '=', site.id).orderBy('id').executeTakeFirstOrThrow()).id;
     const s = site;
     const rows: Record<string, unknown>[] = [];

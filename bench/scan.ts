@@ -8,10 +8,18 @@
  *    `page_token` that needs a second request, so that provider's lane needs
  *    about 750 requests; its ideal is counted from the requests the simulator saw.
  * 3. 0 ms latency: answers stored per second by one worker process; target 1,000+/s.
+ * 4. 0 ms latency, one provider (OpenAI), 500 prompts: the cost per answer,
+ *    worker CPU target at most 0.5 ms (issue 17).
+ * Every case also prints its cost per answer stored: this process's CPU time
+ * (process.cpuUsage: every thread, the analysis threads included; the
+ * simulator is another process) and the CPU time of the Postgres backends
+ * serving this process's connections (meterBackends).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
@@ -21,6 +29,7 @@ import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
 import { createSite } from '../src/domain/sites/sites.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
+import type { ProviderKey } from '../src/assistants/catalog.ts';
 import { usdToMicros } from '../src/money.ts';
 import { runBench } from './lib.ts';
 
@@ -56,7 +65,65 @@ async function busiestProviderRequests(): Promise<number> {
   return Math.max(...Object.values(body.counts));
 }
 
-async function scanOnce(ctx: AppContext, label: string) {
+/** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** utime + stime of a process in seconds (/proc/<pid>/stat), or null once it has ended. */
+function processCpu(pid: number): number | null {
+  try {
+    // The command name is in parentheses and may hold spaces: count fields after its closing one.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CPU time of the Postgres backends serving the bench database (every
+ * connection of this process's pool): utime + stime of each backend from
+ * /proc, read at the start, every 250 ms (so a backend the pool closes
+ * mid-scan still counts up to its last reading) and at the end. The
+ * database's own work for this worker, without the other databases of a
+ * shared server. Postgres must run on this machine.
+ */
+async function meterBackends(ctx: AppContext) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const backends = async () => (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(ctx.db)).rows;
+  // A backend first seen after the start was opened during the scan: it counts from zero, its start-up included.
+  const read = (pid: number, openedSince: boolean) => {
+    const t = processCpu(pid);
+    if (t === null) return;
+    if (!first.has(pid)) first.set(pid, openedSince ? 0 : t);
+    last.set(pid, t);
+  };
+  for (const { pid } of await backends()) read(pid, false);
+  let ticks = 0;
+  const timer = setInterval(() => {
+    for (const pid of last.keys()) read(pid, true);
+    if (++ticks % 4 === 0)
+      void backends().then(
+        (rows) => rows.forEach(({ pid }) => read(pid, true)),
+        () => undefined,
+      );
+  }, 250);
+  return {
+    async stop(): Promise<number> {
+      clearInterval(timer);
+      for (const { pid } of await backends()) read(pid, true);
+      for (const pid of last.keys()) read(pid, true);
+      let seconds = 0;
+      for (const [pid, t] of last) seconds += t - (first.get(pid) ?? 0);
+      return seconds;
+    },
+  };
+}
+
+const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
+
+async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
   const org = await createOrg(ctx.db, { name: `Bench scan ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
   await setOrgLimits(ctx.db, org.id, { promptsPerSite: 5000 });
   const user = await createUser(ctx.db, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
@@ -71,12 +138,29 @@ async function scanOnce(ctx: AppContext, label: string) {
     .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId: site.id, text: `Which Acme alternative is best for use case ${i}?`, status: 'active' as const })))
     .execute();
   const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
-  const { scan } = await startScan(ctx, row, user.id, { label });
+  const { scan } = await startScan(ctx, row, user.id, { label, ...(providers ? { providers } : {}) });
+  const pgMeter = await meterBackends(ctx);
+  const cpuBefore = process.cpuUsage();
+  const mainBefore = process.threadCpuUsage();
   const t0 = performance.now();
   const result = await runScan(ctx, scan.id);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const main = process.threadCpuUsage(mainBefore);
+  const pgSeconds = await pgMeter.stop();
   const done = await ctx.db.selectFrom('scans').select(['answersDone', 'answersFailed', 'status']).where('id', '=', scan.id).executeTakeFirstOrThrow();
-  return { status: result.status, answers: done.answersDone, failed: done.answersFailed, seconds: Math.round(seconds * 100) / 100 };
+  const answers = done.answersDone + done.answersFailed;
+  const workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return {
+    status: result.status,
+    answers: done.answersDone,
+    failed: done.answersFailed,
+    seconds: Math.round(seconds * 100) / 100,
+    // Process CPU (every thread, the analysis pool's included), of it the main thread's, and the database's backends, per answer stored.
+    workerCpuMsPerAnswer: ms(workerCpuSeconds, answers),
+    mainThreadCpuMsPerAnswer: ms((main.user + main.system) / 1e6, answers),
+    postgresCpuMsPerAnswer: ms(pgSeconds, answers),
+  };
 }
 
 async function main() {
@@ -91,6 +175,8 @@ async function main() {
       ASSISTANTS: 'simulator',
       SIMULATOR_URL: SIM_URL,
       ASSISTANT_CONCURRENCY: String(CONCURRENCY),
+      // AI Overview and AI Mode share one SERP account, whose calls in flight are one limit (issue 17): 10 each.
+      SERP_MAX_IN_FLIGHT: String(CONCURRENCY * 2),
       REDIS_PREFIX: `bench-scan-${process.pid}`,
     });
     const ctx = createContext(config, { role: 'worker', dbPoolSize: 40 });
@@ -110,6 +196,8 @@ async function main() {
       if (!full) await scanOnce(ctx, 'warm-up');
       const fast = await scanOnce(ctx, 'latency-0');
       const perSecond = Math.round(fast.answers / fast.seconds);
+      // The cost target's case: one provider, 500 prompts, 0 ms.
+      const one = await scanOnce(ctx, 'latency-0-one-provider', ['openai']);
       console.log(
         JSON.stringify(
           {
@@ -120,7 +208,15 @@ async function main() {
             latency200ms: { ...slow, idealSeconds: ideal, efficiency: Math.round((ideal / slow.seconds) * 1000) / 10 },
             latency200msWithPageTokens: { ...mixed, idealSeconds: Math.round(mixedIdeal * 100) / 100, efficiency: Math.round((mixedIdeal / mixed.seconds) * 1000) / 10 },
             latency0ms: { ...fast, answersPerSecond: perSecond },
-            targets: { efficiencyAtLeastPct: 90, met200: ideal / slow.seconds >= 0.9, answersPerSecondAtLeast: 1000, met0: perSecond >= 1000 },
+            latency0msOneProvider: { ...one, answersPerSecond: Math.round(one.answers / one.seconds) },
+            targets: {
+              efficiencyAtLeastPct: 90,
+              met200: ideal / slow.seconds >= 0.9,
+              answersPerSecondAtLeast: 1000,
+              met0: perSecond >= 1000,
+              workerCpuMsPerAnswerAtMost: 0.5,
+              metCpu: one.workerCpuMsPerAnswer <= 0.5,
+            },
           },
           null,
           2,

@@ -1,6 +1,7 @@
 import type { JobName } from '../src/queue/catalog.ts';
 import { crawlerCheck, crawlerCheckExhausted, crawlerCheckTick } from './crawler-check.ts';
 import { reanalyse } from './reanalyse.ts';
+import { retentionTick } from './retention.ts';
 import { rewrite } from './rewrite.ts';
 import { scan, scanExhausted } from './scan.ts';
 import { scanReconcile } from './scan-reconcile.ts';
@@ -19,6 +20,7 @@ export const handlers: { [N in JobName]: JobHandler<N> } = {
   'crawler-check': crawlerCheck,
   'sitemap-import-tick': sitemapImportTick,
   'crawler-check-tick': crawlerCheckTick,
+  'retention-tick': retentionTick,
 };
 
 export const exhaustedHandlers: { [N in JobName]?: ExhaustedHandler<N> } = {

@@ -27,6 +27,34 @@ const siteFetchMap = z
     return map;
   });
 
+/** The upstreams (src/assistants/types.ts UpstreamKey): each has an account with its own limits. */
+const UPSTREAMS = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const;
+type Upstream = (typeof UPSTREAMS)[number];
+
+const rpm = z.coerce.number().int().min(1).max(1_000_000).optional();
+const inFlight = z.coerce.number().int().min(1).max(10_000).optional();
+
+/** `openai=1200,anthropic=50`: requests per minute the simulator accepts per upstream before it answers 429. */
+const simulatorRpm = z
+  .string()
+  .default('')
+  .transform((raw, ctx) => {
+    const limits: Partial<Record<Upstream, number>> = {};
+    for (const pair of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [name, value] = pair.split('=');
+      const rpm = Number(value);
+      if (!name || !(UPSTREAMS as readonly string[]).includes(name) || !Number.isInteger(rpm) || rpm < 1) {
+        ctx.addIssue({ code: 'custom', message: `entry "${pair}" is not upstream=requests-per-minute (upstreams: ${UPSTREAMS.join(', ')})` });
+        continue;
+      }
+      limits[name as Upstream] = rpm;
+    }
+    return limits;
+  });
+
 export const configSchema = z.object({
   DATABASE_URL: z.string().startsWith('postgres', 'must be a postgres:// URL').default('postgres://postgres@127.0.0.1:5432/sightline'),
   REDIS_URL: z.string().startsWith('redis', 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
@@ -58,6 +86,21 @@ export const configSchema = z.object({
   ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   ASSISTANT_CONCURRENCY: z.coerce.number().int().min(1).max(500).optional(),
   ASSISTANT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  // One provider account's limits, shared by every worker process: requests per minute and calls in flight.
+  OPENAI_RPM: rpm,
+  OPENAI_MAX_IN_FLIGHT: inFlight,
+  ANTHROPIC_RPM: rpm,
+  ANTHROPIC_MAX_IN_FLIGHT: inFlight,
+  PERPLEXITY_RPM: rpm,
+  PERPLEXITY_MAX_IN_FLIGHT: inFlight,
+  GEMINI_RPM: rpm,
+  GEMINI_MAX_IN_FLIGHT: inFlight,
+  SERP_RPM: rpm,
+  SERP_MAX_IN_FLIGHT: inFlight,
+  APP_GATEWAY_RPM: rpm,
+  APP_GATEWAY_MAX_IN_FLIGHT: inFlight,
+  WORKER_SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(10),
+  SIMULATOR_RPM: simulatorRpm,
   SITE_FETCH_MAP: siteFetchMap,
   SITE_FETCH_OUTBOUND: z.enum(['on', 'off']).default('on'),
   SITE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -75,6 +118,9 @@ export const configSchema = z.object({
 type Env = z.infer<typeof configSchema>;
 
 export type ProviderCredential = { apiKey: string | undefined; baseUrl: string | undefined };
+
+/** One provider account's limits as configured; unset means the default (src/assistants/limits.ts). */
+export type UpstreamLimitConfig = { rpm: number | undefined; maxInFlight: number | undefined };
 
 export interface Config {
   databaseUrl: string;
@@ -115,6 +161,12 @@ export interface Config {
     /** How long POST import-sitemap and crawlers/check wait for their job before answering its progress. */
     jobWaitMs: number;
   };
+  /** Each provider account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
+  providerLimits: Record<Upstream, UpstreamLimitConfig>;
+  /** Scan jobs one worker process runs at once (they share each provider's capacity fairly). */
+  workerScanConcurrency: number;
+  /** Requests per minute `sightline simulator` accepts per upstream before answering 429 (SIMULATOR_RPM). */
+  simulatorRpm: Partial<Record<Upstream, number>>;
   /** Where `npm start` serves the demo brand's web site (src/fixture-site), fetched through SITE_FETCH_MAP. */
   demoSitePort: number;
   /** How long a dead worker's job and site locks outlive it before another worker takes over. */
@@ -189,6 +241,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       titlesPerRun: e.SITEMAP_TITLES_PER_RUN,
       jobWaitMs: e.SITE_JOB_WAIT_MS,
     },
+    providerLimits: {
+      openai: { rpm: e.OPENAI_RPM, maxInFlight: e.OPENAI_MAX_IN_FLIGHT },
+      anthropic: { rpm: e.ANTHROPIC_RPM, maxInFlight: e.ANTHROPIC_MAX_IN_FLIGHT },
+      perplexity: { rpm: e.PERPLEXITY_RPM, maxInFlight: e.PERPLEXITY_MAX_IN_FLIGHT },
+      gemini: { rpm: e.GEMINI_RPM, maxInFlight: e.GEMINI_MAX_IN_FLIGHT },
+      serp: { rpm: e.SERP_RPM, maxInFlight: e.SERP_MAX_IN_FLIGHT },
+      appGateway: { rpm: e.APP_GATEWAY_RPM, maxInFlight: e.APP_GATEWAY_MAX_IN_FLIGHT },
+    },
+    workerScanConcurrency: e.WORKER_SCAN_CONCURRENCY,
+    simulatorRpm: e.SIMULATOR_RPM,
     demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
     scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },

@@ -3,7 +3,7 @@ import type { Mention } from './mentions.ts';
 import review from './review-lexicon.json' with { type: 'json' };
 import data from './sentiment-lexicon.json' with { type: 'json' };
 import { sentenceAround, type Span } from './sentences.ts';
-import { createVader } from './vader.ts';
+import { createVader, type VaderOptions } from './vader.ts';
 
 export type Tone = 'positive' | 'neutral' | 'negative';
 
@@ -11,7 +11,10 @@ export type Tone = 'positive' | 'neutral' | 'negative';
 export const POSITIVE_FROM = 0.05;
 export const NEGATIVE_FROM = -0.05;
 
-const vader = createVader({ extraWords: { ...review.words, ...data.words }, extraPhrases: data.phrases, wordClasses: WORD_CLASSES, adjust: keepEvaluative });
+/** The scorer's lexicons and rules; exported so the evaluation can try a rule on top of exactly these. */
+export const SCORER_OPTIONS: VaderOptions = { extraWords: { ...review.words, ...data.words }, extraPhrases: data.phrases, wordClasses: WORD_CLASSES, adjust: keepEvaluative };
+
+const vader = createVader(SCORER_OPTIONS);
 
 export function toneOf(score: number): Tone {
   if (score >= POSITIVE_FROM) return 'positive';

@@ -214,7 +214,7 @@ export interface TokenView {
   readonly lower: readonly string[];
   /** a one-letter word dropped just before the token ("I"), lower case, else "" */
   readonly shortBefore: readonly string[];
-  /** what ends with each token: END_CLAUSE (`,` `;` `:`), END_SENTENCE (`.` `!` `?` `;`), END_BANG (`!`), 0 for nothing */
+  /** what ends with each token: END_CLAUSE (`,` `;` `:`), END_SENTENCE (`.` `!` `?` `;`), END_BANG (`!`), END_QUESTION (`?`), 0 for nothing */
   readonly ends: readonly number[];
   /** the `wordClasses` bits of token i, 0 when none */
   classOf(i: number): number;
@@ -255,6 +255,8 @@ const PHRASE = 16;
 export const END_CLAUSE = 1;
 export const END_SENTENCE = 2;
 export const END_BANG = 4;
+/** A question: no rule of the scorer reads it; the evaluation's trials of neutral-band rules do (test/unit/analysis/neutral-rules.ts). */
+export const END_QUESTION = 8;
 
 /** Bits from VaderOptions.wordClasses sit above VADER's own. */
 const CLASS_SHIFT = 8;
@@ -522,7 +524,8 @@ function scored(valences: readonly number[]): boolean {
 function endOf(last: number): number {
   if (last === 44 || last === 58) return END_CLAUSE;
   if (last === 59) return END_CLAUSE | END_SENTENCE;
-  if (last === 46 || last === 63) return END_SENTENCE;
+  if (last === 63) return END_SENTENCE | END_QUESTION;
+  if (last === 46) return END_SENTENCE;
   return last === 33 ? END_SENTENCE | END_BANG : 0;
 }
 

@@ -93,3 +93,21 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
+
+/**
+ * Google's APIs send no Retry-After: their 429 carries a `google.rpc.RetryInfo`
+ * detail whose `retryDelay` is a JSON Duration ("34s", "1.5s"). Null when absent.
+ */
+export function retryDelayOf(body: string): number | null {
+  try {
+    const details = (JSON.parse(body) as { error?: { details?: unknown } } | null)?.error?.details;
+    if (!Array.isArray(details)) return null;
+    for (const d of details as (Record<string, unknown> | null)[]) {
+      const delay = d?.['@type'] === 'type.googleapis.com/google.rpc.RetryInfo' ? d.retryDelay : undefined;
+      if (typeof delay === 'string' && /^\d+(\.\d+)?s$/.test(delay)) return Math.round(Number(delay.slice(0, -1)) * 1000);
+    }
+  } catch {
+    // Not JSON: no delay in it.
+  }
+  return null;
+}

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.ts';
 import { AssistantError } from './assistant-error.ts';
 import { runAttempt } from './attempt.ts';
 import { credentialFor, type ModelEntry, type ProviderKey } from './catalog.ts';
-import { createLimits } from './limits.ts';
+import { createLocalGate, DEFAULT_LIMITS, type ProviderGate } from './limits.ts';
 import { createAnthropicAdapter } from './providers/anthropic.ts';
 import { createAppGatewayAdapter } from './providers/app-gateway.ts';
 import { createGeminiAdapter } from './providers/gemini.ts';
@@ -32,7 +32,13 @@ import type {
 export interface AssistantsOptions {
   /** Tests shrink `baseDelayMs`; production keeps the contract's 3 tries from 1 s. */
   retry?: Partial<RetryPolicy>;
-  /** In-flight calls per upstream (defaults in limits.ts). */
+  /**
+   * Where every attempt waits for its upstream's account limits (limits.ts):
+   * workers pass the Redis gate shared by all processes; without one, a
+   * process-local limit of `concurrency` calls in flight per upstream.
+   */
+  gate?: ProviderGate;
+  /** In-flight calls per upstream for the local gate (defaults in limits.ts). */
   concurrency?: Partial<Record<UpstreamKey, number>>;
   maxAnswerBytes?: number;
   /** How `ask` waits on a `*-app-queue` model: poll interval and overall bound. */
@@ -46,13 +52,13 @@ const BATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * The one entry point scans use to reach assistants. Each call resolves the
  * model in the catalog, picks the upstream (real API or simulator), and runs
- * single attempts through the upstream's concurrency limit, a per-call
+ * single attempts through the upstream's account limits (the gate), a per-call
  * timeout and the retry policy; replies come back normalised and priced.
  */
 export function createAssistants(config: Config['assistants'], logger: Logger, options: AssistantsOptions = {}): Assistants {
   const log = logger.child({ component: 'assistants' });
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const limitFor = createLimits(options.concurrency);
+  const gate = options.gate ?? createLocalGate((u) => options.concurrency?.[u] ?? DEFAULT_LIMITS[u].maxInFlight);
   const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   const adapters = new Map<string, ProviderAdapter & Partial<BatchAdapter>>();
 
@@ -96,9 +102,13 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
     return adapter;
   }
 
-  /** One upstream call with the whole policy around it: retries, then limit, then timeout. */
+  /**
+   * One upstream call with the whole policy around it: retries (withRetry is
+   * the only place that decides them), then the account's limits (the gate
+   * only paces attempts and learns from their 429s), then the timeout.
+   */
   function call<T>(upstream: UpstreamKey, provider: ProviderKey, signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
-    return withRetry(() => limitFor(upstream, provider)(() => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider })), {
+    return withRetry(() => gate.run(upstream, () => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider }), signal), {
       policy,
       provider,
       signal,

@@ -1,4 +1,5 @@
-import { AssistantError, parseRetryAfter } from './assistant-error.ts';
+import { AssistantError, parseRetryAfter, retryDelayOf } from './assistant-error.ts';
+import { bufferedFetch, send } from './buffered-fetch.ts';
 
 /**
  * Plain-fetch plumbing shared by the adapters without an SDK (Perplexity, the
@@ -13,8 +14,17 @@ function tooLarge(provider: string): AssistantError {
   return AssistantError.permanent('too_large', `The assistant's response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`, { provider });
 }
 
-/** A fetch whose response bodies error out past `maxBytes`. */
+/**
+ * A fetch whose response bodies error out past `maxBytes`: node:http with the
+ * body read whole (./buffered-fetch.ts), global fetch for what that does not
+ * take (form uploads of batch files, redirects).
+ */
 export function cappedFetch(provider: string, maxBytes = MAX_BODY_BYTES): typeof fetch {
+  return bufferedFetch(maxBytes, () => tooLarge(provider), streamingCappedFetch(provider, maxBytes));
+}
+
+/** Global fetch with the same cap, counted as the body streams. */
+function streamingCappedFetch(provider: string, maxBytes: number): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     const length = response.headers.get('content-length');
@@ -72,7 +82,11 @@ export function errorDetail(text: string): string {
 /** Throws a classified error for a non-2xx response, reading its body for the provider's reason. */
 export async function throwForStatus(response: Response, provider: string): Promise<never> {
   const text = await response.text().catch(() => '');
-  throw AssistantError.fromStatus(response.status, errorDetail(text), { provider, retryAfterMs: parseRetryAfter(response.headers) });
+  throw statusError(response.status, text, response.headers, provider);
+}
+
+function statusError(status: number, text: string, headers: { get(name: string): string | null }, provider: string): AssistantError {
+  return AssistantError.fromStatus(status, errorDetail(text), { provider, retryAfterMs: parseRetryAfter(headers) ?? (status === 429 ? retryDelayOf(text) : null) });
 }
 
 /** Parses a 2xx body as JSON; HTML pages (proxies, captive portals) and broken JSON are permanent failures. */
@@ -95,17 +109,23 @@ export interface JsonRequest {
   signal: AbortSignal;
 }
 
+/**
+ * One JSON call: node:http directly (./buffered-fetch.ts `send`), with no
+ * Response object or web stream between the socket and JSON.parse; a
+ * redirect goes through fetch.
+ */
 export async function requestJson(req: JsonRequest, provider: string): Promise<unknown> {
-  const doFetch = cappedFetch(provider);
-  const response = await doFetch(req.url, {
-    method: req.method,
-    headers: { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': 'application/json' }), ...req.headers },
-    body: req.body === undefined ? undefined : JSON.stringify(req.body),
-    signal: req.signal,
-  });
-  if (!response.ok) return throwForStatus(response, provider);
-  const text = await response.text();
-  return parseJsonBody(text, response.headers.get('content-type'), provider);
+  const headers: Record<string, string> = { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': 'application/json' }) };
+  for (const name in req.headers) headers[name.toLowerCase()] = req.headers[name] as string;
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const res = await send(req.url, { method: req.method, headers: { ...headers }, body, signal: req.signal, maxBytes: MAX_BODY_BYTES, tooLarge: () => tooLarge(provider) });
+  if (res === 'redirect') {
+    const response = await cappedFetch(provider)(req.url, { method: req.method, headers, body, signal: req.signal });
+    if (!response.ok) return throwForStatus(response, provider);
+    return parseJsonBody(await response.text(), response.headers.get('content-type'), provider);
+  }
+  if (res.status < 200 || res.status > 299) throw statusError(res.status, res.body.toString('utf8'), res.headers, provider);
+  return parseJsonBody(res.body.toString('utf8'), res.headers.get('content-type'), provider);
 }
 
 /** Gemini's SDK drops response headers from its errors, so its fetch raises our error (with Retry-After) itself. */

@@ -1,29 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { AssistantError } from './assistant-error.ts';
+import { sleep } from './retry.ts';
+import { targetKind } from './targets.ts';
 import type { UpstreamKey } from './types.ts';
 
 /**
- * In-flight calls per provider, per process, by upstream (the two Google
- * providers share the SERP upstream but each gets its own limit). Provider
- * rate limits are per account, so these stay modest; several workers multiply them.
+ * Glossary
+ * - account limit: what one provider account allows, whatever the number of
+ *   worker processes: requests per minute (`rpm`) and calls in flight.
+ * - gate: where every attempt of every process waits for its upstream's
+ *   limits; the Redis gate shares them across processes, the local gate (no
+ *   Redis: adapter tests, scripts) is one process's p-limit.
+ * - effective rate: the rpm the gate sends at now; 429s lower it (x0.8, at
+ *   most once per 2 s), successes raise it back (+5% of the limit a second).
+ * - pause: after a 429 with Retry-After no process calls that upstream until
+ *   it has passed.
+ * - lease: one call in flight, a member of a Redis sorted set scored by its
+ *   expiry; renewed while the call runs, so a dead process's calls free their
+ *   slots within `leaseMs`.
+ *
+ * Limits and leases use wall time (Date.now()), not ctx.clock: they pace real
+ * requests to a real service, and tests that fix the clock still send them.
  */
-export const DEFAULT_CONCURRENCY: Record<UpstreamKey, number> = {
-  openai: 8,
-  anthropic: 4,
-  perplexity: 6,
-  gemini: 8,
-  serp: 4,
-  appGateway: 4,
+
+export interface UpstreamLimits {
+  /** Requests per minute; null: no rate limit (calls answered by the simulator, unless set). */
+  rpm: number | null;
+  maxInFlight: number;
+}
+
+/**
+ * Defaults for a real provider account, modest entry-tier figures (raise them
+ * to your account's): OpenAI tier 1 allows 500 RPM on most models, Anthropic
+ * tier 1 and Perplexity's lowest tier 50, Gemini's paid tier 1 hundreds to
+ * thousands, SerpApi plans a few thousand searches an hour. Calls in flight
+ * are what one process used to allow itself (the SERP account serves AI
+ * Overview and AI Mode, 4 each), now for the whole deployment.
+ */
+export const DEFAULT_LIMITS: Record<UpstreamKey, { rpm: number; maxInFlight: number }> = {
+  openai: { rpm: 500, maxInFlight: 8 },
+  anthropic: { rpm: 50, maxInFlight: 4 },
+  perplexity: { rpm: 50, maxInFlight: 6 },
+  gemini: { rpm: 300, maxInFlight: 8 },
+  serp: { rpm: 100, maxInFlight: 8 },
+  appGateway: { rpm: 60, maxInFlight: 4 },
 };
 
-export function createLimits(overrides: Partial<Record<UpstreamKey, number>> = {}): (upstream: UpstreamKey, provider: string) => LimitFunction {
-  const limits = new Map<string, LimitFunction>();
-  return (upstream, provider) => {
-    const key = `${upstream}:${provider}`;
-    let limit = limits.get(key);
-    if (!limit) {
-      limit = pLimit(Math.max(1, overrides[upstream] ?? DEFAULT_CONCURRENCY[upstream]));
-      limits.set(key, limit);
-    }
+const UPSTREAMS: UpstreamKey[] = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'];
+
+/**
+ * Each upstream's limits from the config: `<UPSTREAM>_RPM` and
+ * `<UPSTREAM>_MAX_IN_FLIGHT`, else ASSISTANT_CONCURRENCY for calls in flight,
+ * else the defaults. An upstream answered by the simulator has no account, so
+ * its rate is unlimited unless its `_RPM` is set (the scale bench sets it).
+ */
+export function resolveLimits(config: Pick<Config, 'assistants' | 'providerLimits'>): Record<UpstreamKey, UpstreamLimits> {
+  return Object.fromEntries(
+    UPSTREAMS.map((u) => {
+      const set = config.providerLimits[u];
+      const live = targetKind(config.assistants, u) === 'api';
+      return [u, { rpm: set.rpm ?? (live ? DEFAULT_LIMITS[u].rpm : null), maxInFlight: set.maxInFlight ?? config.assistants.concurrency ?? DEFAULT_LIMITS[u].maxInFlight }];
+    }),
+  ) as Record<UpstreamKey, UpstreamLimits>;
+}
+
+export interface GateCapacity {
+  /** The effective rate now (null: none), and the account's calls in flight. */
+  rpm: number | null;
+  maxInFlight: number;
+}
+
+export interface ProviderGate {
+  /** Runs one attempt within the upstream's limits; a 429 it throws pauses and slows every process. */
+  run<T>(upstream: UpstreamKey, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** What the upstream can take now, for sharing it between scans. */
+  capacity(upstream: UpstreamKey): Promise<GateCapacity>;
+}
+
+/** One process alone: p-limit per upstream, no rate (the assistants layer without Redis). */
+export function createLocalGate(maxInFlight: (upstream: UpstreamKey) => number): ProviderGate {
+  const limits = new Map<UpstreamKey, LimitFunction>();
+  const limitOf = (u: UpstreamKey) => {
+    let limit = limits.get(u);
+    if (!limit) limits.set(u, (limit = pLimit(Math.max(1, maxInFlight(u)))));
     return limit;
+  };
+  return {
+    run: (upstream, fn) => limitOf(upstream)(fn),
+    capacity: async (upstream) => ({ rpm: null, maxInFlight: Math.max(1, maxInFlight(upstream)) }),
+  };
+}
+
+export interface RedisGateOptions {
+  prefix: string;
+  limits: Record<UpstreamKey, UpstreamLimits>;
+  logger: Logger;
+  /** How long a lease outlives a holder that stopped renewing it (a dead process). */
+  leaseMs?: number;
+  /** How often a process re-reads the shared rate and pause. */
+  refreshMs?: number;
+  /** The longest pause one Retry-After imposes. */
+  maxPauseMs?: number;
+}
+
+export const DECREASE = 0.8;
+export const INCREASE_SHARE = 0.05;
+const DECREASE_EVERY_MS = 2000;
+const INCREASE_EVERY_MS = 1000;
+/** The effective rate never falls below this share of the limit (nor below 1 rpm). */
+const FLOOR_SHARE = 0.05;
+
+interface Shared {
+  rate: number | null;
+  pausedUntil: number;
+  readAt: number;
+  reading: Promise<void> | null;
+  lastRaise: number;
+}
+
+/**
+ * The account limits of every upstream, shared by all processes through
+ * Redis: the rate with rate-limiter-flexible (1-second windows of rpm/60, so
+ * a minute's requests are spread over it, not sent in its first seconds),
+ * calls in flight as leases in a sorted set (added, counted and trimmed of
+ * expired members in one MULTI: no holder is over the cap when it checks,
+ * since a member that finds the set full removes itself again).
+ */
+export function createRedisGate(redis: Redis, options: RedisGateOptions): ProviderGate & { effectiveRpm(upstream: UpstreamKey): Promise<number | null> } {
+  const leaseMs = options.leaseMs ?? 15_000;
+  const refreshMs = options.refreshMs ?? 250;
+  const maxPauseMs = options.maxPauseMs ?? 60_000;
+  const owner = randomBytes(6).toString('hex');
+  let seq = 0;
+  const key = (u: UpstreamKey, what: string) => `${options.prefix}:limits:${u}:${what}`;
+  const shared = new Map<UpstreamKey, Shared>();
+  const limiters = new Map<string, RateLimiterRedis>();
+  const log = options.logger.child({ component: 'provider-gate' });
+
+  const sharedOf = (u: UpstreamKey): Shared => {
+    let s = shared.get(u);
+    if (!s) shared.set(u, (s = { rate: options.limits[u].rpm, pausedUntil: 0, readAt: 0, reading: null, lastRaise: 0 }));
+    return s;
+  };
+
+  /** The shared rate and pause, re-read at most every `refreshMs`. */
+  async function read(u: UpstreamKey): Promise<Shared> {
+    const s = sharedOf(u);
+    if (Date.now() - s.readAt < refreshMs) return s;
+    s.reading ??= (async () => {
+      const [rate, pause] = await redis
+        .multi()
+        .get(key(u, 'rate'))
+        .pttl(key(u, 'pause'))
+        .exec()
+        .then((r) => (r ?? []).map(([, v]) => v));
+      const limit = options.limits[u].rpm;
+      s.rate = limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate));
+      s.pausedUntil = Math.max(s.pausedUntil, typeof pause === 'number' && pause > 0 ? Date.now() + pause : 0);
+      s.readAt = Date.now();
+    })().finally(() => (s.reading = null));
+    await s.reading;
+    return s;
+  }
+
+  function limiterFor(u: UpstreamKey, rpm: number): RateLimiterRedis {
+    // Windows of a second at rpm/60 each; below 60 rpm, one window of a minute.
+    const perSecond = Math.floor(rpm / 60);
+    const [points, duration] = perSecond >= 1 ? [perSecond, 1] : [Math.max(1, Math.floor(rpm)), 60];
+    const id = `${u}:${points}:${duration}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      // Every process counts in the same key per window length, whatever rate it read last.
+      limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: key(u, `rpm${duration}`), points, duration });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  async function waitPause(u: UpstreamKey, signal?: AbortSignal): Promise<Shared> {
+    for (;;) {
+      const s = await read(u);
+      const wait = s.pausedUntil - Date.now();
+      if (wait <= 0) return s;
+      await sleep(Math.min(wait, refreshMs * 4), signal);
+    }
+  }
+
+  async function takeRate(u: UpstreamKey, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const s = await waitPause(u, signal);
+      if (s.rate === null) return;
+      try {
+        await limiterFor(u, s.rate).consume(u, 1);
+        return;
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // Spread the retries over the next window so they do not all land at its first millisecond.
+        await sleep(err.msBeforeNext + Math.floor(Math.random() * 100), signal);
+      }
+    }
+  }
+
+  async function lease(u: UpstreamKey, signal?: AbortSignal): Promise<() => Promise<void>> {
+    const set = key(u, 'inflight');
+    const id = `${owner}:${++seq}`;
+    const max = options.limits[u].maxInFlight;
+    for (let tries = 0; ; tries++) {
+      const now = Date.now();
+      const result = await redis
+        .multi()
+        .zremrangebyscore(set, '-inf', now)
+        .zadd(set, now + leaseMs, id)
+        .zcard(set)
+        .exec();
+      const count = Number(result?.[2]?.[1] ?? Infinity);
+      if (count <= max) break;
+      await redis.zrem(set, id);
+      await sleep(Math.min(20 * 2 ** Math.min(tries, 3), 200) + Math.floor(Math.random() * 20), signal);
+    }
+    const renew = setInterval(() => {
+      redis.zadd(set, 'XX', Date.now() + leaseMs, id).catch(() => undefined);
+    }, leaseMs / 3);
+    renew.unref();
+    return async () => {
+      clearInterval(renew);
+      await redis.zrem(set, id).catch((err: Error) => log.warn({ err: err.message, upstream: u }, 'could not free an in-flight lease; it expires'));
+    };
+  }
+
+  async function on429(u: UpstreamKey, retryAfterMs: number | null): Promise<void> {
+    const s = sharedOf(u);
+    if (retryAfterMs !== null && retryAfterMs > 0) {
+      const ms = Math.min(retryAfterMs, maxPauseMs);
+      s.pausedUntil = Math.max(s.pausedUntil, Date.now() + ms);
+      // Never shortens a longer pause another process set.
+      await redis.multi().set(key(u, 'pause'), '1', 'PX', ms, 'NX').pexpire(key(u, 'pause'), ms, 'GT').exec();
+    }
+    const limit = options.limits[u].rpm;
+    if (limit === null) return;
+    // One decrease per burst of 429s: the calls in flight when the limit was hit all come back 429.
+    const first = await redis.set(key(u, 'decrease'), owner, 'PX', DECREASE_EVERY_MS, 'NX');
+    if (first !== 'OK') return;
+    await redis.set(key(u, 'rate'), String(limit), 'NX');
+    const current = Number((await redis.get(key(u, 'rate'))) ?? limit);
+    const next = Math.max(limit * FLOOR_SHARE, 1, current * DECREASE);
+    await redis.incrbyfloat(key(u, 'rate'), next - current);
+    s.rate = next;
+    s.readAt = 0;
+    log.warn({ upstream: u, rpm: Math.round(next), retryAfterMs }, 'provider rate limit hit; lowering the rate');
+  }
+
+  async function onSuccess(u: UpstreamKey): Promise<void> {
+    const limit = options.limits[u].rpm;
+    const s = sharedOf(u);
+    if (limit === null || s.rate === null || s.rate >= limit || Date.now() - s.lastRaise < INCREASE_EVERY_MS) return;
+    s.lastRaise = Date.now();
+    if ((await redis.set(key(u, 'increase'), owner, 'PX', INCREASE_EVERY_MS, 'NX')) !== 'OK') return;
+    const raised = Number(await redis.incrbyfloat(key(u, 'rate'), limit * INCREASE_SHARE));
+    if (raised >= limit) await redis.set(key(u, 'rate'), String(limit));
+    s.rate = Math.min(limit, raised);
+  }
+
+  return {
+    async run(upstream, fn, signal) {
+      await takeRate(upstream, signal);
+      const release = await lease(upstream, signal);
+      try {
+        const result = await fn();
+        onSuccess(upstream).catch(() => undefined);
+        return result;
+      } catch (err) {
+        if (err instanceof AssistantError && err.reason === 'rate_limited') await on429(upstream, err.retryAfterMs).catch(() => undefined);
+        throw err;
+      } finally {
+        await release();
+      }
+    },
+    async capacity(upstream) {
+      const s = await read(upstream);
+      return { rpm: s.rate, maxInFlight: options.limits[upstream].maxInFlight };
+    },
+    async effectiveRpm(upstream) {
+      sharedOf(upstream).readAt = 0;
+      return (await read(upstream)).rate;
+    },
   };
 }

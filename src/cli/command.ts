@@ -13,6 +13,8 @@ export interface Command<S extends z.ZodRawShape = z.ZodRawShape> {
   usage: string;
   summary: string;
   flags: S;
+  /** The flag a single bare argument fills (`site delete 42` for `--site 42`), if any. */
+  positional?: keyof S & string;
   run: (args: z.output<z.ZodObject<S>>, config: Config) => Promise<unknown>;
 }
 
@@ -40,12 +42,17 @@ export function parseFlags<S extends z.ZodRawShape>(command: Command<S>, argv: s
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
   for (const [name, schema] of Object.entries(command.flags)) options[name] = { type: isBoolean(schema) ? 'boolean' : 'string' };
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    ({ values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: command.positional !== undefined }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   if (values.help) return 'help';
+  if (command.positional && positionals.length > 0) {
+    if (positionals.length > 1 || values[command.positional] !== undefined) throw new UsageError(`give one ${command.positional} id, as an argument or as --${command.positional}`);
+    values[command.positional] = positionals[0];
+  }
   const parsed = z.object(command.flags).safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   return parsed.data;

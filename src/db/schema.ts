@@ -26,6 +26,8 @@ export interface OrgsTable {
   reservedMicros: Generated<number>;
   reportName: string | null;
   reportLogo: string | null;
+  /** Months of answers kept before the current one; null keeps everything (domain/answers/retention.ts). */
+  retentionMonths: number | null;
   createdAt: CreatedAt;
 }
 
@@ -252,6 +254,8 @@ export interface AnswersTable {
   simulated: ColumnType<boolean, boolean | undefined, boolean>;
   /** Which of the scan's asks of this prompt and assistant (1 to 5). */
   sample: ColumnType<number, number | undefined, number>;
+  /** First day of the UTC month its scan was created in: the partition key (migration 20261127T1300), never changed. */
+  month: ColumnType<string, string, never>;
 }
 
 /** One brand named in an answer, in rank order. */
@@ -292,6 +296,8 @@ export interface AnswerFactsTable {
   quote: string | null;
   suggestions: string[];
   brandKey: string;
+  /** Its answer's month (the partition key). */
+  month: ColumnType<string, string, never>;
 }
 
 export interface RollupSiteDayTable {
@@ -343,6 +349,34 @@ export interface RollupPromptProviderPeriodTable extends PeriodKey {
   mentioned: number;
   ownCited: number;
   competitorMentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+}
+
+/** Per (competitor, prompt, assistant), weeks, months and quarters (migration 20261127T1200): competitors' per-assistant intervals. */
+export interface RollupPromptProviderCompetitorPeriodTable extends PeriodKey {
+  competitorId: number;
+  promptId: number;
+  provider: string;
+  mentioned: number;
+}
+
+/** Per (cited domain, prompt), weeks, months and quarters (migration 20261127T1200): the sources report's intervals. */
+export interface RollupPromptSourcePeriodTable extends PeriodKey {
+  domain: string;
+  siteType: string;
+  promptId: number;
+  answers: number;
+  namesBrand: number;
+  citations: number;
+}
+
+/** Per (site type, prompt), weeks, months and quarters (migration 20261127T1400): citations, for site-type share intervals. */
+export interface RollupPromptSiteTypePeriodTable extends PeriodKey {
+  siteType: string;
+  promptId: number;
+  citations: number;
 }
 
 export interface RollupPromptCompetitorPeriodTable extends PeriodKey {
@@ -547,6 +581,12 @@ export interface CrawlerChecksTable {
 
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
+/** A site whose rollups must be rebuilt after retention dropped a month of its answers (domain/answers/retention.ts). */
+export interface RetentionRebuildsTable {
+  siteId: number;
+  createdAt: CreatedAt;
+}
+
 export interface LedgerEntriesTable {
   id: Generated<number>;
   orgId: number;
@@ -570,6 +610,7 @@ export interface Database {
   sites: SitesTable;
   competitors: CompetitorsTable;
   ledgerEntries: LedgerEntriesTable;
+  retentionRebuilds: RetentionRebuildsTable;
   personas: PersonasTable;
   siteEvents: SiteEventsTable;
   pages: PagesTable;
@@ -589,6 +630,9 @@ export interface Database {
   rollupPromptPeriod: RollupPromptPeriodTable;
   rollupPromptProviderPeriod: RollupPromptProviderPeriodTable;
   rollupPromptCompetitorPeriod: RollupPromptCompetitorPeriodTable;
+  rollupPromptProviderCompetitorPeriod: RollupPromptProviderCompetitorPeriodTable;
+  rollupPromptSourcePeriod: RollupPromptSourcePeriodTable;
+  rollupPromptSiteTypePeriod: RollupPromptSiteTypePeriodTable;
   rollupCompetitorPeriod: RollupCompetitorPeriodTable;
   rollupSourcePeriod: RollupSourcePeriodTable;
   rollupPagePeriod: RollupPagePeriodTable;

@@ -156,7 +156,8 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
       version: options.version,
       description:
         'How AI assistants answer questions about a brand. Send `Authorization: Bearer slk_...` on every call except health, metrics, this document and shared report pages. Errors share one envelope, `{"error": string, "fields": object|null}`.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Sightline-Proprietary' },
+      // Not open source: the name says so; there is no SPDX identifier or public licence text to point to.
+      license: { name: 'Proprietary, all rights reserved' },
     },
     servers: [{ url: options.serverUrl }],
     tags: TAGS.filter((t) => used.has(t.name)).map((t) => ({ name: t.name, description: t.description })),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
+import type { Logger } from '../logger.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
@@ -10,6 +11,7 @@ import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
 import type { Method, Route } from './route.ts';
+import { parseTarget } from './target.ts';
 import { validate } from './validate.ts';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -33,27 +35,17 @@ function bearer(req: IncomingMessage): string | null {
 /** Path parameters that are not ids (`:token`), as sent; the route decides what a well-formed one is. */
 function textParams(params: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params)) if (!ID_PARAM.test(name) && value !== undefined) out[name] = value;
-  return out;
-}
-
-/**
- * A path that is not valid percent-encoding (`/share/%FF`) is read literally,
- * so it reaches its route (which answers 404 for what it names) instead of
- * failing to match anything.
- */
-function routablePath(pathname: string): string {
-  try {
-    decodeURIComponent(pathname);
-    return pathname;
-  } catch {
-    return pathname.replaceAll('%', '%25');
+  for (const name in params) {
+    const value = params[name];
+    if (!ID_PARAM.test(name) && value !== undefined) out[name] = value;
   }
+  return out;
 }
 
 function parseIds(params: Record<string, string | undefined>): Record<string, number> {
   const ids: Record<string, number> = {};
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name];
     if (!ID_PARAM.test(name) || value === undefined) continue;
     const n = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
     // A malformed id names nothing, the same answer as an unknown one.
@@ -63,15 +55,21 @@ function parseIds(params: Record<string, string | undefined>): Record<string, nu
   return ids;
 }
 
+/** The target as sent, without its query: what the access log names. */
+function pathOf(target: string): string {
+  const queryAt = target.indexOf('?');
+  return queryAt < 0 ? target : target.slice(0, queryAt);
+}
+
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
 }
 
-function queryObject(url: URL): Record<string, string | string[]> {
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
     out[key] = all.length > 1 ? all : (all[0] ?? '');
   }
   return out;
@@ -89,16 +87,13 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
   }
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, state: { route: string; principal: Principal | null }): Promise<void> {
-    const log = ctx.logger.child({ reqId: requestId });
     const method = (req.method ?? 'GET').toUpperCase() as Method;
-    // Parsed as a path, never as a URL of its own: `//x` is a path here, not a host.
-    const url = new URL(`http://localhost${(req.url ?? '/').startsWith('/') ? '' : '/'}${req.url ?? ''}`);
-    const pathname = routablePath(url.pathname);
-    const match = router.find(method, pathname);
+    const { path, routable, query: queryParams } = parseTarget(req.url ?? '');
+    const match = router.find(method, routable);
     if (!match) {
-      const allow = METHODS.filter((m) => router.find(m, pathname));
+      const allow = METHODS.filter((m) => router.find(m, routable));
       if (allow.length) throw new MethodNotAllowedError(allow);
-      throw new NotFoundError(`No endpoint at ${method} ${url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}...` : url.pathname}`);
+      throw new NotFoundError(`No endpoint at ${method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`);
     }
     const route = match.store as Route;
     state.route = route.path;
@@ -111,11 +106,13 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     }
     const ids = parseIds(match.params);
     const site = principal ? await authorize(ctx, route, principal, ids) : null;
-    const query = route.query ? validate(route.query, queryObject(url), 'query') : undefined;
+    const query = route.query ? validate(route.query, queryObject(queryParams()), 'query') : undefined;
     const rawBody = route.body ? await readJsonBody(req) : undefined;
     const body = route.body ? validate(route.body, rawBody ?? {}, 'body') : undefined;
     refuseUnservedFields(route, body, ctx.config.apiVariant);
 
+    // Most handlers never log: their child logger is made on first use.
+    let log: Logger | undefined;
     const reply = await route.handler({
       ctx,
       principal,
@@ -125,16 +122,17 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       body,
       query,
       req,
-      log,
+      get log() {
+        return (log ??= ctx.logger.child({ reqId: requestId }));
+      },
       requestId,
     });
-    await sendReply(res, reply);
+    await sendReply(res, requestId, reply);
   }
 
   const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
-    res.setHeader('X-Request-Id', requestId);
     const state: { route: string; principal: Principal | null } = { route: 'unmatched', principal: null };
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -143,7 +141,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         {
           reqId: requestId,
           method: req.method,
-          path: (req.url ?? '').split('?')[0],
+          path: pathOf(req.url ?? ''),
           route: state.route,
           status: res.statusCode,
           ms: Math.round(seconds * 1e4) / 10,
@@ -155,7 +153,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     });
     dispatch(req, res, requestId, state).catch((err: unknown) => {
       if (bodyWasAbandoned(err)) res.setHeader('Connection', 'close');
-      sendError(res, err, ctx.logger.child({ reqId: requestId }));
+      sendError(res, requestId, err, ctx.logger.child({ reqId: requestId }));
     });
   });
 

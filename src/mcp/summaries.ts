@@ -74,14 +74,23 @@ export const summaries: Record<string, Summary> = {
     const shares = b.shares.map((s) => pct(s.visibility));
     return `Trends, ${b.window.length} ${b.period}s ending ${b.start}: visibility ${shares.join(' → ')}. ${b.prompts.length} active prompts: ${b.held.length} held, ${b.volatile.length} volatile, ${b.lost.length} lost.`;
   }),
-  get_sentiment: of<Result<typeof siteSentiment>>((b) => `Sentiment for ${period(b)} over answers naming the brand: ${describe(b.overall)}.`),
+  get_sentiment: of<Result<typeof siteSentiment>>((b) => {
+    const o = b.overall;
+    return `Sentiment for ${period(b)} over ${o.answers} answers naming the brand: positive ${withRange(o.positiveShare, o.positiveShareLow, o.positiveShareHigh)}, neutral ${withRange(o.neutralShare, o.neutralShareLow, o.neutralShareHigh)}, negative ${withRange(o.negativeShare, o.negativeShareLow, o.negativeShareHigh)}, mean score ${o.score ?? 'n/a'}.`;
+  }),
   get_sources: of<Result<typeof siteSources>>(
     (b) =>
-      `${b.total} cited domains for ${period(b)}${b.sources.length ? `; most cited: ${list(b.sources.map((s) => `${s.domain} (${s.count}, ${s.siteType})`))}` : ''}. ${b.ownPages.length} own pages cited.`,
+      `${b.total} cited domains for ${period(b)}${
+        b.sources.length
+          ? `; most cited: ${list(b.sources.map((s) => `${s.domain} (${s.count}, ${s.siteType}, in ${withRange(s.share, s.shareLow, s.shareHigh)} of answers)`))}`
+          : ''
+      }. ${b.ownPages.length} own pages cited.`,
   ),
   get_competitors: of<Result<typeof siteCompetitors>>(
     (b) =>
-      `For ${period(b)}, ${b.answered} answers: the brand named in ${b.brand.mentioned}; ${list(b.competitors.map((c) => `${c.name} ${c.mentioned}`))}. ${b.suggestions.length} untracked names suggested.`,
+      `For ${period(b)}, ${b.answered} answers: the brand named in ${b.brand.mentioned}, visibility ${withRange(b.brand.visibility, b.brand.visibilityLow, b.brand.visibilityHigh)}; ${list(
+        b.competitors.map((c) => `${c.name} ${c.mentioned}, visibility ${withRange(c.visibility, c.visibilityLow, c.visibilityHigh)}`),
+      )}. ${b.suggestions.length} untracked names suggested.`,
   ),
   list_prompts: of<Result<typeof listPrompts>>(
     (b) => `${b.total} prompts (page ${b.page}, ${b.perPage} a page)${b.prompts.length ? `: ${list(b.prompts.map((p) => `"${p.text}" (promptId ${p.id})`))}` : '.'}`,

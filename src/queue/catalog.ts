@@ -65,6 +65,13 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 60_000,
   },
+  // Makes next months' answer partitions and drops what workspaces no longer keep; idempotent, so a retry is safe.
+  'retention-tick': {
+    queue: 'schedule',
+    payload: z.object({}),
+    attempts: 3,
+    backoffMs: 10 * 60_000,
+  },
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -75,6 +82,7 @@ export const SCHEDULES = [
   { id: 'scan-reconcile', job: 'scan-reconcile', pattern: '* * * * *' },
   { id: 'nightly-crawler-checks', job: 'crawler-check-tick', pattern: '0 2 * * *' },
   { id: 'nightly-sitemap-imports', job: 'sitemap-import-tick', pattern: '0 3 * * *' },
+  { id: 'nightly-retention', job: 'retention-tick', pattern: '0 4 * * *' },
 ] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
 export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];

@@ -60,7 +60,9 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       {
         connection,
         prefix: ctx.config.redisPrefix,
-        concurrency: options.concurrency ?? 4,
+        // Scans wait on assistants most of the time and share each provider account fairly
+        // (domain/scans/fair-share.ts), so a process runs many at once; other jobs are CPU or database bound.
+        concurrency: options.concurrency ?? (queue === 'scan' ? ctx.config.workerScanConcurrency : 4),
         // A job whose worker died is handed to another worker after this long.
         lockDuration: ctx.config.jobLockMs,
         stalledInterval: ctx.config.jobLockMs,

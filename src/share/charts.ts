@@ -13,6 +13,9 @@ export interface ChartPoint {
   title: string;
   /** 0 to 100, null when the period had no answers. */
   value: number | null;
+  /** The value's 95% interval, drawn as a band around the line; null or absent without one. */
+  low?: number | null;
+  high?: number | null;
   current: boolean;
 }
 
@@ -43,6 +46,22 @@ export function lineChart(options: { id: string; label: string; color: string; p
     d += `${drawing ? 'L' : 'M'}${xOf(i)} ${yOf(p.value)} `;
     drawing = true;
   });
+  // The band: each run of periods with an interval, along the highs and back along the lows.
+  let band = '';
+  let run: number[] = [];
+  const closeRun = () => {
+    if (run.length > 0) {
+      const top = run.map((i, k) => `${k === 0 ? 'M' : 'L'}${xOf(i)} ${yOf(points[i]?.high as number)}`);
+      const bottom = [...run].reverse().map((i) => `L${xOf(i)} ${yOf(points[i]?.low as number)}`);
+      band += `${[...top, ...bottom].join(' ')} Z `;
+    }
+    run = [];
+  };
+  points.forEach((p, i) => {
+    if (p.value === null || p.low === null || p.low === undefined || p.high === null || p.high === undefined) closeRun();
+    else run.push(i);
+  });
+  closeRun();
   const withData = points.filter((p) => p.value !== null).length;
   const summary = `${options.label} by period: ${points.map((p) => `${p.title} ${p.value === null ? 'no answers' : `${p.value.toFixed(1)}%`}`).join('; ')}`;
   return html`<svg
@@ -62,6 +81,7 @@ export function lineChart(options: { id: string; label: string; color: string; p
           <text class="axis" x="${LEFT - 8}" y="${yOf(g) + 4}" text-anchor="end" font-size="11" fill="#6b7280">${g}%</text>`,
     )}
     ${points.map((p, i) => html`<text class="axis" x="${xOf(i)}" y="${H - 12}" text-anchor="middle" font-size="11" fill="${p.current ? '#111827' : '#6b7280'}" font-weight="${p.current ? '600' : '400'}">${p.label}</text>`)}
+    ${band ? html`<path class="band" data-band="${options.id}" d="${band.trim()}" fill="${options.color}" fill-opacity="0.15" stroke="none" />` : ''}
     ${d ? html`<path class="line" d="${d.trim()}" fill="none" stroke="${options.color}" stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round" />` : ''}
     ${points.map((p, i) =>
       p.value === null
@@ -74,7 +94,10 @@ export function lineChart(options: { id: string; label: string; color: string; p
             fill="${p.current ? options.color : '#ffffff'}"
             stroke="${options.color}"
             stroke-width="2"
-            ><title>${p.title}: ${p.value.toFixed(1)}%</title></circle
+            ><title>
+              ${p.title}:
+              ${p.value.toFixed(1)}%${p.low === null || p.low === undefined || p.high === null || p.high === undefined ? '' : ` (95% range ${p.low.toFixed(1)}–${p.high.toFixed(1)}%)`}
+            </title></circle
           >`,
     )}
     ${withData === 0 ? html`<text class="empty" x="${W / 2}" y="${TOP + PLOT_H / 2}" text-anchor="middle" font-size="13" fill="#6b7280">No answers in these periods</text>` : ''}

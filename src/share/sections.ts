@@ -28,6 +28,11 @@ const SITE_TYPE_NAMES: Record<string, string> = {
 /** "within noise" when a change is no larger than its noise (docs/analysis.md "Real changes"). */
 const noise = (real: boolean | null | undefined) => (real === false ? ' (within noise)' : '');
 
+/** A share's 95% interval after its value, " (35.1–49.0%)"; nothing without one. */
+function interval(low: number | null, high: number | null, id: string) {
+  return low === null || high === null ? '' : html` <span class="muted" data-interval="${id}">(${range(low, high)})</span>`;
+}
+
 function card(label: string, value: string, change: string, direction: 'up' | 'down' | 'flat', id: string, interval = '') {
   return html`<div class="card" data-metric="${id}">
     <div class="label">${label}</div>
@@ -63,18 +68,22 @@ export function cards(report: Report) {
 
 export function charts(data: SharedReport, report: Report) {
   const period = data.period;
-  const series = (pick: (p: Report['series'][number]) => number | null): ChartPoint[] =>
-    report.series.map((p) => ({ label: shortPeriodLabel(period, p.start), title: periodLabel(period, p.start), value: pick(p), current: p.start === data.start }));
+  type Point = Report['series'][number];
+  const series = (pick: (p: Point) => [value: number | null, low: number | null, high: number | null]): ChartPoint[] =>
+    report.series.map((p) => {
+      const [value, low, high] = pick(p);
+      return { label: shortPeriodLabel(period, p.start), title: periodLabel(period, p.start), value, low, high, current: p.start === data.start };
+    });
   return html`<div class="charts">
     <section>
       <h2>Visibility over time</h2>
-      <p class="muted">Share of answers that name ${data.site.name}.</p>
-      ${lineChart({ id: 'visibility', label: 'Visibility', color: BRAND_COLOR, points: series((p) => p.visibility) })}
+      <p class="muted">Share of answers that name ${data.site.name}; the shaded band is its 95% range.</p>
+      ${lineChart({ id: 'visibility', label: 'Visibility', color: BRAND_COLOR, points: series((p) => [p.visibility, p.visibilityLow, p.visibilityHigh]) })}
     </section>
     <section>
       <h2>Share of voice over time</h2>
       <p class="muted">${data.site.name}'s mentions among all tracked brands' mentions.</p>
-      ${lineChart({ id: 'shareOfVoice', label: 'Share of voice', color: SOV_COLOR, points: series((p) => p.shareOfVoice) })}
+      ${lineChart({ id: 'shareOfVoice', label: 'Share of voice', color: SOV_COLOR, points: series((p) => [p.shareOfVoice, p.shareOfVoiceLow, p.shareOfVoiceHigh]) })}
     </section>
   </div>`;
 }
@@ -100,9 +109,9 @@ export function ranking(report: Report) {
             <td>${r.rank}</td>
             <td>${r.name}${r.kind === 'brand' ? html` <span class="tag">you</span>` : ''}</td>
             <td>${bar(r.visibility, r.kind === 'brand' ? BRAND_COLOR : OTHER_COLOR, `${r.name} visibility ${percent(r.visibility)}`)}</td>
-            <td class="num">${percent(r.visibility)}</td>
+            <td class="num">${percent(r.visibility)}${interval(r.visibilityLow, r.visibilityHigh, `ranking-visibility-${r.rank}`)}</td>
             <td class="num ${trend(delta)}">${points(delta)}</td>
-            <td class="num">${percent(r.shareOfVoice)}</td>
+            <td class="num">${percent(r.shareOfVoice)}${interval(r.shareOfVoiceLow, r.shareOfVoiceHigh, `ranking-shareOfVoice-${r.rank}`)}</td>
             <td class="num">${count(r.mentioned)}</td>
           </tr>`;
         })}
@@ -135,7 +144,7 @@ export function assistants(report: Report) {
               <td class="num">${count(p.answered)}</td>
               <td class="num">${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}</td>
               <td class="num ${trend(p.change.visibility)}">${points(p.change.visibility)}${noise(p.change.visibilityReal)}</td>
-              <td class="num">${percent(p.shareOfVoice)}</td>
+              <td class="num">${percent(p.shareOfVoice)}${interval(p.shareOfVoiceLow, p.shareOfVoiceHigh, `assistant-shareOfVoice-${p.provider}`)}</td>
               <td class="num">${rank(p.brandRank)}</td>
               <td class="num">${count(p.ownCited)}</td>
             </tr>`,
@@ -167,7 +176,7 @@ export function sources(report: Report) {
                     <td>${s.domain}</td>
                     <td>${SITE_TYPE_NAMES[s.siteType] ?? s.siteType}</td>
                     <td class="num">${count(s.count)}</td>
-                    <td class="num">${percent(s.namesBrand)}</td>
+                    <td class="num">${percent(s.namesBrand)}${interval(s.namesBrandLow, s.namesBrandHigh, `source-namesBrand-${s.domain}`)}</td>
                   </tr>`,
               )}
             </tbody>

@@ -7,8 +7,12 @@ import { startSimulator } from './server.ts';
  */
 export async function runSimulatorCli(port: number, config?: Config, options: { seed?: number; jobDelayMs?: number } = {}): Promise<void> {
   const host = config?.host ?? '127.0.0.1';
-  const sim = await startSimulator({ port, host, ...options });
-  process.stdout.write(`${JSON.stringify({ simulator: sim.url, prefixes: ['/openai/v1', '/anthropic', '/perplexity', '/gemini', '/serp', '/app'] })}\n`);
+  // SIMULATOR_RPM: account limits from the start, e.g. `openai=1200` for the scale bench.
+  const limits = config && Object.keys(config.simulatorRpm).length > 0 ? config.simulatorRpm : undefined;
+  const sim = await startSimulator({ port, host, ...(limits && { limits }), ...options });
+  process.stdout.write(
+    `${JSON.stringify({ simulator: sim.url, prefixes: ['/openai/v1', '/anthropic', '/perplexity', '/gemini', '/serp', '/app'], limits: sim.state.limits.list() })}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

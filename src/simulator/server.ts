@@ -8,6 +8,7 @@ import { geminiRoute } from './providers/gemini.ts';
 import { openaiRoute } from './providers/openai.ts';
 import { perplexityRoute } from './providers/perplexity.ts';
 import { serpRoute } from './providers/serp.ts';
+import { limitedResponse, type LimitsInput, type SimUpstream } from './limits.ts';
 import { SimState } from './state.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Time until a queue or batch job is ready, unless a script says otherwise. */
   jobDelayMs?: number;
+  /** Account limits from the start (requests per minute per upstream), as `POST /__sim/limits` sets them. */
+  limits?: LimitsInput;
 }
 
 export interface Simulator {
@@ -35,17 +38,18 @@ export interface Simulator {
 const MAX_BODY = 64 * 1024 * 1024;
 
 type Route = (ctx: SimContext, req: SimRequest) => Promise<SimResponse>;
-const PREFIXES: [string, Route][] = [
-  ['/openai/v1', openaiRoute],
-  ['/anthropic', anthropicRoute],
-  ['/perplexity', perplexityRoute],
-  ['/gemini', geminiRoute],
-  ['/serp', serpRoute],
-  ['/app', appRoute],
+const PREFIXES: [string, Route, SimUpstream][] = [
+  ['/openai/v1', openaiRoute, 'openai'],
+  ['/anthropic', anthropicRoute, 'anthropic'],
+  ['/perplexity', perplexityRoute, 'perplexity'],
+  ['/gemini', geminiRoute, 'gemini'],
+  ['/serp', serpRoute, 'serp'],
+  ['/app', appRoute, 'appGateway'],
 ];
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const state = new SimState();
+  if (options.limits) state.limits.set(options.limits);
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   const ctx: SimContext = {
     state,
@@ -108,8 +112,10 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
 
   if (path.startsWith('/__sim/') || path === '/') return send(res, control(ctx, req.method ?? 'GET', path, body));
 
-  for (const [prefix, route] of PREFIXES) {
+  for (const [prefix, route, upstream] of PREFIXES) {
     if (path === prefix || path.startsWith(`${prefix}/`)) {
+      const verdict = ctx.state.limits.take(upstream);
+      if (!verdict.ok) return send(res, limitedResponse(verdict));
       const simReq: SimRequest = { method: req.method ?? 'GET', path: path.slice(prefix.length) || '/', query: url.searchParams, headers: req.headers, json: body, raw, origin };
       return send(res, await route(ctx, simReq));
     }
@@ -119,7 +125,14 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
 
 function control(ctx: SimContext, method: string, path: string, body: unknown): SimResponse {
   if (path === '/' || path === '/__sim/health') {
-    return json(200, { ok: true, simulator: 'sightline', prefixes: PREFIXES.map(([p]) => p), scripts: ctx.state.scripts.list().length, requests: ctx.state.requests.length });
+    return json(200, {
+      ok: true,
+      simulator: 'sightline',
+      prefixes: PREFIXES.map(([p]) => p),
+      limits: ctx.state.limits.list(),
+      scripts: ctx.state.scripts.list().length,
+      requests: ctx.state.requests.length,
+    });
   }
   if (path === '/__sim/script') {
     if (method === 'DELETE') {
@@ -135,6 +148,23 @@ function control(ctx: SimContext, method: string, path: string, body: unknown): 
       } catch (err) {
         const fields = err instanceof z.ZodError ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message])) : null;
         return json(422, { error: 'Not a valid script', fields });
+      }
+    }
+    return json(405, { error: 'Use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });
+  }
+  if (path === '/__sim/limits') {
+    if (method === 'DELETE') {
+      ctx.state.limits.clear();
+      return json(200, { cleared: true });
+    }
+    if (method === 'GET') return json(200, { limits: ctx.state.limits.list(), counts: ctx.state.limits.counts });
+    if (method === 'POST') {
+      try {
+        ctx.state.limits.set(body ?? {});
+        return json(200, { limits: ctx.state.limits.list() });
+      } catch (err) {
+        const fields = err instanceof z.ZodError ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message])) : null;
+        return json(422, { error: 'Not valid limits: {"openai": 1200} or {"openai": {"rpm": 1200, "burst": 20}}, null removes one', fields });
       }
     }
     return json(405, { error: 'Use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });

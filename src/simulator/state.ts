@@ -1,3 +1,4 @@
+import { AccountLimits } from './limits.ts';
 import { ScriptBook } from './script.ts';
 
 /** Everything the simulator remembers: scripts, what it was asked, files and jobs. */
@@ -30,6 +31,8 @@ const MAX_LOG = 2000;
 
 export class SimState {
   readonly scripts = new ScriptBook();
+  /** Requests per minute per upstream, when asked; 429 past them. */
+  readonly limits = new AccountLimits();
   readonly requests: LoggedRequest[] = [];
   /** Requests per provider since the log was last cleared; unlike the log, never trimmed. */
   readonly counts: Record<string, number> = {};

@@ -122,8 +122,16 @@ async function send(c: Case): Promise<void> {
   if (c.key) headers.authorization = `Bearer ${ws.keys.admin}`;
   const hasBody = c.body !== undefined && c.method !== 'GET';
   if (hasBody) headers['content-type'] = c.contentType ?? 'application/json';
-  const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers, body: hasBody ? c.body : undefined });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${app.url}${c.path}`, { method: c.method, headers, body: hasBody ? c.body : undefined });
+    text = await res.text();
+  } catch (err) {
+    // A connection the server dropped is a failure of that request, named like the others.
+    failures.push(`${c.method} ${c.path.slice(0, 200)} -> ${(err as Error).message} (${String((err as { cause?: unknown }).cause)}) body: ${(c.body ?? '').slice(0, 300)}`);
+    return;
+  }
   const label = `${c.method} ${c.path.slice(0, 200)} -> ${res.status}`;
   if (res.status >= 500) failures.push(`${label} ${text.slice(0, 200)} body: ${(c.body ?? '').slice(0, 300)}`);
   // The public share page answers people, not programs: its 404 is a page.

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusteredShare, clusterSums } from '../../src/analysis/intervals.ts';
 import { createShare } from '../../src/domain/shares/shares.ts';
 import { findSite } from '../../src/domain/sites/sites.ts';
 import { revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
@@ -167,6 +168,23 @@ describe('MCP server', () => {
     expect((report.content as { text: string }[])[0]?.text).toBe(
       'Report for week 2026-11-09 to 2026-11-15: visibility 50% (95% range 5.5-94.5%), share of voice 33.3% (95% range 2.5-90.6%), average rank 1, 2 answers. Ranking: 1. Globex 100%, 2. Acme 50%, 3. Initech 0%. Prompts won 0 (0 beyond noise), lost 0 (0 beyond noise).',
     );
+  });
+
+  it('shows the 95% intervals of the competitors, sentiment and sources reports, in the structured content and in words', async () => {
+    const client = await connect(mine.keys.viewer);
+    const pct = (v: number) => Math.round(v * 1000) / 10;
+    const competitors = await call(client, 'get_competitors', { projectId: own.projectId, start: '2026-11-10' });
+    const body = competitors.structuredContent as { competitors: { name: string; visibility: number; visibilityLow: number; visibilityHigh: number }[] };
+    // One prompt, two answers, both naming Globex: the prompt counts as one answer (clustered), Wilson's 1 of 1.
+    const one = clusteredShare(clusterSums([[2, 2]])) as { low: number; high: number };
+    const globex = body.competitors.find((c) => c.name === 'Globex');
+    expect(globex).toMatchObject({ visibility: 100, visibilityLow: pct(one.low), visibilityHigh: pct(one.high) });
+    expect((competitors.content as { text: string }[])[0]?.text).toContain(`Globex 2, visibility 100% (95% range ${pct(one.low)}-100%)`);
+    const sentiment = await call(client, 'get_sentiment', { projectId: own.projectId, start: '2026-11-10' });
+    expect(sentiment.structuredContent).toMatchObject({ overall: { answers: 1, positiveShareLow: expect.any(Number), positiveShareHigh: expect.any(Number) } });
+    expect((sentiment.content as { text: string }[])[0]?.text).toMatch(/over 1 answers naming the brand: positive [\d.]+% \(95% range [\d.]+-[\d.]+%\)/);
+    const sources = await call(client, 'get_sources', { projectId: own.projectId, start: '2026-11-10' });
+    expect(sources.structuredContent).toMatchObject({ sources: [{ domain: 'acme.com', share: 50, shareLow: expect.any(Number), namesBrandHigh: expect.any(Number) }] });
   });
 
   it('starts and cancels a scan with an admin key; a viewer or member key gets a 403 tool error', async () => {

@@ -339,7 +339,22 @@ describe('validation of the result parameters', () => {
 });
 
 describe('GET /projects/:id/prompts/export.csv', () => {
-  const HEADER = ['text', 'categories', 'intent', 'funnel', 'status', 'persona', 'createdAt', ...PROVIDER_KEYS.map((k) => `latest_${k}`), 'stability'];
+  const HEADER = [
+    'text',
+    'categories',
+    'intent',
+    'funnel',
+    'status',
+    'persona',
+    'createdAt',
+    ...PROVIDER_KEYS.map((k) => `latest_${k}`),
+    'stability',
+    ...PROVIDER_KEYS.flatMap((k) => [`named_${k}`, `samples_${k}`]),
+    'consistency',
+  ];
+  /** The consistency columns: per assistant in provider order [named, samples] or absent (never asked), then the percent. */
+  const consistency = (named: Partial<Record<string, [number, number]>>, share: string) =>
+    [...PROVIDER_KEYS.flatMap((k) => (named[k] ? named[k].map(String) : ['', ''])), share].join(',');
   async function exported(query: string): Promise<Record<string, string>[]> {
     const res = await get(`/prompts/export.csv?${query}`);
     expect(res.status, res.text).toBe(200);
@@ -353,9 +368,12 @@ describe('GET /projects/:id/prompts/export.csv', () => {
     const res = await get('/prompts/export.csv?verdict=named&sort=rank');
     const lines = res.text.split('\r\n');
     const createdAt = (line = '') => line.split(',')[6] ?? '';
-    expect(lines[1]).toBe(`${P7},Sales,informational,awareness,active,,${createdAt(lines[1])},named,,,,,,volatile`);
-    expect(lines[2]).toBe(`${P1},Sales,informational,awareness,active,,${createdAt(lines[2])},cited,named,,failed,,,held`);
-    expect(lines[3]).toBe(`${P3},Email;Sales,informational,awareness,active,,${createdAt(lines[3])},named,,,,,,volatile`);
+    // One sample per assistant: "1 of 1" where the latest answer named or cited the brand, "0 of 1" where it failed (not answered, so not in the percent).
+    expect(lines[1]).toBe(`${P7},Sales,informational,awareness,active,,${createdAt(lines[1])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`);
+    expect(lines[2]).toBe(
+      `${P1},Sales,informational,awareness,active,,${createdAt(lines[2])},cited,named,,failed,,,held,${consistency({ openai: [1, 1], anthropic: [1, 1], gemini: [0, 1] }, '100')}`,
+    );
+    expect(lines[3]).toBe(`${P3},Email;Sales,informational,awareness,active,,${createdAt(lines[3])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`);
     expect(createdAt(lines[1])).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
     expect(lines.slice(4)).toEqual(['']);
   });

@@ -334,9 +334,11 @@ describe('GET /projects/:id/prompts/export.csv', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="prompts-site-\d+-\d+\.com-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe(`text,categories,intent,funnel,status,persona,createdAt,${PROVIDER_KEYS.map((k) => `latest_${k}`).join(',')},stability`);
-    // Never asked: every verdict and the stability are empty.
-    expect(lines[1]).toMatch(/^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z,,,,,,,$/);
+    expect(lines[0]).toBe(
+      `text,categories,intent,funnel,status,persona,createdAt,${PROVIDER_KEYS.map((k) => `latest_${k}`).join(',')},stability,${PROVIDER_KEYS.map((k) => `named_${k},samples_${k}`).join(',')},consistency`,
+    );
+    // Never asked: every verdict, the stability and the consistency columns are empty.
+    expect(lines[1]).toMatch(/^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z,{20}$/);
     expect(lines.slice(2)).toEqual(['']);
   });
 

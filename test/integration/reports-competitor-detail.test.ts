@@ -72,7 +72,7 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
 
   it('gives every category by name ignoring case, an empty one with zeros', async () => {
     const { categories } = (await get(`/competitors/${comp.Globex}`)).body;
-    expect(categories.map((c: { name: string; answered: number; brand: unknown; competitor: unknown }) => [c.name, c.answered, c.brand, c.competitor])).toEqual([
+    expect(categories.map((c: { name: string; answered: number; brand: unknown; competitor: unknown }) => [c.name, c.answered, c.brand, c.competitor])).toMatchObject([
       ['Alpha cat', 1, { mentioned: 0, visibility: 0 }, { mentioned: 1, visibility: 100 }],
       ['beta cat', 2, { mentioned: 1, visibility: 50 }, { mentioned: 1, visibility: 50 }],
       ['Empty', 0, { mentioned: 0, visibility: null }, { mentioned: 0, visibility: null }],
@@ -108,8 +108,9 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
     expect(body).toMatchObject({ period: 'week', start: '2025-01-06', end: '2025-01-12', periods: ['2026-11-16'] });
     expect(body.current).toEqual({
       answered: 0,
-      brand: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null },
-      competitor: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null },
+      // No answers: every interval is null, like its share.
+      brand: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null, shareOfVoiceHigh: null },
+      competitor: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null, shareOfVoiceHigh: null },
       both: 0,
       brandAhead: 0,
       competitorAhead: 0,

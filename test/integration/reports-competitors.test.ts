@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { clusteredShare, clusterSums, wilson } from '../../src/analysis/intervals.ts';
 
 /**
  * /competitors and /competitors/:competitorId over the week of 2026-11-16 and
@@ -80,6 +81,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** A 95% interval as the reports show it, percent to one decimal, computed here from the pure functions. */
+const range = (i: { low: number; high: number } | null) => {
+  if (!i) throw new Error('expected an interval');
+  return { low: Math.round(i.low * 1000) / 10, high: Math.round(i.high * 1000) / 10 };
+};
+/** Per prompt [numerator, denominator] pairs (prompts with answers) -> the clustered interval. */
+const clustered = (...pairs: [number, number][]) => range(clusteredShare(clusterSums(pairs)));
+const bounded = (name: string, i: { low: number; high: number }) => ({ [`${name}Low`]: i.low, [`${name}High`]: i.high });
+
 const get = (path: string) => app.request('GET', `/projects/${siteId}${path}`, { key: ws.keys.viewer });
 
 describe('GET /projects/:id/competitors', () => {
@@ -87,8 +97,8 @@ describe('GET /projects/:id/competitors', () => {
     const res = await get('/competitors');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-16', answered: 7 });
-    expect(res.body.brand).toEqual({ name: 'Acme', mentioned: 4, visibility: 57.1, shareOfVoice: 44.4, previousVisibility: 50 });
-    expect(res.body.competitors).toEqual([
+    expect(res.body.brand).toMatchObject({ name: 'Acme', mentioned: 4, visibility: 57.1, shareOfVoice: 44.4, previousVisibility: 50 });
+    expect(res.body.competitors).toMatchObject([
       {
         id: comp.Globex,
         name: 'Globex',
@@ -134,9 +144,51 @@ describe('GET /projects/:id/competitors', () => {
     ]);
   });
 
+  it('carries a 95% interval on every share: clustered by prompt overall, Wilson per assistant (one answer per prompt)', async () => {
+    const { brand, competitors, providers } = (await get('/competitors')).body;
+    // Answered per prompt: P1 2, P2 2, P3 2, P5 1 (P4 failed). The brand is named in P1 2, P2 1, P5 1; Globex in P1 2, P2 1, P3 1.
+    expect(brand).toMatchObject({ visibility: 57.1, ...bounded('visibility', clustered([2, 2], [1, 2], [0, 2], [1, 1])) });
+    // Brand mentions (the brand's and tracked competitors') per prompt: P1 4, P2 3, P3 1, P5 1.
+    expect(brand).toMatchObject({ shareOfVoice: 44.4, ...bounded('shareOfVoice', clustered([2, 4], [1, 3], [0, 1], [1, 1])) });
+    // The week before: one answer of P1 (Globex) and one of P2 (Acme).
+    expect(brand).toMatchObject({ previousVisibility: 50, ...bounded('previousVisibility', range(wilson(1, 2))) });
+    const globex = competitors.find((c: { name: string }) => c.name === 'Globex');
+    expect(globex).toMatchObject({
+      visibility: 57.1,
+      ...bounded('visibility', clustered([2, 2], [1, 2], [1, 2], [0, 1])),
+      shareOfVoice: 44.4,
+      ...bounded('shareOfVoice', clustered([2, 4], [1, 3], [1, 1], [0, 1])),
+      ...bounded('previousVisibility', range(wilson(1, 2))),
+    });
+    // Hooli is never named: 0% with an upper bound above 0, not a null.
+    const hooli = competitors.find((c: { name: string }) => c.name === 'Hooli');
+    expect(hooli).toMatchObject({ visibility: 0, visibilityLow: 0 });
+    expect(hooli.visibilityHigh).toBeGreaterThan(0);
+    // Per assistant each prompt gave one answer: the Wilson interval over answers.
+    const [openai, anthropic] = providers;
+    expect(openai.brand).toMatchObject({ visibility: 75, ...bounded('visibility', range(wilson(3, 4))) });
+    expect(openai.competitors[0]).toMatchObject({ id: comp.Globex, visibility: 50, ...bounded('visibility', range(wilson(2, 4))) });
+    expect(anthropic.competitors[0]).toMatchObject({ visibility: 66.7, ...bounded('visibility', range(wilson(2, 3))) });
+    expect(anthropic.competitors[1]).toMatchObject({ id: comp.Initech, ...bounded('visibility', range(wilson(1, 3))) });
+    for (const c of [brand, ...competitors, ...providers.flatMap((p: { brand: unknown; competitors: unknown[] }) => [p.brand, ...p.competitors])]) {
+      expect(c.visibilityLow).toBeLessThanOrEqual(c.visibility);
+      expect(c.visibilityHigh).toBeGreaterThanOrEqual(c.visibility);
+      expect(c.visibilityLow).toBeGreaterThanOrEqual(0);
+      expect(c.visibilityHigh).toBeLessThanOrEqual(100);
+    }
+    // A day reads per-prompt counts from that day's answers: the same intervals.
+    const day = (await get('/competitors?period=day&start=2026-11-18')).body;
+    expect(day.competitors.map((c: { visibilityLow: number }) => c.visibilityLow)).toEqual(competitors.map((c: { visibilityLow: number }) => c.visibilityLow));
+    expect(day.providers).toEqual(providers);
+    // No answers: null shares, null intervals.
+    const empty = (await get('/competitors?start=2025-01-06')).body;
+    expect(empty.brand).toMatchObject({ visibility: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null });
+    expect(empty.competitors[0]).toMatchObject({ visibility: null, visibilityLow: null, visibilityHigh: null });
+  });
+
   it('counts mentions per assistant', async () => {
     const { providers } = (await get('/competitors')).body;
-    expect(providers).toEqual([
+    expect(providers).toMatchObject([
       {
         provider: 'openai',
         name: 'ChatGPT',
@@ -177,7 +229,7 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
     const res = await get(`/competitors/${comp.Globex}`);
     expect(res.status).toBe(200);
     expect(res.body.competitor).toEqual({ id: comp.Globex, name: 'Globex', domain: 'globex.com', aliases: [], color: null, logo: null });
-    expect(res.body.current).toEqual({
+    expect(res.body.current).toMatchObject({
       answered: 7,
       brand: { mentioned: 4, visibility: 57.1, cited: 0, shareOfVoice: 50 },
       competitor: { mentioned: 4, visibility: 57.1, cited: 2, shareOfVoice: 50 },
@@ -187,7 +239,7 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
       onlyBrand: 2,
       onlyCompetitor: 2,
     });
-    expect(res.body.previous).toEqual({
+    expect(res.body.previous).toMatchObject({
       answered: 2,
       brand: { mentioned: 1, visibility: 50, cited: 0, shareOfVoice: 50 },
       competitor: { mentioned: 1, visibility: 50, cited: 0, shareOfVoice: 50 },
@@ -199,9 +251,31 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
     });
   });
 
+  it('carries the paired numbers’ intervals: clustered by prompt, Wilson per assistant', async () => {
+    const body = (await get(`/competitors/${comp.Globex}`)).body;
+    // Per prompt (answered, brand named, Globex named): P1 (2, 2, 2), P2 (2, 1, 1), P3 (2, 0, 1), P5 (1, 1, 0).
+    expect(body.current.brand).toMatchObject({
+      ...bounded('visibility', clustered([2, 2], [1, 2], [0, 2], [1, 1])),
+      // Share of voice between the two: brand mentions over both brands' mentions per prompt.
+      ...bounded('shareOfVoice', clustered([2, 4], [1, 2], [0, 1], [1, 1])),
+    });
+    expect(body.current.competitor).toMatchObject({
+      ...bounded('visibility', clustered([2, 2], [1, 2], [1, 2], [0, 1])),
+      ...bounded('shareOfVoice', clustered([2, 4], [1, 2], [1, 1], [0, 1])),
+    });
+    expect(body.previous.competitor).toMatchObject({ visibility: 50, ...bounded('visibility', range(wilson(1, 2))) });
+    const [openai] = body.providers;
+    expect(openai.brand).toMatchObject({ visibility: 75, ...bounded('visibility', range(wilson(3, 4))) });
+    expect(openai.competitor).toMatchObject({ visibility: 50, ...bounded('visibility', range(wilson(2, 4))) });
+    expect(openai.brand).toMatchObject({ shareOfVoice: 60, ...bounded('shareOfVoice', clustered([1, 2], [1, 1], [0, 1], [1, 1])) });
+    const [email, pricing] = body.categories;
+    expect(pricing.brand).toMatchObject({ visibility: 75, ...bounded('visibility', clustered([2, 2], [1, 2])) });
+    expect(email.competitor).toMatchObject({ visibility: 50, ...bounded('visibility', clustered([1, 2])) });
+  });
+
   it('pairs them per assistant and per category', async () => {
     const body = (await get(`/competitors/${comp.Globex}`)).body;
-    expect(body.providers).toEqual([
+    expect(body.providers).toMatchObject([
       {
         provider: 'openai',
         name: 'ChatGPT',
@@ -227,7 +301,7 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
         onlyCompetitor: 1,
       },
     ]);
-    expect(body.categories).toEqual([
+    expect(body.categories).toMatchObject([
       { id: expect.any(Number), name: 'Email', answered: 2, brand: { mentioned: 0, visibility: 0 }, competitor: { mentioned: 1, visibility: 50 } },
       { id: expect.any(Number), name: 'Pricing', answered: 4, brand: { mentioned: 3, visibility: 75 }, competitor: { mentioned: 3, visibility: 75 } },
     ]);

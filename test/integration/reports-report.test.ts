@@ -169,12 +169,12 @@ describe('GET /projects/:id/report', () => {
 
   it('lists the most cited sources and ten weeks of chart series', async () => {
     const r = (await get('/report?start=2026-12-28')).body.report;
-    expect(r.topSources).toEqual([
+    expect(r.topSources).toMatchObject([
       { domain: 'reddit.com', siteType: 'ugc', count: 2, citations: 2, namesBrand: 50 },
       { domain: 'globex.com', siteType: 'competitor', count: 1, citations: 1, namesBrand: 0 },
     ]);
     expect(r.series).toHaveLength(10);
-    expect(r.series[0]).toEqual({ start: '2026-10-26', ...none, providers: {} });
+    expect(r.series[0]).toEqual({ start: '2026-10-26', ...none, providers: {}, providerShares: {} });
     expect(r.series[8]).toMatchObject({ start: '2026-12-21', visibility: 33.3, providers: { openai: 50, anthropic: 0 } });
     expect(r.series[9]).toMatchObject({ start: '2026-12-28', visibility: 60, shareOfVoice: 42.9, providers: { openai: 66.7, anthropic: 50 } });
   });
@@ -228,6 +228,10 @@ describe('GET /projects/:id/report', () => {
     // The chart series carries the bands.
     expect(r.series[9]).toMatchObject({ visibilityLow: r.current.visibilityLow, visibilityHigh: r.current.visibilityHigh });
     expect(r.series[0]).toMatchObject({ visibilityLow: null, visibilityHigh: null });
+    // And each assistant's point its own bands: the same Wilson interval as its row (one answer per prompt).
+    expect(r.series[9].providerShares.openai).toMatchObject({ answered: 3, visibility: 66.7, visibilityLow: pct(w.low), visibilityHigh: pct(w.high) });
+    expect(r.series[9].providerShares.anthropic).toMatchObject({ visibilityLow: anthropic.visibilityLow, visibilityHigh: anthropic.visibilityHigh });
+    expect(r.series[8].providerShares.openai.visibilityLow).toBe(pct((wilson(1, 2) as { low: number }).low));
   });
 
   it('carries the scope the numbers were measured on (variant A)', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { clusteredShare, clusterSums, wilson } from '../../src/analysis/intervals.ts';
 
 /**
  * Sources, searches and sentiment over one week (2026-11-16) and one answer
@@ -81,6 +82,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** A 95% interval as the reports show it: percent to one decimal (computed here from the pure functions, not read from a report). */
+const range = (i: { low: number; high: number } | null) => {
+  if (!i) throw new Error('expected an interval');
+  return { low: Math.round(i.low * 1000) / 10, high: Math.round(i.high * 1000) / 10 };
+};
+/** Per prompt [numerator, denominator] pairs -> the clustered interval in percent. */
+const clustered = (pairs: [number, number][]) => range(clusteredShare(clusterSums(pairs)));
+const bounded = (name: string, i: { low: number; high: number }) => ({ [`${name}Low`]: i.low, [`${name}High`]: i.high });
+
 const get = (path: string) => app.request('GET', `/projects/${siteId}${path}`, { key: ws.keys.viewer });
 const answerOf = (prompt: string, provider: string) => answerIds[`${ids[prompt]}|${provider}|2026-11-18`];
 
@@ -89,7 +99,7 @@ describe('GET /projects/:id/sources', () => {
     const res = await get('/sources');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-16', answered: 5, total: 6, page: 1, perPage: 50 });
-    expect(res.body.sources).toEqual([
+    expect(res.body.sources).toMatchObject([
       { domain: 'reddit.com', siteType: 'ugc', count: 3, citations: 3, namesBrand: 66.7, share: 60 },
       { domain: 'acme.com', siteType: 'own', count: 2, citations: 3, namesBrand: 100, share: 40 },
       { domain: 'docs.acme.com', siteType: 'own', count: 1, citations: 1, namesBrand: 100, share: 20 },
@@ -97,13 +107,77 @@ describe('GET /projects/:id/sources', () => {
       { domain: 'g2.com', siteType: 'review', count: 1, citations: 1, namesBrand: 100, share: 20 },
       { domain: 'globex.com', siteType: 'competitor', count: 1, citations: 1, namesBrand: 0, share: 20 },
     ]);
-    expect(res.body.siteTypes).toEqual([
+    expect(res.body.siteTypes).toMatchObject([
       { siteType: 'own', domains: 2, citations: 4, share: 40 },
       { siteType: 'competitor', domains: 1, citations: 1, share: 10 },
       { siteType: 'ugc', domains: 1, citations: 3, share: 30 },
       { siteType: 'review', domains: 1, citations: 1, share: 10 },
       { siteType: 'reference', domains: 1, citations: 1, share: 10 },
     ]);
+  });
+
+  it('carries a 95% interval on every share, clustered by prompt', async () => {
+    const { sources, siteTypes } = (await get('/sources')).body;
+    const by = (d: string) => sources.find((s: { domain: string }) => s.domain === d);
+    // Answered per prompt: P1 2, P2 2, P3 1. reddit.com cited by P1 twice (both naming the brand) and P2 once.
+    expect(by('reddit.com')).toMatchObject({
+      share: 60,
+      ...bounded(
+        'share',
+        clustered([
+          [2, 2],
+          [1, 2],
+          [0, 1],
+        ]),
+      ),
+      namesBrand: 66.7,
+      ...bounded(
+        'namesBrand',
+        clustered([
+          [2, 2],
+          [0, 1],
+        ]),
+      ),
+    });
+    // One answer of one prompt cites en.wikipedia.org (not naming the brand): the Wilson interval of 0 of 1.
+    expect(by('en.wikipedia.org')).toMatchObject({ namesBrand: 0, ...bounded('namesBrand', range(wilson(0, 1))) });
+    expect(by('g2.com')).toMatchObject({ namesBrand: 100, ...bounded('namesBrand', range(wilson(1, 1))) });
+    // Citations per prompt: P1 7 (own 4, ugc 2, review 1), P2 2 (ugc 1, competitor 1), P3 1 (reference).
+    const type = (t: string) => siteTypes.find((x: { siteType: string }) => x.siteType === t);
+    expect(type('own')).toMatchObject({
+      share: 40,
+      ...bounded(
+        'share',
+        clustered([
+          [4, 7],
+          [0, 2],
+          [0, 1],
+        ]),
+      ),
+    });
+    expect(type('ugc')).toMatchObject({
+      share: 30,
+      ...bounded(
+        'share',
+        clustered([
+          [2, 7],
+          [1, 2],
+          [0, 1],
+        ]),
+      ),
+    });
+    for (const row of [...sources, ...siteTypes]) {
+      expect(row.shareLow).toBeLessThanOrEqual(row.share);
+      expect(row.shareHigh).toBeGreaterThanOrEqual(row.share);
+      expect(row.shareLow).toBeGreaterThanOrEqual(0);
+      expect(row.shareHigh).toBeLessThanOrEqual(100);
+    }
+    // A day reads the same per-prompt counts from that day's answers.
+    expect((await get('/sources?period=day&start=2026-11-18')).body.sources).toEqual(sources);
+    // No answers: no shares and no intervals.
+    const empty = (await get('/sources?start=2025-01-06')).body;
+    expect(empty.sources).toEqual([]);
+    expect(empty.siteTypes).toEqual([]);
   });
 
   it('filters by site type and pages', async () => {
@@ -184,8 +258,45 @@ describe('GET /projects/:id/sentiment', () => {
   it('gives tone per assistant among answers naming the brand', async () => {
     const res = await get('/sentiment');
     expect(res.status).toBe(200);
-    expect(res.body.overall).toEqual({ answers: 3, positive: 1, neutral: 1, negative: 1, positiveShare: 33.3, neutralShare: 33.3, negativeShare: 33.3, score: 0.032 });
-    expect(res.body.previous).toEqual({ answers: 1, positive: 1, neutral: 0, negative: 0, positiveShare: 100, neutralShare: 0, negativeShare: 0, score: 0.625 });
+    // Tone per prompt among answers naming the brand: P1 positive and negative (2), P2 neutral (1): clustered by prompt.
+    const p1p2 = (p1: number, p2: number) =>
+      clustered([
+        [p1, 2],
+        [p2, 1],
+      ]);
+    expect(res.body.overall).toEqual({
+      answers: 3,
+      positive: 1,
+      neutral: 1,
+      negative: 1,
+      positiveShare: 33.3,
+      neutralShare: 33.3,
+      negativeShare: 33.3,
+      ...bounded('positiveShare', p1p2(1, 0)),
+      ...bounded('neutralShare', p1p2(0, 1)),
+      ...bounded('negativeShare', p1p2(1, 0)),
+      score: 0.032,
+    });
+    // The week before: one positive answer, the Wilson interval of 1 of 1 (and 0 of 1).
+    expect(res.body.previous).toEqual({
+      answers: 1,
+      positive: 1,
+      neutral: 0,
+      negative: 0,
+      positiveShare: 100,
+      neutralShare: 0,
+      negativeShare: 0,
+      ...bounded('positiveShare', range(wilson(1, 1))),
+      ...bounded('neutralShare', range(wilson(0, 1))),
+      ...bounded('negativeShare', range(wilson(0, 1))),
+      score: 0.625,
+    });
+    const [openai, , perplexity] = res.body.providers;
+    expect(openai).toMatchObject({ positiveShare: 100, ...bounded('positiveShare', range(wilson(1, 1))) });
+    // An assistant whose answers never named the brand has no tone shares and no intervals.
+    expect(perplexity).toMatchObject({ positiveShare: null, positiveShareLow: null, positiveShareHigh: null });
+    // A day reads the same counts from that day's answers.
+    expect((await get('/sentiment?period=day&start=2026-11-18')).body.overall).toEqual(res.body.overall);
     expect(res.body.providers.map((p: { provider: string; answers: number; score: number | null }) => [p.provider, p.answers, p.score])).toEqual([
       ['openai', 1, 0.572],
       ['anthropic', 1, -0.477],

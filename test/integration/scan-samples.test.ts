@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
@@ -105,6 +106,22 @@ describe('samples', () => {
     expect(list.map((p: { consistency: { share: number } }) => p.consistency.share)).toEqual(
       [...list.map((p: { consistency: { share: number } }) => p.consistency.share)].sort((a, b) => b - a),
     );
+    // The CSV export carries the same counts: per assistant named of samples ("2 of 3"), and the percent.
+    const csv = await app.request('GET', `/projects/${siteId}/prompts/export.csv?sort=consistency`, { key: ws.keys.viewer });
+    expect(csv.status).toBe(200);
+    const rows = parse(csv.text, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.text)).toEqual(list.map((p: { text: string }) => p.text));
+    for (const [i, item] of list.entries()) {
+      expect(rows[i]).toMatchObject({
+        named_openai: String(named(item.id, 'openai')),
+        samples_openai: '3',
+        named_perplexity: String(named(item.id, 'perplexity')),
+        samples_perplexity: '3',
+        named_gemini: '',
+        samples_gemini: '',
+        consistency: String(item.consistency.share),
+      });
+    }
     const filtered = async (value: string) =>
       (await app.request('GET', `/projects/${siteId}/prompts?consistency=${value}`, { key: ws.keys.viewer })).body.prompts.map((p: { id: number }) => p.id).sort();
     const expectedFor = (test: (n: number) => boolean) => promptIds.filter((p) => test(named(p))).sort();

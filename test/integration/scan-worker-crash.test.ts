@@ -46,6 +46,10 @@ describe('a worker process killed mid-scan', () => {
     worker.kill('SIGKILL');
     const atKill = await answered();
     expect(atKill).toBeLessThan(24);
+    // Read after the kill: an answer committed in that instant only widens the set of prompts allowed a second ask.
+    const storedAtKill = new Set(
+      (await app.ctx.db.selectFrom('answers as a').innerJoin('prompts as p', 'p.id', 'a.promptId').select('p.text').where('a.scanId', '=', scanId).execute()).map((r) => r.text),
+    );
     // Calls that were in flight hold reservations until the scan resumes.
     worker = spawnWorker();
     const done = await waitForScan(app, ws.keys.viewer, siteId, scanId, 45_000);
@@ -53,11 +57,15 @@ describe('a worker process killed mid-scan', () => {
     const money = await moneyFacts(app.ctx, ws.orgId, scanId);
     expect(money).toMatchObject({ charges: 24, answered: 24, scanReserved: 0, orgReserved: 0, charged: 24 * defaultModel('anthropic').priceMicros });
     expect(money.balance).toBe(money.ledgerBalance);
-    const asked = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: unknown[] }).requests;
-    // Calls in flight at the kill, and answers still waiting for their batch write (20 ms of them),
-    // were never stored: they may be asked again, never charged twice. Anthropic runs 4 at a time.
-    expect(asked.length).toBeGreaterThanOrEqual(24);
-    expect(asked.length).toBeLessThanOrEqual(24 + 3 * 4);
+    const asked = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: { prompt: string }[] }).requests;
+    // Calls in flight at the kill, and answers still waiting for their batch write, were never stored: those
+    // prompts may be asked a second time (never charged twice). A prompt stored before the kill is asked once.
+    const timesAsked = new Map<string, number>();
+    for (const r of asked) timesAsked.set(r.prompt, (timesAsked.get(r.prompt) ?? 0) + 1);
+    expect(timesAsked.size).toBe(24);
+    for (const [prompt, times] of timesAsked) {
+      expect(times, prompt).toBeLessThanOrEqual(storedAtKill.has(prompt) ? 1 : 2);
+    }
   }, 60_000);
 });
 

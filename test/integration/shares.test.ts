@@ -181,6 +181,14 @@ describe('the shared page', () => {
     expect(text).toMatch(/data-interval="visibility">95% range \d+\.\d–\d+\.\d%/);
     expect(text).toMatch(/data-interval="shareOfVoice">95% range \d+\.\d–\d+\.\d%/);
     expect(text).toMatch(/<tr data-provider="openai">[\s\S]*?<span class="muted">\(\d+\.\d–\d+\.\d%\)<\/span>/);
+    // The ranking's visibility and share of voice, each assistant's share of voice, and each source's share naming the brand carry theirs too.
+    expect(text).toMatch(/data-interval="ranking-visibility-1">\(\d+\.\d–\d+\.\d%\)/);
+    expect(text).toMatch(/data-interval="ranking-shareOfVoice-1">\(\d+\.\d–\d+\.\d%\)/);
+    expect(text).toMatch(/data-interval="assistant-shareOfVoice-openai">\(\d+\.\d–\d+\.\d%\)/);
+    expect(text).toMatch(/data-interval="source-namesBrand-acme.com">\(\d+\.\d–\d+\.\d%\)/);
+    // The charts draw each period's 95% range as a band around the line.
+    expect(text).toMatch(/<path class="band" data-band="visibility" d="M[\d. LZ]+"/);
+    expect(text).toMatch(/<path class="band" data-band="shareOfVoice" d="M[\d. LZ]+"/);
     expect(text).toContain('data-start="2026-11-09"');
     for (const p of ['day', 'week', 'month', 'quarter']) expect(text).toContain(`href="?period=${p}"`);
     expect(text).toContain('href="?period=week&amp;start=2026-11-02"');

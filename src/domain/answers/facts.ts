@@ -3,7 +3,7 @@ import { analyse, analyseOffThread, type AnswerFacts, type BrandBook } from '../
 import type { Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
-export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'>;
+export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'month' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'>;
 
 /**
  * Bumped whenever analysis rules change, so stored facts derived by older
@@ -52,6 +52,7 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
     quote: f.quote,
     suggestions: f.suggestions,
     brand_key: key,
+    month: answer.month,
   };
 }
 
@@ -66,15 +67,15 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
   await sql`
     INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key)
+                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month)
     SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
            brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
-           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key
+           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month
       FROM jsonb_to_recordset(${rows}::jsonb) AS r(
         answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
         brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
-        tone text, tone_score real, quote text, suggestions jsonb, brand_key text)
-    ON CONFLICT (answer_id) DO UPDATE SET
+        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date)
+    ON CONFLICT (answer_id, month) DO UPDATE SET
       verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PROVIDER_KEYS, defaultModel, isProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { BadRequestError } from '../../errors.ts';
+import { ensureAnswerMonths } from './partitions.ts';
 import { storeAnswer } from './store.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import { limitsOf } from '../workspace/plans.ts';
@@ -84,8 +85,10 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
   const scan = await ctx.db
     .insertInto('scans')
     .values({ orgId, siteId: site.id, status: 'done', trigger: 'import', label: 'Imported answers', answersTotal: rows.length, startedAt: now, finishedAt: now })
-    .returning(['id'])
+    .returning(['id', 'createdAt'])
     .executeTakeFirstOrThrow();
+  // Answers sit in their scan's month (docs/decisions.md), whenever they were asked.
+  await ensureAnswerMonths(ctx.db, scan.createdAt);
   const book = await loadBrandBook(ctx.db, siteId);
   let stored = 0;
   for (const r of rows) {

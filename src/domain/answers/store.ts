@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AnswerFacts, BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { CitationJson } from '../../db/schema.ts';
@@ -69,19 +70,22 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
           truncated: input.truncated ?? false,
           simulated: input.simulated ?? false,
           context: input.context,
+          // The scan's month, the partition key (docs/decisions.md): every answer of a scan in one partition.
+          month: scanMonth(input.scanId),
         })),
       )
-      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider', 'sample']).doNothing())
-      .returning(['id', 'scanId', 'promptId', 'provider', 'sample'])
+      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider', 'sample', 'month']).doNothing())
+      .returning(['id', 'scanId', 'promptId', 'provider', 'sample', 'month'])
       .execute();
     const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) => `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
-    const ids = new Map(rows.map((r) => [keyOf(r), r.id]));
+    const ids = new Map(rows.map((r) => [keyOf(r), r]));
     const stored = inputs.flatMap((input) => {
-      const id = ids.get(keyOf(input));
-      if (id === undefined) return [];
+      const row = ids.get(keyOf(input));
+      if (row === undefined) return [];
       ids.delete(keyOf(input));
+      const { id, month } = row;
       const day = utcDay(input.askedAt);
-      const answer = { id, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
+      const answer = { id, month, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
       return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
     });
     await writeFacts(trx, stored, book);
@@ -119,6 +123,9 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
     return inputs.map((input) => byInput.get(input) ?? null);
   });
 }
+
+/** First day of the UTC month a scan was created in, computed by Postgres as the row is inserted (one primary-key look-up). */
+const scanMonth = (scanId: number) => sql<string>`(SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = ${scanId})`;
 
 /** One answer: see storeAnswers. */
 export async function storeAnswer(ctx: AppContext, input: NewAnswer, book: BrandBook): Promise<StoredAnswer | null> {

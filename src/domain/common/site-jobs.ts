@@ -66,3 +66,23 @@ export async function requestSiteJob<T extends keyof Tables>(
   }
   return { row, created: true };
 }
+
+/**
+ * The start of a site job's run: marks the record running if it is still
+ * queued or running (a retried job resumes it) and reads the site it is
+ * for. Null when either is gone (cancelled, replaced as stale, site deleted):
+ * the job then has nothing to do.
+ */
+export async function claimSiteJob<T extends keyof Tables>(ctx: AppContext, table: T, siteId: number, jobId: number) {
+  // As in requestSiteJob: both tables have these columns, which Kysely cannot see through a union of names.
+  const claimed = await ctx.db
+    .updateTable(table as 'sitemapImports')
+    .set({ status: 'running', startedAt: ctx.clock.now(), error: null })
+    .where('id', '=', jobId)
+    .where('siteId', '=', siteId)
+    .where('status', 'in', ['queued', 'running'])
+    .returning('id')
+    .executeTakeFirst();
+  if (!claimed) return null;
+  return (await ctx.db.selectFrom('sites').select(['id', 'url', 'domain']).where('id', '=', siteId).executeTakeFirst()) ?? null;
+}

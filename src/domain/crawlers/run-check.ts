@@ -6,6 +6,7 @@ import { SiteFetchError } from '../../web/fetch-error.ts';
 import { LLMS_TXT_MAX_BYTES, readLlmsTxt } from '../../web/llms-txt.ts';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../../web/robots.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
+import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
 
 /**
@@ -112,16 +113,8 @@ export async function runCrawlerCheck(
     ctx,
     siteId,
     async (lost) => {
-      const claimed = await ctx.db
-        .updateTable('crawlerChecks')
-        .set({ status: 'running', startedAt: ctx.clock.now(), error: null })
-        .where('id', '=', checkId)
-        .where('siteId', '=', siteId)
-        .where('status', 'in', ['queued', 'running'])
-        .returning('id')
-        .executeTakeFirst();
-      const site = await ctx.db.selectFrom('sites').select(['id', 'url', 'domain']).where('id', '=', siteId).executeTakeFirst();
-      if (!claimed || !site) return { state: 'skipped' };
+      const site = await claimSiteJob(ctx, 'crawlerChecks', siteId, checkId);
+      if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, checkId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
       const origin = siteOrigin(site);

@@ -5,6 +5,7 @@ import { withSiteLock } from '../../queue/site-lock.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SitemapError } from '../../web/sitemap-parser.ts';
+import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
 import { discoverPages, ImportError, type FoundPage } from './discover.ts';
 import { fetchTitles, type TitleResult } from './titles.ts';
@@ -101,16 +102,8 @@ export async function runSitemapImport(
     siteId,
     async (lost) => {
       const started = Date.now();
-      const claimed = await ctx.db
-        .updateTable('sitemapImports')
-        .set({ status: 'running', startedAt: ctx.clock.now(), error: null })
-        .where('id', '=', importId)
-        .where('siteId', '=', siteId)
-        .where('status', 'in', ['queued', 'running'])
-        .returning('id')
-        .executeTakeFirst();
-      const site = await ctx.db.selectFrom('sites').select(['id', 'url', 'domain']).where('id', '=', siteId).executeTakeFirst();
-      if (!claimed || !site) return { state: 'skipped' };
+      const site = await claimSiteJob(ctx, 'sitemapImports', siteId, importId);
+      if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, importId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
       const progress = progressWriter(ctx, importId, options.onProgress);

@@ -13,7 +13,14 @@ import { historyStart, promptResults } from './verdicts.ts';
  * scan results in batches, so memory stays flat in the number of prompts.
  */
 
-/** The prompt's own columns first (they read back through import), then its scan results: one latest verdict per assistant, stability. */
+/**
+ * The prompt's own columns first (they read back through import), then its
+ * scan results: one latest verdict per assistant, stability, then its
+ * consistency: per assistant how many of the latest scan's samples named or
+ * cited the brand and how many were asked ("2 of 3": `named_openai` 2,
+ * `samples_openai` 3), and the percent naming it over every assistant's
+ * answered samples. Empty where the assistant never answered the prompt.
+ */
 export const EXPORT_COLUMNS = [
   'text',
   'categories',
@@ -24,6 +31,8 @@ export const EXPORT_COLUMNS = [
   'createdAt',
   ...PROVIDER_KEYS.map((k) => `latest_${k}` as const),
   'stability',
+  ...PROVIDER_KEYS.flatMap((k) => [`named_${k}` as const, `samples_${k}` as const]),
+  'consistency',
 ] as const;
 const BATCH = 500;
 
@@ -74,6 +83,11 @@ export async function exportPromptsCsv(ctx: AppContext, site: SiteRow, query: Pr
           r.createdAt.toISOString(),
           ...PROVIDER_KEYS.map((k) => result?.latest[k] ?? ''),
           result?.stability ?? '',
+          ...PROVIDER_KEYS.flatMap((k) => {
+            const c = result?.consistency?.providers[k];
+            return c ? [String(c.named), String(c.samples)] : ['', ''];
+          }),
+          result?.consistency?.share === null || result?.consistency?.share === undefined ? '' : String(result.consistency.share),
         ]);
       }
       if (records.length) yield stringify(records, csvOptions);

@@ -1,30 +1,51 @@
-import { createAssistants, DEFAULT_CONCURRENCY, type Assistants, type UpstreamKey } from '../../assistants/index.ts';
+import { createAssistants, createRedisGate, resolveLimits, type Assistants, type ProviderGate } from '../../assistants/index.ts';
 import { credentialFor, findModel, type ProviderKey } from '../../assistants/catalog.ts';
+import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
 
-const cache = new WeakMap<AppContext['config'], Assistants>();
-
-function concurrencyOverrides(ctx: AppContext): Partial<Record<UpstreamKey, number>> {
-  const n = ctx.config.assistants.concurrency;
-  return n === undefined ? {} : Object.fromEntries(Object.keys(DEFAULT_CONCURRENCY).map((k) => [k, n]));
+interface Layer {
+  assistants: Assistants;
+  gate: ProviderGate;
 }
 
-/** One assistants layer per process and config: its concurrency limits must be shared by every job. */
-export function assistantsFor(ctx: AppContext): Assistants {
-  let assistants = cache.get(ctx.config);
-  if (!assistants) {
-    assistants = createAssistants(ctx.config.assistants, ctx.logger, {
-      concurrency: concurrencyOverrides(ctx),
-      retry: { baseDelayMs: ctx.config.assistants.retryBaseMs },
-    });
-    cache.set(ctx.config, assistants);
+const cache = new WeakMap<AppContext['redis'], Layer>();
+
+function layerFor(ctx: AppContext): Layer {
+  let layer = cache.get(ctx.redis);
+  if (!layer) {
+    const gate = createRedisGate(ctx.redis, { prefix: ctx.config.redisPrefix, limits: resolveLimits(ctx.config), logger: ctx.logger });
+    const assistants = createAssistants(ctx.config.assistants, ctx.logger, { gate, retry: { baseDelayMs: ctx.config.assistants.retryBaseMs } });
+    layer = { assistants, gate };
+    cache.set(ctx.redis, layer);
   }
-  return assistants;
+  return layer;
 }
 
-/** Calls one process may have in flight to a provider's upstream; scans reserve money only inside these slots. */
-export function concurrencyFor(ctx: AppContext, provider: ProviderKey, modelId: string): number {
+/**
+ * One assistants layer per process (per Redis connection): every call of
+ * every job goes through the one gate that holds each provider account's
+ * limits for all worker processes together (src/assistants/limits.ts).
+ */
+export function assistantsFor(ctx: AppContext): Assistants {
+  return layerFor(ctx).assistants;
+}
+
+/** The account limits all processes share, for dividing a provider's capacity between scans. */
+export function gateFor(ctx: AppContext): ProviderGate {
+  return layerFor(ctx).gate;
+}
+
+/** The upstream (provider account) a provider's model is reached through. */
+export function upstreamOf(provider: ProviderKey, modelId: string): UpstreamKey {
   const model = findModel(provider, modelId);
-  const upstream = model ? credentialFor(provider, model) : 'openai';
-  return ctx.config.assistants.concurrency ?? DEFAULT_CONCURRENCY[upstream];
+  return model ? credentialFor(provider, model) : 'openai';
+}
+
+/**
+ * Calls the whole deployment may have in flight to a provider's account
+ * (`<UPSTREAM>_MAX_IN_FLIGHT`, else ASSISTANT_CONCURRENCY, else the default):
+ * a scan lane reserves money by blocks of this many calls.
+ */
+export function concurrencyFor(ctx: AppContext, provider: ProviderKey, modelId: string): number {
+  return resolveLimits(ctx.config)[upstreamOf(provider, modelId)].maxInFlight;
 }

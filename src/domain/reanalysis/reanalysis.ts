@@ -101,7 +101,7 @@ export async function runReanalysis(
         const query = reader
           .selectFrom('answers as a')
           .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
-          .select(['a.id', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
+          .select(['a.id', 'a.month', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
           .where('a.siteId', '=', siteId)
           .orderBy('a.id');
         // One cursor over the site's answers, read in batches: one ordered index scan in all. Keyset

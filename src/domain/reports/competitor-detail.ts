@@ -21,6 +21,7 @@ import {
 } from './base.ts';
 import { headToHead, sumCompetitor, type CompetitorCounts } from './competitors.ts';
 import { promptCompetitorRows } from './period-rows.ts';
+import { pairJson, pairOf, promptProviderCompetitorRows, promptProviderRows, shareBounds, type PairSpread } from './spread.ts';
 
 /**
  * GET /projects/:id/competitors/:competitorId: one competitor against the brand.
@@ -45,7 +46,7 @@ interface DetailRow {
   periods: string[];
   counts: CountsRow[];
   rows: (CompetitorCounts & { competitorId: number; start: string; provider: string })[];
-  categories: { id: number; name: string; answered: number; brand: number; competitor: number }[];
+  categories: { id: number; name: string; answered: number; brand: number; competitor: number; sums: number[] }[];
   pages: { url: string; count: number }[];
 }
 
@@ -98,9 +99,11 @@ function detailQuery(siteId: number, competitorId: number, p: ReportPeriod, prev
            FROM rollup_competitor_period
           WHERE site_id = ${site} AND period = ${sql.lit(p.period)} AND start IN (${hidden(previousStart, 'date')}, ${start}) AND competitor_id = ${competitor}) r) AS rows,
       -- Every category, over the prompts in it now.
-      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'answered', s.answered, 'brand', s.brand, 'competitor', s.competitor)
+      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'answered', s.answered, 'brand', s.brand, 'competitor', s.competitor, 'sums', s.sums)
                                 ORDER BY lower(s.name), s.id), '[]')
-         FROM (SELECT l.id, l.name, coalesce(sum(j.answered), 0) AS answered, coalesce(sum(j.brand), 0) AS brand, coalesce(sum(j.competitor), 0) AS competitor
+         FROM (SELECT l.id, l.name, coalesce(sum(j.answered), 0) AS answered, coalesce(sum(j.brand), 0) AS brand, coalesce(sum(j.competitor), 0) AS competitor,
+                      -- The categories' intervals: each prompt's counts summed (see pairJson).
+                      ${pairJson('coalesce(j.answered, 0)', 'coalesce(j.brand, 0)', 'coalesce(j.competitor, 0)')} AS sums
                  FROM links l LEFT JOIN j ON j.prompt_id = l.prompt_id
                 GROUP BY l.id, l.name) s) AS categories,
       (SELECT coalesce(json_agg(g ORDER BY g.count DESC, g.url), '[]') FROM (
@@ -127,13 +130,53 @@ function splitQuery(siteId: number, competitorId: number, p: ReportPeriod) {
        GROUP BY grp) g`;
 }
 
-function paired(site: SiteCounts, c: CompetitorCounts) {
+/**
+ * Per (period, assistant) and per period over every assistant (provider
+ * null), the sums behind the paired numbers' intervals: each prompt's
+ * answers that did not fail, naming the brand, naming the competitor.
+ */
+async function pairSpreads(ctx: AppContext, siteId: number, competitorId: number, period: ReportPeriod['period'], starts: string[]) {
+  const { rows } = await sql<{ start: string; provider: string | null; sums: number[] }>`
+    WITH x AS MATERIALIZED (
+      SELECT p.start, p.provider, p.prompt_id, p.a, p.m, coalesce(c.mentioned, 0) AS y
+        FROM (${promptProviderRows(siteId, period, starts)}) p
+        LEFT JOIN (${promptProviderCompetitorRows(siteId, period, starts, competitorId)}) c
+          -- Byte-wise: a hash join, not a sort by collated name (see competitors.ts).
+          ON c.start = p.start AND c.prompt_id = p.prompt_id AND c.provider COLLATE "C" = p.provider COLLATE "C")
+    SELECT x.start, x.provider, ${pairJson('x.a', 'x.m', 'x.y')} AS sums FROM x GROUP BY x.start, x.provider
+    UNION ALL
+    SELECT z.start, NULL, ${pairJson('z.a', 'z.m', 'z.y')} FROM (SELECT start, prompt_id, sum(a) AS a, sum(m) AS m, sum(y) AS y FROM x GROUP BY start, prompt_id) z GROUP BY z.start`.execute(
+    ctx.db,
+  );
+  return new Map(rows.map((r) => [`${r.start}|${r.provider ?? ''}`, pairOf(r.sums)]));
+}
+
+/** `visibilityLow`, `visibilityHigh`, `shareOfVoiceLow`, `shareOfVoiceHigh` of one side. */
+function sideBounds(visibility: PairSpread['brandVisibility'] | undefined, voice: PairSpread['brandVoice'] | undefined) {
+  const v = shareBounds(visibility);
+  const s = shareBounds(voice);
+  return { visibilityLow: v.low, visibilityHigh: v.high, shareOfVoiceLow: s.low, shareOfVoiceHigh: s.high };
+}
+
+function paired(site: SiteCounts, c: CompetitorCounts, spread: PairSpread | undefined) {
   const h = headline(site);
   const both = h.mentioned + c.mentioned;
   return {
     answered: h.answered,
-    brand: { mentioned: h.mentioned, visibility: h.visibility, cited: h.ownCited, shareOfVoice: shareOfVoice(h.mentioned, both) },
-    competitor: { mentioned: c.mentioned, visibility: visibility(c.mentioned, h.answered), cited: c.cited, shareOfVoice: shareOfVoice(c.mentioned, both) },
+    brand: {
+      mentioned: h.mentioned,
+      visibility: h.visibility,
+      cited: h.ownCited,
+      shareOfVoice: shareOfVoice(h.mentioned, both),
+      ...sideBounds(spread?.brandVisibility, spread?.brandVoice),
+    },
+    competitor: {
+      mentioned: c.mentioned,
+      visibility: visibility(c.mentioned, h.answered),
+      cited: c.cited,
+      shareOfVoice: shareOfVoice(c.mentioned, both),
+      ...sideBounds(spread?.competitorVisibility, spread?.competitorVoice),
+    },
     ...headToHead(h.mentioned, c),
   };
 }
@@ -152,9 +195,10 @@ function promptSplit(rows: SplitRow['prompts']) {
 export async function competitorDetail(ctx: AppContext, site: SiteRow, competitorId: number, query: PeriodQuery) {
   const p = await resolvePeriod(ctx, site.id, query);
   const previousStart = previousPeriod(p.period, p.start);
-  const [{ competitor, periods, counts, rows, categories, pages }, { prompts }] = await Promise.all([
+  const [{ competitor, periods, counts, rows, categories, pages }, { prompts }, spreads] = await Promise.all([
     preparedRow(ctx.db, `competitor-detail-${p.period}`, detailQuery(site.id, competitorId, p, previousStart)),
     preparedRow(ctx.db, `competitor-detail-prompts-${p.period}`, splitQuery(site.id, competitorId, p)),
+    pairSpreads(ctx, site.id, competitorId, p.period, [previousStart, p.start]),
   ]);
   if (!competitor) throw new NotFoundError(`No competitor with id ${competitorId}`);
   const siteSum = (start: string, provider?: string) =>
@@ -162,20 +206,25 @@ export async function competitorDetail(ctx: AppContext, site: SiteRow, competito
   return {
     ...periodEcho(p, periods),
     competitor: { id: competitor.id, name: competitor.name, domain: competitor.domain, aliases: competitor.aliases, color: competitor.color, logo: competitor.logo },
-    current: paired(siteSum(p.start), sumCompetitor(rows, { start: p.start })),
-    previous: paired(siteSum(previousStart), sumCompetitor(rows, { start: previousStart })),
+    current: paired(siteSum(p.start), sumCompetitor(rows, { start: p.start }), spreads.get(`${p.start}|`)),
+    previous: paired(siteSum(previousStart), sumCompetitor(rows, { start: previousStart }), spreads.get(`${previousStart}|`)),
     providers: PROVIDER_KEYS.filter((k) => counts.some((r) => r.start === p.start && r.provider === k)).map((k) => ({
       provider: k,
       name: providerEntry(k).name,
-      ...paired(siteSum(p.start, k), sumCompetitor(rows, { start: p.start, provider: k })),
+      ...paired(siteSum(p.start, k), sumCompetitor(rows, { start: p.start, provider: k }), spreads.get(`${p.start}|${k}`)),
     })),
-    categories: categories.map((c) => ({
-      id: c.id,
-      name: c.name,
-      answered: c.answered,
-      brand: { mentioned: c.brand, visibility: visibility(c.brand, c.answered) },
-      competitor: { mentioned: c.competitor, visibility: visibility(c.competitor, c.answered) },
-    })),
+    categories: categories.map((c) => {
+      const spread = pairOf(c.sums);
+      const b = shareBounds(spread?.brandVisibility);
+      const x = shareBounds(spread?.competitorVisibility);
+      return {
+        id: c.id,
+        name: c.name,
+        answered: c.answered,
+        brand: { mentioned: c.brand, visibility: visibility(c.brand, c.answered), visibilityLow: b.low, visibilityHigh: b.high },
+        competitor: { mentioned: c.competitor, visibility: visibility(c.competitor, c.answered), visibilityLow: x.low, visibilityHigh: x.high },
+      };
+    }),
     prompts: promptSplit(prompts),
     pages,
   };

@@ -51,3 +51,28 @@ export function searchRows(siteId: number, period: Period, start: string): RawBu
   }
   return sql`SELECT prompt_id, query, answers FROM rollup_search_period WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
 }
+
+/** `(domain, site_type, prompt_id, answers, names_brand, citations)`: each cited domain per prompt, as rollup_source_period counts them. */
+export function promptSourceRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT c.domain, c.site_type, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
+                 FROM answer_facts f
+                CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
+                                      FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
+                WHERE f.site_id = ${siteId} AND f.day = ${start}
+                GROUP BY c.domain, c.site_type, f.prompt_id`;
+  }
+  return sql`SELECT domain, site_type, prompt_id, answers, names_brand, citations FROM rollup_prompt_source_period
+              WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
+}
+
+/** `(site_type, prompt_id, citations)`: citations of each site type per prompt (domains not empty, as rollup_source_period counts them). */
+export function promptSiteTypeRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT x->>'siteType' AS site_type, f.prompt_id, count(*) AS citations
+                 FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
+                WHERE f.site_id = ${siteId} AND f.day = ${start} AND x->>'domain' <> ''
+                GROUP BY 1, 2`;
+  }
+  return sql`SELECT site_type, prompt_id, citations FROM rollup_prompt_site_type_period WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
+}

@@ -107,7 +107,8 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
     topSources(ctx.db, site.id, p.period, p.start, 10),
     ctx.config.apiVariant.includes('A') ? scope(ctx.db, site, p.period, p.start) : Promise.resolve(null),
     siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
-    providerSpread(ctx.db, site.id, p.period, [previousStart, p.start]),
+    // Every period of the window: the chart series carries each assistant's bands too.
+    providerSpread(ctx.db, site.id, p.period, window),
     competitorSums(ctx.db, site.id, p.period, p.start),
   ]);
   // No period with data: the site was never scanned.
@@ -172,10 +173,30 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
   const series = window.map((start) => {
     const point = counts.get(start);
     const h = headlineWithIntervals(point?.total ?? emptyCounts(), estimatesOf(spreads.get(start)));
-    const byProvider = Object.fromEntries(
-      [...(point?.providers ?? new Map<string, SiteCounts>())].filter(([k]) => isProviderKey(k)).map(([k, c]) => [k, headline(c).visibility]),
-    ) as Record<string, number | null>;
-    return { start, ...h, providers: byProvider };
+    const listed = [...(point?.providers ?? new Map<string, SiteCounts>())].filter(([k]) => isProviderKey(k));
+    const visibilities = Object.fromEntries(listed.map(([k, c]) => [k, headline(c).visibility])) as Record<string, number | null>;
+    // Each assistant's shares with their intervals, as the overall point has them.
+    const providerShares = Object.fromEntries(
+      listed.map(([k, c]) => {
+        const x = headlineWithIntervals(c, estimatesOf(byProvider.get(`${start}|${k}`)));
+        return [
+          k,
+          {
+            answered: x.answered,
+            visibility: x.visibility,
+            visibilityLow: x.visibilityLow,
+            visibilityHigh: x.visibilityHigh,
+            ownCitationRate: x.ownCitationRate,
+            ownCitationRateLow: x.ownCitationRateLow,
+            ownCitationRateHigh: x.ownCitationRateHigh,
+            shareOfVoice: x.shareOfVoice,
+            shareOfVoiceLow: x.shareOfVoiceLow,
+            shareOfVoiceHigh: x.shareOfVoiceHigh,
+          },
+        ];
+      }),
+    );
+    return { start, ...h, providers: visibilities, providerShares };
   });
 
   return {

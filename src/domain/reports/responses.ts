@@ -69,10 +69,25 @@ const promptChanges = z.object({ won: z.array(promptChange), lost: z.array(promp
 export const source = named(
   'Source',
   'A cited domain: answers citing it (count), citations, and the percent of those answers naming the brand',
-  z.object({ domain: z.string(), siteType, count, citations: count, namesBrand: percent }),
+  z.object({ domain: z.string(), siteType, count, citations: count, namesBrand: percent, namesBrandLow: percent, namesBrandHigh: percent }),
 );
 
 const readFrom = z.enum(['api', 'app', 'search page']);
+
+const providerShares = named(
+  'ProviderShares',
+  'One assistant’s shares in one period of the chart series, each with its 95% interval (Low, High)',
+  z.object({ answered: count, visibility: percent, shareOfVoice: percent, ...intervalFields }),
+);
+
+/** A share's 95% interval, `<share>Low` and `<share>High` (clustered by prompt; null where there is no share). */
+const bounds = <K extends string>(...names: K[]) =>
+  Object.fromEntries(
+    names.flatMap((n) => [
+      [`${n}Low`, percent],
+      [`${n}High`, percent],
+    ]),
+  ) as Record<`${K}Low` | `${K}High`, typeof percent>;
 
 export const report = named(
   'Report',
@@ -101,7 +116,13 @@ export const report = named(
     providers: z.array(headline.extend({ provider, name: z.string(), previous: headline, change: headlineChange })),
     changes: promptChanges,
     topSources: z.array(source),
-    series: z.array(headline.extend({ start: day, providers: z.record(z.string(), percent).describe('Visibility per provider key') })),
+    series: z.array(
+      headline.extend({
+        start: day,
+        providers: z.record(z.string(), percent).describe('Visibility per provider key'),
+        providerShares: z.record(z.string(), providerShares).describe('Each assistant’s shares with their 95% intervals, per provider key'),
+      }),
+    ),
     scope: z
       .object({
         assistants: z.array(
@@ -170,6 +191,7 @@ const toneFields = {
   positiveShare: percent,
   neutralShare: percent,
   negativeShare: percent,
+  ...bounds('positiveShare', 'neutralShare', 'negativeShare'),
   score: z.number().nullable().describe('Mean tone score in [-1, 1]'),
 };
 
@@ -211,9 +233,9 @@ export const sources = named(
   z.object({
     ...periodEcho,
     answered: count,
-    sources: z.array(source.extend({ share: percent })),
+    sources: z.array(source.extend({ share: percent, ...bounds('share') })),
     ...paging,
-    siteTypes: z.array(z.object({ siteType, domains: count, citations: count, share: percent })),
+    siteTypes: z.array(z.object({ siteType, domains: count, citations: count, share: percent.describe('Percent of all citations'), ...bounds('share') })),
     ownPages: z.array(
       z.object({
         url: z.string(),
@@ -240,7 +262,14 @@ export const competitorReport = named(
   z.object({
     ...periodEcho,
     answered: count,
-    brand: z.object({ name: z.string(), mentioned: count, visibility: percent, shareOfVoice: percent, previousVisibility: percent }),
+    brand: z.object({
+      name: z.string(),
+      mentioned: count,
+      visibility: percent,
+      shareOfVoice: percent,
+      previousVisibility: percent,
+      ...bounds('visibility', 'shareOfVoice', 'previousVisibility'),
+    }),
     competitors: z.array(
       z.object({
         id,
@@ -254,6 +283,7 @@ export const competitorReport = named(
         shareOfVoice: percent,
         previousVisibility: percent,
         change: z.number().nullable(),
+        ...bounds('visibility', 'shareOfVoice', 'previousVisibility'),
         headToHead: z.object(headToHead),
       }),
     ),
@@ -262,18 +292,24 @@ export const competitorReport = named(
         provider,
         name: z.string(),
         answered: count,
-        brand: z.object({ mentioned: count, visibility: percent }),
-        competitors: z.array(z.object({ id, mentioned: count, visibility: percent })),
+        brand: z.object({ mentioned: count, visibility: percent, ...bounds('visibility') }),
+        competitors: z.array(z.object({ id, mentioned: count, visibility: percent, ...bounds('visibility') })),
       }),
     ),
     suggestions: z.array(z.object({ name: z.string(), count })),
   }),
 );
 
-const side = z.object({ mentioned: count, visibility: percent, cited: count, shareOfVoice: percent });
+const side = z.object({
+  mentioned: count,
+  visibility: percent,
+  cited: count,
+  shareOfVoice: percent.describe('Mentions among the brand’s and this competitor’s mentions, percent'),
+  ...bounds('visibility', 'shareOfVoice'),
+});
 const paired = { answered: count, brand: side, competitor: side, ...headToHead };
 const listed = z.array(z.object({ id, text: z.string() }));
-const mentions = z.object({ mentioned: count, visibility: percent });
+const mentions = z.object({ mentioned: count, visibility: percent, ...bounds('visibility') });
 
 export const competitorDetail = named(
   'CompetitorDetail',

@@ -74,11 +74,37 @@ export const PERIOD_TABLES = {
     ],
     keys: 4,
   },
-  /** Per (prompt, assistant): the spread over prompts behind each assistant's intervals (migration 20261126T0900). */
+  /** Per (prompt, assistant): the spread over prompts behind each assistant's intervals and the tone shares' (migrations 20261126T0900, 20261127T1200). */
   promptProvider: {
     name: 'rollup_prompt_provider_period',
-    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['provider', 'text'], ...counters('answers', 'failed', 'mentioned', 'own_cited', 'competitor_mentions')],
+    columns: [
+      ...PERIOD_KEY,
+      ['prompt_id', 'int'],
+      ['provider', 'text'],
+      ...counters('answers', 'failed', 'mentioned', 'own_cited', 'competitor_mentions', 'positive', 'neutral', 'negative'),
+    ],
     keys: 5,
+    kinds: COARSE_KINDS,
+  },
+  /** Per (competitor, prompt, assistant): each competitor's visibility interval per assistant (migration 20261127T1200). */
+  promptProviderCompetitor: {
+    name: 'rollup_prompt_provider_competitor_period',
+    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['prompt_id', 'int'], ['provider', 'text'], ...counters('mentioned')],
+    keys: 6,
+    kinds: COARSE_KINDS,
+  },
+  /** Per (site type, prompt): citations, for the sources report's site-type share intervals (migration 20261127T1400). */
+  promptSiteType: {
+    name: 'rollup_prompt_site_type_period',
+    columns: [...PERIOD_KEY, ['site_type', 'text'], ['prompt_id', 'int'], ...counters('citations')],
+    keys: 5,
+    kinds: COARSE_KINDS,
+  },
+  /** Per (cited domain, prompt): the sources report's intervals (migration 20261127T1200). */
+  promptSource: {
+    name: 'rollup_prompt_source_period',
+    columns: [...PERIOD_KEY, ['domain', 'text'], ['site_type', 'text'], ['prompt_id', 'int'], ...counters('answers', 'names_brand', 'citations')],
+    keys: 6,
     kinds: COARSE_KINDS,
   },
   promptCompetitor: {

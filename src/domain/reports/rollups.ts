@@ -109,6 +109,8 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
       if (owner !== null) pages.set(JSON.stringify([owner, c.normalizedUrl]), { owner, url: c.normalizedUrl });
       if (c.siteType === 'own') ownPages.add(c.normalizedUrl);
     }
+    const citationsByType = new Map<string, number>();
+    for (const s of sources.values()) citationsByType.set(s.siteType, (citationsByType.get(s.siteType) ?? 0) + s.n);
     const searches = new Set(item.searches.map(searchKey).filter((q) => q !== ''));
     siteDay.add([siteId, day, provider], {
       answers: 1,
@@ -144,8 +146,14 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
         mentioned: f.mentioned ? 1 : 0,
         own_cited: f.ownCited ? 1 : 0,
         competitor_mentions: f.competitorsNamed.length,
+        positive: f.tone === 'positive' ? 1 : 0,
+        neutral: f.tone === 'neutral' ? 1 : 0,
+        negative: f.tone === 'negative' ? 1 : 0,
       });
-      for (const id of named) acc.promptCompetitor.add([...k, id, promptId], { mentioned: 1, both_named: f.mentioned ? 1 : 0 });
+      for (const id of named) {
+        acc.promptCompetitor.add([...k, id, promptId], { mentioned: 1, both_named: f.mentioned ? 1 : 0 });
+        acc.promptProviderCompetitor.add([...k, id, promptId, provider], { mentioned: 1 });
+      }
       for (const id of involved) {
         const place = f.competitorsNamed.indexOf(id) + 1;
         const both = place > 0 && f.mentioned && f.brandRank !== null;
@@ -158,7 +166,11 @@ export function reportRollupRows(items: readonly RolledAnswer[]): ReportRollupRo
           competitor_ahead: both && (f.brandRank as number) > place ? 1 : 0,
         });
       }
-      for (const s of sources.values()) acc.source.add([...k, s.domain, s.siteType], { answers: 1, names_brand: f.mentioned ? 1 : 0, citations: s.n });
+      for (const s of sources.values()) {
+        acc.source.add([...k, s.domain, s.siteType], { answers: 1, names_brand: f.mentioned ? 1 : 0, citations: s.n });
+        acc.promptSource.add([...k, s.domain, s.siteType, promptId], { answers: 1, names_brand: f.mentioned ? 1 : 0, citations: s.n });
+      }
+      for (const [siteType, n] of citationsByType) acc.promptSiteType.add([...k, siteType, promptId], { citations: n });
       for (const p of pages.values()) acc.page.add([...k, p.owner, p.url], { answers: 1 });
       for (const url of ownPages) acc.ownPagePrompt.add([...k, url, promptId, provider], { answers: 1 });
       for (const query of searches) acc.search.add([...k, promptId, query], { answers: 1 });
@@ -344,8 +356,31 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
       TABLES.promptProvider,
       sql`SELECT site_id, day, prompt_id, provider, count(*) AS answers, count(*) FILTER (WHERE verdict = 'failed') AS failed,
                  count(*) FILTER (WHERE mentioned) AS mentioned, count(*) FILTER (WHERE own_cited) AS own_cited,
-                 coalesce(sum(cardinality(competitors_named)), 0) AS competitor_mentions
+                 coalesce(sum(cardinality(competitors_named)), 0) AS competitor_mentions, count(*) FILTER (WHERE tone = 'positive') AS positive,
+                 count(*) FILTER (WHERE tone = 'neutral') AS neutral, count(*) FILTER (WHERE tone = 'negative') AS negative
             FROM answer_facts WHERE site_id = ${siteId} GROUP BY site_id, day, prompt_id, provider`,
+    ],
+    [
+      TABLES.promptProviderCompetitor,
+      sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, f.provider, count(*) AS mentioned
+            FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
+           WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, c.id, f.prompt_id, f.provider`,
+    ],
+    [
+      TABLES.promptSiteType,
+      sql`SELECT f.site_id, f.day, x->>'siteType' AS site_type, f.prompt_id, count(*) AS citations
+            FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
+           WHERE f.site_id = ${siteId} AND x->>'domain' <> ''
+           GROUP BY f.site_id, f.day, x->>'siteType', f.prompt_id`,
+    ],
+    [
+      TABLES.promptSource,
+      sql`SELECT f.site_id, f.day, c.domain, c.site_type, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
+            FROM answer_facts f
+           CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
+                                 FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
+           WHERE f.site_id = ${siteId}
+           GROUP BY f.site_id, f.day, c.domain, c.site_type, f.prompt_id`,
     ],
     [
       TABLES.promptCompetitor,

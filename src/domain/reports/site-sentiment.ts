@@ -21,6 +21,10 @@ import {
   type SiteCounts,
 } from './base.ts';
 import { engineParam, pagingShape } from './query.ts';
+import { clusterJson, clusterOf, promptProviderRows, shareBounds } from './spread.ts';
+import type { ClusterSums } from '../../analysis/index.ts';
+import type { Db } from '../../db/database.ts';
+import type { Period } from './periods.ts';
 
 /** GET /projects/:id/sentiment: tone of the answers that name the brand. */
 
@@ -37,8 +41,31 @@ export const sentimentQuerySchema = periodQuerySchema.extend({
 });
 export type SentimentQuery = z.output<typeof sentimentQuerySchema>;
 
-function tones(c: SiteCounts) {
+/** Each tone's sums over prompts (numerator: that tone's answers; denominator: answers with a tone, i.e. naming the brand). */
+type ToneSpread = Record<(typeof TONES)[number], ClusterSums | undefined>;
+
+/**
+ * The tone shares' spread over prompts, keyed `start|provider` and, over
+ * every assistant, `start|` (see promptProviderRows).
+ */
+async function toneSpreads(db: Db, siteId: number, period: Period, starts: string[]): Promise<Map<string, ToneSpread>> {
+  const toned = '(x.pos + x.neu + x.neg)';
+  const columns = sql`${clusterJson('x.pos', toned)} AS positive, ${clusterJson('x.neu', toned)} AS neutral, ${clusterJson('x.neg', toned)} AS negative`;
+  const { rows } = await sql<{ start: string; provider: string | null; positive: number[]; neutral: number[]; negative: number[] }>`
+    WITH p AS MATERIALIZED (${promptProviderRows(siteId, period, starts)})
+    SELECT x.start, x.provider, ${columns} FROM p x GROUP BY x.start, x.provider
+    UNION ALL
+    SELECT x.start, NULL, ${columns} FROM (SELECT start, prompt_id, sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg FROM p GROUP BY start, prompt_id) x GROUP BY x.start`.execute(
+    db,
+  );
+  return new Map(rows.map((r) => [`${r.start}|${r.provider ?? ''}`, { positive: clusterOf(r.positive), neutral: clusterOf(r.neutral), negative: clusterOf(r.negative) }]));
+}
+
+function tones(c: SiteCounts, spread: ToneSpread | undefined) {
   const answers = c.positive + c.neutral + c.negative;
+  const pos = shareBounds(spread?.positive);
+  const neu = shareBounds(spread?.neutral);
+  const neg = shareBounds(spread?.negative);
   return {
     answers,
     positive: c.positive,
@@ -47,6 +74,12 @@ function tones(c: SiteCounts) {
     positiveShare: percentOf(c.positive, answers),
     neutralShare: percentOf(c.neutral, answers),
     negativeShare: percentOf(c.negative, answers),
+    positiveShareLow: pos.low,
+    positiveShareHigh: pos.high,
+    neutralShareLow: neu.low,
+    neutralShareHigh: neu.high,
+    negativeShareLow: neg.low,
+    negativeShareHigh: neg.high,
     // Mean tone score of the answers naming the brand, in [-1, 1].
     score: answers > 0 ? round3(c.toneSum / answers) : null,
   };
@@ -61,7 +94,7 @@ function tones(c: SiteCounts) {
 export async function siteSentiment(ctx: AppContext, site: SiteRow, query: SentimentQuery) {
   const p = await resolvePeriod(ctx, site.id, query);
   const previousStart = previousPeriod(p.period, p.start);
-  const [{ periods, counts: rows }, answers] = await Promise.all([
+  const [{ periods, counts: rows }, answers, spreads] = await Promise.all([
     preparedRow(
       ctx.db,
       `sentiment-counts-${p.period}`,
@@ -69,6 +102,7 @@ export async function siteSentiment(ctx: AppContext, site: SiteRow, query: Senti
       SELECT ${periodsJson(site.id, p.period)} AS periods, ${periodAndPreviousCountsJson(site.id, p, previousStart)} AS counts`,
     ),
     query.answers ? answerList(ctx, site.id, p, query) : Promise.resolve(null),
+    toneSpreads(ctx.db, site.id, p.period, [previousStart, p.start]),
   ]);
   const sum = (start: string, provider?: string) =>
     rows.filter((r) => r.start === start && (provider === undefined || r.provider === provider)).reduce((acc, r) => addCounts(acc, r), emptyCounts());
@@ -76,9 +110,14 @@ export async function siteSentiment(ctx: AppContext, site: SiteRow, query: Senti
   const providers = PROVIDER_KEYS.filter((k) => rows.some((r) => r.start === p.start && r.provider === k)).map((k) => ({
     provider: k,
     name: providerEntry(k).name,
-    ...tones(sum(p.start, k)),
+    ...tones(sum(p.start, k), spreads.get(`${p.start}|${k}`)),
   }));
-  const result = { ...periodEcho(p, periods), overall: tones(current), previous: tones(sum(previousStart)), providers };
+  const result = {
+    ...periodEcho(p, periods),
+    overall: tones(current, spreads.get(`${p.start}|`)),
+    previous: tones(sum(previousStart), spreads.get(`${previousStart}|`)),
+    providers,
+  };
   if (!answers) return result;
   const scope = query.engine ? sum(p.start, query.engine) : current;
   // The list's total comes from the rollups: answers naming the brand are exactly those with a tone.

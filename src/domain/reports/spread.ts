@@ -42,6 +42,12 @@ export interface SpreadRow {
 }
 
 /**
+ * Squares and products are summed as float8: Postgres sums bigints in
+ * numeric, about a sixth slower over a window's per-(prompt, assistant)
+ * rows, and the sums stay whole numbers far below 2^53, where float8 is exact.
+ */
+
+/**
  * The aggregate columns of a SpreadRow over per-prompt rows whose answered
  * (`a`), naming (`m`), own-citing (`c`) and brand-mention (`v`) counts are
  * the given expressions.
@@ -55,13 +61,13 @@ export function spreadColumns(a: string, m: string, c: string, v: string): RawBu
       `coalesce(sum(${m}), 0) AS m`,
       `coalesce(sum(${c}), 0) AS c`,
       `coalesce(sum(${v}), 0) AS v`,
-      `coalesce(sum((${a})::bigint * (${a})), 0) AS aa`,
-      `coalesce(sum((${m})::bigint * (${m})), 0) AS mm`,
-      `coalesce(sum((${m})::bigint * (${a})), 0) AS ma`,
-      `coalesce(sum((${c})::bigint * (${c})), 0) AS cc`,
-      `coalesce(sum((${c})::bigint * (${a})), 0) AS ca`,
-      `coalesce(sum((${v})::bigint * (${v})), 0) AS vv`,
-      `coalesce(sum((${m})::bigint * (${v})), 0) AS mv`,
+      `coalesce(sum((${a})::float8 * (${a})), 0) AS aa`,
+      `coalesce(sum((${m})::float8 * (${m})), 0) AS mm`,
+      `coalesce(sum((${m})::float8 * (${a})), 0) AS ma`,
+      `coalesce(sum((${c})::float8 * (${c})), 0) AS cc`,
+      `coalesce(sum((${c})::float8 * (${a})), 0) AS ca`,
+      `coalesce(sum((${v})::float8 * (${v})), 0) AS vv`,
+      `coalesce(sum((${m})::float8 * (${v})), 0) AS mv`,
     ].join(', '),
   );
 }
@@ -140,22 +146,132 @@ export async function siteSpreadByPeriod(db: Db, siteId: number, period: Period,
 }
 
 /**
+ * `(start, provider, prompt_id, a, m, c, v, pos, neu, neg)`: per prompt and
+ * assistant in the given periods, answers that did not fail, naming the
+ * brand, linking an own page, brand mentions (the brand's and competitors'),
+ * and answers of each tone. From rollup_prompt_provider_period, or for days
+ * from those days' facts (the table keeps no day rows).
+ */
+export function promptProviderRows(siteId: number, period: Period, starts: readonly string[]): RawBuilder<unknown> {
+  return period === 'day'
+    ? sql`SELECT day AS start, provider, prompt_id, count(*) - count(*) FILTER (WHERE verdict = 'failed') AS a, count(*) FILTER (WHERE mentioned) AS m,
+                 count(*) FILTER (WHERE own_cited) AS c, count(*) FILTER (WHERE mentioned) + coalesce(sum(cardinality(competitors_named)), 0) AS v,
+                 count(*) FILTER (WHERE tone = 'positive') AS pos, count(*) FILTER (WHERE tone = 'neutral') AS neu, count(*) FILTER (WHERE tone = 'negative') AS neg
+            FROM answer_facts WHERE site_id = ${siteId} AND day = ANY(${[...starts]}::date[])
+           GROUP BY day, provider, prompt_id`
+    : sql`SELECT start, provider, prompt_id, answers - failed AS a, mentioned AS m, own_cited AS c, mentioned + competitor_mentions AS v,
+                 positive AS pos, neutral AS neu, negative AS neg
+            FROM rollup_prompt_provider_period WHERE site_id = ${siteId} AND period = ${period} AND start = ANY(${[...starts]}::date[])`;
+}
+
+/**
+ * `(start, provider, prompt_id, competitor_id, mentioned)`: answers naming a
+ * competitor (one, or every one when `competitorId` is not given) per prompt
+ * and assistant: from rollup_prompt_provider_competitor_period, or for days
+ * from those days' facts.
+ */
+export function promptProviderCompetitorRows(siteId: number, period: Period, starts: readonly string[], competitorId?: number): RawBuilder<unknown> {
+  if (period === 'day') {
+    return sql`SELECT f.day AS start, f.provider, f.prompt_id, x.id AS competitor_id, count(*) AS mentioned
+                 FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) x
+                WHERE f.site_id = ${siteId} AND f.day = ANY(${[...starts]}::date[]) ${competitorId === undefined ? sql`` : sql`AND x.id = ${competitorId}`}
+                GROUP BY 1, 2, 3, 4`;
+  }
+  return sql`SELECT start, provider, prompt_id, competitor_id, mentioned FROM rollup_prompt_provider_competitor_period
+              WHERE site_id = ${siteId} AND period = ${period} AND start = ANY(${[...starts]}::date[])
+                ${competitorId === undefined ? sql`` : sql`AND competitor_id = ${competitorId}`}`;
+}
+
+/**
  * Each assistant's spread over prompts in the given periods, keyed
- * `start|provider`: from rollup_prompt_provider_period, or for days from
- * those days' facts (the table keeps no day rows).
+ * `start|provider` (see promptProviderRows).
  */
 export async function providerSpread(db: Db, siteId: number, period: Period, starts: readonly string[]): Promise<Map<string, ShareSpread>> {
-  const perPrompt =
-    period === 'day'
-      ? sql`SELECT day AS start, provider, prompt_id, count(*) - count(*) FILTER (WHERE verdict = 'failed') AS a, count(*) FILTER (WHERE mentioned) AS m,
-                   count(*) FILTER (WHERE own_cited) AS c, count(*) FILTER (WHERE mentioned) + coalesce(sum(cardinality(competitors_named)), 0) AS v
-              FROM answer_facts WHERE site_id = ${siteId} AND day = ANY(${[...starts]}::date[])
-             GROUP BY day, provider, prompt_id`
-      : sql`SELECT start, provider, prompt_id, answers - failed AS a, mentioned AS m, own_cited AS c, mentioned + competitor_mentions AS v
-              FROM rollup_prompt_provider_period WHERE site_id = ${siteId} AND period = ${period} AND start = ANY(${[...starts]}::date[])`;
   const { rows } = await sql<SpreadRow & { start: string; provider: string }>`
-    SELECT x.start, x.provider, ${spreadColumns('x.a', 'x.m', 'x.c', 'x.v')} FROM (${perPrompt}) x GROUP BY x.start, x.provider`.execute(db);
+    SELECT x.start, x.provider, ${spreadColumns('x.a', 'x.m', 'x.c', 'x.v')} FROM (${promptProviderRows(siteId, period, starts)}) x GROUP BY x.start, x.provider`.execute(db);
   return new Map(rows.map((r) => [`${r.start}|${r.provider}`, spreadOf(r)]));
+}
+
+/**
+ * One share's ClusterSums as a JSON array, over per-prompt rows whose
+ * numerator and denominator are the expressions `y` and `n`:
+ * [Σy, Σn, Σy², Σy·n, Σn², prompts with n > 0]. Read back with clusterOf.
+ */
+export function clusterJson(y: string, n: string): RawBuilder<unknown> {
+  return sql.raw(
+    `json_build_array(coalesce(sum(${y}), 0), coalesce(sum(${n}), 0), coalesce(sum((${y})::float8 * (${y})), 0), coalesce(sum((${y})::float8 * (${n})), 0),
+                      coalesce(sum((${n})::float8 * (${n})), 0), count(*) FILTER (WHERE ${n} > 0))`,
+  );
+}
+
+export function clusterOf(a: readonly (number | string)[] | null | undefined): ClusterSums | undefined {
+  if (!a) return undefined;
+  const [y, n, yy, yn, nn, clusters] = a.map(Number) as [number, number, number, number, number, number];
+  return { y, n, yy, yn, nn, clusters };
+}
+
+/** A share's 95% interval in percent (see bounds) from its sums; nulls without any. */
+export function shareBounds(s: ClusterSums | undefined): { low: number | null; high: number | null } {
+  return bounds(s ? clusteredShare(s) : null);
+}
+
+/**
+ * A numerator's sums over prompts against a denominator whose own sums are
+ * known (`whole`: Σn, Σn², clusters), joined per prompt in SQL: y = Σy,
+ * yy = Σy², yn = Σy·n. E.g. a competitor's or a cited domain's answers
+ * against the answers that did not fail.
+ */
+export function against(whole: ClusterSums | undefined, part: { y: number; yy: number; yn: number } | undefined): ClusterSums | undefined {
+  if (!whole) return undefined;
+  const { y, yy, yn } = part ?? { y: 0, yy: 0, yn: 0 };
+  return { ...whole, y, yy, yn };
+}
+
+/**
+ * Two brands' visibility and their share of voice between them (a
+ * competitor against the brand), over per-prompt rows of answers that did
+ * not fail (`a`), naming the brand (`m`) and naming the competitor (`y`):
+ * one JSON array of the sums pairOf needs.
+ */
+export function pairJson(a: string, m: string, y: string): RawBuilder<unknown> {
+  const sq = (x: string, z: string) => `coalesce(sum((${x})::float8 * (${z})), 0)`;
+  return sql.raw(
+    `json_build_array(coalesce(sum(${a}), 0), coalesce(sum(${m}), 0), coalesce(sum(${y}), 0), ${sq(a, a)}, ${sq(m, m)}, ${sq(y, y)}, ${sq(m, a)}, ${sq(y, a)}, ${sq(m, y)},
+                      count(*) FILTER (WHERE ${a} > 0), count(*) FILTER (WHERE (${m}) + (${y}) > 0))`,
+  );
+}
+
+export interface PairSpread {
+  brandVisibility: ClusterSums;
+  competitorVisibility: ClusterSums;
+  /** Brand mentions over brand and competitor mentions. */
+  brandVoice: ClusterSums;
+  competitorVoice: ClusterSums;
+}
+
+export function pairOf(arr: readonly (number | string)[] | null | undefined): PairSpread | undefined {
+  if (!arr) return undefined;
+  const [a, m, y, aa, mm, yy, ma, ya, my, clusters, voiceClusters] = arr.map(Number) as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // The voice denominator per prompt is m + y: its sums follow from the products.
+  const v = { n: m + y, nn: mm + 2 * my + yy, clusters: voiceClusters };
+  return {
+    brandVisibility: { y: m, n: a, yy: mm, yn: ma, nn: aa, clusters },
+    competitorVisibility: { y, n: a, yy, yn: ya, nn: aa, clusters },
+    brandVoice: { y: m, yy: mm, yn: mm + my, ...v },
+    competitorVoice: { y, yy, yn: yy + my, ...v },
+  };
 }
 
 /** A competitor's sums over prompts: mentions y, Σy², Σy·answered, Σy·brand mentions. */

@@ -7,7 +7,9 @@ import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../../db/schem
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
-import { assistantsFor, concurrencyFor } from '../providers/assistants.ts';
+import { assistantsFor, concurrencyFor, upstreamOf } from '../providers/assistants.ts';
+import type { UpstreamKey } from '../../assistants/types.ts';
+import { joinShare, type SiteShare } from './fair-share.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
 import { createPurse } from './purse.ts';
@@ -16,8 +18,9 @@ import { createPurse } from './purse.ts';
  * The scan job. Work = the scan's prompts x providers x samples, minus
  * answers already stored and requests already in a submitted batch, so a
  * retried or resumed scan never asks or charges twice (an answer is unique
- * per scan, prompt, provider and sample). Synchronous models are asked through a
- * per-provider limit, taking each price from the lane's reserved block
+ * per scan, prompt, provider and sample). Synchronous models are asked in the
+ * site's turn at its provider account (./fair-share.ts; the account's limits
+ * hold across processes in the gate), taking each price from the lane's reserved block
  * (./scan-purse.ts) just before its call; batch and
  * queue models are submitted, then the job re-delays itself to poll them.
  */
@@ -300,22 +303,45 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
         const already = await ctx.db.selectFrom('scanBatches').select('id').where('scanId', '=', scanId).where('provider', '=', work.provider).executeTakeFirst();
         if (!already) await submitBatches(st, work, todo(work));
       }
-      await Promise.all(
-        works
-          .filter((w) => w.mode === 'ask')
-          .map(async (work) => {
-            const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
-            const limit = pLimit(concurrency);
-            const lane = todo(work);
-            // A block per round of calls in flight: one reservation for `concurrency` calls, not one each.
-            const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
-            try {
-              await Promise.all(lane.map((ask) => limit(() => askOne(st, work, purse, ask))));
-            } finally {
-              await purse.close();
-            }
-          }),
-      );
+      // One share per provider account for the whole site: two lanes on one upstream (AI Overview and AI Mode) split it.
+      const shares = new Map<UpstreamKey, Promise<SiteShare>>();
+      const shareOf = (upstream: UpstreamKey) => {
+        let share = shares.get(upstream);
+        if (!share) shares.set(upstream, (share = joinShare(ctx, upstream, site.id)));
+        return share;
+      };
+      try {
+        await Promise.all(
+          works
+            .filter((w) => w.mode === 'ask')
+            .map(async (work) => {
+              const lane = todo(work);
+              if (lane.length === 0) return;
+              const share = await shareOf(upstreamOf(work.provider, work.model.id));
+              // A block per round of calls the account allows in flight: one reservation for many calls, not one each.
+              const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
+              // The site's share admits each call; this only bounds how many wait for their turn at once.
+              const limit = pLimit(concurrency);
+              const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
+              try {
+                await Promise.all(
+                  lane.map((ask) =>
+                    limit(() =>
+                      share.run(
+                        () => askOne(st, work, purse, ask),
+                        () => halted(st),
+                      ),
+                    ),
+                  ),
+                );
+              } finally {
+                await purse.close();
+              }
+            }),
+        );
+      } finally {
+        await Promise.all([...shares.values()].map((s) => s.then((share) => share.leave()).catch(() => undefined)));
+      }
       await st.writer.close();
       // Answers already paid for are stored above; the run that now holds the lock does the rest.
       if (lockLost.aborted) throw new Error(`scan ${scanId} lost its site lock; another run continues it`);

@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../erro
 import { formatUsd, microsToUsd } from '../../money.ts';
 import { enqueue } from '../../queue/queues.ts';
 import { startOfUtcMonth, utcMonthFirstDay } from '../../dates.ts';
+import { ensureAnswerMonths } from '../answers/partitions.ts';
 import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
 import { limitsOf } from '../workspace/plans.ts';
 import { providerView } from '../providers/providers.ts';
@@ -187,6 +188,8 @@ export async function startScan(
         throw err;
       });
   });
+  // Its answers' partition, should the nightly job not have made it ahead (one catalog look-up when it has).
+  await ensureAnswerMonths(ctx.db, scan.createdAt);
   await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId: `scan-${scan.id}`, delayMs: options.delayMs });
   return { scan: serializeScan(scan), estimate: estimateView(plan) };
 }

@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/database.ts';
 import type { KeyRole, Plan, Role } from '../../db/schema.ts';
 import { UnauthorizedError } from '../../errors.ts';
 import { hashKey, isWellFormedKey } from './api-keys.ts';
-import { cacheOf, KEY_CACHE_TTL_MS } from './key-cache.ts';
+import { cacheOf, KEY_CACHE_TTL_MS, storeCachedKey } from './key-cache.ts';
 import { effectiveKeyRole } from './roles.ts';
 
 /** Who is calling: always an API key here; persons sign in through the web app only. */
@@ -17,7 +17,6 @@ export interface Principal {
 }
 
 const LAST_USE_REFRESH_MS = 5 * 60 * 1000;
-const CACHE_MAX = 10_000;
 
 interface KeyRow {
   keyId: number;
@@ -66,10 +65,10 @@ const due = (lastUsedAt: Date | null, now: Date) => !lastUsedAt || now.getTime()
  * takes effect within a second everywhere, at no Redis round trip per request.
  */
 export async function authenticateKey(ctx: AppContext, key: string | null, now: Date): Promise<Principal> {
-  if (!key || !isWellFormedKey(key)) throw new UnauthorizedError();
-  const hash = hashKey(key);
+  if (!key) throw new UnauthorizedError();
   const cache = cacheOf(ctx);
-  const cached = cache.get(hash);
+  // Only well-formed keys are ever stored.
+  const cached = cache.get(key);
   const started = performance.now();
   if (cached && cached.expires > started) {
     if (due(cached.lastUsedAt, now)) {
@@ -78,10 +77,11 @@ export async function authenticateKey(ctx: AppContext, key: string | null, now: 
     }
     return cached.principal;
   }
+  if (!isWellFormedKey(key)) throw new UnauthorizedError();
 
-  const [row] = await preparedQuery<KeyRow>(ctx.db, 'auth-key-lookup', KEY_LOOKUP_SQL, [hash]);
+  const [row] = await preparedQuery<KeyRow>(ctx.db, 'auth-key-lookup', KEY_LOOKUP_SQL, [hashKey(key)]);
   if (!row || row.revokedAt || !row.creatorRole) {
-    cache.delete(hash);
+    cache.delete(key);
     throw new UnauthorizedError();
   }
   let lastUsedAt = row.lastUsedAt;
@@ -98,8 +98,6 @@ export async function authenticateKey(ctx: AppContext, key: string | null, now: 
     org: { id: row.orgId, name: row.orgName, plan: row.orgPlan },
   };
   // The TTL counts from before the query: an entry is never trusted past a second after the row was read.
-  cache.delete(hash);
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(hash, { expires: started + KEY_CACHE_TTL_MS, principal, lastUsedAt });
+  storeCachedKey(cache, key, { expires: started + KEY_CACHE_TTL_MS, principal, lastUsedAt }, performance.now());
   return principal;
 }

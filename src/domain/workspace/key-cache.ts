@@ -8,6 +8,9 @@ import type { Principal } from './auth.ts';
  */
 export const KEY_CACHE_TTL_MS = 1_000;
 
+/** Past this many keys in one second, the oldest entries make room. */
+const CACHE_MAX = 10_000;
+
 export interface CacheEntry {
   /** Monotonic time (performance.now) after which the entry is not trusted. */
   expires: number;
@@ -15,18 +18,38 @@ export interface CacheEntry {
   lastUsedAt: Date | null;
 }
 
+/**
+ * By the key as sent, so a request with a cached key hashes nothing (a
+ * SHA-256 per request was a measurable share of bench/http). Keys live
+ * here, in this process's memory, only while their entry is live (expired
+ * ones are swept as new ones are stored) and are never logged. A look-up
+ * compares strings only when V8's seeded hash of the whole key matches an
+ * entry's, so a caller cannot time its way to a key character by character
+ * (a guess must first collide with a secret-seeded hash, then be timed to
+ * the nanosecond over the network); the database is still queried by SHA-256.
+ */
 const caches = new WeakMap<AppContext['db'], Map<string, CacheEntry>>();
 
-/** This process's cached look-ups, by key hash. */
+/** This process's cached look-ups, by key. */
 export function cacheOf(ctx: Pick<AppContext, 'db'>): Map<string, CacheEntry> {
   let cache = caches.get(ctx.db);
   if (!cache) caches.set(ctx.db, (cache = new Map()));
   return cache;
 }
 
+/** Stores a look-up as the newest entry, dropping expired ones (entries are in about the order they expire) and the oldest past CACHE_MAX. */
+export function storeCachedKey(cache: Map<string, CacheEntry>, key: string, entry: CacheEntry, now: number): void {
+  cache.delete(key);
+  for (const [old, { expires }] of cache) {
+    if (expires > now && cache.size < CACHE_MAX) break;
+    cache.delete(old);
+  }
+  cache.set(key, entry);
+}
+
 /** Drops a workspace's cached look-ups, or all of them (null). */
 export function dropCachedKeys(ctx: Pick<AppContext, 'db'>, orgId: number | null): void {
   const cache = cacheOf(ctx);
   if (orgId === null) cache.clear();
-  else for (const [hash, entry] of cache) if (entry.principal.org.id === orgId) cache.delete(hash);
+  else for (const [key, entry] of cache) if (entry.principal.org.id === orgId) cache.delete(key);
 }

@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
 import { topUp } from './billing.ts';
 import { limitsOf, type WorkspaceLimits } from './plans.ts';
+import { retentionSchema, type RetentionInput } from './schemas.ts';
 import { connectedAssistants } from '../providers/providers.ts';
 import { siteSummaries } from '../reports/dashboard.ts';
 import { listSites } from '../sites/sites.ts';
@@ -53,6 +54,18 @@ export async function setOrgBranding(db: Db, orgId: number, branding: { reportNa
   return { id: org.id, reportName: org.reportName ?? org.name, reportLogo: org.reportLogo };
 }
 
+/**
+ * How many months of answers the workspace keeps before the current one
+ * (null: everything, the default). Set by operators (`sightline org
+ * retention`) like limits and branding; the nightly retention job applies it.
+ */
+export async function setOrgRetention(db: Db, orgId: number, input: RetentionInput) {
+  const { retentionMonths } = retentionSchema.parse(input);
+  await findOrg(db, orgId);
+  const org = await db.updateTable('orgs').set({ retentionMonths }).where('id', '=', orgId).returning(['id', 'retentionMonths']).executeTakeFirstOrThrow();
+  return { id: org.id, retentionMonths: org.retentionMonths };
+}
+
 /** What a key is: its kind and name, its creator, its workspace and the role it acts with. */
 export function whoami(p: Principal) {
   return { kind: p.kind, tokenName: p.keyName, user: p.user, org: p.org, role: p.role };
@@ -69,6 +82,7 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
       role,
       reportName: org.reportName ?? org.name,
       reportLogo: org.reportLogo,
+      retentionMonths: org.retentionMonths,
       connectedAssistants: connectedAssistants(ctx.config),
       limits: limitsOf(org),
       scansUsedThisMonth: await scansUsedThisMonth(ctx, orgId),

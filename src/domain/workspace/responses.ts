@@ -40,6 +40,12 @@ export const workspaceResponse = named(
         role,
         reportName: z.string(),
         reportLogo: z.string().nullable(),
+        retentionMonths: z
+          .number()
+          .int()
+          .min(1)
+          .nullable()
+          .describe('Months of answers kept before the current one; older months are dropped nightly. null keeps everything (the default)'),
         connectedAssistants: z.array(provider),
         limits,
         scansUsedThisMonth: count,

@@ -7,7 +7,8 @@ import { requestsFor, script, testAssistants, uniquePrompt } from './sim-helpers
 
 /**
  * Every adapter against the simulator on its real wire format: the official
- * SDKs for OpenAI, Anthropic and Gemini, plain fetch for the rest.
+ * SDKs for Anthropic and Gemini (and OpenAI's batches), plain JSON over
+ * node:http for the rest and for OpenAI's answers.
  */
 
 interface Case {

@@ -17,13 +17,14 @@ const pct = (x: number): number => Math.round(1000 * x) / 10;
 /** Figures of predicted tones against labels, item by item. */
 export function toneFigures(pairs: Iterable<{ label: Tone; predicted: Tone }>): ToneFigures {
   const count = new Map<string, number>();
-  let total = 0;
-  for (const { label, predicted } of pairs) {
-    count.set(`${label}>${predicted}`, (count.get(`${label}>${predicted}`) ?? 0) + 1);
-    total++;
-  }
-  const cell = (label: Tone, predicted: Tone): number => count.get(`${label}>${predicted}`) ?? 0;
+  for (const { label, predicted } of pairs) count.set(`${label}>${predicted}`, (count.get(`${label}>${predicted}`) ?? 0) + 1);
+  return figuresOfCells((label, predicted) => count.get(`${label}>${predicted}`) ?? 0);
+}
+
+/** Figures of a confusion matrix: `cell(label, predicted)` is how many items of that label were given that tone. */
+export function figuresOfCells(cell: (label: Tone, predicted: Tone) => number): ToneFigures {
   const recall = { positive: 0, neutral: 0, negative: 0 };
+  let total = 0;
   let right = 0;
   let f1Sum = 0;
   for (const c of TONES) {
@@ -35,6 +36,7 @@ export function toneFigures(pairs: Iterable<{ label: Tone; predicted: Tone }>): 
     recall[c] = pct(r);
     f1Sum += p + r === 0 ? 0 : (2 * p * r) / (p + r);
     right += hit;
+    total += labelled;
   }
   return { total, accuracy: pct(total === 0 ? 0 : right / total), recall, macroF1: pct(f1Sum / 3) };
 }

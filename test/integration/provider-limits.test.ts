@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AssistantError } from '../../src/assistants/assistant-error.ts';
+import { createRedisGate, DECREASE, type UpstreamLimits } from '../../src/assistants/limits.ts';
+import type { UpstreamKey } from '../../src/assistants/types.ts';
+import { createLogger } from '../../src/logger.ts';
+import { clearRedisPrefix } from '../helpers/app.ts';
+
+/**
+ * The provider gate shared by worker processes through real Redis: two gate
+ * instances on two connections stand for two processes (a third, real
+ * process holds a lease and is killed). Together they stay within the
+ * account's calls in flight and requests per minute; a dead holder's lease
+ * expires; a 429 with Retry-After pauses every instance and lowers the rate,
+ * and successes raise it back.
+ */
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `sightline-test:${randomBytes(5).toString('hex')}`;
+const connections: Redis[] = [];
+let child: ChildProcess | null = null;
+
+function limits(openai: UpstreamLimits): Record<UpstreamKey, UpstreamLimits> {
+  const none = { rpm: null, maxInFlight: 100 };
+  return { openai, anthropic: none, perplexity: none, gemini: none, serp: none, appGateway: none };
+}
+
+function gate(openai: UpstreamLimits, options: { leaseMs?: number; sub?: string } = {}) {
+  const redis = new Redis(REDIS_URL);
+  connections.push(redis);
+  return createRedisGate(redis, { prefix: `${prefix}:${options.sub ?? 'x'}`, limits: limits(openai), logger: createLogger('silent'), leaseMs: options.leaseMs });
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = null;
+});
+afterAll(async () => {
+  for (const c of connections) c.disconnect();
+  await clearRedisPrefix(REDIS_URL, prefix);
+});
+
+describe('the provider gate across processes', () => {
+  it('keeps two instances together within the calls in flight and the requests per minute', async () => {
+    const openai = { rpm: 600, maxInFlight: 3 };
+    const [a, b] = [gate(openai, { sub: 'cap' }), gate(openai, { sub: 'cap' })];
+    let inFlight = 0;
+    let most = 0;
+    const starts: number[] = [];
+    const call = async () => {
+      starts.push(Date.now());
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await wait(40);
+      inFlight--;
+    };
+    const t0 = Date.now();
+    // 30 calls, half through each instance, all asked at once.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).run('openai', call)));
+    expect(starts).toHaveLength(30);
+    expect(most).toBeLessThanOrEqual(3);
+    // 600 rpm is 10 per one-second window: no second holds more than two windows' worth,
+    // and 30 calls need at least three windows (two full seconds after the first).
+    starts.sort((x, y) => x - y);
+    for (const s of starts) expect(starts.filter((t) => t >= s && t < s + 1000).length).toBeLessThanOrEqual(20);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('frees the lease of a process that died holding it', async () => {
+    const sub = 'dead';
+    const key = `${prefix}:${sub}:limits:openai:inflight`;
+    child = spawn(process.execPath, [path.resolve('test/helpers/gate-holder.ts'), REDIS_URL, `${prefix}:${sub}`, '1500'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child?.stdout?.on('data', (d: Buffer) => d.toString().includes('holding') && resolve());
+      child?.once('exit', (code) => reject(new Error(`holder exited ${code}`)));
+    });
+    const redis = new Redis(REDIS_URL);
+    connections.push(redis);
+    expect(await redis.zcard(key)).toBe(1);
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+    child = null;
+    // The one slot is the dead process's until its lease runs out; then another instance gets it.
+    const g = gate({ rpm: null, maxInFlight: 1 }, { sub });
+    let ran = false;
+    await g.run('openai', async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+    expect(await redis.zcard(key)).toBe(0);
+  });
+
+  it('keeps a live holder slot past its lease by renewing it', async () => {
+    const sub = 'renew';
+    const [a, b] = [gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 }), gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 })];
+    const order: string[] = [];
+    let release!: () => void;
+    const held = a.run('openai', () => {
+      order.push('a start');
+      return new Promise<void>((r) => (release = r));
+    });
+    while (order.length === 0) await wait(10);
+    const second = b.run('openai', async () => {
+      order.push('b start');
+    });
+    // Three leases long: a renews, so b still waits.
+    await wait(900);
+    order.push('a end');
+    release();
+    await Promise.all([held, second]);
+    expect(order).toEqual(['a start', 'a end', 'b start']);
+  });
+
+  it('pauses every instance for a Retry-After, lowers the rate, and raises it back on success', async () => {
+    const openai = { rpm: 6000, maxInFlight: 10 };
+    const [a, b] = [gate(openai, { sub: 'adapt' }), gate(openai, { sub: 'adapt' })];
+    expect(await b.effectiveRpm('openai')).toBe(6000);
+    // Two calls in flight, one through each instance, both refused: one burst of 429s, one decrease.
+    const refusedAt = Date.now();
+    const refuse = (retryAfterMs: number | null) => async () => {
+      throw AssistantError.fromStatus(429, 'Rate limit reached', { provider: 'openai', retryAfterMs });
+    };
+    const outcomes = await Promise.allSettled([a.run('openai', refuse(1500)), b.run('openai', refuse(null))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(await a.effectiveRpm('openai')).toBeCloseTo(6000 * DECREASE, 5);
+    // The other instance sees the lower rate and waits out the pause before its next call starts.
+    expect(await b.effectiveRpm('openai')).toBeCloseTo(6000 * DECREASE, 5);
+    let startedAt = 0;
+    await b.run('openai', async () => {
+      startedAt = Date.now();
+    });
+    expect(startedAt - refusedAt).toBeGreaterThanOrEqual(1400);
+    // Successes raise it by steps back to the limit, never past it.
+    const seen: number[] = [];
+    for (let i = 0; i < 200 && (seen.at(-1) ?? 0) < 6000; i++) {
+      await (i % 2 ? a : b).run('openai', async () => undefined);
+      seen.push((await a.effectiveRpm('openai')) ?? 0);
+      await wait(50);
+    }
+    expect(seen.at(-1)).toBe(6000);
+    expect(new Set(seen.filter((r) => r > 6000 * DECREASE && r < 6000)).size).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...seen)).toBe(6000);
+  });
+});
