@@ -83,8 +83,8 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
-/** Postgres SQLSTATE classes that mean the database cannot be reached or is going away right now. */
-const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-3])/;
+/** Postgres SQLSTATE classes that mean the database cannot be reached, is going away, or is too slow right now (57014: statement timeout). */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-3]|57014)/;
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
 /**
@@ -100,7 +100,10 @@ export function knownError(err: unknown): AppError | null {
   if (typeof err !== 'object' || err === null) return null;
   const { code, message, name } = err as { code?: unknown; message?: unknown; name?: unknown };
   // Kysely's executeTakeFirstOrThrow: the row was there when checked and gone when written (a concurrent delete).
-  if (name === 'NoResultError') return new NotFoundError('Not found: it was removed by another request');
+  // Kysely's NoResultError keeps Error's `name`, so its class is known by its constructor.
+  if (name === 'NoResultError' || (err as { constructor?: { name?: unknown } }).constructor?.name === 'NoResultError') {
+    return new NotFoundError('Not found: it was removed by another request');
+  }
   if (code === '23505') return new ConflictError('That already exists: a concurrent request created it first');
   // Deadlock or serialization failure between concurrent writes to the same rows: nothing was written; the client may retry.
   if (code === '40P01' || code === '40001') return new ConflictError('A concurrent change to the same data got in the way; nothing was changed, try again');

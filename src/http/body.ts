@@ -31,17 +31,26 @@ const LINGER_MS = 2000;
 export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<unknown> {
   if (!hasBody(req)) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError();
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit + LINGER_BYTES) throw markAbandoned(new PayloadTooLargeError(limit));
-  const body = await collect(req, limit, declared > limit);
-  if (body === null) throw markAbandoned(new PayloadTooLargeError(limit));
-  const text = body.toString('utf8');
+  const text = (await readRawBody(req, limit)).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch (err) {
     throw new BadRequestError(`Malformed JSON body: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The whole body as bytes, whatever its type: for a handler that parses it
+ * itself, so no request is answered with its body left unread on the
+ * connection. Past the limit: 413, the rest read and dropped first.
+ */
+export async function readRawBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit + LINGER_BYTES) throw markAbandoned(new PayloadTooLargeError(limit));
+  const body = await collect(req, limit, declared > limit);
+  if (body === null) throw markAbandoned(new PayloadTooLargeError(limit));
+  return body;
 }
 
 /** The body, or null when it passed the limit (its rest read and dropped within the linger bounds). */

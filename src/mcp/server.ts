@@ -1,12 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
 import type { Principal } from '../domain/workspace/auth.ts';
 import { atLeast } from '../domain/workspace/roles.ts';
-import { BODY_LIMIT_BYTES } from '../http/body.ts';
+import { BODY_LIMIT_BYTES, hasBody, readRawBody } from '../http/body.ts';
 import type { Logger } from '../logger.ts';
 import { callTool } from './call.ts';
 import type { Tool } from './catalog.ts';
@@ -48,19 +47,20 @@ export interface McpAnswer {
   headers: Record<string, string>;
 }
 
-function webRequest(req: IncomingMessage): Request {
+/**
+ * The request for the transport, its body read here first: the transport
+ * refuses some requests (406, 415) without reading the body, which would
+ * leave it on the connection, stalling the next request there or resetting it.
+ */
+async function webRequest(req: IncomingMessage): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (value !== undefined) headers.set(name, value);
   }
-  return new Request(new URL(req.url ?? '/mcp', 'http://localhost'), {
-    method: req.method,
-    headers,
-    // The node and web stream types differ only in their declarations.
-    body: Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
+  const body = hasBody(req) ? await readRawBody(req) : undefined;
+  headers.delete('transfer-encoding');
+  return new Request(new URL(req.url ?? '/mcp', 'http://localhost'), { method: req.method, headers, body });
 }
 
 export async function answerMcp(ctx: AppContext, principal: Principal, tools: readonly Tool[], req: IncomingMessage, requestId: string, log: Logger): Promise<McpAnswer> {
@@ -88,7 +88,7 @@ export async function answerMcp(ctx: AppContext, principal: Principal, tools: re
   transport.onerror = (err) => log.debug({ err: err.message }, 'mcp transport refused a request');
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(webRequest(req));
+    const response = await transport.handleRequest(await webRequest(req));
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'content-type') headers[name] = value;
