@@ -71,6 +71,47 @@ describe('the provider gate across processes', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
   });
 
+  it("hands a finished call's slot to a waiting call of the same process, and still gives the other process its turns", async () => {
+    const openai = { rpm: null, maxInFlight: 2 };
+    const [busy, other] = [gate(openai, { sub: 'handoff' }), gate(openai, { sub: 'handoff' })];
+    let inFlight = 0;
+    let most = 0;
+    const call = (who: string[], name: string) => async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      who.push(name);
+      await wait(5);
+      inFlight--;
+    };
+    const order: string[] = [];
+    // Commands the busy instance sends, counted on its own connection.
+    const busyConnection = connections.at(-2)!;
+    let commands = 0;
+    const send = busyConnection.sendCommand.bind(busyConnection);
+    busyConnection.sendCommand = (...args: Parameters<typeof send>) => {
+      commands++;
+      return send(...args);
+    };
+    // 400 short calls on 2 slots, asked at once; the other instance asks for one call a moment later.
+    const busyRun = Promise.all(Array.from({ length: 400 }, () => busy.run('openai', call(order, 'busy'))));
+    await wait(50);
+    const otherStarted = Date.now();
+    let otherFirst = 0;
+    await other.run('openai', async () => {
+      otherFirst = Date.now() - otherStarted;
+      await call(order, 'other')();
+    });
+    await busyRun;
+    expect(most).toBeLessThanOrEqual(2);
+    expect(order.filter((n) => n === 'busy')).toHaveLength(400);
+    // The other process got a slot while the busy one still had calls waiting, within a hand-off period or so.
+    expect(order.indexOf('other')).toBeLessThan(order.length - 1);
+    expect(otherFirst).toBeLessThan(2000);
+    // Without hand-offs each of the 400 calls would take its slot from Redis and give it back (MULTI, 3 commands, EXEC, ZREM),
+    // and each waiting call would poll on its own.
+    expect(commands).toBeLessThan(400);
+  });
+
   it('frees the lease of a process that died holding it', async () => {
     const sub = 'dead';
     const key = `${prefix}:${sub}:limits:openai:inflight`;

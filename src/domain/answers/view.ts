@@ -6,7 +6,7 @@ export function answersWithFacts(ctx: AppContext) {
   return ctx.db
     .selectFrom('answers as a')
     .innerJoin('prompts as p', 'p.id', 'a.promptId')
-    .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
+    .leftJoin('answerFacts as f', (j) => j.onRef('f.answerId', '=', 'a.id').onRef('f.month', '=', 'a.month'))
     .select([
       'a.id',
       'a.scanId',

@@ -77,7 +77,7 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
     weeklyHistory(ctx, promptId),
     ctx.db
       .selectFrom('answers as a')
-      .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
+      .leftJoin('answerFacts as f', (j) => j.onRef('f.answerId', '=', 'a.id').onRef('f.month', '=', 'a.month'))
       .select(['a.id', 'a.scanId', 'a.provider', 'a.sample', 'a.model', 'a.askedAt', 'f.verdict', 'f.mentioned', 'f.ownCited', 'f.brandRank', 'f.tone', 'a.error'])
       .where('a.siteId', '=', site.id)
       .where('a.promptId', '=', promptId)

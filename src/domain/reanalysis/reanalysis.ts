@@ -100,7 +100,7 @@ export async function runReanalysis(
       await db.transaction().execute(async (reader) => {
         const query = reader
           .selectFrom('answers as a')
-          .leftJoin('answerFacts as f', 'f.answerId', 'a.id')
+          .leftJoin('answerFacts as f', (j) => j.onRef('f.answerId', '=', 'a.id').onRef('f.month', '=', 'a.month'))
           .select(['a.id', 'a.month', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
           .where('a.siteId', '=', siteId)
           .orderBy('a.id');

@@ -43,7 +43,7 @@ export function ownPagePromptRows(siteId: number, period: Period, start: string)
 /** `(prompt_id, query, answers)`: answers that ran each search, folded as the rollup folds them. */
 export function searchRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
   if (period === 'day') {
-    return sql`SELECT f.prompt_id, q.query, count(*) AS answers FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+    return sql`SELECT f.prompt_id, q.query, count(*) AS answers FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
                 CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
                                      WHERE k.query <> '') q
                 WHERE f.site_id = ${siteId} AND f.day = ${start}

@@ -268,7 +268,7 @@ async function recountLatest(db: Executor, where: RawBuilder<unknown>): Promise<
                    count(*) FILTER (WHERE f.verdict IN ('named', 'cited'))::int AS named
               FROM rollup_prompt_latest l
               JOIN answers a ON a.scan_id = l.scan_id AND a.prompt_id = l.prompt_id AND a.provider = l.provider
-              JOIN answer_facts f ON f.answer_id = a.id
+              JOIN answer_facts f ON f.answer_id = a.id AND f.month = a.month
              WHERE ${where}
              GROUP BY l.prompt_id, l.provider) x
      WHERE t.prompt_id = x.prompt_id AND t.provider = x.provider
@@ -429,7 +429,7 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
       TABLES.search,
       // OFFSET 0 keeps the folding inside the subquery, where Postgres memoizes it per distinct list of searches.
       sql`SELECT f.site_id, f.day, f.prompt_id, q.query, count(*) AS answers
-            FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+            FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
            CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
                                 WHERE k.query <> '') q
            WHERE f.site_id = ${siteId}
@@ -438,7 +438,7 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
     [
       TABLES.model,
       sql`SELECT f.site_id, f.day, f.provider, a.model, count(*) AS answers
-            FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+            FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
            WHERE f.site_id = ${siteId} GROUP BY f.site_id, f.day, f.provider, a.model`,
     ],
     [
@@ -453,7 +453,7 @@ export async function rebuildRollups(trx: Transaction<Database>, siteId: number,
     await sql`
       INSERT INTO rollup_prompt_latest (prompt_id, provider, site_id, scan_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
       SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, a.scan_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
-        FROM answer_facts f JOIN answers a ON a.id = f.answer_id
+        FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
        WHERE f.site_id = ${siteId}
        ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC`.execute(trx);
   } else {

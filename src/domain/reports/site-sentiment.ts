@@ -148,7 +148,7 @@ async function answerList(ctx: AppContext, siteId: number, p: ReportPeriod, quer
   const { sql: text, parameters } = sql`
     SELECT f.answer_id AS "answerId", f.prompt_id AS "promptId", pr.text AS prompt, f.provider, a.model, a.asked_at AS "askedAt",
            f.brand_rank AS "brandRank", f.tone, f.tone_score AS score, f.quote
-      FROM answer_facts f JOIN answers a ON a.id = f.answer_id JOIN prompts pr ON pr.id = f.prompt_id
+      FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month JOIN prompts pr ON pr.id = f.prompt_id
      WHERE f.site_id = ${hidden(siteId, 'int')} AND f.mentioned AND f.day >= ${hidden(p.start, 'date')} AND f.day <= ${hidden(p.end, 'date')}
            ${query.tone ? sql`AND f.tone = ${hidden(query.tone, 'text')}` : sql``} ${query.engine ? sql`AND f.provider = ${hidden(query.engine, 'text')}` : sql``}
      ORDER BY f.day DESC, f.answer_id DESC
