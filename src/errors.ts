@@ -112,7 +112,7 @@ export function knownError(err: unknown): AppError | null {
   }
   if (
     typeof message === 'string' &&
-    /Connection terminated|Connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|max retries per request/i.test(message)
+    /Connection terminated|Connection is closed|not queryable|connect ECONNREFUSED|timeout exceeded when trying to connect|max retries per request/i.test(message)
   ) {
     return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
   }

@@ -27,6 +27,14 @@ export function createDb(databaseUrl: string, options: { max?: number; statement
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  /*
+   * Nor one that loses it while checked out with no statement running (a
+   * transaction between two statements, Postgres stopped): pg emits 'error'
+   * on the client itself, where nobody listens, and the worker died of it.
+   * The next statement on that client fails on its own, and the pool drops
+   * the client when it is released.
+   */
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   pools.set(db, pool);
   return db;

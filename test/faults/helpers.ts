@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { defaultModel } from '../../src/assistants/catalog.ts';
@@ -18,11 +19,11 @@ export async function service(action: 'stop' | 'start', name: 'postgres' | 'redi
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A worker process of the scan and schedule queues, as `sightline worker` runs in production. */
+/** A worker process of the scan and schedule queues, as `sightline worker` runs in production; FAULT_WORKER_LOG=file keeps its log (debug) there. */
 export function spawnWorker(app: TestApp): ChildProcess {
   return spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'scan,schedule'], {
-    env: { ...process.env, ...app.env, SIMULATOR_URL: app.simulatorUrl ?? '', LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
+    env: { ...process.env, ...app.env, SIMULATOR_URL: app.simulatorUrl ?? '', LOG_LEVEL: process.env.FAULT_WORKER_LOG ? 'debug' : 'silent' },
+    stdio: process.env.FAULT_WORKER_LOG ? ['ignore', fs.openSync(process.env.FAULT_WORKER_LOG, 'a'), fs.openSync(process.env.FAULT_WORKER_LOG, 'a')] : 'ignore',
   });
 }
 
