@@ -98,6 +98,24 @@ async function rollups(siteId: number): Promise<Record<string, string[]>> {
   return out;
 }
 
+/** A minimal answer of the tenant's first prompt, asked at `askedAt`, for storing straight through the answer writer. */
+function oneAnswer(t: { siteId: number; prompts: number[] }, scanId: number, askedAt: string) {
+  return {
+    scanId,
+    siteId: t.siteId,
+    promptId: t.prompts[0] as number,
+    provider: 'openai',
+    model: 'm',
+    askedAt: new Date(askedAt),
+    text: 'x',
+    citations: [],
+    searches: [],
+    costMicros: 0,
+    error: null,
+    context: null,
+  };
+}
+
 beforeAll(async () => {
   app = await startTestApp({ clock });
 });
@@ -119,26 +137,7 @@ describe('answers by month', () => {
 
     // Storing one again changes nothing: still unique per (scan, prompt, provider, sample).
     const book = await loadBrandBook(app.ctx.db, t.siteId);
-    const again = await storeAnswers(
-      app.ctx,
-      [
-        {
-          scanId: late.scanId,
-          siteId: t.siteId,
-          promptId: t.prompts[0] as number,
-          provider: 'openai',
-          model: 'm',
-          askedAt: new Date('2025-04-03T00:00:00Z'),
-          text: 'x',
-          citations: [],
-          searches: [],
-          costMicros: 0,
-          error: null,
-          context: null,
-        },
-      ],
-      book,
-    );
+    const again = await storeAnswers(app.ctx, [oneAnswer(t, late.scanId, '2025-04-03T00:00:00Z')], book);
     expect(again).toEqual([null]);
   });
 
@@ -150,20 +149,7 @@ describe('answers by month', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const book = await loadBrandBook(app.ctx.db, t.siteId);
-    const input = {
-      scanId: scan.id,
-      siteId: t.siteId,
-      promptId: t.prompts[0] as number,
-      provider: 'openai',
-      model: 'm',
-      askedAt: new Date('2019-01-05T00:00:00Z'),
-      text: 'x',
-      citations: [],
-      searches: [],
-      costMicros: 0,
-      error: null,
-      context: null,
-    };
+    const input = oneAnswer(t, scan.id, '2019-01-05T00:00:00Z');
     await expect(storeAnswers(app.ctx, [input], book)).rejects.toMatchObject({ code: '23514' });
     await ensureAnswerMonths(app.ctx.db, new Date('2019-01-05T00:00:00Z'));
     expect(await storeAnswers(app.ctx, [input], book)).toEqual([expect.objectContaining({ answerId: expect.any(Number) })]);
