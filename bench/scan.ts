@@ -121,6 +121,14 @@ async function meterBackends(ctx: AppContext) {
   };
 }
 
+/** Commands the Redis server has run so far (INFO commandstats), every client's: the bench is its only user. */
+async function redisCommands(ctx: AppContext): Promise<number> {
+  const info = await ctx.redis.info('commandstats');
+  let calls = 0;
+  for (const m of info.matchAll(/calls=(\d+)/g)) calls += Number(m[1]);
+  return calls;
+}
+
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
 async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
@@ -140,6 +148,7 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
   const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
   const { scan } = await startScan(ctx, row, user.id, { label, ...(providers ? { providers } : {}) });
   const pgMeter = await meterBackends(ctx);
+  const redisBefore = await redisCommands(ctx);
   const cpuBefore = process.cpuUsage();
   const mainBefore = process.threadCpuUsage();
   const t0 = performance.now();
@@ -148,6 +157,8 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
   const cpu = process.cpuUsage(cpuBefore);
   const main = process.threadCpuUsage(mainBefore);
   const pgSeconds = await pgMeter.stop();
+  // Less the INFO call that reads the count.
+  const redisCalls = (await redisCommands(ctx)) - redisBefore - 1;
   const done = await ctx.db.selectFrom('scans').select(['answersDone', 'answersFailed', 'status']).where('id', '=', scan.id).executeTakeFirstOrThrow();
   const answers = done.answersDone + done.answersFailed;
   const workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -160,6 +171,8 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
     workerCpuMsPerAnswer: ms(workerCpuSeconds, answers),
     mainThreadCpuMsPerAnswer: ms((main.user + main.system) / 1e6, answers),
     postgresCpuMsPerAnswer: ms(pgSeconds, answers),
+    // Steady where CPU times are not: what the provider gate and the queue cost in round trips.
+    redisCommandsPerAnswer: Math.round((redisCalls / Math.max(1, answers)) * 100) / 100,
   };
 }
 

@@ -23,7 +23,8 @@ import type { UpstreamKey } from './types.ts';
  * - lease: one call in flight, a member of a Redis sorted set scored by its
  *   expiry; renewed while the call runs, so a dead process's calls free their
  *   slots within `leaseMs`. A finished call hands its lease to a caller of
- *   the same process waiting for one, a bounded number of times.
+ *   the same process waiting for one, or to the next call its process makes
+ *   before the event loop turns, a bounded number of times.
  *
  * Limits and leases use wall time (Date.now()), not ctx.clock: they pace real
  * requests to a real service, and tests that fix the clock still send them.
@@ -226,11 +227,25 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
     uses: number;
     since: number;
   }
-  /** Per upstream, this process's waiting callers (first come, first served), whether one loop polls Redis for them, and whether a caller is asking it directly. */
-  const queues = new Map<UpstreamKey, { waiters: Waiter[]; polling: boolean; asking: boolean }>();
+  /**
+   * Per upstream, this process's waiting callers (first come, first served),
+   * whether one loop polls Redis for them, whether a caller is asking it
+   * directly, slots just finished with nobody waiting (`spare`), kept
+   * until the event loop next turns (see release), and how many slots this
+   * process holds in Redis, spare ones included (`held`).
+   */
+  interface Queue {
+    waiters: Waiter[];
+    polling: boolean;
+    asking: boolean;
+    spare: Held[];
+    freeing: NodeJS.Immediate | null;
+    held: number;
+  }
+  const queues = new Map<UpstreamKey, Queue>();
   const queueOf = (u: UpstreamKey) => {
     let q = queues.get(u);
-    if (!q) queues.set(u, (q = { waiters: [], polling: false, asking: false }));
+    if (!q) queues.set(u, (q = { waiters: [], polling: false, asking: false, spare: [], freeing: null, held: 0 }));
     return q;
   };
 
@@ -239,7 +254,12 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
     const set = key(u, 'inflight');
     const id = `${owner}:${++seq}`;
     const now = Date.now();
-    const result = await redis.multi().zremrangebyscore(set, '-inf', now).zadd(set, now + leaseMs, id).zcard(set).exec();
+    const result = await redis
+      .multi()
+      .zremrangebyscore(set, '-inf', now)
+      .zadd(set, now + leaseMs, id)
+      .zcard(set)
+      .exec();
     if (Number(result?.[2]?.[1] ?? Infinity) > options.limits[u].maxInFlight) {
       await redis.zrem(set, id);
       return null;
@@ -248,11 +268,13 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
       redis.zadd(set, 'XX', Date.now() + leaseMs, id).catch(() => undefined);
     }, leaseMs / 3);
     renew.unref();
+    queueOf(u).held++;
     return { id, renew, uses: 0, since: now };
   }
 
   async function free(u: UpstreamKey, held: Held): Promise<void> {
     clearInterval(held.renew);
+    queueOf(u).held--;
     await redis.zrem(key(u, 'inflight'), held.id).catch((err: Error) => log.warn({ err: err.message, upstream: u }, 'could not free an in-flight lease; it expires'));
   }
 
@@ -266,10 +288,13 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
     if (q.polling) return;
     q.polling = true;
     void (async () => {
-      for (let tries = 0; q.waiters.length > 0; ) {
-        let held: Held | null;
+      for (let tries = 0; q.waiters.length > 0;) {
+        // When every slot is this process's own, asking Redis would find the set full: back off as if it had, without the
+        // round trip (a finished call hands its slot over meanwhile). Not woken early when one goes back, so that other
+        // processes' polls get it as often as before.
+        let held: Held | null = null;
         try {
-          held = await tryLease(u);
+          if (q.held < options.limits[u].maxInFlight) held = await tryLease(u);
         } catch (err) {
           for (const w of q.waiters.splice(0)) w.fail(err);
           return;
@@ -291,6 +316,11 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
 
   async function lease(u: UpstreamKey, signal?: AbortSignal): Promise<Held> {
     const q = queueOf(u);
+    const spare = q.spare.pop();
+    if (spare) {
+      spare.uses++;
+      return spare;
+    }
     // Straight to Redis only when nobody of this process is waiting or asking: a burst of calls queues behind one poll.
     if (q.waiters.length === 0 && !q.asking) {
       q.asking = true;
@@ -331,16 +361,25 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
   /**
    * A finished call's slot goes straight to this process's first waiting
    * caller (no Redis round trip either way), a bounded number of times so
-   * that other processes get their turns; else back to Redis.
+   * that other processes get their turns; else back to Redis. With nobody
+   * waiting it is kept as spare until the event loop turns: a caller that
+   * finished one call and asks for its next (a scan lane with no more callers
+   * than slots) takes it back without a Redis round trip, and no slot is held
+   * idle past the current turn of the loop.
    */
   async function release(u: UpstreamKey, held: Held): Promise<void> {
     const q = queueOf(u);
-    if (q.waiters.length > 0 && held.uses < MAX_HANDOFFS && Date.now() - held.since < HANDOFF_MS) {
+    if (held.uses >= MAX_HANDOFFS || Date.now() - held.since >= HANDOFF_MS) return free(u, held);
+    if (q.waiters.length > 0) {
       held.uses++;
       q.waiters[0]!.take(held);
       return;
     }
-    await free(u, held);
+    q.spare.push(held);
+    q.freeing ??= setImmediate(() => {
+      q.freeing = null;
+      for (const spare of q.spare.splice(0)) void free(u, spare);
+    });
   }
 
   async function on429(u: UpstreamKey, retryAfterMs: number | null): Promise<void> {

@@ -22,7 +22,14 @@ function post(agent: http.Agent, body: string, accept: string): Promise<{ status
   return new Promise((resolve, reject) => {
     const url = new URL(`${app.url}/mcp`);
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', accept, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', accept, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
