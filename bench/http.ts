@@ -25,12 +25,26 @@ const CONNECTIONS = 50;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const NODE = process.execPath;
 
+/** BUSY_US (the --calibrate runs): microseconds of busy work added to each request. */
 const BARE = `
 const http = require('node:http');
 const body = JSON.stringify({ kind: 'token', ok: true });
-http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); })
-  .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
+const busy = BigInt(Math.round(Number(process.env.BUSY_US ?? 0) * 1000));
+http.createServer((req, res) => {
+  if (busy > 0n) { const t = process.hrtime.bigint(); while (process.hrtime.bigint() - t < busy); }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body);
+}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
 `;
+
+/**
+ * `--calibrate`: the bare server again with 5, 10, 20 and 40 µs of busy work
+ * a request, as a ratio to the plain one. Where the load generator shares the
+ * cores, a server's socket writes cost more once it is the bottleneck (the
+ * client then sleeps, and each write wakes it), so the ratio falls faster
+ * than the added CPU alone says: these figures tell what ratio a given
+ * overhead can reach on the machine at hand.
+ */
+const CALIBRATE = process.argv.includes('--calibrate');
 
 function startProcess(args: string[], env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -97,6 +111,18 @@ async function main() {
     const bareResult = await load(bare, `http://127.0.0.1:${barePort}/`, {});
     const whoami = await load(api, `http://127.0.0.1:${apiPort}/whoami`, auth);
     const ratio = whoami.rps / bareResult.rps;
+    const calibration = [];
+    for (const busyUs of CALIBRATE ? [5, 10, 20, 40] : []) {
+      const port = String(18083 + calibration.length);
+      const busy = await startProcess(['-e', BARE], { PORT: port, BUSY_US: String(busyUs) });
+      try {
+        await waitFor(`http://127.0.0.1:${port}/`);
+        const r = await load(busy, `http://127.0.0.1:${port}/`, {});
+        calibration.push({ busyUsPerRequest: busyUs, reqPerSec: Math.round(r.rps), ratio: Math.round((r.rps / bareResult.rps) * 1000) / 1000, cpuUsPerReq: r.cpuUsPerReq });
+      } finally {
+        busy.kill('SIGTERM');
+      }
+    }
     const figures = {
       bench: 'http',
       date: new Date().toISOString().slice(0, 10),
@@ -112,6 +138,7 @@ async function main() {
       ratio: Math.round(ratio * 1000) / 1000,
       bareCpuUsPerReq: bareResult.cpuUsPerReq,
       whoamiCpuUsPerReq: whoami.cpuUsPerReq,
+      ...(CALIBRATE ? { bareWithBusyWork: calibration } : {}),
       targets: { ratioAtLeast: 0.7, p99UnderMs: 10, ratioMet: ratio >= 0.7, p99Met: whoami.p99 < 10 },
     };
     console.log(JSON.stringify(figures, null, 2));
