@@ -184,8 +184,10 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
     const id = `${u}:${points}:${duration}`;
     let limiter = limiters.get(id);
     if (!limiter) {
-      // Every process counts in the same key per window length, whatever rate it read last.
-      limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: key(u, `rpm${duration}`), points, duration });
+      // Every process counts in the same key per window length, whatever rate it read last. Calls that get a point together
+      // as a window opens are spread over about its first half (execEvenly) rather than sent at once: a provider refills its
+      // bucket continuously, and a whole window's worth at once, soon after the last window's, came back 429 (bench/scale).
+      limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: key(u, `rpm${duration}`), points, duration, execEvenly: true });
       limiters.set(id, limiter);
     }
     return limiter;
