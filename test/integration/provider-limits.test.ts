@@ -89,6 +89,18 @@ describe('the provider gate across processes', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
   });
 
+  it('spreads the calls that take their rate points together as a window opens over about half of it, not all at once', async () => {
+    // 600 rpm: windows of a second holding 10 points. Ten calls asked at once into an idle account all get a point.
+    const g = gate({ rpm: 600, maxInFlight: 10 }, { sub: 'even' });
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 10 }, () => g.run('openai', async () => void starts.push(Date.now()))));
+    starts.sort((x, y) => x - y);
+    // Sent together they start within a few milliseconds (a provider's bucket sees one burst); spread, the last waits about
+    // half the window (1000 ms / (0 points left + 2)).
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(300);
+    expect(starts.at(-1)! - starts[0]!).toBeLessThan(1000);
+  });
+
   it("hands a finished call's slot to a waiting call of the same process, and still gives the other process its turns", async () => {
     const openai = { rpm: null, maxInFlight: 2 };
     const [busy, other] = [gate(openai, { sub: 'handoff' }), gate(openai, { sub: 'handoff' })];
