@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups, searchKey } from '../../src/domain/reports/rollups.ts';
+import { rebuildRollups, searchKeySql } from '../../src/domain/reports/rollups.ts';
 import { ROLLUP_TABLE_NAMES } from '../../src/domain/reports/rollup-tables.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
@@ -160,18 +160,17 @@ describe('report rollups', () => {
   });
 });
 
-describe('searchKey', () => {
-  it('folds spaces and ASCII case only, and cuts at 500 characters', async () => {
-    expect(searchKey('  Best   CRM ')).toBe('best crm');
-    expect(searchKey('ÉCOLE CRM')).toBe('École crm');
-    expect(searchKey('x'.repeat(600))).toHaveLength(500);
-    expect(Array.from(searchKey('😀'.repeat(600)))).toHaveLength(500);
+describe('searches as counted', () => {
+  it('fold spaces and ASCII case only, and are cut at 500 characters', async () => {
     const stored = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').distinct().where('siteId', '=', siteId).execute();
-    expect(
-      stored
-        .map((r) => r.query)
-        .filter((q) => !q.startsWith('xxx'))
-        .sort(),
-    ).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
+    const queries = stored.map((r) => r.query);
+    expect(queries.filter((q) => !q.startsWith('xxx')).sort()).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
+    expect(queries.find((q) => q.startsWith('xxx'))).toBe('x'.repeat(500));
+  });
+
+  it('are cut at 500 characters, not 500 UTF-16 units', async () => {
+    const { rows } = await sql<{ query: string }>`SELECT ${searchKeySql('s')} AS query FROM (VALUES (${'😀'.repeat(600)}), (${'  Best   CRM '})) v(s)`.execute(app.ctx.db);
+    expect(Array.from(rows[0]?.query ?? '')).toHaveLength(500);
+    expect(rows[1]?.query).toBe('best crm');
   });
 });

@@ -91,18 +91,7 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
     await writeFacts(trx, stored, book);
     await addToRollups(
       trx,
-      stored.map((s) => ({
-        siteId: s.input.siteId,
-        day: s.answer.day,
-        provider: s.input.provider,
-        facts: s.facts,
-        promptId: s.input.promptId,
-        scanId: s.input.scanId,
-        answerId: s.answerId,
-        askedAt: s.input.askedAt,
-        model: s.input.model,
-        searches: s.input.searches,
-      })),
+      stored.map((s) => ({ id: s.answerId, month: s.answer.month, promptId: s.input.promptId, provider: s.input.provider })),
     );
     // The scan row last: reservations lock it too, so it is held only until commit.
     const counts = new Map<number, { done: number; failed: number }>();
