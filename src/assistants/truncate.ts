@@ -1,4 +1,4 @@
-import { jsonWithoutNul } from './storable.ts';
+import { storableJson } from './storable.ts';
 import type { Citation } from './types.ts';
 
 /** Answers over this size are cut and flagged: no assistant reply is legitimately longer. */
@@ -25,7 +25,7 @@ export function capAnswer(text: string, citations: Citation[], maxBytes = MAX_AN
  * serialising every response twice). NULs become U+FFFD (./storable.ts).
  */
 export function rawJson(raw: unknown, maxBytes = MAX_RAW_BYTES): string {
-  const json = jsonWithoutNul(JSON.stringify(raw) ?? 'null');
+  const json = storableJson(JSON.stringify(raw) ?? 'null');
   // UTF-16 length is at most the UTF-8 size and at least a third of it: count bytes only when it could matter.
   if (json.length * 3 <= maxBytes) return json;
   const size = Buffer.byteLength(json, 'utf8');

@@ -137,7 +137,7 @@ describe('batch result lines', () => {
 
 describe('storable replies', () => {
   it('turns NUL into U+FFFD in every text field, keeping offsets', async () => {
-    const { storableAnswer, jsonWithoutNul } = await import('../../../src/assistants/storable.ts');
+    const { storableAnswer, storableJson } = await import('../../../src/assistants/storable.ts');
     const reply = storableAnswer({
       text: 'A\u0000cme is [1] great',
       citations: [{ url: 'https://a.com/\u0000', title: 'T\u0000', domain: 'a.com', startIndex: 13, endIndex: 18, citedText: 'x\u0000' }],
@@ -153,7 +153,17 @@ describe('storable replies', () => {
     expect(reply.sources[0]?.title).toBe('\uFFFD');
     // In JSON text: a NUL escape goes, an escaped backslash followed by "u0000" stays.
     const json = JSON.stringify({ a: 'x\u0000y', b: '\\u0000', c: '\\\u0000' });
-    expect(JSON.parse(jsonWithoutNul(json))).toEqual({ a: 'x\uFFFDy', b: '\\u0000', c: '\\\uFFFD' });
+    expect(JSON.parse(storableJson(json))).toEqual({ a: 'x\uFFFDy', b: '\\u0000', c: '\\\uFFFD' });
     expect(JSON.parse(rawJson({ a: '\u0000' }))).toEqual({ a: '\uFFFD' });
+  });
+
+  it('turns half a surrogate pair into U+FFFD, in text and in JSON, keeping whole pairs', async () => {
+    const { storableAnswer, storableJson } = await import('../../../src/assistants/storable.ts');
+    const reply = storableAnswer({ text: 'A\ud83dcme \ud83d\ude00 [1]', citations: [], searches: ['x\udc00'], sources: [], model: 'm', usage: null });
+    expect(reply.text).toBe('A\uFFFDcme \ud83d\ude00 [1]');
+    expect(reply.searches).toEqual(['x\uFFFD']);
+    const json = JSON.stringify({ a: 'x\ud800y', b: 'z\udfff', c: '\ud83d\ude00', d: '\\ud800' });
+    expect(JSON.parse(storableJson(json))).toEqual({ a: 'x\uFFFDy', b: 'z\uFFFD', c: '\ud83d\ude00', d: '\\ud800' });
+    expect(JSON.parse(rawJson({ a: 'lone \udbff' }))).toEqual({ a: 'lone \uFFFD' });
   });
 });
