@@ -9,7 +9,8 @@
  *    about 750 requests; its ideal is counted from the requests the simulator saw.
  * 3. 0 ms latency: answers stored per second by one worker process; target 1,000+/s.
  * 4. 0 ms latency, one provider (OpenAI), 500 prompts: the cost per answer,
- *    worker CPU target at most 0.5 ms (issue 17).
+ *    worker CPU target at most 0.5 ms (issue 17). Five scans; the figures
+ *    are the median one's, with every run's worker and Postgres CPU listed.
  * Every case also prints its cost per answer stored: this process's CPU time
  * (process.cpuUsage: every thread, the analysis threads included; the
  * simulator is another process) and the CPU time of the Postgres backends
@@ -38,6 +39,8 @@ const SIM_PORT = 18410;
 const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 const PROMPTS = 500;
 const CONCURRENCY = 10;
+/** Scans of the cost case; the median one is reported. */
+const ONE_PROVIDER_RUNS = 5;
 
 async function waitFor(url: string) {
   for (let i = 0; i < 100; i++) {
@@ -209,8 +212,13 @@ async function main() {
       if (!full) await scanOnce(ctx, 'warm-up');
       const fast = await scanOnce(ctx, 'latency-0');
       const perSecond = Math.round(fast.answers / fast.seconds);
-      // The cost target's case: one provider, 500 prompts, 0 ms.
-      const one = await scanOnce(ctx, 'latency-0-one-provider', ['openai']);
+      // The cost target's case: one provider, 500 prompts, 0 ms. One scan of 500 moves by 20-30% from run to
+      // run on a shared VM, so it runs ONE_PROVIDER_RUNS times and the median run (by worker CPU) is the figure.
+      const runs: Awaited<ReturnType<typeof scanOnce>>[] = [];
+      for (let i = 0; i < ONE_PROVIDER_RUNS; i++) runs.push(await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai']));
+      const byCpu = [...runs].sort((a, b) => a.workerCpuMsPerAnswer - b.workerCpuMsPerAnswer);
+      const one = byCpu[Math.floor(byCpu.length / 2)] as (typeof runs)[number];
+      const spread = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b);
       console.log(
         JSON.stringify(
           {
@@ -221,7 +229,13 @@ async function main() {
             latency200ms: { ...slow, idealSeconds: ideal, efficiency: Math.round((ideal / slow.seconds) * 1000) / 10 },
             latency200msWithPageTokens: { ...mixed, idealSeconds: Math.round(mixedIdeal * 100) / 100, efficiency: Math.round((mixedIdeal / mixed.seconds) * 1000) / 10 },
             latency0ms: { ...fast, answersPerSecond: perSecond },
-            latency0msOneProvider: { ...one, answersPerSecond: Math.round(one.answers / one.seconds) },
+            latency0msOneProvider: {
+              ...one,
+              answersPerSecond: Math.round(one.answers / one.seconds),
+              runs: ONE_PROVIDER_RUNS,
+              workerCpuMsPerAnswerRuns: spread((r) => r.workerCpuMsPerAnswer),
+              postgresCpuMsPerAnswerRuns: spread((r) => r.postgresCpuMsPerAnswer),
+            },
             targets: {
               efficiencyAtLeastPct: 90,
               met200: ideal / slow.seconds >= 0.9,

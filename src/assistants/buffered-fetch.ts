@@ -1,15 +1,15 @@
-import http from 'node:http';
-import https from 'node:https';
 import zlib from 'node:zlib';
+import { Agent, request, type Dispatcher } from 'undici';
 
 /**
- * The fetch the adapters and SDKs call assistants with, on node:http(s) and
- * their keep-alive agents: the body is read whole (bounded) and handed back
- * as a `Response`. Global fetch (undici's WHATWG pipeline: request objects,
- * header lists, web streams) cost twice the CPU of node:http per call, and
- * at scale a scan's bill is CPU (bench/README.md "scan"). Anything this
- * does not cover (a Request object, a FormData or stream body, a redirect)
- * goes to `fallback`, so behaviour never depends on which path ran.
+ * The fetch the adapters and SDKs call assistants with, on undici's
+ * `request` (the dispatcher API Node's own fetch is built on) and one
+ * keep-alive agent: the body is read whole (bounded) and handed back as a
+ * `Response`. Global fetch (its WHATWG layer: request objects, header lists,
+ * web streams) cost twice the CPU per call, node:http a third more, and at
+ * scale a scan's bill is CPU (bench/README.md "scan"). Anything this does
+ * not cover (a Request object, a FormData or stream body, a redirect) goes
+ * to `fallback`, so behaviour never depends on which path ran.
  *
  * Like fetch: network failures reject with TypeError('fetch failed') whose
  * cause carries the socket error code; an abort rejects with the signal's
@@ -49,18 +49,22 @@ function decode(body: Buffer, encoding: string | undefined, maxBytes: number): B
   return out;
 }
 
-function responseHeaders(raw: string[]): Headers {
+function responseHeaders(received: BufferedResponse['headerFields']): Headers {
   const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  for (const name in received) {
+    const value = received[name];
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.append(name, value);
+  }
   return headers;
 }
 
 /** A response read whole: what `send` gives back. */
 export interface BufferedResponse {
   status: number;
-  statusText: string;
-  rawHeaders: string[];
   headers: { get(name: string): string | null };
+  /** The headers as received: lower-case names, a header sent several times as an array. */
+  headerFields: Record<string, string | string[] | undefined>;
   /** Decoded (gzip, deflate, br, zstd). */
   body: Buffer;
 }
@@ -74,83 +78,71 @@ export interface SendOptions {
   tooLarge: () => Error;
 }
 
+/** Keep-alive connections to every assistant host, shared by every call of the process. */
+const dispatcher = new Agent();
+
 /**
- * One request over node:http(s), its body read whole and bounded: `maxBytes`
- * declared, received or decoded, past which it rejects with `tooLarge()`.
- * A redirect gives `'redirect'`: the caller hands the request to fetch.
+ * One request over undici's `request` (its dispatcher API, below fetch), the
+ * body read whole and bounded: `maxBytes` declared, received or decoded,
+ * past which it rejects with `tooLarge()`. A redirect gives `'redirect'`: the
+ * caller hands the request to fetch.
  */
-export function send(url: string, opts: SendOptions): Promise<BufferedResponse | 'redirect'> {
+export async function send(url: string, opts: SendOptions): Promise<BufferedResponse | 'redirect'> {
   const { signal, maxBytes, tooLarge } = opts;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const headers = opts.headers;
-    const payload = opts.body;
-    if (payload !== undefined) {
-      headers['content-length'] ??= String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
-      if (typeof payload === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
-    }
-    const secure = url.slice(0, 6).toLowerCase() === 'https:';
-    const req = (secure ? https : http).request(url, { method: opts.method, headers, agent: secure ? https.globalAgent : http.globalAgent });
-    let settled = false;
-    const settle = () => {
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const fail = (err: unknown) => {
-      if (settled) return;
-      settle();
-      req.destroy();
-      reject(signal?.aborted ? signal.reason : err);
-    };
-    const onAbort = () => fail(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => fail(new TypeError('fetch failed', { cause: err })));
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      if (REDIRECTS.has(status) && res.headers.location) {
-        res.resume();
-        settle();
-        return resolve('redirect');
-      }
-      if (Number(res.headers['content-length'] ?? 0) > maxBytes) return fail(tooLarge());
-      const chunks: Buffer[] = [];
-      let seen = 0;
-      res.on('data', (chunk: Buffer) => {
+  if (signal?.aborted) throw signal.reason;
+  const headers = opts.headers;
+  const payload = opts.body;
+  if (payload !== undefined) {
+    headers['content-length'] ??= String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
+    if (typeof payload === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
+  }
+  // An abort rejects with the signal's reason, as fetch does; anything else is fetch's TypeError with the cause kept.
+  const failure = (err: unknown, message: string) => (signal?.aborted ? signal.reason : new TypeError(message, { cause: err }));
+  // Reading and decoding signal the cap with a RangeError (zlib's maxOutputLength throws one too).
+  const bodyFailure = (err: unknown, message: string) => (err instanceof RangeError && !signal?.aborted ? tooLarge() : failure(err, message));
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, { method: opts.method as Dispatcher.HttpMethod, headers, body: payload, signal, dispatcher });
+  } catch (err) {
+    throw failure(err, 'fetch failed');
+  }
+  const { statusCode: status, headers: received, body: stream } = res;
+  if (REDIRECTS.has(status) && received.location) {
+    await stream.dump().catch(() => undefined);
+    return 'redirect';
+  }
+  if (Number(received['content-length'] ?? 0) > maxBytes) {
+    stream.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let seen = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.on('data', (chunk: Buffer) => {
         seen += chunk.length;
-        if (seen > maxBytes) fail(tooLarge());
-        else chunks.push(chunk);
-      });
-      res.on('error', (err) => fail(new TypeError('terminated', { cause: err })));
-      res.on('close', () => {
-        if (!res.complete) fail(new TypeError('terminated', { cause: Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }) }));
-      });
-      res.on('end', () => {
-        if (settled) return;
-        let body: Buffer;
-        try {
-          body = decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), res.headers['content-encoding'], maxBytes);
-        } catch (err) {
-          return fail(err instanceof RangeError ? tooLarge() : new TypeError('fetch failed', { cause: err }));
+        if (seen <= maxBytes) chunks.push(chunk);
+        else {
+          stream.destroy();
+          reject(new RangeError('over the cap'));
         }
-        settle();
-        const received = res.headers;
-        resolve({
-          status,
-          statusText: res.statusMessage ?? '',
-          rawHeaders: res.rawHeaders,
-          headers: {
-            get: (name) => {
-              const v = received[name.toLowerCase()];
-              return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-            },
-          },
-          body,
-        });
       });
+      stream.on('error', reject);
+      stream.on('end', resolve);
     });
-    req.end(payload);
-  });
+  } catch (err) {
+    throw bodyFailure(err, 'terminated');
+  }
+  let body: Buffer;
+  try {
+    body = decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), headerValue(received['content-encoding']) ?? undefined, maxBytes);
+  } catch (err) {
+    throw bodyFailure(err, 'fetch failed');
+  }
+  return { status, headers: { get: (name) => headerValue(received[name.toLowerCase()]) }, headerFields: received, body };
 }
+
+const headerValue = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
 
 /**
  * A fetch over `send`: the body read whole (at most `maxBytes`, else
@@ -168,6 +160,6 @@ export function bufferedFetch(maxBytes: number, tooLarge: () => Error, fallback:
     // Assistant APIs do not redirect; fetch's own rules (method changes, limits) handle the rare one.
     if (res === 'redirect') return fallback(input, init);
     const noBody = NULL_BODY.has(res.status) || method.toUpperCase() === 'HEAD';
-    return new Response(noBody ? null : res.body, { status: res.status, statusText: res.statusText, headers: responseHeaders(res.rawHeaders) });
+    return new Response(noBody ? null : res.body, { status: res.status, headers: responseHeaders(res.headerFields) });
   };
 }
