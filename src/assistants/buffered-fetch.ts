@@ -112,7 +112,7 @@ export async function send(url: string, opts: SendOptions): Promise<BufferedResp
     return 'redirect';
   }
   if (Number(received['content-length'] ?? 0) > maxBytes) {
-    stream.destroy();
+    discard(stream);
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
@@ -123,7 +123,7 @@ export async function send(url: string, opts: SendOptions): Promise<BufferedResp
         seen += chunk.length;
         if (seen <= maxBytes) chunks.push(chunk);
         else {
-          stream.destroy();
+          discard(stream);
           reject(new RangeError('over the cap'));
         }
       });
@@ -140,6 +140,12 @@ export async function send(url: string, opts: SendOptions): Promise<BufferedResp
     throw bodyFailure(err, 'fetch failed');
   }
   return { status, headers: { get: (name) => headerValue(received[name.toLowerCase()]) }, headerFields: received, body };
+}
+
+/** Drops a body unread. undici's body emits an AbortError when destroyed: with nobody listening, that would be an uncaught exception. */
+function discard(stream: Dispatcher.ResponseData['body']): void {
+  stream.on('error', () => undefined);
+  stream.destroy();
 }
 
 const headerValue = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
