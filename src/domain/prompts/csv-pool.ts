@@ -11,9 +11,29 @@ import type { CsvThreadResult } from './csv-thread.ts';
  */
 let pool: Piscina | null = null;
 
-export async function parsePromptCsvOffThread(contents: string): Promise<ParsedImport> {
-  pool ??= new Piscina({ filename: new URL('./csv-thread.ts', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: 2_000 });
-  const result = (await pool.run(contents)) as CsvThreadResult;
+/**
+ * csv-parse is a linear state machine and the largest file reads in under half
+ * a second (test/unit/hostile-csv.test.ts), so this deadline only ever fires on
+ * a fault; it still bounds what one tenant's file can hold of the thread.
+ */
+export const CSV_PARSE_DEADLINE_MS = 10_000;
+
+export async function parsePromptCsvOffThread(contents: string, deadlineMs = CSV_PARSE_DEADLINE_MS): Promise<ParsedImport> {
+  pool ??= new Piscina({
+    filename: new URL('./csv-thread.ts', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 2_000,
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  let result: CsvThreadResult;
+  try {
+    result = (await pool.run(contents, { signal: AbortSignal.timeout(deadlineMs) })) as CsvThreadResult;
+  } catch (err) {
+    if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError')
+      throw new ValidationError({ contents: `took longer than ${deadlineMs / 1000} s to read; the file was not imported` }, 'The file could not be read in time');
+    throw err;
+  }
   if (result.ok) return result.parsed;
   throw new ValidationError(result.fields ?? {}, result.message);
 }
