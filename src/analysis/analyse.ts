@@ -1,7 +1,10 @@
 import type { BrandBook } from './brand-book.ts';
 import { analyseCitations, type CitationFact } from './citations.ts';
+import { applyCorrections, type Correction } from './corrections.ts';
+import { withoutExcluded } from './exclusions.ts';
 import { findListItems } from './lists.ts';
 import { findMentions } from './mentions.ts';
+import { readNames, type NameReading } from './readings.ts';
 import { rankEntities } from './rank.ts';
 import { brandTone, type Tone } from './sentiment.ts';
 import { findSuggestions } from './suggestions.ts';
@@ -38,6 +41,8 @@ export interface AnswerFacts {
   toneScore: number | null;
   quote: string | null;
   suggestions: string[];
+  /** every tracked name that occurs as a whole word: how often it counted and was refused (readings.ts) */
+  names: NameReading[];
   /** the brand book version these facts were derived from */
   bookKey: string;
 }
@@ -57,6 +62,7 @@ function noFacts(book: BrandBook): AnswerFacts {
     toneScore: null,
     quote: null,
     suggestions: [],
+    names: [],
     bookKey: book.key,
   };
 }
@@ -65,13 +71,18 @@ function noFacts(book: BrandBook): AnswerFacts {
  * Everything reports need from one answer, against one brand book. Pure:
  * the same answer and book always give the same facts, so reanalysis after a
  * change of names is a re-run. A failed call, or an answer with no text,
- * yields verdict `failed` and no other facts.
+ * yields verdict `failed` and no other facts. `corrections`: readers'
+ * corrections of this answer (corrections.ts), applied after the reading
+ * and before rank, verdict and tone, so every re-read keeps them.
  */
-export function analyse(answer: AnswerInput, book: BrandBook): AnswerFacts {
+export function analyse(answer: AnswerInput, book: BrandBook, corrections: readonly Correction[] = []): AnswerFacts {
   const text = answer.text ?? '';
   if (answer.failed || text.trim() === '') return noFacts(book);
 
-  const mentions = findMentions(text, book);
+  const hits = book.scan(text);
+  const allowed = book.exclusions ? withoutExcluded(text, hits, book) : hits;
+  const read = findMentions(text, book, allowed);
+  const mentions = corrections.length > 0 ? applyCorrections(text, allowed, read, corrections, book) : read;
   const items = mentions.length > 1 ? findListItems(text) : [];
   const order = rankEntities(mentions, items);
   // Entities are small indices into book.entities: arrays, not Maps, count them.
@@ -113,6 +124,7 @@ export function analyse(answer: AnswerInput, book: BrandBook): AnswerFacts {
     toneScore: tone?.score ?? null,
     quote: tone?.quote ?? null,
     suggestions,
+    names: readNames(text, hits, mentions, book),
     bookKey: book.key,
   };
 }

@@ -1,5 +1,5 @@
+import { ambiguityOf } from './ambiguity.ts';
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
-import { isCommonPhrase } from './common-words.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
 
@@ -8,13 +8,17 @@ import { fold, stripAccents } from './fold.ts';
  * one folded string that names an entity, either a name (brand name, brand
  * term, competitor name or alias) or a domain. Casings: for an ambiguous name
  * (an everyday word such as "Notion", or one or two characters such as "HP"),
- * the exact spellings the book gives; text must use one of them.
+ * the exact spellings the book gives; text must use one of them. Exclusion:
+ * a phrase of an entity that never names it ("Amazon rainforest" for
+ * Amazon), compiled into the same automaton as a pattern of kind `exclude`.
  */
 export interface BrandBookInput {
   name: string;
   brandTerms: string[];
   domain: string;
-  competitors: { id: number; name: string; aliases: string[]; domain: string | null }[];
+  /** Phrases in which the brand's names never count ("Amazon rainforest"). */
+  excludePhrases?: string[];
+  competitors: { id: number; name: string; aliases: string[]; domain: string | null; excludePhrases?: string[] }[];
 }
 
 export interface Entity {
@@ -24,9 +28,12 @@ export interface Entity {
 }
 
 export interface PatternInfo {
+  /** The entity it names; for kind `exclude`, the first entity that excludes it. */
   entity: number;
-  kind: 'name' | 'domain';
+  kind: 'name' | 'domain' | 'exclude';
   casings: readonly string[] | null;
+  /** Entities for which this phrase is an exclusion (a name may also be another entity's exclusion); absent when none. */
+  excludes?: readonly number[];
 }
 
 export type Scanner = (text: string) => RawHit[];
@@ -43,7 +50,11 @@ export interface BrandBook {
   readonly domainOwners: ReadonlyMap<string, number>;
   /** folded pattern strings, index = pattern id */
   readonly patterns: readonly string[];
+  /** each pattern as the book first spells it (cleaned, not folded), index = pattern id */
+  readonly spellings: readonly string[];
   readonly info: readonly PatternInfo[];
+  /** whether any pattern is an exclusion phrase (the answer's hits then go through exclusions.ts) */
+  readonly exclusions: boolean;
   /** folded names and domains of the book, to keep them out of suggestions */
   readonly tracked: ReadonlySet<string>;
   readonly scan: Scanner;
@@ -56,13 +67,23 @@ function clean(name: string): string {
   return name.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
+/** A name as the book compares it (spaces made one, trimmed, folded): how corrections and stored readings name a pattern. */
+export function foldName(name: string): string {
+  return fold(clean(name));
+}
+
 function canonical(input: BrandBookInput): string {
   const sortedUnique = (xs: string[]): string[] => [...new Set(xs.map(clean).filter((x) => x !== ''))].sort();
+  // Exclusions join the key only when given, so a book without any keeps the key it had before they existed.
+  const excluded = (xs: string[] | undefined): [string[]] | [] => (xs !== undefined && sortedUnique(xs).length > 0 ? [sortedUnique(xs)] : []);
   return JSON.stringify([
     clean(input.name),
     sortedUnique(input.brandTerms),
     input.domain.trim().toLowerCase(),
-    [...input.competitors].sort((a, b) => a.id - b.id).map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null]),
+    [...input.competitors]
+      .sort((a, b) => a.id - b.id)
+      .map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null, ...excluded(c.excludePhrases)]),
+    ...excluded(input.excludePhrases),
   ]);
 }
 
@@ -74,11 +95,6 @@ function hash(text: string): string {
     h = (h * 0x100000001b3n) & 0xfffffffffffffn;
   }
   return h.toString(16).padStart(13, '0');
-}
-
-function ambiguous(foldedName: string): boolean {
-  const letters = foldedName.replace(/[^\p{L}\p{N}]/gu, '');
-  return letters.length <= 2 || (foldedName.split(' ').length <= 2 && isCommonPhrase(foldedName));
 }
 
 /**
@@ -116,6 +132,7 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
   const domain = normaliseDomain(input.domain);
   const competitorDomains: { id: number; domain: string }[] = [];
   const patterns: string[] = [];
+  const spellings: string[] = [];
   const info: PatternInfo[] = [];
   const byKey = new Map<string, number>();
   const domainKeys = new Set<string>();
@@ -136,7 +153,27 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     const isDomain = kind === 'domain' || domainKeys.has(folded);
     byKey.set(folded, patterns.length);
     patterns.push(folded);
-    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: !isDomain && ambiguous(folded) ? [stripAccents(text)] : null });
+    spellings.push(text);
+    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: !isDomain && ambiguityOf(text).ambiguous ? [stripAccents(text)] : null });
+  };
+
+  // After every name, so a phrase that is also a name keeps that name's pattern and only gains `excludes`.
+  let exclusions = false;
+  const exclude = (entity: number, raw: string): void => {
+    const text = clean(raw);
+    const folded = fold(text);
+    if (folded.replace(/[^\p{L}\p{N}]/gu, '') === '') return;
+    exclusions = true;
+    const existing = byKey.get(folded);
+    if (existing === undefined) {
+      byKey.set(folded, patterns.length);
+      patterns.push(folded);
+      spellings.push(text);
+      info.push({ entity, kind: 'exclude', casings: null, excludes: [entity] });
+      return;
+    }
+    const prev = info[existing];
+    if (prev !== undefined && !prev.excludes?.includes(entity)) info[existing] = { ...prev, excludes: [...(prev.excludes ?? []), entity] };
   };
 
   const sorted = [...input.competitors].sort((a, b) => a.id - b.id);
@@ -158,6 +195,10 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     add(entity, c.name, 'name');
     for (const alias of c.aliases) add(entity, alias, 'name');
   });
+  for (const phrase of input.excludePhrases ?? []) exclude(0, phrase);
+  sorted.forEach((c, i) => {
+    for (const phrase of c.excludePhrases ?? []) exclude(i + 1, phrase);
+  });
 
   return {
     key: hash(canonical(input)),
@@ -167,8 +208,10 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     competitorDomains,
     domainOwners: new Map(competitorDomains.map((d) => [d.domain, d.id])),
     patterns,
+    spellings,
     info,
-    tracked: new Set(patterns),
+    exclusions,
+    tracked: new Set(patterns.filter((_, i) => info[i]?.kind !== 'exclude')),
     scan: makeScanner(patterns),
   };
 }

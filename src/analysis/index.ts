@@ -3,7 +3,10 @@
  * rules are in docs/analysis.md; nothing here does I/O.
  */
 export { analyse, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
-export { compileBrandBook, type BrandBook, type BrandBookInput } from './brand-book.ts';
+export { ambiguityOf, type Ambiguity } from './ambiguity.ts';
+export { compileBrandBook, foldName, type BrandBook, type BrandBookInput } from './brand-book.ts';
+export { type Correction } from './corrections.ts';
+export { QUOTE_MAX, type NameReading } from './readings.ts';
 export { analyseOffThread, closeAnalysisPool } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';

@@ -1,3 +1,4 @@
+import type { RawHit } from './automaton.ts';
 import type { BrandBook } from './brand-book.ts';
 import { nameCasing } from './casing.ts';
 import { IS_WORD } from './fold.ts';
@@ -21,7 +22,7 @@ function word(text: string, i: number): boolean {
  * never part of a dotted token it does not fill: "acme.com.evil.io",
  * "Node.js" for "Node", "shop.acme.io" for the alias "Acme.io".
  */
-function nameFits(text: string, start: number, end: number): boolean {
+export function nameFits(text: string, start: number, end: number): boolean {
   if (word(text, start) && word(text, start - 1)) return false;
   if (word(text, end - 1) && word(text, end)) return false;
   const before = text[start - 1];
@@ -114,10 +115,10 @@ function packedInfo(book: BrandBook): PackedInfo {
  * mixed-case text (casing.ts). At the start of a sentence, where its first
  * capital may be the sentence's ("Notion of ..."), it counts only when a later
  * capital shows a name ("Bar Labs builds ..."), when it is marked up as a
- * name, or when the answer names the same brand elsewhere.
+ * name, or when the answer names the same brand elsewhere. `hits`: the
+ * book's hits in the text, exclusion phrases applied (exclusions.ts).
  */
-export function findMentions(text: string, book: BrandBook): Mention[] {
-  const hits = book.scan(text);
+export function findMentions(text: string, book: BrandBook, hits: readonly RawHit[] = book.scan(text)): Mention[] {
   if (hits.length === 0) return [];
   const urls = findUrlSpans(text);
   const { entityOf, flagsOf } = packedInfo(book);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { AnswerFacts, AnswerInput } from './analyse.ts';
 import type { BrandBook } from './brand-book.ts';
+import type { Correction } from './corrections.ts';
 
 /**
  * Analysis on worker threads (./thread.ts), so the thread that talks to the
@@ -23,10 +24,22 @@ function analysisPool(): Piscina {
   return pool;
 }
 
-/** Facts of many answers with one book, in order, analysed off the calling thread. */
-export async function analyseOffThread(book: BrandBook, answers: AnswerInput[]): Promise<AnswerFacts[]> {
+/**
+ * Facts of many answers with one book, in order, analysed off the calling
+ * thread. `corrections[i]`: readers' corrections of answer i (plain data,
+ * copied to the thread like the answers); none when absent.
+ */
+export async function analyseOffThread(book: BrandBook, answers: AnswerInput[], corrections?: readonly (readonly Correction[] | undefined)[]): Promise<AnswerFacts[]> {
   if (answers.length === 0) return [];
-  return (await analysisPool().run({ book: book.input, answers })) as AnswerFacts[];
+  const task: AnalysisTask = { book: book.input, answers, ...(corrections?.some((c) => c !== undefined && c.length > 0) && { corrections }) };
+  return (await analysisPool().run(task)) as AnswerFacts[];
+}
+
+/** What a thread is handed (./thread.ts). */
+export interface AnalysisTask {
+  book: BrandBook['input'];
+  answers: AnswerInput[];
+  corrections?: readonly (readonly Correction[] | undefined)[];
 }
 
 /** Stops the threads (process shutdown, end of a test file); the next analysis starts a new pool. */

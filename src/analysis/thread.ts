@@ -1,12 +1,13 @@
-import { analyse, type AnswerInput, type AnswerFacts } from './analyse.ts';
-import { compileBrandBook, type BrandBookInput } from './brand-book.ts';
+import { analyse, type AnswerFacts } from './analyse.ts';
+import { compileBrandBook } from './brand-book.ts';
+import type { AnalysisTask } from './pool.ts';
 
 /**
- * An analysis thread's task (see ./pool.ts): a brand book's input and a
- * batch of answers in, their facts out. The book is compiled once per
- * thread and content (compileBrandBook caches).
+ * An analysis thread's task (see ./pool.ts): a brand book's input, a batch
+ * of answers and their corrections in, their facts out. The book is
+ * compiled once per thread and content (compileBrandBook caches).
  */
-export default function analyseBatch(task: { book: BrandBookInput; answers: AnswerInput[] }): AnswerFacts[] {
+export default function analyseBatch(task: AnalysisTask): AnswerFacts[] {
   const book = compileBrandBook(task.book);
-  return task.answers.map((a) => analyse(a, book));
+  return task.answers.map((a, i) => analyse(a, book, task.corrections?.[i]));
 }

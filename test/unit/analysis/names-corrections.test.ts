@@ -1,0 +1,199 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ambiguityOf, analyse, analyseOffThread, closeAnalysisPool, compileBrandBook, type BrandBookInput, type Correction } from '../../../src/analysis/index.ts';
+import { BOOK } from './helpers.ts';
+
+/**
+ * The hooks around the reading (docs/analysis.md "Names and corrections"):
+ * exclusion phrases, readers' corrections, the per-name readings stored
+ * with facts, and the one ambiguity rule the API explains.
+ */
+
+const AMAZON: BrandBookInput = {
+  name: 'Amazon',
+  brandTerms: ['Amazon Prime'],
+  domain: 'amazon.com',
+  excludePhrases: ['Amazon rainforest', 'Amazon river'],
+  competitors: [
+    { id: 7, name: 'Rainforest Co', aliases: ['Rainforest'], domain: null },
+    { id: 8, name: 'Walmart', aliases: [], domain: 'walmart.com', excludePhrases: ['Walmart parking lot'] },
+  ],
+};
+
+const read = (text: string, book: BrandBookInput = AMAZON, corrections: Correction[] = []) => analyse({ text, citations: [], failed: false }, compileBrandBook(book), corrections);
+const reading = (text: string, name: string, book: BrandBookInput = AMAZON, corrections: Correction[] = []) => read(text, book, corrections).names.find((n) => n.name === name);
+
+describe('exclusion phrases', () => {
+  it('refuse the brand inside its own phrase, and only there', () => {
+    expect(read('The Amazon rainforest is the largest on Earth.').mentioned).toBe(false);
+    expect(read('The Amazon river is the longest in South America.').verdict).toBe('missing');
+    expect(read('Order it on Amazon, it ships in a day.').mentioned).toBe(true);
+    const both = read('We order from Amazon. The Amazon river floods every year.');
+    expect(both.mentioned).toBe(true);
+    expect(both.brands[0]).toMatchObject({ name: 'Amazon', count: 1 });
+  });
+
+  it('are matched folded and as whole words: other case and accents count, a longer word does not', () => {
+    expect(read('THE AMAZON RAINFORÉST is vast.').mentioned).toBe(false);
+    expect(read('the amazon rainforest is vast, and Amazon sells maps of it.').brands[0]?.count).toBe(1);
+    // "rainforests" is not the phrase "rainforest": the name stands.
+    expect(read('Tours of Amazon rainforests are popular.').mentioned).toBe(true);
+  });
+
+  it('belong to their entity: another entity named inside the phrase still counts', () => {
+    const f = read('Guides to the Amazon rainforest by Rainforest Co are popular.');
+    expect(f.mentioned).toBe(false);
+    expect(f.brands.map((b) => b.name)).toEqual(['Rainforest Co']);
+    expect(f.verdict).toBe('lost');
+  });
+
+  it('apply to competitors too', () => {
+    expect(read('We met in the Walmart parking lot.').competitorsNamed).toEqual([]);
+    expect(read('Walmart sells groceries.').competitorsNamed).toEqual([8]);
+  });
+
+  it('change the book and its key; no phrases keep the key a book had without the field', () => {
+    const { excludePhrases: _omit, ...without } = AMAZON;
+    void _omit;
+    const plain = compileBrandBook({ ...without, competitors: without.competitors.map(({ excludePhrases: _x, ...c }) => c) });
+    const empty = compileBrandBook({ ...without, excludePhrases: [], competitors: without.competitors.map((c) => ({ ...c, excludePhrases: [] })) });
+    expect(empty.key).toBe(plain.key);
+    expect(compileBrandBook(AMAZON).key).not.toBe(plain.key);
+    expect(compileBrandBook({ ...AMAZON, excludePhrases: ['Amazon river'] }).key).not.toBe(compileBrandBook(AMAZON).key);
+    expect(plain.exclusions).toBe(false);
+    expect(compileBrandBook(AMAZON).exclusions).toBe(true);
+  });
+
+  it('are never tracked names (suggestions) and a phrase that is also a name keeps the name', () => {
+    const book = compileBrandBook(AMAZON);
+    expect(book.tracked.has('amazon rainforest')).toBe(false);
+    expect(book.tracked.has('amazon prime')).toBe(true);
+    // The brand excludes a competitor's whole name: the competitor counts there, the brand inside it does not.
+    const shared: BrandBookInput = { ...AMAZON, excludePhrases: ['Walmart Amazon'], competitors: [{ id: 9, name: 'Walmart Amazon', aliases: [], domain: null }] };
+    const f = read('Walmart Amazon is a mall.', shared);
+    expect(f.brands.map((b) => b.name)).toEqual(['Walmart Amazon']);
+    expect(f.mentioned).toBe(false);
+  });
+});
+
+describe('corrections', () => {
+  it('mentioned: false refuses every occurrence of the name in the answer, and the verdict follows', () => {
+    const text = '1. **Acme** is reliable.\n2. **Foo Cloud** is cheap. Acme also has an API.';
+    expect(read(text, BOOK).verdict).toBe('named');
+    const f = read(text, BOOK, [{ name: 'acme', mentioned: false }]);
+    expect(f.mentioned).toBe(false);
+    expect(f.brandRank).toBeNull();
+    expect(f.verdict).toBe('lost');
+    expect(f.tone).toBeNull();
+    expect(f.names.find((n) => n.name === 'Acme')).toMatchObject({ counted: 0, refused: 2 });
+  });
+
+  it('mentioned: true counts occurrences the reading refused, and rank follows', () => {
+    const text = 'Most teams write their notion of done first, then pick Foo Cloud.';
+    expect(read(text, BOOK).competitorsNamed).toEqual([2]);
+    const f = read(text, BOOK, [{ name: ' NOTION ', mentioned: true }]);
+    expect(f.competitorsNamed).toEqual([1, 2]);
+    expect(f.names.find((n) => n.name === 'Notion')).toMatchObject({ entity: 1, counted: 1, refused: 0 });
+    const brand = read('Acme comes after the notion of a plan.', BOOK, [{ name: 'Notion', mentioned: true }]);
+    expect(brand.brands.map((b) => b.name)).toEqual(['Acme', 'Notion']);
+  });
+
+  it('do not count a name inside an exclusion phrase, a URL or a longer word', () => {
+    expect(read('The Amazon rainforest is vast.', AMAZON, [{ name: 'Amazon', mentioned: true }]).mentioned).toBe(false);
+    expect(read('See https://example.org/notion-review for more.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
+    expect(read('Notional amounts are large.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
+  });
+
+  it('leave the domain written out counting, and a name that does not occur changes nothing', () => {
+    expect(read('Visit acme.com today.', BOOK, [{ name: 'Acme', mentioned: false }]).mentioned).toBe(true);
+    expect(read('Foo Cloud is fine.', BOOK, [{ name: 'Acme', mentioned: true }])).toEqual(read('Foo Cloud is fine.', BOOK));
+  });
+
+  it('refuse before they accept: "not Foo Cloud" with "Foo" counts the Foo inside it', () => {
+    const f = read('Foo Cloud is fine.', BOOK, [
+      { name: 'Foo Cloud', mentioned: false },
+      { name: 'Foo', mentioned: true },
+    ]);
+    expect(f.brands).toMatchObject([{ name: 'Foo Cloud', count: 1, position: 0 }]);
+    expect(f.names.map((n) => [n.name, n.counted, n.refused])).toEqual(
+      expect.arrayContaining([
+        ['Foo', 1, 0],
+        ['Foo Cloud', 0, 1],
+      ]),
+    );
+  });
+
+  it('cross to the analysis threads as plain data', async () => {
+    const book = compileBrandBook(BOOK);
+    const answers = [
+      { text: 'Acme is good.', citations: [], failed: false },
+      { text: 'We had a notion about Foo Cloud.', citations: [], failed: false },
+    ];
+    const corrections = [[{ name: 'Acme', mentioned: false }], [{ name: 'Notion', mentioned: true }]];
+    const facts = await analyseOffThread(book, answers, corrections);
+    expect(facts).toEqual(answers.map((a, i) => analyse(a, book, corrections[i])));
+    expect(facts.map((f) => f.verdict)).toEqual(['missing', 'lost']);
+    expect(facts[1]?.competitorsNamed).toEqual([1, 2]);
+  });
+});
+
+afterAll(() => closeAnalysisPool());
+
+describe('name readings', () => {
+  it('count each whole-word occurrence as counted or refused, with the sentence around the first of each', () => {
+    const r = reading('We order from Amazon daily. The Amazon river floods. Prices on Amazon drop.', 'Amazon');
+    expect(r).toEqual({
+      name: 'Amazon',
+      entity: 'brand',
+      counted: 2,
+      refused: 1,
+      countedQuote: 'We order from Amazon daily.',
+      refusedQuote: 'The Amazon river floods.',
+    });
+    expect(reading('Walmart sells groceries.', 'Walmart')).toMatchObject({ entity: 8, counted: 1, refused: 0 });
+  });
+
+  it('leave out names that do not occur, occur only inside longer words, URLs or a longer counted name', () => {
+    const f = read('Amazonian plants. See https://example.org/amazon. Amazon Prime is a subscription.');
+    expect(f.names.map((n) => n.name)).toEqual(['Amazon Prime']);
+    expect(read('Nothing here.').names).toEqual([]);
+    expect(analyse({ text: null, citations: [], failed: true }, compileBrandBook(AMAZON)).names).toEqual([]);
+  });
+
+  it('read an everyday-word name the reading refused as refused', () => {
+    expect(reading('Most teams write their notion of done first.', 'Notion', BOOK)).toMatchObject({
+      counted: 0,
+      refused: 1,
+      refusedQuote: 'Most teams write their notion of done first.',
+    });
+  });
+
+  it('cut a long sentence to about 200 characters around the name, at words, on one line', () => {
+    const long = `${'word '.repeat(80)}then Amazon\nships ${'again '.repeat(60)}.`;
+    const q = reading(long.replace('\nships', ' ships'), 'Amazon')?.countedQuote ?? '';
+    expect(q.length).toBeLessThanOrEqual(202);
+    expect(q).toMatch(/^…word .*then Amazon ships again .*again…$/);
+  });
+});
+
+describe('ambiguityOf', () => {
+  it.each([
+    ['HP', true, 'two letters'],
+    ['X', true, 'a single letter'],
+    ['3M', true, 'two characters'],
+    ['Notion', true, 'an everyday English word'],
+    ['  notion ', true, 'an everyday English word'],
+    ['Best Buy', true, 'everyday English words'],
+    ['Apples', true, 'an everyday English word'],
+    ['Acme', false, null],
+    ['Foo Cloud', false, null],
+    ['Best Buy Online Store', false, null],
+  ] as const)('%s', (name, ambiguous, reason) => {
+    expect(ambiguityOf(name)).toEqual({ ambiguous, reason });
+  });
+
+  it('is the rule the brand book reads context for', () => {
+    const book = compileBrandBook(BOOK);
+    const cased = (name: string) => book.info[book.patterns.indexOf(name.toLowerCase())]?.casings !== null;
+    for (const name of ['Notion', 'HP', 'Best Buy', 'Foo Cloud', 'Acme']) expect(cased(name), name).toBe(ambiguityOf(name).ambiguous);
+  });
+});
