@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import { CheckFailed, parseFlags, UsageError, type Command } from './command.ts';
 import { dataCommands } from './commands/data.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
+import { nameCommands } from './commands/names.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
 import { workspaceCommands } from './commands/workspace.ts';
@@ -15,7 +16,7 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands];
+const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...nameCommands, ...dataCommands];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 

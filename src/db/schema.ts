@@ -87,6 +87,8 @@ export interface SitesTable {
   scheduleBatch: ColumnType<boolean, boolean | undefined, boolean>;
   nextScanAt: Timestamp | null;
   brandVersion: ColumnType<number, number | undefined, number>;
+  /** Phrases in which the brand's names never count ("Amazon rainforest"). */
+  excludePhrases: ColumnType<string[], string[] | undefined, string[]>;
   createdBy: number | null;
   createdAt: CreatedAt;
   updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -109,6 +111,8 @@ export interface CompetitorsTable {
   name: string;
   domain: string | null;
   aliases: ColumnType<string[], string[] | undefined, string[]>;
+  /** Phrases in which this competitor's names never count. */
+  excludePhrases: ColumnType<string[], string[] | undefined, string[]>;
   color: string | null;
   logo: string | null;
   createdAt: CreatedAt;
@@ -298,6 +302,36 @@ export interface AnswerFactsTable {
   brandKey: string;
   /** Its answer's month (the partition key). */
   month: ColumnType<string, string, never>;
+  /** How each tracked name that occurs was read (src/analysis/readings.ts); null on facts written before readings were kept. */
+  nameReadings: ColumnType<NameReadingJson[] | null, string | null, string | null>;
+}
+
+/** One name's reading in one answer, as stored (AnswerFacts.names). */
+export interface NameReadingJson {
+  name: string;
+  entity: 'brand' | number;
+  counted: number;
+  refused: number;
+  countedQuote?: string;
+  refusedQuote?: string;
+}
+
+/** A reader's correction of one answer's reading (migration 20261128T0930): one per (answer, folded name). */
+export interface MentionFeedbackTable {
+  id: Generated<number>;
+  siteId: number;
+  answerId: number;
+  answerMonth: string;
+  /** As given, trimmed. */
+  name: string;
+  /** Folded as the brand book compares names. */
+  nameKey: string;
+  mentioned: boolean;
+  /** Whether the reading, without this correction, said what the reader said. */
+  readingAgreed: boolean;
+  userId: number | null;
+  keyId: number | null;
+  createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface RollupSiteDayTable {
@@ -623,6 +657,7 @@ export interface Database {
   scans: ScansTable;
   answers: AnswersTable;
   answerFacts: AnswerFactsTable;
+  mentionFeedback: MentionFeedbackTable;
   rollupSiteDay: RollupSiteDayTable;
   reanalyses: ReanalysesTable;
   siteSpend: SiteSpendTable;
@@ -664,3 +699,4 @@ export type PromptRow = Selectable<PromptsTable>;
 export type ScanRow = Selectable<ScansTable>;
 export type AnswerRow = Selectable<AnswersTable>;
 export type AnswerFactsRow = Selectable<AnswerFactsTable>;
+export type MentionFeedbackRow = Selectable<MentionFeedbackTable>;

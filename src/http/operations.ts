@@ -11,6 +11,10 @@ export const TAGS = [
   { name: 'Projects', description: 'Sites (projects): their settings, brand terms, caps and scan schedule.' },
   { name: 'Events', description: 'Variant B: dated annotations (a release, a campaign, a model update) that trend charts draw.' },
   { name: 'Competitors', description: 'Tracked competitors, and how each compares with the brand in the answers.' },
+  {
+    name: 'Names',
+    description: 'How answers read each tracked name (counted or refused, with quotes), and readers’ corrections that re-read an answer and measure a name’s precision.',
+  },
   { name: 'Prompts', description: 'The questions put to the assistants: results per assistant, answers word for word, CSV import and export, rewriting search queries.' },
   { name: 'Categories', description: 'Categories that group a project’s prompts.' },
   { name: 'Personas', description: 'Variant A: buyer personas whose wording prompts are asked in.' },
@@ -59,6 +63,10 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
   'DELETE /projects/:id/competitors/:competitorId': ['untrackCompetitor', 'Competitors'],
   'GET /projects/:id/competitors': ['getCompetitors', 'Competitors'],
   'GET /projects/:id/competitors/:competitorId': ['getCompetitor', 'Competitors'],
+
+  'GET /projects/:id/names': ['listNames', 'Names'],
+  'GET /projects/:id/mention-feedback': ['listMentionFeedback', 'Names'],
+  'POST /projects/:id/mention-feedback': ['addMentionFeedback', 'Names'],
 
   'GET /projects/:id/prompts': ['listPrompts', 'Prompts'],
   'GET /projects/:id/prompts/export.csv': ['exportPrompts', 'Prompts'],

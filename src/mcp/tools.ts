@@ -30,6 +30,17 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = [
   { name: 'get_sources', route: 'GET /projects/:id/sources' },
   { name: 'get_competitors', route: 'GET /projects/:id/competitors' },
   { name: 'get_competitor', route: 'GET /projects/:id/competitors/:competitorId' },
+  {
+    name: 'list_names',
+    route: 'GET /projects/:id/names',
+    lead: 'Check here before trusting counts of a name that is an everyday word: how answers read it, with quotes.',
+  },
+  { name: 'list_mention_feedback', route: 'GET /projects/:id/mention-feedback' },
+  {
+    name: 'add_mention_feedback',
+    route: 'POST /projects/:id/mention-feedback',
+    lead: 'Changes the project’s numbers: correct a reading only where the answer’s text shows what the name means.',
+  },
   { name: 'get_searches', route: 'GET /projects/:id/searches' },
   { name: 'list_prompts', route: 'GET /projects/:id/prompts' },
   { name: 'get_prompt', route: 'GET /projects/:id/prompts/:promptId' },

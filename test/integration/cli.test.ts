@@ -123,6 +123,24 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect((await sightline(['reanalyse', '--project', '999999'])).stderr).toMatch(/No project with id 999999/);
   });
 
+  it('prints how a project’s names are read and its corrections, as the API answers them', async () => {
+    const ws = await seedWorkspace(app.ctx);
+    const site = await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Notion', url: 'notion.so' });
+    await seedAnswers(app.ctx, ws.orgId, site.id, [{ text: 'Teams write their notion of done first.' }, { text: 'Many teams document work in Notion.' }]);
+    const answer = await app.ctx.db.selectFrom('answers').select('id').where('siteId', '=', site.id).where('text', 'like', '%notion of%').executeTakeFirstOrThrow();
+    const post = await app.request('POST', `/projects/${site.id}/mention-feedback`, { key: ws.keys.member, body: { answerId: answer.id, name: 'Notion', mentioned: false } });
+    expect(post.status).toBe(200);
+    const list = await sightline(['names', 'list', '--project', String(site.id)]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.json).toEqual((await app.request('GET', `/projects/${site.id}/names`, { key: ws.keys.viewer })).body);
+    expect(list.json).toMatchObject({ names: [{ name: 'Notion', ambiguous: true, countedIn: 1, refusedIn: 1, precision: { corrections: 1, value: 100 } }] });
+    const corrections = await sightline(['names', 'corrections', '--project', String(site.id), '--name', 'notion']);
+    expect(corrections.json).toEqual((await app.request('GET', `/projects/${site.id}/mention-feedback?name=notion`, { key: ws.keys.viewer })).body);
+    expect(corrections.json).toMatchObject({ feedback: [{ answerId: answer.id, mentioned: false, readingAgreed: true }], total: 1 });
+    expect((await sightline(['names', 'corrections', '--project', String(site.id), '--per-page', '1'])).code).toBe(2);
+    expect((await sightline(['names', 'list', '--project', '999999'])).stderr).toMatch(/No project with id 999999/);
+  });
+
   it('reports a missing workspace as an error, not a crash', async () => {
     const res = await sightline(['balance', 'topup', '--org', '999999', '--usd', '1']);
     expect(res.code).toBe(1);

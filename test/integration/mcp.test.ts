@@ -20,7 +20,7 @@ import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helper
 let app: TestApp;
 let mine: Workspace;
 let theirs: Workspace;
-type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number };
+type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number; answerId: number };
 let own: Ids;
 let foreign: Ids;
 const clients: Client[] = [];
@@ -39,6 +39,7 @@ async function fixtures(ws: Workspace): Promise<Ids> {
     { prompt: 'Best CRM for startups?', provider: 'anthropic', askedAt: '2026-11-10T10:00:00Z', text: 'Globex is great.' },
   ]);
   const prompt = await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', site.id).executeTakeFirstOrThrow();
+  const answer = await app.ctx.db.selectFrom('answers').select('id').where('siteId', '=', site.id).where('provider', '=', 'openai').executeTakeFirstOrThrow();
   const reanalysis = await app.ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason: 'mcp test' }).returning('id').executeTakeFirstOrThrow();
   await createShare(app.ctx, await findSite(app.ctx.db, ws.orgId, site.id), ws.ownerId, { label: 'mcp' });
   const page = await app.ctx.db
@@ -46,7 +47,16 @@ async function fixtures(ws: Workspace): Promise<Ids> {
     .values({ siteId: site.id, url: 'https://acme.com/pricing', normalizedUrl: 'https://acme.com/pricing', path: '/pricing', section: 'pricing' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { orgId: ws.orgId, projectId: site.id, promptId: prompt.id, competitorId: site.competitors.Globex as number, scanId, reanalysisId: reanalysis.id, pageId: page.id };
+  return {
+    orgId: ws.orgId,
+    projectId: site.id,
+    promptId: prompt.id,
+    competitorId: site.competitors.Globex as number,
+    scanId,
+    reanalysisId: reanalysis.id,
+    pageId: page.id,
+    answerId: answer.id,
+  };
 }
 
 async function connect(key: string | null): Promise<Client> {
@@ -95,7 +105,10 @@ function cases(ids: Ids): Record<string, { args: Record<string, unknown>; http?:
     get_scan: { args: { projectId: ids.projectId, scanId: ids.scanId, tab: 'all' }, http: ['GET', `${p}/scans/${ids.scanId}?tab=all`] },
     get_reanalysis: { args: { projectId: ids.projectId, reanalysisId: ids.reanalysisId }, http: ['GET', `${p}/reanalyses/${ids.reanalysisId}`] },
     list_shares: { args: { projectId: ids.projectId }, http: ['GET', `${p}/shares`] },
+    list_names: { args: { projectId: ids.projectId }, http: ['GET', `${p}/names`] },
+    list_mention_feedback: { args: { projectId: ids.projectId, name: 'Acme', perPage: 5 }, http: ['GET', `${p}/mention-feedback?name=Acme&perPage=5`] },
     // Writes: checked on their own below.
+    add_mention_feedback: { args: { projectId: ids.projectId, answerId: ids.answerId, name: 'Acme', mentioned: true } },
     start_scan: { args: { projectId: ids.projectId, providers: ['openai'], label: 'from MCP' } },
     cancel_scan: { args: { projectId: ids.projectId, scanId: ids.scanId } },
   };
@@ -185,6 +198,25 @@ describe('MCP server', () => {
     expect((sentiment.content as { text: string }[])[0]?.text).toMatch(/over 1 answers naming the brand: positive [\d.]+% \(95% range [\d.]+-[\d.]+%\)/);
     const sources = await call(client, 'get_sources', { projectId: own.projectId, start: '2026-11-10' });
     expect(sources.structuredContent).toMatchObject({ sources: [{ domain: 'acme.com', share: 50, shareLow: expect.any(Number), namesBrandHigh: expect.any(Number) }] });
+  });
+
+  it('corrects a reading with add_mention_feedback from a member key, shown by list_names; a viewer key gets a 403 tool error', async () => {
+    const args = cases(own).add_mention_feedback?.args;
+    const refused = await call(await connect(mine.keys.viewer), 'add_mention_feedback', args);
+    expect(refused.structuredContent).toMatchObject({ status: 403, error: expect.stringContaining('member access') });
+    const member = await connect(mine.keys.member);
+    const added = await call(member, 'add_mention_feedback', args);
+    expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
+    expect(added.structuredContent).toMatchObject({
+      feedback: { answerId: own.answerId, name: 'Acme', mentioned: true, readingAgreed: true },
+      answer: { id: own.answerId, mentioned: true },
+    });
+    const names = (await call(member, 'list_names', { projectId: own.projectId })).structuredContent as {
+      names: { name: string; precision: { value: number; corrections: number } }[];
+    };
+    expect(names.names.find((n) => n.name === 'Acme')?.precision).toMatchObject({ value: 100, corrections: 1 });
+    const list = (await call(member, 'list_mention_feedback', { projectId: own.projectId })).structuredContent as { total: number };
+    expect(list.total).toBe(1);
   });
 
   it('starts and cancels a scan with an admin key; a viewer or member key gets a 403 tool error', async () => {

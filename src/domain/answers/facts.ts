@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { analyse, analyseOffThread, type AnswerFacts, type BrandBook } from '../../analysis/index.ts';
+import { analyse, analyseOffThread, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
 import type { Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
@@ -8,9 +8,10 @@ export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'month' | 'siteId' | 'pro
 /**
  * Bumped whenever analysis rules change, so stored facts derived by older
  * rules are never mistaken for current ones (reanalysis skips answers whose
- * facts carry the current analysis version and brand book).
+ * facts carry the current analysis version and brand book). 3: facts carry
+ * name readings (`name_readings`).
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
@@ -22,13 +23,18 @@ const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'e
   failed: answer.error !== null || !answer.text,
 });
 
-export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook): AnswerFacts {
-  return analyse(analysisInput(answer), book);
+/** `corrections`: readers' corrections of this answer (mention_feedback), so a re-read never undoes one. */
+export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook, corrections: readonly Correction[] = []): AnswerFacts {
+  return analyse(analysisInput(answer), book, corrections);
 }
 
-/** The same for many answers, on the analysis threads (src/analysis/pool.ts), in order. */
-export function analyseAnswers(answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[], book: BrandBook): Promise<AnswerFacts[]> {
-  return analyseOffThread(book, answers.map(analysisInput));
+/** The same for many answers, on the analysis threads (src/analysis/pool.ts), in order; `corrections[i]` are answer i's. */
+export function analyseAnswers(
+  answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[],
+  book: BrandBook,
+  corrections?: readonly (readonly Correction[] | undefined)[],
+): Promise<AnswerFacts[]> {
+  return analyseOffThread(book, answers.map(analysisInput), corrections);
 }
 
 function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
@@ -53,6 +59,7 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
     suggestions: f.suggestions,
     brand_key: key,
     month: answer.month,
+    name_readings: f.names,
   };
 }
 
@@ -67,17 +74,18 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
   await sql`
     INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month)
+                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month, name_readings)
     SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
            brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
-           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month
+           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month, name_readings
       FROM jsonb_to_recordset(${rows}::jsonb) AS r(
         answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
         brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
-        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date)
+        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date, name_readings jsonb)
     ON CONFLICT (answer_id, month) DO UPDATE SET
       verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
-      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key`.execute(db);
+      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
+      name_readings = excluded.name_readings`.execute(db);
 }

@@ -40,13 +40,16 @@ export async function answerMonths(db: Executor): Promise<string[]> {
  * reference the answers). Takes a brief ACCESS EXCLUSIVE lock on both
  * parents; with `lock_timeout` it gives up rather than queue every reader
  * behind it, and the next night tries again. Ledger entries keep their
- * answer ids (no foreign key: money history outlives answers).
+ * answer ids (no foreign key: money history outlives answers); readers'
+ * corrections of the month's answers go with them.
  */
 export async function dropAnswerMonth(db: Executor, month: string, lockTimeoutMs = 5_000): Promise<void> {
   const suffix = month.slice(0, 4) + 'm' + month.slice(5, 7);
   const facts = sql.table(`answer_facts_y${suffix}`);
   const answers = sql.table(`answers_y${suffix}`);
   await sql`SET LOCAL lock_timeout = ${sql.lit(`${lockTimeoutMs}ms`)}`.execute(db);
+  // Readers' corrections reference their answers: DETACH refuses a partition rows still point into.
+  await sql`DELETE FROM mention_feedback WHERE answer_month = ${month}::date`.execute(db);
   // A detached facts partition keeps its foreign key to answers: it goes before the answers are detached.
   await sql`ALTER TABLE answer_facts DETACH PARTITION ${facts}`.execute(db);
   await sql`DROP TABLE ${facts}`.execute(db);

@@ -4,6 +4,12 @@ import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '
 import { domainFromAddress } from '../sites/site-domain.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
 import { serializeCompetitor } from '../sites/sites.ts';
+import { loadBrandBookInput } from '../sites/brand-book.ts';
+import { uniqueNames } from '../common/names.ts';
+import { MAX_ID } from '../common/fields.ts';
+import { previewNames } from '../names/preview.ts';
+import { nameWarnings } from '../names/warnings.ts';
+import type { BrandBookInput } from '../../analysis/index.ts';
 import type { CompetitorInput } from './schemas.ts';
 
 export const MAX_COMPETITORS_PER_SITE = 50;
@@ -47,10 +53,26 @@ async function namesChanged(ctx: AppContext, site: SiteRow, reason: string): Pro
   return requestReanalysis(ctx, site, reason);
 }
 
+/** A dry run's would-be brand book: the site's current one with one competitor put in (or replaced), nothing saved. */
+async function previewWith(ctx: AppContext, site: SiteRow, competitor: BrandBookInput['competitors'][number]) {
+  const current = await loadBrandBookInput(ctx.db, site.id);
+  return previewNames(ctx, site, { ...current, competitors: [...current.competitors.filter((c) => c.id !== competitor.id), competitor] });
+}
+
 export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: CompetitorInput & { name: string }) {
   const name = input.name.trim();
   const domain = checkedDomain(input.domain) ?? null;
   await assertNameFree(ctx, site.id, name);
+  const aliases = cleanAliases(input.aliases ?? [], name);
+  const excludePhrases = uniqueNames(input.excludePhrases ?? []);
+  const warnings = nameWarnings([
+    { field: 'name', names: [name] },
+    { field: 'aliases', names: aliases },
+  ]);
+  if (input.dryRun) {
+    // The id it would get is not known; the highest possible one sorts it last, as a new competitor's would.
+    return { dryRun: true as const, preview: await previewWith(ctx, site, { id: MAX_ID, name, aliases, domain, excludePhrases }), warnings };
+  }
   // The site row stays locked until the insert commits: concurrent adds are counted one after the other.
   const row = await ctx.db.transaction().execute(async (trx) => {
     await trx.selectFrom('sites').select('id').where('id', '=', site.id).forNoKeyUpdate().executeTakeFirstOrThrow();
@@ -62,7 +84,7 @@ export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: Com
     if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
     return trx
       .insertInto('competitors')
-      .values({ siteId: site.id, name, domain, aliases: cleanAliases(input.aliases ?? [], name), color: input.color ?? null, logo: input.logo ?? null })
+      .values({ siteId: site.id, name, domain, aliases, excludePhrases, color: input.color ?? null, logo: input.logo ?? null })
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch((err: { code?: string }) => {
@@ -70,7 +92,7 @@ export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: Com
         throw err;
       });
   });
-  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`) };
+  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`), warnings };
 }
 
 export async function changeCompetitor(ctx: AppContext, site: SiteRow, competitorId: number, input: CompetitorInput) {
@@ -78,22 +100,44 @@ export async function changeCompetitor(ctx: AppContext, site: SiteRow, competito
   const name = input.name?.trim() ?? current.name;
   if (name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(ctx, site.id, name, competitorId);
   const domain = checkedDomain(input.domain);
+  const aliases = input.aliases === undefined ? undefined : cleanAliases(input.aliases, name);
+  const excludePhrases = input.excludePhrases === undefined ? undefined : uniqueNames(input.excludePhrases);
+  const warnings = nameWarnings([
+    { field: 'name', names: input.name === undefined ? [] : [name] },
+    { field: 'aliases', names: aliases },
+  ]);
+  if (input.dryRun) {
+    const competitor = {
+      id: competitorId,
+      name,
+      aliases: aliases ?? current.aliases,
+      domain: domain === undefined ? current.domain : domain,
+      excludePhrases: excludePhrases ?? current.excludePhrases,
+    };
+    return { dryRun: true as const, preview: await previewWith(ctx, site, competitor), warnings };
+  }
   const row = await ctx.db
     .updateTable('competitors')
     .set({
       name,
       ...(domain !== undefined && { domain }),
-      ...(input.aliases !== undefined && { aliases: cleanAliases(input.aliases, name) }),
+      ...(aliases !== undefined && { aliases }),
+      ...(excludePhrases !== undefined && { excludePhrases }),
       ...(input.color !== undefined && { color: input.color }),
       ...(input.logo !== undefined && { logo: input.logo }),
     })
     .where('id', '=', competitorId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  const matchingChanged = row.name !== current.name || row.domain !== current.domain || row.aliases.join('\n') !== current.aliases.join('\n');
+  const matchingChanged =
+    row.name !== current.name ||
+    row.domain !== current.domain ||
+    row.aliases.join('\n') !== current.aliases.join('\n') ||
+    row.excludePhrases.join('\n') !== current.excludePhrases.join('\n');
   return {
     competitor: serializeCompetitor(row),
     reanalysis: matchingChanged ? await namesChanged(ctx, site, `competitor ${row.name} changed`) : null,
+    warnings,
   };
 }
 

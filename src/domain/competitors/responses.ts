@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { named } from '../common/responses.ts';
+import { namesDryRun, warnings } from '../names/responses.ts';
 import { reanalysis } from '../reanalysis/responses.ts';
 import { competitor } from '../sites/responses.ts';
 
@@ -7,8 +8,14 @@ import { competitor } from '../sites/responses.ts';
 
 export const competitorChange = named(
   'CompetitorChange',
-  'The competitor tracked or changed; stored answers are re-read when its names or domain changed (`reanalysis`, else null)',
-  z.object({ competitor, reanalysis: reanalysis.nullable() }),
+  'The competitor tracked or changed; stored answers are re-read when its names, domain or exclusion phrases changed (`reanalysis`, else null); `warnings` lists ambiguous names it saved',
+  z.object({ competitor, reanalysis: reanalysis.nullable(), warnings }),
+);
+
+export const competitorChangeResult = named(
+  'CompetitorChangeResult',
+  'The competitor tracked or changed (CompetitorChange), or with `dryRun: true` what it would do, nothing saved (NamesDryRun)',
+  z.union([competitorChange, namesDryRun]),
 );
 
 export const untrackedCompetitor = named(

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { text } from '../common/fields.ts';
+import { dryRunField, excludePhrasesField } from '../names/schemas.ts';
 
-/** Request schemas of competitors; `domain: null` removes a domain, `aliases` replaces the list. */
+/**
+ * Request schemas of competitors; `domain: null` removes a domain, `aliases`
+ * and `excludePhrases` replace their lists, `dryRun: true` saves nothing and
+ * answers a preview (domain/names/preview.ts).
+ */
 
 const fields = {
   domain: text('domain', 2000, 0).nullish(),
   aliases: z.array(text('an alias', 200)).max(30, 'at most 30 aliases').optional(),
+  excludePhrases: excludePhrasesField,
+  dryRun: dryRunField,
   color: z
     .string()
     .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour such as #1a73e8')

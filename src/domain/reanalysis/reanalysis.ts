@@ -9,6 +9,7 @@ import { loadBrandBook } from '../sites/brand-book.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
 import { analyseAnswers, factsKey, writeFacts } from '../answers/facts.ts';
 import { rebuildRollups } from '../reports/rollups.ts';
+import { correctionsOf } from '../names/corrections.ts';
 
 const BATCH = 1000;
 const WRITES_IN_FLIGHT = 2;
@@ -80,8 +81,8 @@ export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: 
 /**
  * The reanalyse job: under the site's lock, re-reads the site's answers in
  * batches (memory flat in the number of answers), rewrites their facts with
- * the current names, then rebuilds the rollups that depend on facts in one
- * transaction.
+ * the current names and each answer's corrections, then rebuilds the
+ * rollups that depend on facts in one transaction.
  */
 export async function runReanalysis(
   ctx: AppContext,
@@ -95,6 +96,8 @@ export async function runReanalysis(
     try {
       const book = await loadBrandBook(db, siteId);
       const key = factsKey(book);
+      // Readers' corrections go with every re-read, so reanalysis never undoes one; none is added meanwhile (they take this lock).
+      const corrections = await correctionsOf(db, siteId);
       let answers = 0;
       let verdictsChanged = 0;
       await db.transaction().execute(async (reader) => {
@@ -120,7 +123,11 @@ export async function runReanalysis(
           next.catch(() => undefined);
           // Facts are a pure function of answer, names and rules: current ones need no rewrite.
           const stale = batch.filter((a) => a.oldKey !== key);
-          const facts = await analyseAnswers(stale, book);
+          const facts = await analyseAnswers(
+            stale,
+            book,
+            stale.map((a) => corrections.get(a.id)),
+          );
           const items = stale.map((answer, i) => ({ answer, facts: facts[i] as AnswerFacts }));
           verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
           if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();

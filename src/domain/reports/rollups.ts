@@ -100,17 +100,31 @@ function addCounters(table: Table): RawBuilder<unknown> {
   return sql`ON CONFLICT (${sql.raw(keys.join(', '))}) DO UPDATE SET ${sql.raw(sets.join(', '))}`;
 }
 
+/**
+ * How a statement changes counters: `1` adds the facts' rows (every path
+ * but one), `-1` takes them out again (re-reading single answers,
+ * replaceInRollups), then answering the keys it touched.
+ */
+type Sign = 1 | -1;
+
+/** RETURNING of a statement that takes rows out: each touched row's key, as one JSON array. */
+function touchedKeys(table: Table, sign: Sign): RawBuilder<unknown> {
+  if (sign === 1) return sql``;
+  const keys = table.columns.slice(0, table.keys).map(([n]) => `t.${n}`);
+  return sql.raw(`RETURNING jsonb_build_array(${keys.join(', ')}) AS key`);
+}
+
 /** Adds to a counter table the per-day rows `d` (one SELECT), summed into every period kind, in key order. */
-function addPerPeriod(table: Table, perDay: RawBuilder<unknown>): RawBuilder<unknown> {
+function addPerPeriod(table: Table, perDay: RawBuilder<unknown>, sign: Sign = 1): RawBuilder<unknown> {
   const rest = table.columns.slice(3, table.keys).map(([n]) => n);
-  const sums = table.columns.slice(table.keys).map(([n]) => `sum(d.${n})`);
+  const sums = table.columns.slice(table.keys).map(([n]) => `${sign === 1 ? '' : '-'}sum(d.${n})`);
   const cols = table.columns.map(([n]) => n).join(', ');
   const group = ['d.site_id', 'k.period', 'k.start', ...rest.map((n) => `d.${n}`)].join(', ');
   return sql`INSERT INTO ${sql.raw(table.name)} AS t (${sql.raw(cols)})
     SELECT ${sql.raw(group)}, ${sql.raw(sums.join(', '))} FROM (${perDay}) d ${expand('d', table.kinds ?? PERIODS)} GROUP BY ${sql.raw(group)}
     -- Key order: locks are taken in it, and one period's rows sit on few pages.
     ORDER BY ${sql.raw(group)}
-    ${addCounters(table)}`;
+    ${addCounters(table)} ${touchedKeys(table, sign)}`;
 }
 
 /** How each site-day counter is computed from a day's answer_facts rows. */
@@ -128,14 +142,14 @@ const SITE_DAY_SQL: Record<SiteDayCounter, string> = {
   toneSum: 'coalesce(sum(tone_score), 0)',
 };
 
-function addSiteDays(where: RawBuilder<unknown>): RawBuilder<unknown> {
+function addSiteDays(where: RawBuilder<unknown>, sign: Sign = 1): RawBuilder<unknown> {
   const columns = SITE_DAY.columns.map(([n]) => n).join(', ');
-  const values = SITE_DAY_COUNTERS.map((c) => SITE_DAY_SQL[c]).join(', ');
+  const values = SITE_DAY_COUNTERS.map((c) => (sign === 1 ? SITE_DAY_SQL[c] : `-(${SITE_DAY_SQL[c]})`)).join(', ');
   return sql`INSERT INTO rollup_site_day AS t (${sql.raw(columns)})
     SELECT f.site_id, f.day, f.provider, ${sql.raw(values)}
       FROM answer_facts f WHERE ${where}
      GROUP BY f.site_id, f.day, f.provider ORDER BY f.site_id, f.day, f.provider
-    ${addCounters(SITE_DAY)}`;
+    ${addCounters(SITE_DAY)} ${touchedKeys(SITE_DAY, sign)}`;
 }
 
 /** Each counter table's rows per (site, day, ...) from the facts `where` selects (alias `f`). */
@@ -276,6 +290,64 @@ export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]
   await recountLatest(db, sql`(l.prompt_id, l.provider) IN (SELECT * FROM unnest(${pairs.map((p) => p.promptId)}::int[], ${pairs.map((p) => p.provider)}::text[]))`);
   const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);
   await writeSummaries(db, sql`prompt_id = ANY(${promptIds}::int[])`);
+}
+
+/**
+ * Re-reads a few stored answers in place (a reader's correction,
+ * domain/names/feedback.ts) and keeps every rollup exact: their old facts
+ * are taken out of each table that depends on facts (the same definitions,
+ * counters negated), `rewrite` writes their new facts, those are added,
+ * and rows left counting nothing are deleted, as a rebuild never makes
+ * them (every row a definition makes counts at least one answer, mention or
+ * citation). The latest rows, their sample counts and the prompts'
+ * summaries are refreshed as a rebuild of the `facts` scope does. What
+ * this gives equals a rebuild from facts, table by table
+ * (test/integration/names.test.ts). Models and searches come from the
+ * answers alone and are left as they are. Run in the caller's transaction,
+ * under the site's lock.
+ */
+export async function replaceInRollups(db: Executor, answers: readonly AddedAnswer[], rewrite: () => Promise<void>): Promise<void> {
+  if (answers.length === 0) return rewrite();
+  await sql`SET LOCAL jit = off`.execute(db);
+  const where = factsWhere({ answers });
+  const tables = (Object.keys(TABLES) as TableName[]).filter((k) => !ANSWER_TABLES.includes(k));
+  const touched = new Map<Table, unknown[]>();
+  const take = async (table: Table, statement: RawBuilder<unknown>) => {
+    const { rows } = await sql<{ key: unknown }>`${statement}`.execute(db);
+    if (rows.length)
+      touched.set(
+        table,
+        rows.map((r) => r.key),
+      );
+  };
+  await take(SITE_DAY, addSiteDays(where, -1));
+  for (const k of tables) await take(TABLES[k], addPerPeriod(TABLES[k], PER_DAY[k](where), -1));
+  await rewrite();
+  await addSiteDays(where).execute(db);
+  for (const k of tables) await addPerPeriod(TABLES[k], PER_DAY[k](where)).execute(db);
+  for (const [table, keys] of touched) await deleteEmptyRows(db, table, keys);
+  await sql`
+    UPDATE rollup_prompt_latest l SET verdict = f.verdict, brand_rank = f.brand_rank, competitors_named = f.competitors_named
+      FROM answer_facts f
+     WHERE f.answer_id = l.answer_id AND ${where}`.execute(db);
+  const pairs = [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()];
+  await recountLatest(db, sql`(l.prompt_id, l.provider) IN (SELECT * FROM unnest(${pairs.map((p) => p.promptId)}::int[], ${pairs.map((p) => p.provider)}::text[]))`);
+  const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);
+  await writeSummaries(db, sql`prompt_id = ANY(${promptIds}::int[])`);
+}
+
+/** Deletes, among the rows of `keys` (JSON arrays of key values), those whose whole-number counters are all zero. */
+async function deleteEmptyRows(db: Executor, table: Table, keys: readonly unknown[]): Promise<void> {
+  const keyColumns = table.columns.slice(0, table.keys);
+  const fromJson = keyColumns.map(([, type], i) => `(x->>${i})::${type}`).join(', ');
+  const empty = table.columns
+    .slice(table.keys)
+    .filter(([, type]) => type === 'int')
+    .map(([n]) => `${n} = 0`)
+    .join(' AND ');
+  await sql`DELETE FROM ${sql.raw(table.name)}
+     WHERE (${sql.raw(keyColumns.map(([n]) => n).join(', '))}) IN (SELECT ${sql.raw(fromJson)} FROM jsonb_array_elements(${JSON.stringify(keys)}::jsonb) x)
+       AND ${sql.raw(empty)}`.execute(db);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { count, dateTime, day, id, named, paging, provider, usd } from '../common/responses.ts';
+import { namesDryRun, warnings } from '../names/responses.ts';
 import { reanalysis } from '../reanalysis/responses.ts';
 
 /** Response schemas of sites (projects) and their events (see src/domain/common/responses.ts). */
@@ -31,6 +32,7 @@ export const competitor = named(
     name: z.string(),
     domain: z.string().nullable(),
     aliases: z.array(z.string()),
+    excludePhrases: z.array(z.string()).describe('Phrases in which its names never count'),
     color: z.string().nullable(),
     logo: z.string().nullable(),
     createdAt: dateTime,
@@ -45,6 +47,7 @@ const siteFields = {
   domain: z.string().describe('The url’s host without www.'),
   industry: z.string().nullable(),
   brandTerms: z.array(z.string()),
+  excludePhrases: z.array(z.string()).describe('Phrases in which the brand’s names never count, such as "Amazon rainforest"'),
   language: z.string(),
   location: z.string(),
   scanFrequencyDays: z.int().positive(),
@@ -67,14 +70,20 @@ export const project = named(
 
 export const projectList = named('ProjectList', 'The workspace’s projects', z.object({ projects: z.array(projectSummary), total: count }));
 
-export const createdProject = named('CreatedProject', 'The project added', z.object({ project: projectSummary }));
+export const createdProject = named('CreatedProject', 'The project added, and the ambiguous names it tracks', z.object({ project: projectSummary, warnings }));
 
 export const projectResponse = named('ProjectResponse', 'A project', z.object({ project }));
 
 export const projectChange = named(
   'ProjectChange',
-  'The project changed; a new name or new brand terms re-read its stored answers (`reanalysis`, else null)',
-  z.object({ project, reanalysis: reanalysis.nullable() }),
+  'The project changed; a new name, brand terms or exclusion phrases re-read its stored answers (`reanalysis`, else null); `warnings` lists ambiguous names it saved',
+  z.object({ project, reanalysis: reanalysis.nullable(), warnings }),
+);
+
+export const projectChangeResult = named(
+  'ProjectChangeResult',
+  'The project changed (ProjectChange), or with `dryRun: true` what the change would do, nothing saved (NamesDryRun)',
+  z.union([projectChange, namesDryRun]),
 );
 
 export const event = named(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
+import { dryRunField, excludePhrasesField } from '../names/schemas.ts';
 
 /** Request schemas of sites; domain functions take their output types. */
 
@@ -11,6 +12,7 @@ export const siteCreateSchema = z.object({
   url: text('url', 2000, 1, { type: 'url is required: the site address, such as acme.com', empty: 'url is required' }),
   industry: text('industry', 200).nullish(),
   brandTerms: brandTerms.optional(),
+  excludePhrases: excludePhrasesField,
   competitors: z
     .array(z.object({ name: text('competitor name', 200), domain: text('domain', 2000, 0).nullish() }))
     .max(50, 'at most 50 competitors')
@@ -31,6 +33,8 @@ export const scanSettingsSchema = z.object({
 export const siteChangeSchema = z.object({
   name: text('name', 200).optional(),
   brandTerms: brandTerms.optional(),
+  excludePhrases: excludePhrasesField,
+  dryRun: dryRunField,
   industry: text('industry', 200).nullish(),
   language: text('language', 100).optional(),
   location: text('location', 100).optional(),

@@ -5,6 +5,9 @@ import type { Role, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { ForbiddenError, ValidationError } from '../../errors.ts';
 import { usdToMicros } from '../../money.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
+import { previewNames } from '../names/preview.ts';
+import { nameWarnings } from '../names/warnings.ts';
+import { loadBrandBookInput } from './brand-book.ts';
 import { atLeast } from '../workspace/roles.ts';
 import { competitorsOf, serializeSite } from './sites.ts';
 import type { ScanSettingsInput, SiteChanges } from './schemas.ts';
@@ -36,8 +39,11 @@ export async function siteWithDetails(ctx: AppContext, site: SiteRow, role: Role
 
 /**
  * Changes a site's settings. Members may change names and places; the cap,
- * scan settings and allowed providers need admin. A new name or brand terms
- * re-read every stored answer, and the response carries that `reanalysis`.
+ * scan settings and allowed providers need admin. A new name, brand terms
+ * or exclusion phrases re-read every stored answer, and the response
+ * carries that `reanalysis`, and `warnings` for ambiguous names it saves.
+ * With `dryRun` nothing is saved: the answer is what the names would do
+ * to the stored answers (previewNames), after the same checks.
  */
 export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, changes: SiteChanges) {
   const adminFields = ADMIN_ONLY.filter((f) => changes[f] !== undefined);
@@ -47,12 +53,24 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
   const category = changes.scanSettings?.category;
   if (category && !(await findCategoryByName(ctx.db, site.id, category))) throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
   const brandTerms = changes.brandTerms && uniqueNames(changes.brandTerms);
-  const namesChanged = (changes.name !== undefined && changes.name !== site.name) || (brandTerms !== undefined && brandTerms.join('\n') !== site.brandTerms.join('\n'));
+  const excludePhrases = changes.excludePhrases && uniqueNames(changes.excludePhrases);
+  const differs = (next: string[] | undefined, now: string[]) => next !== undefined && next.join('\n') !== now.join('\n');
+  const namesChanged = (changes.name !== undefined && changes.name !== site.name) || differs(brandTerms, site.brandTerms) || differs(excludePhrases, site.excludePhrases);
+  const warnings = nameWarnings([
+    { field: 'name', names: changes.name === undefined ? [] : [changes.name] },
+    { field: 'brandTerms', names: brandTerms },
+  ]);
+  if (changes.dryRun) {
+    const current = await loadBrandBookInput(ctx.db, site.id);
+    const input = { ...current, name: changes.name ?? current.name, brandTerms: brandTerms ?? current.brandTerms, excludePhrases: excludePhrases ?? current.excludePhrases };
+    return { dryRun: true as const, preview: await previewNames(ctx, site, input), warnings };
+  }
   const updated = await ctx.db
     .updateTable('sites')
     .set((eb) => ({
       ...(changes.name !== undefined && { name: changes.name }),
       ...(brandTerms !== undefined && { brandTerms }),
+      ...(excludePhrases !== undefined && { excludePhrases }),
       ...(changes.industry !== undefined && { industry: changes.industry || null }),
       ...(changes.language !== undefined && { language: changes.language }),
       ...(changes.location !== undefined && { location: changes.location }),
@@ -68,8 +86,8 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
     .returningAll()
     .executeTakeFirstOrThrow();
   let reanalysis: ReanalysisView | null = null;
-  if (namesChanged) reanalysis = await requestReanalysis(ctx, updated, 'site name or brand terms changed');
-  return { project: await siteWithDetails(ctx, updated, role), reanalysis };
+  if (namesChanged) reanalysis = await requestReanalysis(ctx, updated, 'site name, brand terms or exclusion phrases changed');
+  return { project: await siteWithDetails(ctx, updated, role), reanalysis, warnings };
 }
 
 /** The coming midnight UTC: scheduled scans run at night, spread over its first hours. */

@@ -7,6 +7,7 @@ import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
 import type { SiteCreate } from './schemas.ts';
 import { limitsOf } from '../workspace/plans.ts';
+import { nameWarnings } from '../names/warnings.ts';
 
 export function serializeScanSettings(s: ScanSettingsJson) {
   return {
@@ -20,7 +21,7 @@ export function serializeScanSettings(s: ScanSettingsJson) {
 }
 
 export function serializeCompetitor(c: CompetitorRow) {
-  return { id: c.id, name: c.name, domain: c.domain, aliases: c.aliases, color: c.color, logo: c.logo, createdAt: c.createdAt };
+  return { id: c.id, name: c.name, domain: c.domain, aliases: c.aliases, excludePhrases: c.excludePhrases, color: c.color, logo: c.logo, createdAt: c.createdAt };
 }
 
 export function serializeSite(site: SiteRow, competitors: CompetitorRow[]) {
@@ -32,6 +33,7 @@ export function serializeSite(site: SiteRow, competitors: CompetitorRow[]) {
     domain: site.domain,
     industry: site.industry,
     brandTerms: site.brandTerms,
+    excludePhrases: site.excludePhrases,
     language: site.language,
     location: site.location,
     scanFrequencyDays: site.scanFrequencyDays,
@@ -120,6 +122,7 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
         domain,
         industry: input.industry?.trim() || null,
         brandTerms: uniqueNames(input.brandTerms ?? []),
+        excludePhrases: uniqueNames(input.excludePhrases ?? []),
         language: input.language?.trim() || undefined,
         location: input.location?.trim() || undefined,
         createdBy: actor.userId,
@@ -137,6 +140,17 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
   });
   await firstSiteReads(ctx, project.id, actor.userId);
   return project;
+}
+
+/** POST /orgs/:orgId/projects: the site made (createSite) and the ambiguous names it tracks (`warnings`). */
+export async function addProject(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
+  const project = await createSite(ctx, actor, input);
+  const warnings = nameWarnings([
+    { field: 'name', names: [project.name] },
+    { field: 'brandTerms', names: project.brandTerms },
+    { field: 'competitors', names: project.competitors.map((c) => c.name) },
+  ]);
+  return { project, warnings };
 }
 
 /**

@@ -1,28 +1,30 @@
 import { changeCompetitor, trackCompetitor, untrackCompetitor } from '../../domain/competitors/competitors.ts';
 import { competitorChangeSchema, competitorTrackSchema } from '../../domain/competitors/schemas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { competitorChange, untrackedCompetitor } from '../../domain/competitors/responses.ts';
+import { competitorChangeResult, untrackedCompetitor } from '../../domain/competitors/responses.ts';
 
 /** Tracked competitors (src/domain/competitors); their report is in reports.routes.ts. */
 export const competitorRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/competitors',
-    summary: 'Track a competitor; stored answers are re-read (`reanalysis`)',
+    summary:
+      'Track a competitor; stored answers are re-read (`reanalysis`); `warnings` lists ambiguous names; `dryRun: true` saves nothing and answers what it would change (`preview`)',
     access: 'member',
     body: competitorTrackSchema,
-    example: { name: 'Globex', domain: 'globex.com', aliases: ['Globex Corp'], color: '#1a73e8' },
-    responses: { 200: competitorChange, 409: 'A competitor of this name is already tracked' },
+    example: { name: 'Globex', domain: 'globex.com', aliases: ['Globex Corp'], excludePhrases: ['Globex mall'], color: '#1a73e8' },
+    responses: { 200: competitorChangeResult, 409: 'A competitor of this name is already tracked' },
     handler: async ({ ctx, site, body }) => json(await trackCompetitor(ctx, site, body)),
   }),
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/competitors/:competitorId',
-    summary: 'Change a competitor: only fields sent change; aliases replaces the list; domain null removes it',
+    summary:
+      'Change a competitor: only fields sent change; aliases and excludePhrases replace their lists; domain null removes it; `dryRun: true` saves nothing and answers what it would change (`preview`)',
     access: 'member',
     body: competitorChangeSchema,
     example: { aliases: ['Globex Corporation'] },
-    responses: { 200: competitorChange, 409: 'Another competitor has this name' },
+    responses: { 200: competitorChangeResult, 409: 'Another competitor has this name' },
     handler: async ({ ctx, site, ids, body }) => json(await changeCompetitor(ctx, site, ids.competitorId, body)),
   }),
   defineRoute({

@@ -4,6 +4,7 @@ import { categoryRoutes } from './categories.routes.ts';
 import { competitorRoutes } from './competitors.routes.ts';
 import { crawlerRoutes } from './crawlers.routes.ts';
 import { mcpRoutes } from './mcp.routes.ts';
+import { nameRoutes } from './names.routes.ts';
 import { pageRoutes } from './pages.routes.ts';
 import { personaRoutes } from './personas.routes.ts';
 import { promptRoutes } from './prompts.routes.ts';
@@ -25,6 +26,7 @@ export function allRoutes(metrics: Metrics): Route[] {
     ...providerRoutes,
     ...siteRoutes,
     ...competitorRoutes,
+    ...nameRoutes,
     ...pageRoutes,
     ...crawlerRoutes,
     ...promptRoutes,

@@ -1,9 +1,9 @@
 import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/sites/events.ts';
 import { siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain/sites/schemas.ts';
 import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
-import { createSite, listSites } from '../../domain/sites/sites.ts';
+import { addProject, listSites } from '../../domain/sites/sites.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { createdProject, deletedEvent, eventList, eventResponse, projectChange, projectList, projectResponse } from '../../domain/sites/responses.ts';
+import { createdProject, deletedEvent, eventList, eventResponse, projectChangeResult, projectList, projectResponse } from '../../domain/sites/responses.ts';
 
 /** Sites (projects), their settings and schedule, and their events (src/domain/sites). */
 export const siteRoutes: Route[] = [
@@ -24,9 +24,9 @@ export const siteRoutes: Route[] = [
     summary: 'Add a site',
     access: 'admin',
     body: siteCreateSchema,
-    example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+    example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], excludePhrases: ['Acme Street'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
     responses: { 200: createdProject, 400: 'Not a domain, or the workspace’s site limit is reached', 409: 'The domain is already a project of this workspace' },
-    handler: async ({ ctx, principal, body }) => json({ project: await createSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body) }),
+    handler: async ({ ctx, principal, body }) => json(await addProject(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -39,11 +39,12 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id',
-    summary: 'Change settings; monthlyCapUsd, scanSettings and allowedProviders need admin; a new name or brand terms re-read stored answers',
+    summary:
+      'Change settings; monthlyCapUsd, scanSettings and allowedProviders need admin; a new name, brand terms or excludePhrases re-read stored answers; `dryRun: true` saves nothing and answers what the names would change (`preview`)',
     access: 'member',
     body: siteChangeSchema,
     example: { name: 'Acme', brandTerms: ['Acme Cloud'], location: 'Germany', scanFrequencyDays: 7 },
-    responses: { 200: projectChange, 403: 'The key’s access is below member, or below admin for monthlyCapUsd, scanSettings or allowedProviders' },
+    responses: { 200: projectChangeResult, 403: 'The key’s access is below member, or below admin for monthlyCapUsd, scanSettings or allowedProviders' },
     handler: async ({ ctx, site, principal, body }) => json(await changeSite(ctx, site, principal.role, body)),
   }),
   defineRoute({

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { count, defineCommand, id, UsageError, withContext } from '../command.ts';
+
+/**
+ * How a project's names are read and what readers corrected
+ * (docs/analysis.md "Names and corrections"), printed as the API answers
+ * them: for an operator looking into a customer's miscounted name.
+ */
+export const nameCommands = [
+  defineCommand({
+    name: 'names list',
+    usage: 'names list --project ID',
+    summary: 'Every name a project tracks: ambiguous or not and why, answers where it counted and was refused, examples, precision from corrections',
+    flags: { project: id },
+    run: (a, config) =>
+      withContext(config, async (ctx) => {
+        const [{ findSiteForOperator }, { listNames }] = await Promise.all([import('../../domain/sites/sites.ts'), import('../../domain/names/names.ts')]);
+        return listNames(ctx, await findSiteForOperator(ctx.db, a.project));
+      }),
+  }),
+  defineCommand({
+    name: 'names corrections',
+    usage: 'names corrections --project ID [--name NAME] [--page N] [--per-page N]',
+    summary: "A project's mention corrections (readers saying a name is or is not meant in an answer), newest first",
+    flags: { project: id, name: z.string().optional(), page: count.optional(), 'per-page': count.optional() },
+    run: (a, config) =>
+      withContext(config, async (ctx) => {
+        const [{ findSiteForOperator }, { listMentionFeedback }, { mentionFeedbackListQuerySchema }] = await Promise.all([
+          import('../../domain/sites/sites.ts'),
+          import('../../domain/names/feedback.ts'),
+          import('../../domain/names/schemas.ts'),
+        ]);
+        const query = mentionFeedbackListQuerySchema.safeParse({ name: a.name, page: a.page, perPage: a['per-page'] });
+        if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
+        return listMentionFeedback(ctx, await findSiteForOperator(ctx.db, a.project), query.data);
+      }),
+  }),
+];
