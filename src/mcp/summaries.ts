@@ -9,6 +9,8 @@ import type { cancelScan, estimateScan, listScans, liveScan, scanDetail, startSc
 import type { siteWithDetails } from '../domain/sites/settings.ts';
 import type { listSites } from '../domain/sites/sites.ts';
 import type { listShares } from '../domain/shares/shares.ts';
+import type { addMentionFeedback } from '../domain/names/feedback.ts';
+import type { listNames } from '../domain/names/names.ts';
 import type { whoami } from '../domain/workspace/orgs.ts';
 
 /**
@@ -123,4 +125,19 @@ export const summaries: Record<string, Summary> = {
   ),
   cancel_scan: of<Result<typeof cancelScan>>(({ scan: s }) => `Scan #${s.id} is now ${s.status}.`),
   list_shares: of<Result<typeof listShares>>((b) => `${b.total} share links, ${b.active} active.`),
+  list_names: of<Result<typeof listNames>>(
+    (b) =>
+      `${b.names.length} names: ${list(
+        b.names.map(
+          (n) =>
+            `${n.name}${n.ambiguous ? ` (ambiguous: ${n.reason})` : ''} counted in ${n.countedIn}, refused in ${n.refusedIn}` +
+            (n.precision.value === null ? '' : `, precision ${withRange(n.precision.value, n.precision.low, n.precision.high)} over ${n.precision.corrections} corrections`),
+        ),
+        10,
+      )}.`,
+  ),
+  add_mention_feedback: of<Result<typeof addMentionFeedback>>(
+    ({ feedback: f, answer: a }) =>
+      `Saved: ${f.name} ${f.mentioned ? 'is' : 'is not'} meant in answer ${f.answerId} (the reading ${f.readingAgreed ? 'agreed' : 'disagreed'}). Re-read: verdict ${a.verdict}, brand rank ${a.brandRank ?? 'none'}.`,
+  ),
 };

@@ -211,10 +211,13 @@ describe('MCP server', () => {
       feedback: { answerId: own.answerId, name: 'Acme', mentioned: true, readingAgreed: true },
       answer: { id: own.answerId, mentioned: true },
     });
-    const names = (await call(member, 'list_names', { projectId: own.projectId })).structuredContent as {
-      names: { name: string; precision: { value: number; corrections: number } }[];
-    };
+    expect((added.content as { text: string }[])[0]?.text).toBe(`Saved: Acme is meant in answer ${own.answerId} (the reading agreed). Re-read: verdict cited, brand rank 1.`);
+    const listed = await call(member, 'list_names', { projectId: own.projectId });
+    const names = listed.structuredContent as { names: { name: string; precision: { value: number; corrections: number } }[] };
     expect(names.names.find((n) => n.name === 'Acme')?.precision).toMatchObject({ value: 100, corrections: 1 });
+    expect((listed.content as { text: string }[])[0]?.text).toMatch(
+      /^3 names: Acme counted in 1, refused in 0, precision 100% \(95% range [\d.]+-100%\) over 1 corrections, Globex counted in 2/,
+    );
     const list = (await call(member, 'list_mention_feedback', { projectId: own.projectId })).structuredContent as { total: number };
     expect(list.total).toBe(1);
   });

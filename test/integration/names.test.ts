@@ -351,9 +351,27 @@ describe('dryRun', () => {
     expect(await saved()).toEqual(was);
   });
 
-  it('reads at most the newest 2,000 answers (the bound is stated in the response)', async () => {
+  it('reads at most the newest 2,000 answers, and says how many it read of how many', async () => {
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Zyxo', url: 'zyxo.com' } });
+    const id = site.body.project.id as number;
+    const { scanId } = await seedAnswers(app.ctx, ws.orgId, id, [{ prompt: 'Seed prompt?', text: 'Nothing here.', askedAt: DAY }]);
+    // 70 prompts x 6 assistants x 5 samples, written straight in SQL (no facts): 2,100 more answers that name Zyxo Cloud.
+    await sql`
+      WITH p AS (INSERT INTO prompts (site_id, text, status) SELECT ${id}, 'Bulk prompt ' || g || '?', 'active' FROM generate_series(1, 70) g RETURNING id)
+      INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, sample, month)
+      SELECT ${scanId}, ${id}, p.id, v.provider, 'model', now(), current_date, 'Try Zyxo Cloud.', s, (SELECT month FROM answers WHERE scan_id = ${scanId} LIMIT 1)
+        FROM p CROSS JOIN (VALUES ('openai'), ('anthropic'), ('perplexity'), ('gemini'), ('google-ai-overview'), ('google-ai-mode')) v(provider)
+             CROSS JOIN generate_series(1, 5) s`.execute(app.ctx.db);
+    const res = await app.request('PATCH', `/projects/${id}`, { key: ws.keys.member, body: { brandTerms: ['Zyxo Cloud'], dryRun: true } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.preview).toMatchObject({ answersRead: 2000, answersTotal: 2101, moved: [{ from: 'failed', to: 'named', count: 2000 }] });
+    expect(res.body.preview.examples).toHaveLength(10);
+    // The newest first: the seeded answer (the oldest id) is not among those read.
+    expect(res.body.preview.verdicts.missing).toEqual({ before: 0, after: 0 });
+  });
+
+  it('warns about the names it would save, and keeps the admin-only checks', async () => {
     const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { name: 'Amazon', dryRun: true } });
-    expect(res.body.preview.answersRead).toBeLessThanOrEqual(2000);
     expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'an everyday English word' }]);
     // Admin-only fields are refused to a member in a dry run too.
     expect((await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { monthlyCapUsd: 5, dryRun: true } })).status).toBe(403);
@@ -390,6 +408,18 @@ describe('saving names and exclusion phrases', () => {
     expect(await verdictOf(ids.target as number)).toBe('missing');
     const colour = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, { key: ws.keys.member, body: { color: '#123456' } });
     expect(colour.body).toMatchObject({ reanalysis: null, warnings: [] });
+  });
+
+  it('warns about the ambiguous names a new project tracks, competitors included', async () => {
+    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Fruitful Labs', url: 'fruitful.example.com', brandTerms: ['FL'], competitors: [{ name: 'Apple' }, { name: 'Zyxo Labs' }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual([
+      { field: 'brandTerms', name: 'FL', reason: 'two letters' },
+      { field: 'competitors', name: 'Apple', reason: 'an everyday English word' },
+    ]);
   });
 
   it('warns about ambiguous brand terms only when they are saved', async () => {
