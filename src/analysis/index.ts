@@ -6,7 +6,7 @@ export { analyse, type AnswerFacts, type AnswerInput, type BrandFact } from './a
 export { ambiguityOf, type Ambiguity } from './ambiguity.ts';
 export { compileBrandBook, foldName, type BrandBook, type BrandBookInput } from './brand-book.ts';
 export { type Correction } from './corrections.ts';
-export { QUOTE_MAX, type NameReading } from './readings.ts';
+export { QUOTE_MAX, quoteAround, type NameReading } from './readings.ts';
 export { analyseOffThread, closeAnalysisPool } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';

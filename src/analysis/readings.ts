@@ -8,9 +8,14 @@ import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
  * How one tracked name (the brand's name, a brand term, a competitor's name
  * or alias) was read in one answer: how many of its whole-word occurrences
  * counted and how many were refused (an everyday word not meant as the
- * brand, an exclusion phrase, a reader's correction), with the sentence
- * around the first of each. What the names list and the dry-run preview
- * show a customer, so they can see a reading and correct it.
+ * brand, an exclusion phrase, a reader's correction), and where the first of
+ * each is, as [start, end) offsets into the answer's text. What the names
+ * list and the dry-run preview show a customer (with `quoteAround` of those
+ * places), so they can see a reading and correct it.
+ *
+ * Offsets, not quotes: a quote costs about a microsecond to cut, a quarter
+ * of the analysis of an answer naming forty brands, and 100-200 bytes per
+ * name per stored answer, while the names list shows three examples a name.
  */
 export interface NameReading {
   /** The name as the brand book spells it. */
@@ -19,18 +24,14 @@ export interface NameReading {
   entity: 'brand' | number;
   counted: number;
   refused: number;
-  countedQuote?: string;
-  refusedQuote?: string;
+  /** The first counted occurrence, [start, end) in UTF-16 units of the text. */
+  countedAt?: [number, number];
+  /** The first refused occurrence. */
+  refusedAt?: [number, number];
 }
 
 /** Longest quote, in characters: a sentence, cut around the name when longer. */
 export const QUOTE_MAX = 200;
-
-interface Tally {
-  reading: NameReading;
-  countedAt: [number, number] | null;
-  refusedAt: [number, number] | null;
-}
 
 /**
  * Every name that occurs as a whole word, with counts. `hits` are the
@@ -42,7 +43,7 @@ interface Tally {
  */
 export function readNames(text: string, hits: readonly RawHit[], mentions: readonly Mention[], book: BrandBook): NameReading[] {
   if (hits.length === 0) return [];
-  const byPattern = new Map<number, Tally>();
+  const byPattern = new Map<number, NameReading>();
   let urls: UrlSpan[] | null = null;
   for (const h of hits) {
     const info = book.info[h.pattern];
@@ -54,27 +55,22 @@ export function readNames(text: string, hits: readonly RawHit[], mentions: reado
       urls ??= findUrlSpans(text);
       if (spanAt(urls, h.start) !== null || !nameFits(text, h.start, h.end)) continue;
     }
-    let tally = byPattern.get(h.pattern);
-    if (tally === undefined) {
+    let reading = byPattern.get(h.pattern);
+    if (reading === undefined) {
       const e = book.entities[info.entity];
-      const entity = e === undefined || e.competitorId === null ? 'brand' : e.competitorId;
-      tally = { reading: { name: book.spellings[h.pattern] ?? '', entity, counted: 0, refused: 0 }, countedAt: null, refusedAt: null };
-      byPattern.set(h.pattern, tally);
+      reading = { name: book.spellings[h.pattern] ?? '', entity: e === undefined || e.competitorId === null ? 'brand' : e.competitorId, counted: 0, refused: 0 };
+      byPattern.set(h.pattern, reading);
     }
     // Hits arrive in end order: a name inside a longer one can come after a later start.
     if (counted) {
-      tally.reading.counted++;
-      if (tally.countedAt === null || h.start < tally.countedAt[0]) tally.countedAt = [h.start, h.end];
+      reading.counted++;
+      if (reading.countedAt === undefined || h.start < reading.countedAt[0]) reading.countedAt = [h.start, h.end];
     } else {
-      tally.reading.refused++;
-      if (tally.refusedAt === null || h.start < tally.refusedAt[0]) tally.refusedAt = [h.start, h.end];
+      reading.refused++;
+      if (reading.refusedAt === undefined || h.start < reading.refusedAt[0]) reading.refusedAt = [h.start, h.end];
     }
   }
-  return [...byPattern.values()].map(({ reading, countedAt, refusedAt }) => ({
-    ...reading,
-    ...(countedAt && { countedQuote: quoteAround(text, countedAt[0], countedAt[1]) }),
-    ...(refusedAt && { refusedQuote: quoteAround(text, refusedAt[0], refusedAt[1]) }),
-  }));
+  return [...byPattern.values()];
 }
 
 /** The mention (in start order, none overlapping) whose span holds [start, end), if any: a binary search. */
@@ -93,7 +89,11 @@ function covering(mentions: readonly Mention[], start: number, end: number): Men
   return m !== undefined && m.end >= end ? m : null;
 }
 
-/** The sentence around an occurrence, on one line, cut at words to QUOTE_MAX characters around it when longer. */
+/**
+ * The sentence around an occurrence, on one line, cut at words to QUOTE_MAX
+ * characters around it when longer. `text` may be a prefix of the answer
+ * that runs at least QUOTE_MAX past `end`: the quote is the same.
+ */
 export function quoteAround(text: string, start: number, end: number): string {
   const s = sentenceAround(text, start);
   let a = Math.min(s.start, start);

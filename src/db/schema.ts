@@ -306,14 +306,14 @@ export interface AnswerFactsTable {
   nameReadings: ColumnType<NameReadingJson[] | null, string | null, string | null>;
 }
 
-/** One name's reading in one answer, as stored (AnswerFacts.names). */
+/** One name's reading in one answer, as stored (AnswerFacts.names): offsets are UTF-16 units of the answer's text. */
 export interface NameReadingJson {
   name: string;
   entity: 'brand' | number;
   counted: number;
   refused: number;
-  countedQuote?: string;
-  refusedQuote?: string;
+  countedAt?: [number, number];
+  refusedAt?: [number, number];
 }
 
 /** A reader's correction of one answer's reading (migration 20261128T0930): one per (answer, folded name). */

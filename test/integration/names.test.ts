@@ -458,6 +458,17 @@ describe('a correction that takes a competitor out of an answer', () => {
   });
 });
 
+describe('examples of a long answer', () => {
+  it('are quoted from its text where the reading found the name, past characters JavaScript counts twice', async () => {
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quuxly', url: 'quuxly.com' } });
+    const id = site.body.project.id as number;
+    const text = `${'🚀'.repeat(300)}\nMany buyers pick Quuxly for speed.\n${'More words follow here. '.repeat(2000)}`;
+    await seedAnswers(app.ctx, ws.orgId, id, [{ prompt: 'Fastest tool?', text, askedAt: DAY }]);
+    const list = (await app.request('GET', `/projects/${id}/names`, { key: ws.keys.viewer })).body;
+    expect(list.names[0]).toMatchObject({ name: 'Quuxly', countedIn: 1, examples: { counted: [{ quote: 'Many buyers pick Quuxly for speed.' }] } });
+  });
+});
+
 describe('corrections go with their answers', () => {
   it('when retention drops their month', async () => {
     const month = (

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ambiguityOf, foldName, wilson } from '../../analysis/index.ts';
+import { ambiguityOf, foldName, QUOTE_MAX, quoteAround, wilson } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
@@ -28,11 +28,20 @@ export async function namesInUse(db: Executor, site: Pick<SiteRow, 'id' | 'name'
 /** Examples of each kind a name shows. */
 const EXAMPLES = 3;
 
+interface Example {
+  kind: 'counted' | 'refused';
+  answerId: number;
+  month: string;
+  day: string;
+  start: number;
+  end: number;
+}
+
 interface ReadingRow {
   name: string;
   countedIn: number;
   refusedIn: number;
-  examples: { kind: 'counted' | 'refused'; answerId: number; quote: string; day: string }[] | null;
+  examples: Example[] | null;
 }
 
 /**
@@ -43,7 +52,9 @@ interface ReadingRow {
  * Counts and examples come from the facts' name readings (one pass over
  * the site's facts; facts written before readings were kept count as
  * `unread`). Stored readings spell a name as the brand book did; they are
- * matched to the names in use folded, as the book compares names.
+ * matched to the names in use folded, as the book compares names. An
+ * example's quote is cut from its answer's text where the reading found the
+ * name (readings keep offsets, not quotes: src/analysis/readings.ts).
  *
  * Precision: each correction records whether the reading, without it,
  * agreed with the reader: it had counted the name in that answer and the
@@ -56,22 +67,23 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
   const [readings, unread, feedback] = await Promise.all([
     sql<ReadingRow>`
       WITH r AS MATERIALIZED (
-        SELECT f.answer_id, f.day, e->>'name' AS name, (e->>'counted')::int AS counted, (e->>'refused')::int AS refused,
-               e->>'countedQuote' AS counted_quote, e->>'refusedQuote' AS refused_quote
+        SELECT f.answer_id, f.month, f.day, e->>'name' AS name, (e->>'counted')::int AS counted, (e->>'refused')::int AS refused,
+               e->'countedAt' AS counted_at, e->'refusedAt' AS refused_at
           FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.name_readings) e
          WHERE f.site_id = ${site.id} AND f.name_readings IS NOT NULL),
       ex AS (
         SELECT * FROM (
-          SELECT name, 'counted' AS kind, answer_id, counted_quote AS quote, day,
+          SELECT name, 'counted' AS kind, answer_id, month, day, counted_at AS at,
                  row_number() OVER (PARTITION BY name ORDER BY day DESC, answer_id DESC) AS n
-            FROM r WHERE counted > 0 AND counted_quote IS NOT NULL
+            FROM r WHERE counted > 0 AND counted_at IS NOT NULL
           UNION ALL
-          SELECT name, 'refused', answer_id, refused_quote, day,
+          SELECT name, 'refused', answer_id, month, day, refused_at,
                  row_number() OVER (PARTITION BY name ORDER BY day DESC, answer_id DESC)
-            FROM r WHERE refused > 0 AND refused_quote IS NOT NULL) y
+            FROM r WHERE refused > 0 AND refused_at IS NOT NULL) y
          WHERE n <= ${EXAMPLES})
       SELECT c.name, c.counted_in, c.refused_in,
-             (SELECT jsonb_agg(jsonb_build_object('kind', kind, 'answerId', answer_id, 'quote', quote, 'day', day)) FROM ex WHERE ex.name = c.name) AS examples
+             (SELECT jsonb_agg(jsonb_build_object('kind', kind, 'answerId', answer_id, 'month', month, 'day', day, 'start', (at->>0)::int, 'end', (at->>1)::int))
+                FROM ex WHERE ex.name = c.name) AS examples
         FROM (SELECT name, count(*) FILTER (WHERE counted > 0)::int AS counted_in, count(*) FILTER (WHERE refused > 0)::int AS refused_in
                 FROM r GROUP BY name) c`.execute(ctx.db),
     ctx.db
@@ -89,7 +101,7 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
   ]);
 
   // Spellings of one folded name (the book spelled it another way before a change) are one name.
-  const byKey = new Map<string, { countedIn: number; refusedIn: number; examples: NonNullable<ReadingRow['examples']> }>();
+  const byKey = new Map<string, { countedIn: number; refusedIn: number; examples: Example[] }>();
   for (const r of readings.rows) {
     const key = foldName(r.name);
     const acc = byKey.get(key) ?? { countedIn: 0, refusedIn: 0, examples: [] };
@@ -98,13 +110,15 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
     acc.examples.push(...(r.examples ?? []));
     byKey.set(key, acc);
   }
-  const precisionOf = new Map(feedback.map((f) => [f.nameKey, { confirmed: Number(f.confirmed), total: Number(f.total) }]));
-  const newest = (xs: NonNullable<ReadingRow['examples']>, kind: 'counted' | 'refused') =>
+  const newest = (xs: readonly Example[], kind: Example['kind']) =>
     xs
       .filter((x) => x.kind === kind)
       .sort((a, b) => (a.day === b.day ? b.answerId - a.answerId : a.day < b.day ? 1 : -1))
-      .slice(0, EXAMPLES)
-      .map(({ answerId, quote }) => ({ answerId, quote }));
+      .slice(0, EXAMPLES);
+  const shown = [...byKey.values()].flatMap((r) => [...newest(r.examples, 'counted'), ...newest(r.examples, 'refused')]);
+  const texts = await examplesText(ctx.db, site.id, shown);
+  const quoted = (xs: readonly Example[]) => xs.map((x) => ({ answerId: x.answerId, quote: quoteAround(texts.get(x.answerId) ?? '', x.start, x.end) }));
+  const precisionOf = new Map(feedback.map((f) => [f.nameKey, { confirmed: Number(f.confirmed), total: Number(f.total) }]));
 
   return {
     names: inUse.map((n) => {
@@ -117,12 +131,30 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
         reason,
         countedIn: read?.countedIn ?? 0,
         refusedIn: read?.refusedIn ?? 0,
-        examples: { counted: newest(read?.examples ?? [], 'counted'), refused: newest(read?.examples ?? [], 'refused') },
+        examples: { counted: quoted(newest(read?.examples ?? [], 'counted')), refused: quoted(newest(read?.examples ?? [], 'refused')) },
         precision: precision(precisionOf.get(key) ?? { confirmed: 0, total: 0 }),
       };
     }),
     unread: Number(unread.n),
   };
+}
+
+/**
+ * The texts the examples quote, each only as far as its last example needs
+ * (QUOTE_MAX past it, and more: `left` counts characters, offsets count
+ * UTF-16 units, so the prefix is never shorter than needed). Answers can be
+ * 200 KB; names sit mostly near the start.
+ */
+async function examplesText(db: Executor, siteId: number, examples: readonly Example[]): Promise<Map<number, string>> {
+  const upTo = new Map<number, { month: string; chars: number }>();
+  for (const x of examples) upTo.set(x.answerId, { month: x.month, chars: Math.max(upTo.get(x.answerId)?.chars ?? 0, x.end + 2 * QUOTE_MAX) });
+  if (upTo.size === 0) return new Map();
+  const ids = [...upTo.keys()];
+  const { rows } = await sql<{ id: number; text: string | null }>`
+    SELECT a.id, left(a.text, x.chars) AS text
+      FROM unnest(${ids}::bigint[], ${ids.map((id) => upTo.get(id)?.month)}::date[], ${ids.map((id) => upTo.get(id)?.chars)}::int[]) AS x(id, month, chars)
+      JOIN answers a ON a.id = x.id AND a.month = x.month AND a.site_id = ${siteId}`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.text ?? '']));
 }
 
 function precision({ confirmed, total }: { confirmed: number; total: number }) {

@@ -1,4 +1,4 @@
-import { compileBrandBook, foldName, type AnswerFacts, type BrandBookInput, type NameReading, type Verdict } from '../../analysis/index.ts';
+import { compileBrandBook, foldName, quoteAround, type AnswerFacts, type BrandBookInput, type NameReading, type Verdict } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { NameReadingJson, SiteRow } from '../../db/schema.ts';
 import { analyseAnswers } from '../answers/facts.ts';
@@ -65,7 +65,14 @@ export async function previewNames(ctx: AppContext, site: SiteRow, input: BrandB
       m.count++;
       moved.set(key, m);
       if (examples.length < EXAMPLES) {
-        examples.push({ answerId: row.id, promptId: row.promptId, provider: row.provider, before, after, quote: changedQuote(row.nameReadings, (facts[i] as AnswerFacts).names) });
+        examples.push({
+          answerId: row.id,
+          promptId: row.promptId,
+          provider: row.provider,
+          before,
+          after,
+          quote: changedQuote(row.text ?? '', row.nameReadings, (facts[i] as AnswerFacts).names),
+        });
       }
     });
     read += rows.length;
@@ -82,20 +89,21 @@ export async function previewNames(ctx: AppContext, site: SiteRow, input: BrandB
 
 /**
  * The sentence of the first name whose reading changed (counted before and
- * not after, or the reverse), as the new reading quotes it. Facts stored
+ * not after, or the reverse), where the new reading finds it. Facts stored
  * before readings were kept have none to compare: the first refused, else
- * counted, quote of the new reading.
+ * counted, occurrence of the new reading. A name the new book no longer has
+ * (an alias dropped) that counted before: where it counted.
  */
-function changedQuote(before: NameReadingJson[] | null, after: readonly NameReading[]): string | null {
-  if (before === null) return after.find((n) => n.refusedQuote)?.refusedQuote ?? after.find((n) => n.countedQuote)?.countedQuote ?? null;
-  const counted = new Map(before.map((n) => [foldName(n.name), n]));
+function changedQuote(text: string, before: NameReadingJson[] | null, after: readonly NameReading[]): string | null {
+  const quote = (at: [number, number] | undefined) => (at === undefined ? null : quoteAround(text, at[0], at[1]));
+  if (before === null) return quote(after.find((n) => n.refusedAt)?.refusedAt ?? after.find((n) => n.countedAt)?.countedAt);
+  const was = new Map(before.map((n) => [foldName(n.name), n]));
   for (const n of after) {
-    const was = counted.get(foldName(n.name));
-    counted.delete(foldName(n.name));
-    if ((was?.counted ?? 0) > 0 === n.counted > 0) continue;
-    return (n.counted > 0 ? n.countedQuote : n.refusedQuote) ?? null;
+    const old = was.get(foldName(n.name));
+    was.delete(foldName(n.name));
+    if ((old?.counted ?? 0) > 0 === n.counted > 0) continue;
+    return quote(n.counted > 0 ? n.countedAt : n.refusedAt);
   }
-  // A name the new book no longer has (a competitor removed, an alias dropped) that counted before.
-  for (const was of counted.values()) if (was.counted > 0) return was.countedQuote ?? null;
+  for (const old of was.values()) if (old.counted > 0) return quote(old.countedAt);
   return null;
 }

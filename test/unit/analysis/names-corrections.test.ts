@@ -1,5 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ambiguityOf, analyse, analyseOffThread, closeAnalysisPool, compileBrandBook, type BrandBookInput, type Correction } from '../../../src/analysis/index.ts';
+import {
+  ambiguityOf,
+  analyse,
+  analyseOffThread,
+  closeAnalysisPool,
+  compileBrandBook,
+  QUOTE_MAX,
+  quoteAround,
+  type BrandBookInput,
+  type Correction,
+} from '../../../src/analysis/index.ts';
 import { BOOK } from './helpers.ts';
 
 /**
@@ -139,17 +149,15 @@ describe('corrections', () => {
 afterAll(() => closeAnalysisPool());
 
 describe('name readings', () => {
-  it('count each whole-word occurrence as counted or refused, with the sentence around the first of each', () => {
-    const r = reading('We order from Amazon daily. The Amazon river floods. Prices on Amazon drop.', 'Amazon');
-    expect(r).toEqual({
-      name: 'Amazon',
-      entity: 'brand',
-      counted: 2,
-      refused: 1,
-      countedQuote: 'We order from Amazon daily.',
-      refusedQuote: 'The Amazon river floods.',
-    });
+  it('count each whole-word occurrence as counted or refused, with where the first of each is', () => {
+    const text = 'We order from Amazon daily. The Amazon river floods. Prices on Amazon drop.';
+    const r = reading(text, 'Amazon');
+    expect(r).toEqual({ name: 'Amazon', entity: 'brand', counted: 2, refused: 1, countedAt: [14, 20], refusedAt: [32, 38] });
+    expect(quoteAround(text, 14, 20)).toBe('We order from Amazon daily.');
+    expect(quoteAround(text, 32, 38)).toBe('The Amazon river floods.');
     expect(reading('Walmart sells groceries.', 'Walmart')).toMatchObject({ entity: 8, counted: 1, refused: 0 });
+    // The first occurrence by position, though hits arrive in end order ("Foo" inside "Foo Cloud" ends before it).
+    expect(reading('Foo Cloud is fine, Foo too.', 'Foo Cloud', BOOK)).toMatchObject({ counted: 1, countedAt: [0, 9] });
   });
 
   it('leave out names that do not occur, occur only inside longer words, URLs or a longer counted name', () => {
@@ -160,18 +168,29 @@ describe('name readings', () => {
   });
 
   it('read an everyday-word name the reading refused as refused', () => {
-    expect(reading('Most teams write their notion of done first.', 'Notion', BOOK)).toMatchObject({
-      counted: 0,
-      refused: 1,
-      refusedQuote: 'Most teams write their notion of done first.',
-    });
+    expect(reading('Most teams write their notion of done first.', 'Notion', BOOK)).toEqual({ name: 'Notion', entity: 1, counted: 0, refused: 1, refusedAt: [23, 29] });
+  });
+});
+
+describe('quoteAround', () => {
+  it('quotes the sentence around a place, on one line', () => {
+    expect(quoteAround('First one.\nThen   Amazon\tships. Last.', 18, 24)).toBe('Then Amazon ships.');
   });
 
-  it('cut a long sentence to about 200 characters around the name, at words, on one line', () => {
-    const long = `${'word '.repeat(80)}then Amazon\nships ${'again '.repeat(60)}.`;
-    const q = reading(long.replace('\nships', ' ships'), 'Amazon')?.countedQuote ?? '';
-    expect(q.length).toBeLessThanOrEqual(202);
+  it('cuts a long sentence to about 200 characters around the name, at words', () => {
+    const long = `${'word '.repeat(80)}then Amazon ships ${'again '.repeat(60)}.`;
+    const at = long.indexOf('Amazon');
+    const q = quoteAround(long, at, at + 6);
+    expect(q.length).toBeLessThanOrEqual(QUOTE_MAX + 2);
     expect(q).toMatch(/^…word .*then Amazon ships again .*again…$/);
+  });
+
+  it('gives the same quote from a prefix of the text that runs twice QUOTE_MAX past the name (what the names list reads)', () => {
+    const long = `Intro. ${'word '.repeat(30)}then Amazon ships ${'again '.repeat(300)}.`;
+    const at = long.indexOf('Amazon');
+    expect(quoteAround(long.slice(0, at + 6 + 2 * QUOTE_MAX), at, at + 6)).toBe(quoteAround(long, at, at + 6));
+    const short = 'We order from Amazon daily. More text follows here.';
+    expect(quoteAround(short.slice(0, 14 + 6 + 2 * QUOTE_MAX), 14, 20)).toBe('We order from Amazon daily.');
   });
 });
 
