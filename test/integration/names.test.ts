@@ -120,6 +120,9 @@ describe('exclusion phrases', () => {
     const long = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Costco', excludePhrases: ['x'.repeat(101)] } });
     expect(long.status).toBe(422);
     expect(long.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase must be at most 100 characters' });
+    const nul = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { excludePhrases: ['Amazon\u0000river'] } });
+    expect(nul.status).toBe(422);
+    expect(nul.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase cannot contain NUL characters' });
     const create = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'X Co', url: 'xco.com', excludePhrases: [''] } });
     expect(create.status).toBe(422);
     expect(create.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase must not be empty' });
@@ -224,6 +227,8 @@ describe('POST /projects/:id/mention-feedback', () => {
     expect(absent.body.fields).toEqual({ name: `does not occur as a word in answer ${ids.target}` });
     const failed = await post({ answerId: ids.failed, name: 'Amazon', mentioned: true });
     expect(failed.status).toBe(422);
+    const long = await post({ answerId: ids.shop, name: 'A'.repeat(201), mentioned: true });
+    expect(long.body.fields).toEqual({ name: 'name must be at most 200 characters' });
     const bad = await post({ answerId: 'x', name: '', mentioned: 'yes' });
     expect(bad.status).toBe(422);
     expect(bad.body.fields).toEqual({ answerId: 'answerId must be an answer id', name: 'name must not be empty', mentioned: 'must be true or false' });
