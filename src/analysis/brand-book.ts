@@ -1,7 +1,7 @@
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
-import { isCommonPhrase } from './common-words.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
+import { otherSense, type OtherSense } from './lexicon.ts';
 
 /**
  * Glossary. Entity: the brand (index 0) or one tracked competitor. Pattern:
@@ -26,7 +26,10 @@ export interface Entity {
 export interface PatternInfo {
   entity: number;
   kind: 'name' | 'domain';
+  /** for an ambiguous name, the spellings the book gives it; null for a plain name */
   casings: readonly string[] | null;
+  /** what else an ambiguous name names (lexicon.ts); null for a plain name */
+  sense: OtherSense | null;
 }
 
 export type Scanner = (text: string) => RawHit[];
@@ -74,11 +77,6 @@ function hash(text: string): string {
     h = (h * 0x100000001b3n) & 0xfffffffffffffn;
   }
   return h.toString(16).padStart(13, '0');
-}
-
-function ambiguous(foldedName: string): boolean {
-  const letters = foldedName.replace(/[^\p{L}\p{N}]/gu, '');
-  return letters.length <= 2 || (foldedName.split(' ').length <= 2 && isCommonPhrase(foldedName));
 }
 
 /**
@@ -136,7 +134,8 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     const isDomain = kind === 'domain' || domainKeys.has(folded);
     byKey.set(folded, patterns.length);
     patterns.push(folded);
-    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: !isDomain && ambiguous(folded) ? [stripAccents(text)] : null });
+    const sense = isDomain ? null : otherSense(folded);
+    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: sense !== null ? [stripAccents(text)] : null, sense });
   };
 
   const sorted = [...input.competitors].sort((a, b) => a.id - b.id);
