@@ -1,7 +1,7 @@
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
-import { otherSense, type OtherSense } from './lexicon.ts';
+import { isEverydayPhrase, otherSense, type OtherSense } from './lexicon.ts';
 
 /**
  * Glossary. Entity: the brand (index 0) or one tracked competitor. Pattern:
@@ -30,6 +30,8 @@ export interface PatternInfo {
   casings: readonly string[] | null;
   /** what else an ambiguous name names (lexicon.ts); null for a plain name */
   sense: OtherSense | null;
+  /** an ambiguous name whose lower-case form is an everyday word ("chase", "apple"; not "monday") */
+  lowerWord: boolean;
 }
 
 export type Scanner = (text: string) => RawHit[];
@@ -135,7 +137,7 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     byKey.set(folded, patterns.length);
     patterns.push(folded);
     const sense = isDomain ? null : otherSense(folded);
-    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: sense !== null ? [stripAccents(text)] : null, sense });
+    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: sense !== null ? [stripAccents(text)] : null, sense, lowerWord: sense !== null && isEverydayPhrase(folded) });
   };
 
   const sorted = [...input.competitors].sort((a, b) => a.id - b.id);

@@ -42,15 +42,22 @@ function words(): Map<string, WordInfo> {
   return map;
 }
 
+const GIVEN = new Set(senses.given);
+const PEOPLE = new Set([...senses.given, ...senses.surname]);
+
+/** In order: a name on several lists takes the first ("Phoenix" is a place before a myth, "Robin" a person before a bird). */
 const SENSE_LISTS: [OtherSense, Set<string>][] = [
   ['weekday', new Set(senses.weekday)],
   ['month', new Set(senses.month)],
+  ['place', new Set(senses.place)],
+  ['person', PEOPLE],
+  ['language', new Set(senses.language)],
   ['sky', new Set(senses.sky)],
   ['animal', new Set(senses.animal)],
-  ['place', new Set(senses.place)],
-  ['person', new Set(senses.person)],
-  ['language', new Set(senses.language)],
 ];
+
+/** English writes these with a capital whatever they mean, so a capital tells nothing about them. */
+const PROPER = new Set([...senses.weekday, ...senses.month, ...senses.place, ...PEOPLE, ...senses.language, ...senses.sky]);
 
 /** Occurrences of a folded word in the frequency list; 0 when absent. */
 export function wordCount(folded: string): number {
@@ -70,6 +77,12 @@ function isEverydayOrPlural(word: string): boolean {
   return word.endsWith('s') && word.length > 3 && isEverydayWord(word.slice(0, -1));
 }
 
+/** Every word of a folded phrase is a lower-case everyday word ("chase", "best buy"). */
+export function isEverydayPhrase(folded: string): boolean {
+  const parts = folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return parts.length > 0 && parts.every(isEverydayOrPlural);
+}
+
 /**
  * The other sense of a folded name, or null when the name only names the
  * brand. Names of three words or more are never taken for something else.
@@ -84,7 +97,9 @@ export function otherSense(folded: string): OtherSense | null {
     .filter((w, i, all) => !(w === 's' && i === all.length - 1 && i > 0));
   if (parts.length === 0 || parts.length > 2) return null;
   const whole = parts.join(' ');
-  for (const [sense, list] of SENSE_LISTS) if (list.has(whole)) return sense;
+  // "Fridays" is the weekday as much as "Friday".
+  const singular = parts.length === 1 && whole.endsWith('s') ? whole.slice(0, -1) : whole;
+  for (const [sense, list] of SENSE_LISTS) if (list.has(whole) || list.has(singular)) return sense;
   if (parts.length === 1) {
     const w = words().get(bare);
     if (w !== undefined && !w.capitalised && w.rank < FUNCTION_RANK) return 'function';
@@ -104,6 +119,16 @@ const REASONS: Record<OtherSense, string> = {
   language: 'also a language, nationality or programming language',
   word: 'also an everyday English word',
 };
+
+/** A folded word in the list of first names ("Robin", not "Ford"): a capital word after it is a surname. */
+export function isGivenName(folded: string): boolean {
+  return GIVEN.has(folded);
+}
+
+/** A folded name English always capitalises in one of its senses. */
+export function isProperAnyway(folded: string): boolean {
+  return PROPER.has(folded);
+}
 
 export function senseReason(sense: OtherSense): string {
   return REASONS[sense];

@@ -89,6 +89,13 @@ function packedInfo(book: BrandBook): PackedInfo {
  * surroundings say it means the brand (reading.ts).
  */
 export function findMentions(text: string, book: BrandBook): Mention[] {
+  const chosen = candidates(text, book);
+  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen) : chosen;
+  return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
+}
+
+/** Names and domains that fit where they stand, without overlaps; ambiguous ones not yet read. */
+function candidates(text: string, book: BrandBook): Candidate[] {
   const hits = book.scan(text);
   if (hits.length === 0) return [];
   const urls = findUrlSpans(text);
@@ -108,15 +115,12 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
   sortByStartLongestFirst(accepted);
   const chosen: Candidate[] = [];
   let reach = 0;
-  let anyAmbiguous = false;
   for (const m of accepted) {
     if (m.start < reach) continue;
     chosen.push(m);
     reach = m.end;
-    if (m.pattern >= 0) anyAmbiguous = true;
   }
-  const kept = anyAmbiguous ? readAmbiguous(text, book, chosen) : chosen;
-  return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
+  return chosen;
 }
 
 /** `pattern` is the book's pattern for an ambiguous name, -1 for a name or domain that needs no reading. */
@@ -140,12 +144,22 @@ function sortByStartLongestFirst(xs: Candidate[]): void {
 }
 
 /** What may stand between two names of one list: "Asana, Monday", "Monday or Trello", "**Asana** vs **Monday**". */
-const LIST_GAP = /^[\s*_`"'()]*(?:,|;|\/|&|\+|\band\b|\bor\b|\bvs\.?|\bversus\b|\||,\s*(?:and|or)\b)[\s*_`"'()]*$/i;
+const LIST_GAP = /^[\s*_`"'()]*(?:,|\/|&|\+|\band\b|\bor\b|\bvs\.?|\bversus\b|\||,\s*(?:and|or)\b)[\s*_`"'()]*$/i;
 
 function beside(text: string, a: Candidate | undefined, b: Candidate | undefined): boolean {
   if (a === undefined || b === undefined || a.entity === b.entity) return false;
   const gap = text.slice(a.end, b.start);
   return gap.length <= 16 && !gap.includes('\n') && LIST_GAP.test(gap);
+}
+
+/** One ambiguous occurrence and how it was read. */
+export interface AmbiguousReading {
+  entity: number;
+  start: number;
+  end: number;
+  means: boolean;
+  score: number;
+  cues: string[];
 }
 
 /**
@@ -154,6 +168,11 @@ function beside(text: string, a: Candidate | undefined, b: Candidate | undefined
  * that to its doubtful occurrences elsewhere in the answer.
  */
 function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[]): Candidate[] {
+  const readings = readingsOf(text, book, chosen);
+  return chosen.filter((_, i) => readings[i]?.means ?? true);
+}
+
+function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[]): (AmbiguousReading | null)[] {
   const plain = new Set<number>();
   for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
   const heads = inlineHeads(text);
@@ -166,29 +185,39 @@ function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate
       namedElsewhere: elsewhere,
       brandInSentence,
       brandBeside: beside(text, chosen[i - 1], m) || beside(text, m, chosen[i + 1]),
+      afterBrand: i > 0 && text.slice(chosen[i - 1]?.end ?? 0, m.start) === ' ',
       inPrompt: false,
       listHead: heads.has(m.start),
     };
   };
-  const read = (i: number, m: Candidate, elsewhere: boolean) => {
+  const read = (i: number, m: Candidate, elsewhere: boolean): AmbiguousReading => {
     const info = book.info[m.pattern];
-    return readOccurrence({ text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [] }, evidenceOf(i, m, elsewhere));
+    const r = readOccurrence(
+      { text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [], lowerWord: info?.lowerWord ?? false },
+      evidenceOf(i, m, elsewhere),
+    );
+    return { entity: m.entity, start: m.start, end: m.end, ...r };
   };
-  const scores = chosen.map((m, i) => (m.pattern < 0 ? Infinity : read(i, m, plain.has(m.entity)).score));
+  const first = chosen.map((m, i) => (m.pattern < 0 ? null : read(i, m, plain.has(m.entity))));
   const sure = new Set(plain);
-  chosen.forEach((m, i) => {
-    if ((scores[i] ?? 0) >= SURE) sure.add(m.entity);
+  first.forEach((r) => {
+    if (r !== null && r.score >= SURE) sure.add(r.entity);
   });
-  return chosen.filter((m, i) => {
-    const score = scores[i] ?? 0;
-    if (score > 0) return true;
-    if (!sure.has(m.entity) || plain.has(m.entity)) return false;
-    return read(i, m, true).means;
+  return first.map((r, i) => {
+    const m = chosen[i];
+    if (r === null || m === undefined || r.means || !sure.has(m.entity) || plain.has(m.entity)) return r;
+    return read(i, m, true);
   });
 }
 
+/** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
+export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {
+  const chosen = candidates(text, book);
+  return readingsOf(text, book, chosen).filter((r): r is AmbiguousReading => r !== null);
+}
+
 /** A reading this strong vouches for the entity's other occurrences in the answer. */
-const SURE = 2.5;
+const SURE = 2;
 
 /** Starts of the heads of items of lists written on one line ("Top options: 1. Notion 2. Foo"). */
 function inlineHeads(text: string): Set<number> {

@@ -1,5 +1,7 @@
 import type { OtherSense } from './lexicon.ts';
 import { IS_WORD } from './fold.ts';
+import { isGivenName, isProperAnyway } from './lexicon.ts';
+import { posAround } from './pos.ts';
 import { sentenceAround } from './sentences.ts';
 
 /**
@@ -18,6 +20,8 @@ export interface Occurrence {
   sense: OtherSense;
   /** the spellings the book gives the name ("Notion", "HubSpot") */
   casings: readonly string[];
+  /** its lower-case form is an everyday word ("chase", "apple"; not "monday") */
+  lowerWord: boolean;
 }
 
 /** What the rest of the answer says about the entity. */
@@ -28,6 +32,8 @@ export interface AnswerEvidence {
   brandInSentence: boolean;
   /** another tracked brand sits next to it in a list ("Asana, Monday and Trello") */
   brandBeside: boolean;
+  /** right after a tracked name ("Samsung Galaxy", "Chevrolet Tahoe"): a product line */
+  afterBrand: boolean;
   /** the prompt names it too */
   inPrompt: boolean;
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
@@ -64,9 +70,14 @@ const PRODUCT_NOUNS = new Set(
     'feature features integration integrations extension extensions plugin plugins add-on add-ons template templates automation automations board boards account accounts ' +
     'interface ui ux users user customers customer support onboarding trial demo license licence seats seat version release update updates mobile desktop web cloud service services ' +
     'product products solution solutions system systems editor builder checkout terminal terminals reader readers device devices printer printers laptop laptops phone phones store ' +
-    'marketplace card cards rewards points membership members delivery deliveries shipping menu menus stock shares'
+    'marketplace card cards rewards membership members delivery deliveries shipping menu menus stock shares settings checking savings ' +
+    'bag bags shoe shoes sneakers watch watches car cars truck trucks suv laptop jacket jackets boots bike bikes mattress mattresses vacuum vacuums lock locks oven ovens ' +
+    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking'
   ).split(' '),
 );
+
+/** Product nouns that also follow a day or a month ("the Monday plan", "the March update"). */
+const DAY_NOUNS = new Set('plan plans update updates release releases delivery deliveries store card version menu shipping members stock'.split(' '));
 
 /** Verbs a product is the subject of ("Monday offers", "Notion lets you"). */
 const PRODUCT_VERBS = new Set(
@@ -74,7 +85,8 @@ const PRODUCT_VERBS = new Set(
     'offers offer provides provide integrates integrate supports support lets let allows allow includes include costs cost charges charge starts start ships ship syncs sync connects ' +
     'connect scales scale automates automate handles handle focuses focus excels excel shines shine stands tracks track stores store hosts host runs run delivers deliver ' +
     'helps help gives give features feature bundles bundle adds add launched launches released releases announced announces acquired raised sells sell makes offered provided integrated ' +
-    'supported included cost charged started shipped handled focused tracked stored delivered helped gave added made has have had works work comes come'
+    'supported included cost charged started shipped handled focused tracked stored delivered helped gave added made has have had works work comes come ' +
+    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets'
   ).split(' '),
 );
 
@@ -139,16 +151,20 @@ const DATE_BEFORE = new Set(
     ' ',
   ),
 );
-const DATE_AFTER = new Set(
-  'morning mornings afternoon afternoons evening evenings night nights through thru to or and deadline deadlines holiday holidays break weekend blues'.split(' '),
+const DATE_AFTER = new Set('morning mornings afternoon afternoons evening evenings night nights between deadline deadlines holiday holidays break weekend blues'.split(' '));
+const DAY_WORDS = new Set(
+  'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends january february march april may june july august september october november december'.split(
+    ' ',
+  ),
 );
+const POSSESSIVE_DETERMINERS = new Set('my your our their his her'.split(' '));
 const PERSON_TITLES = new Set(
   'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(' '),
 );
 const PLACE_AFTER = new Set(
   'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake'.split(' '),
 );
-const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout'.split(' '));
+const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
 const SKY_WORDS = new Set(
   'planet planets orbit orbits orbiting moon moons mission missions nasa solar telescope rover god goddess myth myths mythology greek roman norse retrograde atmosphere surface spacecraft probe temple'.split(
     ' ',
@@ -160,9 +176,17 @@ const ANIMAL_WORDS = new Set(
   ),
 );
 const LANGUAGE_WORDS = new Set(
-  'language languages speakers speaker speaking speak speaks spoken translation translate translated accent dialect grammar words word fluent native subtitles'.split(' '),
+  'language languages speakers speaker speaking speak speaks spoken translation translate translated accent dialect grammar words word fluent native subtitles phrase phrases'.split(
+    ' ',
+  ),
 );
-const DETERMINERS = new Set('a an the this that these those my your our their his her its some any no each every another one'.split(' '));
+const ADVERBS = new Set('also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(' '));
+const USED = /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
+const IN_PRODUCT = new Set('of in for on inside within'.split(' '));
+const DAY_DETERMINERS = new Set('a an the this that next last every each'.split(' '));
+const PRONOUNS = new Set('you we they i he she it your our their'.split(' '));
+const PLACE_BEFORE_CAP = new Set('lake mount mt river cape port fort san santa st saint north south east west upper lower greater new big gen'.split(' '));
+const DETERMINERS = new Set('a an the this that these those its some any no each every another one'.split(' '));
 const MODALS = new Set("to can will would should could may might must you we they i don’t don't let lets".split(' '));
 
 interface Around {
@@ -249,17 +273,32 @@ function atSentenceStart(text: string, start: number): boolean {
 
 /** Bold, italic, code, a link text, a heading, a table's first cell or the head of a list item. */
 function markedAsName(text: string, start: number, end: number): string | null {
+  const before2 = text.slice(Math.max(0, start - 2), start);
+  const after2 = text.slice(end, end + 2);
+  if ((before2 === '**' || before2 === '__') && (after2 === '**' || after2 === '__')) return 'written in bold';
   const before = text[start - 1];
   const after = text[end];
-  if ((before === '*' || before === '_') && (after === '*' || after === '_')) return 'written in bold or italics';
+  if ((before === '*' || before === '_') && (after === '*' || after === '_')) return 'written in italics';
   if (before === '`' || before === '[') return 'written as code or link text';
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const head = text.slice(lineStart, start);
   if (/^\s*#/.test(head)) return 'in a heading';
   if (/^\s*\|\s*(?:\*\*)?$/.test(head)) return "in a table's first column";
-  if (/^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/.test(head) && /^(?:\*\*|__)?\s*(?:$|\n|[(–—:,]|\s+[-–—]\s)/.test(text.slice(end, end + 4))) return 'heads a list item';
+  if (LIST_HEAD.test(head)) {
+    // "1. **Dell Inspiron 14** – ...": a bold head that starts with the name names a product line of it;
+    // "5. **Zoom out at the end.**" is an instruction, not a name.
+    if (/(?:\*\*|__)$/.test(head)) {
+      const close = text.indexOf(head.slice(-2), end);
+      const lineEnd = text.indexOf('\n', end);
+      const bold = close < 0 || (lineEnd >= 0 && close > lineEnd) ? '' : text.slice(start, close);
+      return /[.!?]$/.test(bold) || bold.split(' ').length > 5 ? null : 'heads a list item';
+    }
+    if (/^(?:\*\*|__)?\s*(?:$|\n|[(–—:,]|\s+[-–—]\s)/.test(text.slice(end, end + 4))) return 'heads a list item';
+  }
   return null;
 }
+
+const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
 
 type Casing = 'lower' | 'capital' | 'caps' | 'book';
 
@@ -276,79 +315,148 @@ function casingOf(written: string, casings: readonly string[]): Casing {
 export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading {
   const { text, start, end, sense } = o;
   const written = text.slice(start, end);
+  const folded = written.toLowerCase();
   const cues: { w: number; why: string }[] = [{ w: PRIOR[sense], why: `the name is ${sense === 'word' ? 'an everyday word' : `also a ${sense}`}` }];
   const cue = (w: number, why: string) => cues.push({ w, why });
-  const a = around(text, start, end, 3);
-  const [b1 = '', b2 = ''] = a.before;
-  const [a1 = '', a2 = '', a3 = ''] = a.after;
-  const possessive = /^['’]s?$/.test(a1) || a1 === "'s" || a1 === '’s';
-  const next = possessive ? a2 : a1;
-  const next2 = possessive ? a3 : a2;
+  const a = around(text, start, end, 5);
+  const [b1 = '', b2 = '', b3 = ''] = a.before;
+  const [a1 = ''] = a.after;
+  const possessive = a1 === "'s" || a1 === '’s' || (a1 === 's' && /^['’]$/.test(a.glue));
+  const rest = possessive ? a.after.slice(1) : a.after;
+  const next = rest[0] ?? '';
+  const next2 = rest[1] ?? '';
+  const nextBare = next.split(/['’]/)[0] ?? '';
+  // "You also lets you", "Saturn is widely used": adverbs between a subject and its verb.
+  const verb = ADVERBS.has(next) ? next2 : next;
   const sentenceStart = atSentenceStart(text, start);
   const casing = casingOf(written, o.casings);
   const shouting = casing === 'caps' && allCapitalsAround(text, start, end);
+  const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
+  const dayLike = sense === 'weekday' || sense === 'month';
+  const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
+  const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
-  const mark = markedAsName(text, start, end) ?? (evidence.listHead ? 'heads a list item' : null);
-  if (mark) cue(3, mark);
+  let mark = markedAsName(text, start, end) ?? (evidence.listHead ? 'heads a list item' : null);
+  if (mark !== null && insideItalicTitle(text, start, end)) mark = null;
+  if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
   else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
-  if (a.glue.startsWith('.com') || a.glue.startsWith('.io')) cue(2, 'written with its domain');
+  else if (insideItalicTitle(text, start, end)) cue(-1.5, 'part of a title in italics');
+  if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co')) cue(2, 'written with its domain');
+  if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? ''))) cue(-3, 'part of a hyphenated word');
 
   // Casing: what the writer's capitals say beyond the sentence's own. Short names keep their exact casing,
   // since capitals are how short words are stressed ("GO!" is no sign of a brand "Go").
-  if (sense === 'short' && !o.casings.includes(written)) cue(-1.5, 'not written as the brand writes it');
-  else if (casing === 'book') cue(2.5, 'written as the brand writes it');
+  if (sense === 'short') {
+    if (!o.casings.includes(written)) cue(-3, 'not written as the brand writes it');
+    else if (casing === 'book') cue(2.5, 'written as the brand writes it');
+  } else if (casing === 'book') cue(2.5, 'written as the brand writes it');
   else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
   else if (casing === 'capital' && !sentenceStart) {
-    if (!CAPITALISED_ANYWAY.has(sense)) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
+    if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
   } else if (casing === 'lower') {
     if (sense === 'function') cue(-4, 'a common word in lower case');
-    else if (sense === 'short') cue(-1.5, 'short word in lower case');
-    else if (sense === 'month' && (written === 'may' || written === 'march')) cue(-3, 'a verb in lower case');
-    else if (!CAPITALISED_ANYWAY.has(sense)) cue(-1.5, 'in lower case');
+    else if (o.lowerWord) cue(-3, 'an everyday word in lower case');
   }
 
   // A product's company: list neighbours, product verbs and nouns, choosing words.
-  if (evidence.brandBeside) cue(2.5, 'listed beside other brands');
+  if (evidence.brandBeside) cue(3, 'listed beside other brands');
   else if (evidence.brandInSentence) cue(1, 'another brand in the sentence');
-  if (evidence.namedElsewhere) cue(1.5, 'the answer names the brand elsewhere');
+  if (evidence.namedElsewhere) cue(1, 'the answer names the brand elsewhere');
   if (evidence.inPrompt) cue(1, 'the prompt names it');
-  if (PRODUCT_NOUNS.has(next) && !(possessive && CAPITALISED_ANYWAY.has(sense) && DATE_AFTER.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
-  else if (PRODUCT_VERBS.has(a1)) cue(2, `the subject of "${a1}"`);
-  if ((a1 === 'is' || a1 === 'was' || a1 === 'remains') && (CHOICE_NOUNS.has(a3) || CHOICE_NOUNS.has(a.after[3] ?? '') || PRODUCT_NOUNS.has(a3)))
-    cue(2, 'called a product or a choice');
+  if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
+  else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
+  else if (!possessive && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
+  else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
+  if ((next === 'is' || next === 'was' || next === 'remains') && rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w))) cue(2, 'called a product or a choice');
   if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
   else if (PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
-  else if (b1 === 'with' || b1 === 'like' || b1 === 'or' || b1 === 'and') cue(0.5, `after "${b1}"`);
+  else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
+  else if (b1 === 'on' && !dayLike && casing !== 'lower') cue(1, 'after "on", as a platform');
+  else if (POSSESSIVE_DETERMINERS.has(b1)) {
+    if (dayLike || !o.lowerWord) cue(2, `"${b1} ${written}": something one owns`);
+    else cue(-1, `after "${b1}"`);
+  } else if (b1 === 'with' || b1 === 'like' || b1 === 'or' || b1 === 'and') cue(0.5, `after "${b1}"`);
+
+  // Part of another name: "the Big Apple", "Gen X", "Lake Tahoe", "Robin Dunbar", "Orange County".
+  if (evidence.afterBrand) cue(2.5, 'right after a brand: its product line');
+  else if (prevCapital && !evidence.brandBeside && !mark) {
+    if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
+    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+  }
+  if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1)) cue(-4, 'a first name followed by a surname');
+  if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
+  if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
 
   // The other sense's own company.
-  if (sense === 'weekday' || sense === 'month') {
-    if (DATE_BEFORE.has(b1)) cue(-3.5, `a date phrase ("${b1} ${written}")`);
-    if (DATE_AFTER.has(next) || /^\d/.test(a1) || /^(?:\d|\s*\d)/.test(a.glue.replace(/^[,\s]+/, ''))) cue(-3.5, 'a date or time phrase');
+  if (dayLike) {
+    if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2))) cue(-3.5, `a date phrase ("${b1} ${written}")`);
+    if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue))) cue(-3.5, 'a date or time phrase');
+    if ((DAY_LINKS.has(next) && DAY_WORDS.has(next2)) || (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) || (b1 === 'and' && DAY_WORDS.has(b3))) cue(-3.5, 'beside another day or month');
+    else if (otherDaysNear(text, start, end, folded)) cue(-2, 'among other days or months');
     if (possessive && !PRODUCT_NOUNS.has(next)) cue(-1.5, 'a possessive of the day');
   }
-  if (sense === 'person') {
-    if (PERSON_TITLES.has(b1) || (/^\p{Lu}\p{Ll}+$/u.test(a.beforeWritten) && a.lead === ' ' && !sentenceStartOf(text, start - a.beforeWritten.length - 1)))
-      cue(-3.5, 'part of a person’s name');
-    if (/^\p{Lu}\p{Ll}+$/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(a1)) cue(-2.5, 'followed by a surname');
-  }
   if (sense === 'place' || sense === 'person') {
-    if (PLACE_AFTER.has(next)) cue(-3.5, `a place ("${written} ${next}")`);
     if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside) cue(-2, 'a place and its region');
-    if (PLACE_BEFORE.has(b1) && sense === 'place') cue(-1.5, `after "${b1}"`);
+    if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
+    if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
   }
   if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2))) cue(-3.5, 'the planet or the myth');
   if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2))) cue(-3.5, 'the animal');
-  if (sense === 'language' && (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || b1 === 'in')) cue(-3, 'the language');
-  // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
-  if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital')) {
-    if (DETERMINERS.has(b1)) cue(-2, `after "${b1}"`);
-    if (a1 === 'of') cue(-2, `"${written} of"`);
-    if (MODALS.has(b1) && sense !== 'weekday' && sense !== 'month') cue(-1.5, `a verb after "${b1}"`);
+  if (sense === 'language') {
+    if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in') cue(-3, 'the language');
+    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && next !== 'is' && next !== 'and' && next !== 'or')
+      cue(-2, `"${written} ${next}": a nationality or language`);
   }
+  // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
+  if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital') || (casing === 'capital' && proper)) {
+    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next)) cue(-2, `after "${b1}"`);
+    if (next === 'of') cue(-2, `"${written} of"`);
+    if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
+    if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
+    if (casing === 'lower' && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
+  } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark) cue(-1, `"the ${written}", a title or a thing`);
 
-  const score = cues.reduce((s, c) => s + c.w, 0);
+  let score = cues.reduce((s, c) => s + c.w, 0);
+  // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
+  // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
+  // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
+  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2) {
+    const sentence = sentenceAround(text, start);
+    const here = text.slice(sentence.start, sentence.end);
+    const tags = posAround(here, start - sentence.start, end - sentence.start);
+    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) {
+      cue(1.5, `the subject of the verb "${next}"`);
+      score += 1.5;
+    }
+  }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
   return { means: score > 0, score, cues: cues.map((c) => c.why) };
+}
+
+const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
+const DAY_NEAR = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
+
+/** Another day or month within the sentence or the neighbouring lines: the list is of days. */
+function otherDaysNear(text: string, start: number, end: number, folded: string): boolean {
+  const from = Math.max(0, start - 120);
+  const window = text.slice(from, Math.min(text.length, end + 120));
+  DAY_NEAR.lastIndex = 0;
+  for (let m = DAY_NEAR.exec(window); m !== null; m = DAY_NEAR.exec(window)) {
+    const at = from + m.index;
+    if (at !== start && m[0].toLowerCase().replace(/s$/, '') !== folded.replace(/s$/, '')) return true;
+  }
+  return false;
+}
+
+/** Inside `*Death and the Penguin*`: a title of several words set in italics. */
+function insideItalicTitle(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const open = text.lastIndexOf('*', start - 1);
+  if (open < lineStart || text[open - 1] === '*' || text[open + 1] === '*' || text[open + 1] === ' ') return false;
+  const close = text.indexOf('*', end);
+  const lineEnd = text.indexOf('\n', end);
+  if (close < 0 || (lineEnd >= 0 && close > lineEnd) || text[close + 1] === '*' || text[close - 1] === ' ') return false;
+  return open < start - 1 || close > end;
 }
 
 /** Whether the sentence holding the name has no lower-case letter besides it: there, capitals say nothing. */
