@@ -469,7 +469,3 @@ function allCapitalsAround(text: string, start: number, end: number): boolean {
   }
   return true;
 }
-
-function sentenceStartOf(text: string, at: number): boolean {
-  return atSentenceStart(text, Math.max(0, at));
-}
