@@ -77,6 +77,23 @@ function isEverydayOrPlural(word: string): boolean {
   return word.endsWith('s') && word.length > 3 && isEverydayWord(word.slice(0, -1));
 }
 
+/**
+ * Words of buyers' guides that film subtitles rarely use, so their frequency
+ * understates them: a list item headed "Pricing" or "Scalability" is a
+ * section, not a brand.
+ */
+const GUIDE_WORDS = new Set(
+  'pricing price prices usability scalability reliability enterprise enterprises startups startup midsize freelancers marketers app apps additionally furthermore moreover however overall summary verdict conclusion pros cons features integrations alternatives comparison considerations recommendation recommendations'.split(
+    ' ',
+  ),
+);
+
+/** A phrase made only of everyday words or words of buyers' guides: never suggested as an untracked brand. */
+export function isEverydayOrGuidePhrase(folded: string): boolean {
+  const parts = folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return parts.length > 0 && parts.every((w) => GUIDE_WORDS.has(w) || isEverydayOrPlural(w));
+}
+
 /** Every word of a folded phrase is a lower-case everyday word ("chase", "best buy"). */
 export function isEverydayPhrase(folded: string): boolean {
   const parts = folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');

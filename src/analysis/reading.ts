@@ -336,11 +336,12 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
+  const inTitle = insideItalicTitle(text, start, end);
   let mark = markedAsName(text, start, end) ?? (evidence.listHead ? 'heads a list item' : null);
-  if (mark !== null && insideItalicTitle(text, start, end)) mark = null;
+  if (mark !== null && inTitle) mark = null;
   if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
   else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
-  else if (insideItalicTitle(text, start, end)) cue(-1.5, 'part of a title in italics');
+  else if (inTitle) cue(-2.5, 'part of a title in italics');
   if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co')) cue(2, 'written with its domain');
   if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? ''))) cue(-3, 'part of a hyphenated word');
 
@@ -351,17 +352,19 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading
     else if (casing === 'book') cue(2.5, 'written as the brand writes it');
   } else if (casing === 'book') cue(2.5, 'written as the brand writes it');
   else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
-  else if (casing === 'capital' && !sentenceStart) {
+  else if (casing === 'capital' && !sentenceStart && !inTitle) {
     if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
   } else if (casing === 'lower') {
     if (sense === 'function') cue(-4, 'a common word in lower case');
     else if (o.lowerWord) cue(-3, 'an everyday word in lower case');
+    else if (sense === 'animal') cue(-2, 'an animal, in lower case');
   }
 
   // A product's company: list neighbours, product verbs and nouns, choosing words.
+  // Where nothing else tells, an answer that names the brand elsewhere, or another brand beside it, tips it.
   if (evidence.brandBeside) cue(3, 'listed beside other brands');
-  else if (evidence.brandInSentence) cue(1, 'another brand in the sentence');
-  if (evidence.namedElsewhere) cue(1, 'the answer names the brand elsewhere');
+  else if (evidence.brandInSentence) cue(1.25, 'another brand in the sentence');
+  if (evidence.namedElsewhere) cue(1.25, 'the answer names the brand elsewhere');
   if (evidence.inPrompt) cue(1, 'the prompt names it');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
@@ -413,7 +416,7 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading
     if (next === 'of') cue(-2, `"${written} of"`);
     if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
     if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
-    if (casing === 'lower' && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
+    if (casing === 'lower' && !dayLike && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
   } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark) cue(-1, `"the ${written}", a title or a thing`);
 
   let score = cues.reduce((s, c) => s + c.w, 0);
