@@ -23,7 +23,13 @@ export const whoamiResponse = named(
 export const limits = named(
   'WorkspaceLimits',
   'Workspace limits by plan, or as an operator set them',
-  z.object({ sites: count, promptsPerSite: count, scansPerMonth: count, members: count }),
+  z.object({
+    sites: count,
+    promptsPerSite: count,
+    scansPerMonth: count,
+    members: count,
+    rewritesPerDay: count.describe('Imported queries rewritten into questions per UTC day, across the workspace’s sites (set by plan)'),
+  }),
 );
 
 export const workspaceResponse = named(

@@ -87,7 +87,7 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/rewrite/pending',
-    summary: 'How many imported prompts are still worded as search queries (raw)',
+    summary: 'How many imported prompts are still worded as search queries (raw), and the workspace’s rewrites left today',
     access: 'viewer',
     responses: { 200: pendingRewritesResponse },
     handler: async ({ ctx, site }) => json(await pendingRewrites(ctx, site)),
@@ -95,9 +95,14 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts/rewrite',
-    summary: 'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour',
+    summary:
+      'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour per project (joining a queued rewrite counts); one question per prompt from the workspace’s rewrites per day (prompts past them stay raw)',
     access: 'admin',
-    responses: { 200: rewriteResponse, 400: 'ChatGPT is not connected, or the available balance is zero', 429: 'More than 10 rewrites this hour for this project' },
+    responses: {
+      200: rewriteResponse,
+      400: 'ChatGPT is not connected, or the available balance is zero',
+      429: 'More than 10 rewrite calls this hour for this project, or the workspace has no rewrites left today (Retry-After)',
+    },
     handler: async ({ ctx, site }) => json(await requestRewrite(ctx, site)),
   }),
   defineRoute({
