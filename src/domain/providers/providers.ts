@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { pagingShape } from '../reports/query.ts';
 import type { Config } from '../../config.ts';
 import { CATALOG, credentialFor, defaultModel, type ProviderEntry, type ProviderKey } from '../../assistants/catalog.ts';
 import { isConnected, targetKind } from '../../assistants/targets.ts';
@@ -41,6 +43,18 @@ export function providerView(config: Config, p: ProviderEntry) {
   };
 }
 
-export function listProviders(ctx: AppContext) {
-  return { providers: CATALOG.map((p) => providerView(ctx.config, p)) };
+/** The first page holds every assistant. */
+export const PROVIDER_PAGE_DEFAULT = 20;
+export const providerListQuerySchema = z.object(pagingShape(PROVIDER_PAGE_DEFAULT));
+export type ProviderListQuery = z.output<typeof providerListQuerySchema>;
+
+/** The catalog is six fixed entries; it pages like every list, so the MCP list tools all take page and perPage. */
+export function listProviders(ctx: AppContext, query: ProviderListQuery) {
+  const from = (query.page - 1) * query.perPage;
+  return {
+    providers: CATALOG.slice(from, from + query.perPage).map((p) => providerView(ctx.config, p)),
+    total: CATALOG.length,
+    page: query.page,
+    perPage: query.perPage,
+  };
 }

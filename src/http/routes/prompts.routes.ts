@@ -49,7 +49,11 @@ export const promptRoutes: Route[] = [
     body: promptCreateSchema,
     variantFields: { personaId: 'A' },
     example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
-    responses: { 200: promptResponse, 400: 'Malformed JSON, or the prompts-per-site limit is reached', 409: 'A prompt with this text is already tracked (compared ignoring case)' },
+    responses: {
+      200: promptResponse,
+      400: 'Malformed JSON, or the prompts-per-site limit is reached, or a new category would pass the categories-per-site limit',
+      409: 'A prompt with this text is already tracked (compared ignoring case)',
+    },
     handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -60,7 +64,11 @@ export const promptRoutes: Route[] = [
     body: promptUpdateSchema,
     variantFields: { personaId: 'A' },
     example: { status: 'paused', categories: ['Help desk', 'Pricing'] },
-    responses: { 200: promptResponse, 409: 'Another prompt has this text (compared ignoring case)' },
+    responses: {
+      200: promptResponse,
+      400: 'Malformed JSON, or a new category would pass the categories-per-site limit',
+      409: 'Another prompt has this text (compared ignoring case)',
+    },
     handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx, site, ids.promptId, body)),
   }),
   defineRoute({
@@ -71,7 +79,7 @@ export const promptRoutes: Route[] = [
     body: promptBulkSchema,
     variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
-    responses: { 200: promptBulkResult },
+    responses: { 200: promptBulkResult, 400: 'Malformed JSON, or a new category would pass the categories-per-site limit' },
     handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx, site, body)),
   }),
   defineRoute({
@@ -81,7 +89,7 @@ export const promptRoutes: Route[] = [
     access: 'member',
     body: promptImportSchema,
     example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
-    responses: { 200: promptImportResult },
+    responses: { 200: promptImportResult, 400: 'Malformed JSON, or the categories the file names would pass the categories-per-site limit (nothing is imported)' },
     handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
