@@ -176,6 +176,7 @@ export async function startScan(
           sample: req.sample ?? null,
           samples: plan.samples,
           simulated: plan.providers.filter((p) => p.simulated).map((p) => p.provider),
+          free: plan.providers.filter((p) => p.free).map((p) => p.provider),
         }),
         budgetMicros: plan.budgetMicros,
         answersTotal: plan.answers,
