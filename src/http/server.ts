@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
+import { bearer } from './bearer.ts';
 import { bodyWasAbandoned, readJsonBody } from './body.ts';
 import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
@@ -31,13 +32,6 @@ export interface HttpServer {
   metrics: Metrics;
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const header = req.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
 }
 
 /** Path parameters that are not ids (`:token`), as sent; the route decides what a well-formed one is. */
