@@ -65,7 +65,7 @@ export const project = named(
   z.object({ ...siteFields, role: z.enum(['owner', 'admin', 'member', 'viewer']), answersCount: count }),
 );
 
-export const projectList = named('ProjectList', 'The workspace’s projects', z.object({ projects: z.array(projectSummary), total: count }));
+export const projectList = named('ProjectList', 'The workspace’s projects, oldest first, a page at a time', z.object({ projects: z.array(projectSummary), ...paging }));
 
 export const createdProject = named('CreatedProject', 'The project added', z.object({ project: projectSummary }));
 
