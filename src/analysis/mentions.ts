@@ -1,8 +1,7 @@
 import type { BrandBook } from './brand-book.ts';
-import { readOccurrence, type AnswerEvidence } from './reading.ts';
+import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
 import { IS_WORD } from './fold.ts';
 import { findInlineItems } from './inline-lists.ts';
-import { sentenceAround } from './sentences.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
 export interface Mention {
@@ -168,16 +167,16 @@ export interface AmbiguousReading {
  * that to its doubtful occurrences elsewhere in the answer.
  */
 function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[]): Candidate[] {
-  const readings = readingsOf(text, book, chosen);
+  const readings = readingsOf(text, book, chosen, false);
   return chosen.filter((_, i) => readings[i]?.means ?? true);
 }
 
-function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[]): (AmbiguousReading | null)[] {
+function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[], explain: boolean): (AmbiguousReading | null)[] {
   const plain = new Set<number>();
   for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
   const heads = inlineHeads(text);
   const evidenceOf = (i: number, m: Candidate, elsewhere: boolean): AnswerEvidence => {
-    const sentence = sentenceAround(text, m.start);
+    const sentence = sentenceNear(text, m.start);
     let brandInSentence = false;
     for (let j = i - 1; j >= 0 && (chosen[j]?.end ?? 0) > sentence.start; j--) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
     for (let j = i + 1; j < chosen.length && (chosen[j]?.start ?? Infinity) < sentence.end; j++) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
@@ -195,6 +194,7 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[])
     const r = readOccurrence(
       { text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [], lowerWord: info?.lowerWord ?? false },
       evidenceOf(i, m, elsewhere),
+      explain,
     );
     return { entity: m.entity, start: m.start, end: m.end, ...r };
   };
@@ -213,7 +213,7 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[])
 /** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
 export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {
   const chosen = candidates(text, book);
-  return readingsOf(text, book, chosen).filter((r): r is AmbiguousReading => r !== null);
+  return readingsOf(text, book, chosen, true).filter((r): r is AmbiguousReading => r !== null);
 }
 
 /** A reading this strong vouches for the entity's other occurrences in the answer. */

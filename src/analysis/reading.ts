@@ -256,6 +256,40 @@ function around(text: string, start: number, end: number, n: number): Around {
 
 const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`', '-', '+', '•', '|']);
 
+/**
+ * How far any look around a name reaches, each way: an answer is read in
+ * linear time whatever its lines' lengths (a line of 200 KB holding thousands
+ * of names costs each of them this much, not the line).
+ */
+const REACH = 400;
+
+/** Start of the line holding offset i, looked for at most REACH back. */
+function lineStartNear(text: string, i: number): number {
+  const stop = Math.max(0, i - REACH);
+  for (let j = i - 1; j >= stop; j--) if (text.charCodeAt(j) === 10) return j + 1;
+  return stop;
+}
+
+/** End of the line holding offset i (the newline's offset), looked for at most REACH ahead. */
+function lineEndNear(text: string, i: number): number {
+  const stop = Math.min(text.length, i + REACH);
+  for (let j = i; j < stop; j++) if (text.charCodeAt(j) === 10) return j;
+  return stop;
+}
+
+/** The next `c` in [from, to), or -1. */
+function findBefore(text: string, c: string, from: number, to: number): number {
+  for (let j = from; j < to; j++) if (text[j] === c) return j;
+  return -1;
+}
+
+/** The sentence around `at`, looked for within REACH each way. */
+export function sentenceNear(text: string, at: number): { start: number; end: number } {
+  const from = Math.max(0, at - REACH);
+  const s = sentenceAround(text.slice(from, Math.min(text.length, at + REACH)), at - from);
+  return { start: s.start + from, end: s.end + from };
+}
+
 function atSentenceStart(text: string, start: number): boolean {
   let i = start - 1;
   while (i >= 0 && SKIP_BACK.has(text[i] ?? '')) i--;
@@ -280,17 +314,16 @@ function markedAsName(text: string, start: number, end: number): string | null {
   const after = text[end];
   if ((before === '*' || before === '_') && (after === '*' || after === '_')) return 'written in italics';
   if (before === '`' || before === '[') return 'written as code or link text';
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const head = text.slice(lineStart, start);
+  const head = text.slice(lineStartNear(text, start), start);
   if (/^\s*#/.test(head)) return 'in a heading';
   if (/^\s*\|\s*(?:\*\*)?$/.test(head)) return "in a table's first column";
   if (LIST_HEAD.test(head)) {
     // "1. **Dell Inspiron 14** – ...": a bold head that starts with the name names a product line of it;
     // "5. **Zoom out at the end.**" is an instruction, not a name.
     if (/(?:\*\*|__)$/.test(head)) {
-      const close = text.indexOf(head.slice(-2), end);
-      const lineEnd = text.indexOf('\n', end);
-      const bold = close < 0 || (lineEnd >= 0 && close > lineEnd) ? '' : text.slice(start, close);
+      const lineEnd = lineEndNear(text, end);
+      const close = text.slice(end, lineEnd).indexOf(head.slice(-2));
+      const bold = close < 0 ? '' : text.slice(start, end + close);
       return /[.!?]$/.test(bold) || bold.split(' ').length > 5 ? null : 'heads a list item';
     }
     if (/^(?:\*\*|__)?\s*(?:$|\n|[(–—:,]|\s+[-–—]\s)/.test(text.slice(end, end + 4))) return 'heads a list item';
@@ -312,12 +345,18 @@ function casingOf(written: string, casings: readonly string[]): Casing {
 }
 
 /** Reads one occurrence; `evidence` is what the rest of the answer says. */
-export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading {
+export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain = false): Reading {
   const { text, start, end, sense } = o;
   const written = text.slice(start, end);
   const folded = written.toLowerCase();
-  const cues: { w: number; why: string }[] = [{ w: PRIOR[sense], why: `the name is ${sense === 'word' ? 'an everyday word' : `also a ${sense}`}` }];
-  const cue = (w: number, why: string) => cues.push({ w, why });
+  // The sum is all a decision needs; the cues' words are kept only when asked for (the names page, tests).
+  const cues: { w: number; why: string }[] = [];
+  let score = 0;
+  const cue = (w: number, why: string) => {
+    score += w;
+    if (explain) cues.push({ w, why });
+  };
+  cue(PRIOR[sense], sense === 'word' ? 'the name is an everyday word' : `the name is also a ${sense}`);
   const a = around(text, start, end, 5);
   const [b1 = '', b2 = '', b3 = ''] = a.before;
   const [a1 = ''] = a.after;
@@ -391,11 +430,12 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading
   if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
 
   // The other sense's own company.
+  let nearDays = false;
   if (dayLike) {
     if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2))) cue(-3.5, `a date phrase ("${b1} ${written}")`);
     if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue))) cue(-3.5, 'a date or time phrase');
     if ((DAY_LINKS.has(next) && DAY_WORDS.has(next2)) || (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) || (b1 === 'and' && DAY_WORDS.has(b3))) cue(-3.5, 'beside another day or month');
-    else if (otherDaysNear(text, start, end, folded)) cue(-2, 'among other days or months');
+    else nearDays = true;
     if (possessive && !PRODUCT_NOUNS.has(next)) cue(-1.5, 'a possessive of the day');
   }
   if (sense === 'place' || sense === 'person') {
@@ -419,18 +459,16 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence): Reading
     if (casing === 'lower' && !dayLike && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
   } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark) cue(-1, `"the ${written}", a title or a thing`);
 
-  let score = cues.reduce((s, c) => s + c.w, 0);
+  // Looked for last, and only where it can still change the outcome.
+  if (nearDays && (score > 0 || explain) && otherDaysNear(text, start, end, folded)) cue(-2, 'among other days or months');
   // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
   // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
   // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
   if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2) {
-    const sentence = sentenceAround(text, start);
+    const sentence = sentenceNear(text, start);
     const here = text.slice(sentence.start, sentence.end);
     const tags = posAround(here, start - sentence.start, end - sentence.start);
-    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) {
-      cue(1.5, `the subject of the verb "${next}"`);
-      score += 1.5;
-    }
+    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) cue(1.5, `the subject of the verb "${next}"`);
   }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
   return { means: score > 0, score, cues: cues.map((c) => c.why) };
@@ -453,18 +491,22 @@ function otherDaysNear(text: string, start: number, end: number, folded: string)
 
 /** Inside `*Death and the Penguin*`: a title of several words set in italics. */
 function insideItalicTitle(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const open = text.lastIndexOf('*', start - 1);
-  if (open < lineStart || text[open - 1] === '*' || text[open + 1] === '*' || text[open + 1] === ' ') return false;
-  const close = text.indexOf('*', end);
-  const lineEnd = text.indexOf('\n', end);
-  if (close < 0 || (lineEnd >= 0 && close > lineEnd) || text[close + 1] === '*' || text[close - 1] === ' ') return false;
+  const lineStart = lineStartNear(text, start);
+  let open = -1;
+  for (let j = start - 1; j >= lineStart; j--)
+    if (text[j] === '*') {
+      open = j;
+      break;
+    }
+  if (open < 0 || text[open - 1] === '*' || text[open + 1] === '*' || text[open + 1] === ' ') return false;
+  const close = findBefore(text, '*', end, lineEndNear(text, end));
+  if (close < 0 || text[close + 1] === '*' || text[close - 1] === ' ') return false;
   return open < start - 1 || close > end;
 }
 
 /** Whether the sentence holding the name has no lower-case letter besides it: there, capitals say nothing. */
 function allCapitalsAround(text: string, start: number, end: number): boolean {
-  const s = sentenceAround(text, start);
+  const s = sentenceNear(text, start);
   for (let i = s.start; i < s.end; i++) {
     if (i >= start && i < end) continue;
     const c = text[i] as string;
