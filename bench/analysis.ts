@@ -8,6 +8,7 @@
 import AhoCorasick from 'modern-ahocorasick';
 import { analyse, compileBrandBook, type AnswerInput, type BrandBook, type BrandBookInput } from '../src/analysis/index.ts';
 import { compileBrandBookWith } from '../src/analysis/brand-book.ts';
+import { explainAmbiguous } from '../src/analysis/mentions.ts';
 import { fold } from '../src/analysis/fold.ts';
 import type { RawHit } from '../src/analysis/automaton.ts';
 
@@ -172,3 +173,57 @@ t = performance.now();
 scans = 0;
 while (performance.now() - t < 1000) mainBook.scan((answers[scans++ % answers.length] as AnswerInput).text ?? '');
 console.log(`[library] own automaton scan alone, same patterns: ${fmt((scans / (performance.now() - t)) * 1000)} answers/s`);
+
+// Everyday-word names (issue 25): the brand and ten competitors are named like everyday words, and about a third
+// of the answers hold them, in both senses. Only those answers pay for reading names in context; the same answers
+// with the everyday names swapped for coined ones give that cost per occurrence.
+const EVERYDAY = ['Notion', 'Square', 'Apple', 'Mercury', 'Robin', 'Chase', 'Amazon', 'June', 'Zoom', 'Slack'];
+const everydayBook: BrandBookInput = {
+  ...main,
+  name: 'Monday',
+  brandTerms: ['monday.com'],
+  domain: 'monday.com',
+  competitors: main.competitors.map((c, i) => (i < EVERYDAY.length ? { ...c, name: EVERYDAY[i] as string, aliases: c.aliases.slice(0, 5) } : c)),
+};
+const SENTENCES = [
+  (n: string) => `${n} is a solid pick for small teams.`,
+  (n: string) => `Many agencies moved to ${n} last year and kept it.`,
+  (_n: string) => `Plan the week on Monday morning, before client calls.`,
+  (_n: string) => `The notion of a single source of truth matters more than the tool.`,
+  (_n: string) => `Teams chase deadlines in June and slack off in August.`,
+  (n: string) => `Compared with ${n}, it is simpler to set up.`,
+  (_n: string) => `An apple a day, as the saying goes, and a square meal.`,
+  (n: string) => `**${n}** – boards, automations and dashboards.`,
+];
+function withEveryday(answers: readonly AnswerInput[], names: readonly string[], share: number): { answers: AnswerInput[]; holding: number } {
+  let holding = 0;
+  const out = answers.map((a, i) => {
+    if ((i * 7919) % 100 >= share * 100) return a;
+    holding++;
+    let extra = '\n';
+    for (let k = 0; k < 3; k++) extra += `${(SENTENCES[(i + k) % SENTENCES.length] as (n: string) => string)(names[(i + k) % names.length] as string)} `;
+    return { ...a, text: `${a.text ?? ''}${extra}` };
+  });
+  return { answers: out, holding };
+}
+const ambiguousBook = compileBrandBook(everydayBook);
+const coinedBook = compileBrandBook({
+  ...everydayBook,
+  name: 'Zyqa',
+  domain: 'zyqa.com',
+  brandTerms: [],
+  competitors: everydayBook.competitors.map((c, i) => (i < EVERYDAY.length ? { ...c, name: `Qo${c.name}x` } : c)),
+});
+const mixed = withEveryday(answers, ['Monday', ...EVERYDAY], 0.35);
+const mixedRate = rate(ambiguousBook, mixed.answers);
+const onlyAmbiguous = withEveryday(answers, ['Monday', ...EVERYDAY], 1).answers;
+const onlyCoined = withEveryday(answers, EVERYDAY.map((n) => `Qo${n}x`).concat('Zyqa'), 1).answers;
+let occurrences = 0;
+for (const a of onlyAmbiguous.slice(0, 200)) occurrences += explainAmbiguous(a.text ?? '', ambiguousBook).length;
+const perAnswer = occurrences / 200;
+const ambiguousRate = rate(ambiguousBook, onlyAmbiguous);
+const coinedRate = rate(coinedBook, onlyCoined);
+const perOccurrenceUs = ((1 / ambiguousRate - 1 / coinedRate) * 1e6) / perAnswer;
+console.log(
+  `\n[everyday names] ${Math.round((mixed.holding / answers.length) * 100)}% of answers hold everyday-word names: ${fmt(mixedRate)} answers/s (target 10,000+); reading in context costs ${perOccurrenceUs.toFixed(1)} µs an occurrence (${perAnswer.toFixed(1)} occurrences an answer that holds them; ${fmt(ambiguousRate)} against ${fmt(coinedRate)} answers/s with coined names)`,
+);

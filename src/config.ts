@@ -67,6 +67,8 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: optionalUrl,
   API_VARIANT: z.enum(['A', 'B', 'AB']).default('AB'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // A secret a scraper sends as a bearer token; long enough that it cannot be guessed.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(1000).optional(),
   ASSISTANTS: z.enum(['auto', 'live', 'simulator']).optional(),
   NODE_ENV: z.string().optional(),
   SIMULATOR_URL: optionalUrl,
@@ -131,6 +133,8 @@ export interface Config {
   publicBaseUrl: string;
   apiVariant: 'A' | 'B' | 'AB';
   logLevel: Env['LOG_LEVEL'];
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset, it is open. */
+  metricsToken: string | undefined;
   assistants: {
     /** CONTRACT.md "Configuration": `live` asks only assistants with a credential, `simulator` none, `auto` live where a credential is set. */
     mode: 'auto' | 'live' | 'simulator';
@@ -217,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
     apiVariant: e.API_VARIANT,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     assistants: {
       // A production deployment never answers from the simulator unless told to.
       mode: e.ASSISTANTS ?? (e.NODE_ENV === 'production' ? 'live' : 'auto'),

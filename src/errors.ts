@@ -23,8 +23,8 @@ export class BadRequestError extends AppError {
   }
 }
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Sign in or send a valid API key') {
-    super(401, message);
+  constructor(message = 'Sign in or send a valid API key', headers: Record<string, string> = {}) {
+    super(401, message, null, headers);
   }
 }
 export class PaymentRequiredError extends AppError {

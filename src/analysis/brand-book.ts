@@ -1,7 +1,7 @@
-import { ambiguityOf } from './ambiguity.ts';
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
+import { isEverydayPhrase, otherSense, type OtherSense } from './lexicon.ts';
 
 /**
  * Glossary. Entity: the brand (index 0) or one tracked competitor. Pattern:
@@ -31,7 +31,12 @@ export interface PatternInfo {
   /** The entity it names; for kind `exclude`, the first entity that excludes it. */
   entity: number;
   kind: 'name' | 'domain' | 'exclude';
+  /** for an ambiguous name, the spellings the book gives it; null for a plain name */
   casings: readonly string[] | null;
+  /** what else an ambiguous name names (lexicon.ts); null for a plain name */
+  sense: OtherSense | null;
+  /** an ambiguous name whose lower-case form is an everyday word ("chase", "apple"; not "monday") */
+  lowerWord: boolean;
   /** Entities for which this phrase is an exclusion (a name may also be another entity's exclusion); absent when none. */
   excludes?: readonly number[];
 }
@@ -154,7 +159,8 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     byKey.set(folded, patterns.length);
     patterns.push(folded);
     spellings.push(text);
-    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: !isDomain && ambiguityOf(text).ambiguous ? [stripAccents(text)] : null });
+    const sense = isDomain ? null : otherSense(folded);
+    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: sense !== null ? [stripAccents(text)] : null, sense, lowerWord: sense !== null && isEverydayPhrase(folded) });
   };
 
   // After every name, so a phrase that is also a name keeps that name's pattern and only gains `excludes`.
@@ -169,7 +175,7 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
       byKey.set(folded, patterns.length);
       patterns.push(folded);
       spellings.push(text);
-      info.push({ entity, kind: 'exclude', casings: null, excludes: [entity] });
+      info.push({ entity, kind: 'exclude', casings: null, sense: null, lowerWord: false, excludes: [entity] });
       return;
     }
     const prev = info[existing];

@@ -22,6 +22,12 @@ export function withoutExcluded(text: string, hits: readonly RawHit[], book: Bra
   });
 }
 
+/** The book's hits in the text that may name an entity: exclusions applied when the book has any. */
+export function allowedHits(text: string, book: BrandBook): RawHit[] {
+  const hits = book.scan(text);
+  return book.exclusions ? withoutExcluded(text, hits, book) : hits;
+}
+
 interface ExcludedSpan {
   entity: number;
   start: number;

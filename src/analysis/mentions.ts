@@ -1,6 +1,7 @@
 import type { RawHit } from './automaton.ts';
 import type { BrandBook } from './brand-book.ts';
-import { nameCasing } from './casing.ts';
+import { allowedHits } from './exclusions.ts';
+import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
 import { IS_WORD } from './fold.ts';
 import { findInlineItems } from './inline-lists.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
@@ -54,32 +55,6 @@ function domainFits(text: string, start: number, end: number, urls: readonly Url
   return url === null || (start >= url.hostStart && end <= url.hostEnd);
 }
 
-const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`', '-', '+', '•']);
-
-/** Start of the text, of a line, of a list item or after `.`, `!`, `?`, `:`. */
-function atSentenceStart(text: string, start: number): boolean {
-  let i = start - 1;
-  while (i >= 0 && SKIP_BACK.has(text[i] ?? '')) i--;
-  if (i < 0) return true;
-  const c = text[i];
-  return c === '\n' || c === '.' || c === '!' || c === '?' || c === ':';
-}
-
-/** Bold, italic, code, a link text or a heading: the writer marked it as a name. */
-function marked(text: string, start: number, end: number): boolean {
-  const before = text[start - 1];
-  const after = text[end];
-  if (before === '*' || before === '_' || before === '`' || before === '[') return true;
-  if (after === '*' || after === '_' || after === '`' || after === ':') return true;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  if (text[lineStart] === '#') return true;
-  // The whole head of a list item ("2. Notion", "- Notion (free)"): listed as an option.
-  return LIST_HEAD.test(text.slice(lineStart, start)) && ITEM_TAIL.test(text.slice(end, end + 3));
-}
-
-const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+$/;
-const ITEM_TAIL = /^(?:\s*$|\s*\n|\s*[(–—]|\s+-\s)/;
-
 const DOMAIN = 1;
 const CASED = 2;
 
@@ -110,15 +85,19 @@ function packedInfo(book: BrandBook): PackedInfo {
 
 /**
  * Every brand and competitor mention, in text order, without overlaps (the
- * longest name wins at one place: "Acme Cloud" over "Acme"). An everyday-word
- * name must be written as the book writes it or wholly in capitals within
- * mixed-case text (casing.ts). At the start of a sentence, where its first
- * capital may be the sentence's ("Notion of ..."), it counts only when a later
- * capital shows a name ("Bar Labs builds ..."), when it is marked up as a
- * name, or when the answer names the same brand elsewhere. `hits`: the
- * book's hits in the text, exclusion phrases applied (exclusions.ts).
+ * longest name wins at one place: "Acme Cloud" over "Acme"). A name that is
+ * also something else ("Monday", "Notion", "you", "HP") counts only where its
+ * surroundings say it means the brand (reading.ts). `hits`: the book's hits
+ * in the text with exclusion phrases applied (exclusions.ts).
  */
-export function findMentions(text: string, book: BrandBook, hits: readonly RawHit[] = book.scan(text)): Mention[] {
+export function findMentions(text: string, book: BrandBook, hits: readonly RawHit[] = allowedHits(text, book)): Mention[] {
+  const chosen = candidates(text, book, hits);
+  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen) : chosen;
+  return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
+}
+
+/** Names and domains that fit where they stand, without overlaps; ambiguous ones not yet read. */
+function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Candidate[] {
   if (hits.length === 0) return [];
   const urls = findUrlSpans(text);
   const { entityOf, flagsOf } = packedInfo(book);
@@ -127,34 +106,26 @@ export function findMentions(text: string, book: BrandBook, hits: readonly RawHi
     const flags = flagsOf[h.pattern] ?? 0;
     const entity = entityOf[h.pattern] ?? 0;
     if ((flags & DOMAIN) !== 0) {
-      if (domainFits(text, h.start, h.end, urls)) accepted.push({ entity, start: h.start, end: h.end, kind: 'domain', doubtful: false });
+      if (domainFits(text, h.start, h.end, urls)) accepted.push({ entity, start: h.start, end: h.end, kind: 'domain', pattern: -1 });
       continue;
     }
     if (spanAt(urls, h.start) !== null) continue;
     if (!nameFits(text, h.start, h.end)) continue;
-    let doubtful = false;
-    if ((flags & CASED) !== 0) {
-      const casing = nameCasing(text, h.start, h.end, book.info[h.pattern]?.casings ?? []);
-      if (casing === 'none') continue;
-      doubtful = casing === 'first' && atSentenceStart(text, h.start) && !marked(text, h.start, h.end);
-    }
-    accepted.push({ entity, start: h.start, end: h.end, kind: 'name', doubtful });
+    accepted.push({ entity, start: h.start, end: h.end, kind: 'name', pattern: (flags & CASED) !== 0 ? h.pattern : -1 });
   }
   sortByStartLongestFirst(accepted);
   const chosen: Candidate[] = [];
   let reach = 0;
-  let anyDoubtful = false;
   for (const m of accepted) {
     if (m.start < reach) continue;
     chosen.push(m);
     reach = m.end;
-    if (m.doubtful) anyDoubtful = true;
   }
-  const kept = anyDoubtful ? dropUnconfirmed(text, chosen) : chosen;
-  return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
+  return chosen;
 }
 
-type Candidate = Mention & { doubtful: boolean };
+/** `pattern` is the book's pattern for an ambiguous name, -1 for a name or domain that needs no reading. */
+type Candidate = Mention & { pattern: number };
 
 /**
  * By start, the longest first at one start; stable. Insertion sort: hits
@@ -173,15 +144,86 @@ function sortByStartLongestFirst(xs: Candidate[]): void {
   }
 }
 
+/** What may stand between two names of one list: "Asana, Monday", "Monday or Trello", "**Asana** vs **Monday**". */
+const LIST_GAP = /^[\s*_`"'()]*(?:,|\/|&|\+|\band\b|\bor\b|\bvs\.?|\bversus\b|\||,\s*(?:and|or)\b)[\s*_`"'()]*$/i;
+
+function beside(text: string, a: Candidate | undefined, b: Candidate | undefined): boolean {
+  if (a === undefined || b === undefined || a.entity === b.entity) return false;
+  const gap = text.slice(a.end, b.start);
+  return gap.length <= 16 && !gap.includes('\n') && LIST_GAP.test(gap);
+}
+
+/** One ambiguous occurrence and how it was read. */
+export interface AmbiguousReading {
+  entity: number;
+  start: number;
+  end: number;
+  means: boolean;
+  score: number;
+  cues: string[];
+}
+
 /**
- * Doubtful mentions count only when the same entity is named elsewhere
- * without doubt, or when they head an item of a list written on one line
- * ("Top options: 1. Notion 2. Foo"), as the head of a list line does.
+ * Decides each ambiguous occurrence from its context (reading.ts), in two
+ * rounds: an entity read with confidence somewhere (or named plainly) lends
+ * that to its doubtful occurrences elsewhere in the answer.
  */
-function dropUnconfirmed(text: string, chosen: readonly Candidate[]): Candidate[] {
-  const confirmed = new Set(chosen.filter((m) => !m.doubtful).map((m) => m.entity));
-  const heads = new Set(findInlineItems(text).map((item) => item.bodyStart + (LEAD_MARKUP.exec(text.slice(item.bodyStart, item.bodyStart + 4))?.[0].length ?? 0)));
-  return chosen.filter((m) => !m.doubtful || confirmed.has(m.entity) || heads.has(m.start));
+function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[]): Candidate[] {
+  const readings = readingsOf(text, book, chosen, false);
+  return chosen.filter((_, i) => readings[i]?.means ?? true);
+}
+
+function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[], explain: boolean): (AmbiguousReading | null)[] {
+  const plain = new Set<number>();
+  for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
+  const heads = inlineHeads(text);
+  const evidenceOf = (i: number, m: Candidate, elsewhere: boolean): AnswerEvidence => {
+    const sentence = sentenceNear(text, m.start);
+    let brandInSentence = false;
+    for (let j = i - 1; j >= 0 && (chosen[j]?.end ?? 0) > sentence.start; j--) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
+    for (let j = i + 1; j < chosen.length && (chosen[j]?.start ?? Infinity) < sentence.end; j++) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
+    return {
+      namedElsewhere: elsewhere,
+      brandInSentence,
+      brandBeside: beside(text, chosen[i - 1], m) || beside(text, m, chosen[i + 1]),
+      afterBrand: i > 0 && text.slice(chosen[i - 1]?.end ?? 0, m.start) === ' ',
+      inPrompt: false,
+      listHead: heads.has(m.start),
+    };
+  };
+  const read = (i: number, m: Candidate, elsewhere: boolean): AmbiguousReading => {
+    const info = book.info[m.pattern];
+    const r = readOccurrence(
+      { text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [], lowerWord: info?.lowerWord ?? false },
+      evidenceOf(i, m, elsewhere),
+      explain,
+    );
+    return { entity: m.entity, start: m.start, end: m.end, ...r };
+  };
+  const first = chosen.map((m, i) => (m.pattern < 0 ? null : read(i, m, plain.has(m.entity))));
+  const sure = new Set(plain);
+  first.forEach((r) => {
+    if (r !== null && r.score >= SURE) sure.add(r.entity);
+  });
+  return first.map((r, i) => {
+    const m = chosen[i];
+    if (r === null || m === undefined || r.means || !sure.has(m.entity) || plain.has(m.entity)) return r;
+    return read(i, m, true);
+  });
+}
+
+/** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
+export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {
+  const chosen = candidates(text, book, allowedHits(text, book));
+  return readingsOf(text, book, chosen, true).filter((r): r is AmbiguousReading => r !== null);
+}
+
+/** A reading this strong vouches for the entity's other occurrences in the answer. */
+const SURE = 2;
+
+/** Starts of the heads of items of lists written on one line ("Top options: 1. Notion 2. Foo"). */
+function inlineHeads(text: string): Set<number> {
+  return new Set(findInlineItems(text).map((item) => item.bodyStart + (LEAD_MARKUP.exec(text.slice(item.bodyStart, item.bodyStart + 4))?.[0].length ?? 0)));
 }
 
 const LEAD_MARKUP = /^[*_[`"'(]+/;

@@ -1,5 +1,5 @@
-import { isCommonPhrase } from './common-words.ts';
 import { fold } from './fold.ts';
+import { isEverydayOrGuidePhrase } from './lexicon.ts';
 import type { ListItem } from './lists.ts';
 import type { Mention } from './mentions.ts';
 
@@ -35,7 +35,7 @@ function brandLike(name: string): boolean {
   const trimmed = name.replace(/^The\s+/, '');
   if (trimmed.length < 2 || trimmed.length > MAX_LENGTH) return false;
   if (/^\d+$/.test(trimmed.replace(/[\s.,]/g, ''))) return false;
-  return !isCommonPhrase(fold(trimmed));
+  return !isEverydayOrGuidePhrase(fold(trimmed));
 }
 
 /**

@@ -199,6 +199,8 @@ export interface ScanPlanJson {
   samples?: number;
   /** Providers the bundled simulator answered for (not the real service). */
   simulated?: string[];
+  /** Providers whose answers are not charged (simulated in `auto` mode: src/domain/providers/providers.ts answersFree). */
+  free?: string[];
 }
 
 export interface ScansTable {

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
+import { bearer } from './bearer.ts';
 import { bodyWasAbandoned, readJsonBody } from './body.ts';
 import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
@@ -18,18 +19,19 @@ const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const ID_PARAM = /^(id|[a-z]+Id)$/;
 const MAX_ID = 2_147_483_647;
 
+/** What the access log and the metrics say of a request, filled in as it is handled. */
+interface RequestState {
+  route: string;
+  /** The path as logged (routeLogPath, sanitisedLogPath); null when the target could not be read. */
+  path: string | null;
+  principal: Principal | null;
+}
+
 export interface HttpServer {
   server: http.Server;
   metrics: Metrics;
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const header = req.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
 }
 
 /** Path parameters that are not ids (`:token`), as sent; the route decides what a well-formed one is. */
@@ -55,10 +57,35 @@ function parseIds(params: Record<string, string | undefined>): Record<string, nu
   return ids;
 }
 
-/** The target as sent, without its query: what the access log names. */
-function pathOf(target: string): string {
-  const queryAt = target.indexOf('?');
-  return queryAt < 0 ? target : target.slice(0, queryAt);
+/** Segments a logged path keeps: at most this many, then `/...`. */
+const LOGGED_SEGMENTS = 12;
+const NUMERIC_SEGMENT = /^\d{1,10}$/;
+
+/**
+ * The path the access log names for a matched route: its template with the
+ * ids filled in (`/projects/12/prompts/7`); every other parameter (a share or
+ * invitation token, the rest of an `/auth/*` path) stays a placeholder, so a
+ * secret in a path never reaches the logs. The query is never logged.
+ */
+function routeLogPath(template: string, params: Record<string, string | undefined>): string {
+  return template.replace(/:([A-Za-z]+)/g, (placeholder, name: string) => {
+    const value = params[name];
+    return ID_PARAM.test(name) && value !== undefined && NUMERIC_SEGMENT.test(value) ? value : placeholder;
+  });
+}
+
+/**
+ * The path the access log names when no route matched (404, 405): a typo of
+ * a share or invitation path may carry its token, and a client may send
+ * anything, so only segments that are words of the route table (`projects`,
+ * `share`) or numbers are kept; every other segment is `*`, and past 12
+ * segments the rest is `...`. `/shares/9f3kQ...` logs as `/shares/*`: enough
+ * to see which kind of path clients miss, never what they sent in it.
+ */
+function sanitisedLogPath(path: string, words: ReadonlySet<string>): string {
+  const segments = path.split('/').slice(1);
+  const shown = segments.slice(0, LOGGED_SEGMENTS).map((segment) => (segment === '' || words.has(segment) || NUMERIC_SEGMENT.test(segment) ? segment : '*'));
+  return `/${shown.join('/')}${segments.length > LOGGED_SEGMENTS ? '/...' : ''}`;
 }
 
 function requestIdOf(req: IncomingMessage): string {
@@ -81,15 +108,19 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
   const stopKeyChanges = dropCachedKeysOnChange(ctx);
   // Long path parameters (a pasted 10 KB share token) reach their route and its 404 rather than missing every route.
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 16_384 });
+  // The fixed words of every path, which a logged unmatched path may show (sanitisedLogPath).
+  const pathWords = new Set<string>();
   for (const route of routes(metrics)) {
     if (route.variant && !ctx.config.apiVariant.includes(route.variant)) continue;
     router.on(route.method, route.path, () => undefined, route);
+    for (const segment of route.path.split('/')) if (segment && !segment.startsWith(':') && segment !== '*') pathWords.add(segment);
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, state: { route: string; principal: Principal | null }): Promise<void> {
+  async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, state: RequestState): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase() as Method;
     const { path, routable, query: queryParams } = parseTarget(req.url ?? '');
     const match = router.find(method, routable);
+    state.path = match ? routeLogPath((match.store as Route).path, match.params) : sanitisedLogPath(path, pathWords);
     if (!match) {
       const allow = METHODS.filter((m) => router.find(m, routable));
       if (allow.length) throw new MethodNotAllowedError(allow);
@@ -133,7 +164,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
   const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
-    const state: { route: string; principal: Principal | null } = { route: 'unmatched', principal: null };
+    const state: RequestState = { route: 'unmatched', path: null, principal: null };
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds);
@@ -141,7 +172,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         {
           reqId: requestId,
           method: req.method,
-          path: pathOf(req.url ?? ''),
+          path: state.path,
           route: state.route,
           status: res.statusCode,
           ms: Math.round(seconds * 1e4) / 10,

@@ -12,3 +12,10 @@ export const jsonRpcResponse = named(
     error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
   }),
 );
+
+/** What POST /mcp answers with 200: one response, or for a batch an array of them (docs/mcp.md). */
+export const jsonRpcAnswer = named(
+  'JsonRpcAnswer',
+  'The JSON-RPC 2.0 response of a request, or the array of responses of a batch (at most 20 messages)',
+  z.union([jsonRpcResponse, z.array(jsonRpcResponse)]),
+);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import pLimit from 'p-limit';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -18,6 +19,15 @@ import type { Tool } from './catalog.ts';
  */
 
 export const MCP_SERVER_INFO = { name: 'sightline', title: 'Sightline', version: '0.1.0' };
+
+/**
+ * A JSON-RPC batch holds at most this many messages (the SDK allows 100):
+ * enough for an agent's handful of reads at once, and a bound on what one
+ * request makes the server do.
+ */
+export const MAX_BATCH_MESSAGES = 20;
+/** Tool calls of one request (one batch) run this many at a time; the rest wait their turn. */
+export const TOOL_CALLS_AT_ONCE = 4;
 
 const INSTRUCTIONS =
   'Sightline measures how AI assistants (ChatGPT, Claude, Perplexity, Gemini, Google AI Overviews and AI Mode) answer questions about a brand. ' +
@@ -51,8 +61,11 @@ export interface McpAnswer {
  * The request for the transport, its body read here first: the transport
  * refuses some requests (406, 415) without reading the body, which would
  * leave it on the connection, stalling the next request there or resetting it.
+ * The body is parsed here too (once), so a batch's size is known before the
+ * transport dispatches any of it; a body that is not JSON is left for the
+ * transport to refuse in its own words.
  */
-async function webRequest(req: IncomingMessage): Promise<Request> {
+async function webRequest(req: IncomingMessage): Promise<{ request: Request; parsed: unknown }> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -60,11 +73,40 @@ async function webRequest(req: IncomingMessage): Promise<Request> {
   }
   const body = hasBody(req) ? await readRawBody(req) : undefined;
   headers.delete('transfer-encoding');
-  return new Request(new URL(req.url ?? '/mcp', 'http://localhost'), { method: req.method, headers, body });
+  let parsed: unknown;
+  try {
+    parsed = body === undefined ? undefined : JSON.parse(body.toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  return { request: new Request(new URL(req.url ?? '/mcp', 'http://localhost'), { method: req.method, headers, body }), parsed };
 }
 
+/** A batch over MAX_BATCH_MESSAGES, refused as the transport refuses one over its own bound: 400, JSON-RPC -32600, in the error envelope. */
+function oversizedBatch(size: number): McpAnswer {
+  const message = `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages; this one holds ${size}`;
+  return {
+    status: 400,
+    body: asErrorEnvelope(400, JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null })),
+    contentType: 'application/json; charset=utf-8',
+    headers: {},
+  };
+}
+
+/**
+ * One POST /mcp. Stateless, so there is no "before initialize": each request
+ * gets a fresh server and transport, and the SDK's clients send initialize on
+ * a request of its own, then each call on later ones with no session, so a
+ * call is never preceded by an initialize in its own request. What a request
+ * can make the server do is bounded instead: at most MAX_BATCH_MESSAGES
+ * messages, TOOL_CALLS_AT_ONCE tool calls running at a time, each with the
+ * key's checks (authenticated before any message is read).
+ */
 export async function answerMcp(ctx: AppContext, principal: Principal, tools: readonly Tool[], req: IncomingMessage, requestId: string, log: Logger): Promise<McpAnswer> {
+  const { request, parsed } = await webRequest(req);
+  if (Array.isArray(parsed) && parsed.length > MAX_BATCH_MESSAGES) return oversizedBatch(parsed.length);
   const byName = new Map(tools.map((t) => [t.name, t]));
+  const oneAtATime = pLimit(TOOL_CALLS_AT_ONCE);
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.onerror = (err) => log.debug({ err: err.message }, 'mcp protocol error');
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -78,17 +120,17 @@ export async function answerMcp(ctx: AppContext, principal: Principal, tools: re
         annotations: { readOnlyHint: t.readOnly, openWorldHint: false },
       })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. tools/list names every tool this key may call.`);
-    return callTool({ ctx, principal, req, requestId, log }, tool, request.params.arguments ?? {});
+  server.setRequestHandler(CallToolRequestSchema, async (call) => {
+    const tool = byName.get(call.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}. tools/list names every tool this key may call.`);
+    return oneAtATime(() => callTool({ ctx, principal, req, requestId, log }, tool, call.params.arguments ?? {}));
   });
 
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: BODY_LIMIT_BYTES });
   transport.onerror = (err) => log.debug({ err: err.message }, 'mcp transport refused a request');
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(await webRequest(req));
+    const response = await transport.handleRequest(request, parsed === undefined ? undefined : { parsedBody: parsed });
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'content-type') headers[name] = value;

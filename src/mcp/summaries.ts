@@ -127,7 +127,7 @@ export const summaries: Record<string, Summary> = {
   list_shares: of<Result<typeof listShares>>((b) => `${b.total} share links, ${b.active} active.`),
   list_names: of<Result<typeof listNames>>(
     (b) =>
-      `${b.names.length} names: ${list(
+      `${b.total} names${b.names.length < b.total ? ` (page ${b.page}, ${b.perPage} a page)` : ''}: ${list(
         b.names.map(
           (n) =>
             `${n.name}${n.ambiguous ? ` (ambiguous: ${n.reason})` : ''} counted in ${n.countedIn}, refused in ${n.refusedIn}` +

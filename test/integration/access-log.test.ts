@@ -35,8 +35,8 @@ afterAll(async () => {
 });
 
 /** The access log line of the response (found by its X-Request-Id), and the raw text of every line. */
-async function call(path: string, headers: Record<string, string>) {
-  const res = await fetch(`${url}${path}`, { headers });
+async function call(path: string, headers: Record<string, string>, method = 'GET') {
+  const res = await fetch(`${url}${path}`, { headers, method });
   await res.text();
   const reqId = res.headers.get('x-request-id');
   await expect.poll(() => lines.some((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"msg":"request"'))).toBe(true);
@@ -85,5 +85,55 @@ describe('access log', () => {
   it('logs unmatched paths under the route "unmatched"', async () => {
     const { entry } = await call('/a/../nope', {});
     expect(entry).toMatchObject({ route: 'unmatched', status: 404 });
+  });
+});
+
+describe('access log: no secret of a path or query', () => {
+  const all = () => lines.join('\n');
+
+  it('logs a share page as its route template, never its token', async () => {
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Logged', url: 'logged.com' } });
+    const share = await app.request('POST', `/projects/${site.body.project.id}/shares`, { key: ws.keys.admin, body: { label: 'log test' } });
+    const token = new URL(share.body.url as string).pathname.split('/').pop() as string;
+    expect(token.length).toBeGreaterThan(20);
+    const { res, entry } = await call(`/share/${token}`, {});
+    expect(res.status).toBe(200);
+    expect(entry).toMatchObject({ route: '/share/:token', path: '/share/:token', status: 200 });
+    // A revoked or mistyped token is refused the same way, and not logged either.
+    const wrong = await call(`/share/${token}x`, {});
+    expect(wrong.entry).toMatchObject({ path: '/share/:token', status: 404 });
+    expect(all()).not.toContain(token);
+  });
+
+  it('logs an invitation accept path without its token', async () => {
+    const token = `inv-${'k7Q2'.repeat(10)}`;
+    const { entry } = await call(`/invitations/${token}/accept`, { authorization: `Bearer ${ws.keys.admin}` }, 'POST');
+    expect(entry).toMatchObject({ route: '/invitations/:token/accept', path: '/invitations/:token/accept', status: 403 });
+    expect(all()).not.toContain(token);
+  });
+
+  it('never logs a query, so a key or token sent in one stays out', async () => {
+    const secret = `slk_${'Zq9'.repeat(13)}x`;
+    const { entry } = await call(`/whoami?key=${secret}&token=${secret}&api_key=${secret}`, { authorization: `Bearer ${ws.keys.viewer}` });
+    expect(entry).toMatchObject({ path: '/whoami', status: 200 });
+    expect(all()).not.toContain(secret);
+    expect(all()).not.toContain('Zq9Zq9');
+  });
+
+  it('logs ids of a matched route, and only route words and numbers of an unknown path', async () => {
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Ids', url: 'ids-logged.com' } });
+    const id = site.body.project.id as number;
+    const listed = await call(`/projects/${id}/prompts`, { authorization: `Bearer ${ws.keys.viewer}` });
+    expect(listed.entry).toMatchObject({ route: '/projects/:id/prompts', path: `/projects/${id}/prompts`, status: 200 });
+    // A typo of a share path may carry the token: only the words of the route table and numbers are kept.
+    const secret = 'Xy7secretTokenInATypo0123456789abcdef';
+    const missed = await call(`/shares/${secret}/projects/42?token=${secret}`, {});
+    expect(missed.entry).toMatchObject({ route: 'unmatched', path: '/shares/*/projects/42', status: 404 });
+    const long = await call(`/${Array.from({ length: 20 }, (_, i) => `seg${i}`).join('/')}`, {});
+    expect(long.entry.path).toBe(`/${Array.from({ length: 12 }, () => '*').join('/')}/...`);
+    // A known path with another method (405) is logged the same careful way.
+    const wrongMethod = await call(`/share/${secret}`, {}, 'DELETE');
+    expect(wrongMethod.entry).toMatchObject({ path: '/share/*', status: 405 });
+    expect(all()).not.toContain(secret);
   });
 });

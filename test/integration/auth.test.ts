@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
-import { createApiKey, generateKey, revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
-import { changeMemberRole, removeMemberAsOperator } from '../../src/domain/workspace/members.ts';
+import { createApiKey, generateKey, hashKey, revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
+import { KEY_REFUSAL_TTL_MS } from '../../src/domain/workspace/key-cache.ts';
+import { addMember, changeMemberRole, removeMemberAsOperator } from '../../src/domain/workspace/members.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
@@ -89,6 +91,65 @@ describe('revocation in another API process', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('refused keys (a short negative cache)', () => {
+  /** Key look-ups this process asks Postgres for (the prepared statement of auth.ts), while `work` runs. */
+  async function lookupsDuring(work: () => Promise<void>): Promise<number> {
+    const spy = vi.spyOn(pg.Pool.prototype, 'query');
+    try {
+      await work();
+      return spy.mock.calls.filter(([config]) => (config as { name?: string } | undefined)?.name === 'auth-key-lookup').length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  const whoami = async (key: string) => (await app.request('GET', '/whoami', { key })).status;
+  /** A key row made behind this process's back, as the CLI in another process makes one. */
+  const storeKeyElsewhere = (key: string) =>
+    app.ctx.db
+      .insertInto('apiKeys')
+      .values({ orgId: ws.orgId, createdBy: ws.users.member, name: 'made elsewhere', prefix: key.slice(0, 8), keyHash: hashKey(key), role: 'member' })
+      .execute();
+
+  it('asks Postgres once for an unknown well-formed key sent again and again', async () => {
+    const key = generateKey();
+    const lookups = await lookupsDuring(async () => {
+      for (let i = 0; i < 30; i++) expect(await whoami(key)).toBe(401);
+      const together = await Promise.all(Array.from({ length: 20 }, () => whoami(key)));
+      expect(together.every((s) => s === 401)).toBe(true);
+    });
+    expect(lookups).toBe(1);
+    // A key that was never refused is still looked up.
+    expect(await lookupsDuring(async () => expect(await whoami(generateKey())).toBe(401))).toBe(1);
+  });
+
+  it('lets a key made in this process work at once, even one refused a moment before', async () => {
+    const key = generateKey();
+    expect(await whoami(key)).toBe(401);
+    await storeKeyElsewhere(key);
+    expect(await whoami(key)).toBe(401);
+    // Making a key here forgets this process's refusals.
+    await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'made here' });
+    expect(await whoami(key)).toBe(200);
+  });
+
+  it(`accepts a key made by another process within ${KEY_REFUSAL_TTL_MS / 1000} s, even one this process refused before`, async () => {
+    expect(KEY_REFUSAL_TTL_MS).toBe(5_000);
+    const key = generateKey();
+    expect(await whoami(key)).toBe(401);
+    await storeKeyElsewhere(key);
+    await expect.poll(() => whoami(key), { timeout: KEY_REFUSAL_TTL_MS + 2_000, interval: 100 }).toBe(200);
+  });
+
+  it('forgets refusals when a change is announced (a creator added back makes the key good again)', async () => {
+    const person = await addPerson(app.ctx, ws.orgId, 'member');
+    const key = person.key as string;
+    await removeMemberAsOperator(app.ctx, ws.orgId, person.userId);
+    expect(await whoami(key)).toBe(401);
+    await addMember(app.ctx, { orgId: ws.orgId, userId: person.userId, role: 'member' });
+    expect(await whoami(key)).toBe(200);
   });
 });
 

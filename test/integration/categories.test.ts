@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORIES_PER_SITE } from '../../src/domain/categories/categories.ts';
 import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
 import { createSite } from '../../src/domain/sites/sites.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -152,5 +153,90 @@ describe('categories', () => {
       ['B', 2],
       ['C', 1],
     ]);
+  });
+});
+
+describe(`at most ${CATEGORIES_PER_SITE} categories per site, however they are made`, () => {
+  const limitMessage = new RegExp(`may have at most ${CATEGORIES_PER_SITE}`);
+  /** A site with `count` categories (made directly) and one prompt. */
+  async function nearlyFull(count: number): Promise<{ siteId: number; promptId: number }> {
+    const siteId = await newSite();
+    await app.ctx.db
+      .insertInto('categories')
+      .values(Array.from({ length: count }, (_, i) => ({ siteId, name: `Cat ${String(i).padStart(3, '0')}` })))
+      .execute();
+    const prompt = await post(`/projects/${siteId}/prompts`, { text: 'Which CRM is best?', categories: ['Cat 000'] });
+    expect(prompt.status).toBe(200);
+    return { siteId, promptId: prompt.body.prompt.id };
+  }
+  const countOf = async (siteId: number) =>
+    Number(
+      (
+        await app.ctx.db
+          .selectFrom('categories')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('siteId', '=', siteId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('refuses with 400 past the limit through every way of making one; existing names still work', async () => {
+    expect(CATEGORIES_PER_SITE).toBe(500);
+    const { siteId, promptId } = await nearlyFull(CATEGORIES_PER_SITE - 1);
+    const tooMany = await app.request('POST', `/projects/${siteId}/prompts/import`, {
+      key: ws.keys.member,
+      body: { contents: 'text,categories\nWhich tool is best?,New A;New B\n' },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatch(limitMessage);
+    const dry = await app.request('POST', `/projects/${siteId}/prompts/import`, {
+      key: ws.keys.member,
+      body: { contents: 'text,categories\nWhich tool is best?,New A;New B\n', dryRun: true },
+    });
+    expect(dry.status).toBe(400);
+    expect((await post(`/projects/${siteId}/categories`, { name: 'The last one' })).status).toBe(200);
+    expect(await countOf(siteId)).toBe(CATEGORIES_PER_SITE);
+    const refusals = [
+      await post(`/projects/${siteId}/categories`, { name: 'One more' }),
+      await post(`/projects/${siteId}/prompts`, { text: 'Which ERP is best?', categories: ['Brand new'] }),
+      await app.request('PATCH', `/projects/${siteId}/prompts/${promptId}`, { key: ws.keys.member, body: { categories: ['Brand new'] } }),
+      await post(`/projects/${siteId}/prompts/bulk`, { ids: [promptId], category: 'Brand new' }),
+      await app.request('POST', `/projects/${siteId}/prompts/import`, { key: ws.keys.member, body: { contents: 'text,categories\nWhich tool is best?,Brand new\n' } }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(limitMessage);
+    }
+    expect(await countOf(siteId)).toBe(CATEGORIES_PER_SITE);
+    // Names the site has are no new categories: prompts, bulk edits, imports and merges with them still work.
+    expect((await post(`/projects/${siteId}/prompts`, { text: 'Which ERP is best?', categories: ['cat 001', 'The last one'] })).status).toBe(200);
+    expect((await post(`/projects/${siteId}/prompts/bulk`, { ids: [promptId], category: 'Cat 002' })).status).toBe(200);
+    expect((await post(`/projects/${siteId}/categories/merge`, { names: ['Cat 003'], into: 'Renamed' })).status).toBe(200);
+    expect((await post(`/projects/${siteId}/categories`, { name: 'cat 004' })).status).toBe(409);
+  });
+
+  it('counts concurrent adds at the limit one after the other: only one passes', async () => {
+    const { siteId } = await nearlyFull(CATEGORIES_PER_SITE - 1);
+    const results = await Promise.all([
+      ...Array.from({ length: 3 }, (_, i) => post(`/projects/${siteId}/categories`, { name: `Racing ${i}` })),
+      ...Array.from({ length: 3 }, (_, i) => post(`/projects/${siteId}/prompts`, { text: `Which racing tool ${i} is best?`, categories: [`Racing prompt ${i}`] })),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(5);
+    expect(await countOf(siteId)).toBe(CATEGORIES_PER_SITE);
+  });
+
+  it('pages the list: page and perPage (5 to 200, default 200), total counts every category', async () => {
+    const { siteId } = await nearlyFull(250);
+    const path = `/projects/${siteId}/categories`;
+    const first = await app.request('GET', path, { key: ws.keys.viewer });
+    expect(first.body).toMatchObject({ total: 250, page: 1, perPage: 200 });
+    expect(first.body.categories).toHaveLength(200);
+    const last = await app.request('GET', `${path}?page=2`, { key: ws.keys.viewer });
+    expect(last.body.categories.map((c: { name: string }) => c.name)).toEqual(Array.from({ length: 50 }, (_, i) => `Cat ${200 + i}`));
+    const small = await app.request('GET', `${path}?page=3&perPage=5`, { key: ws.keys.viewer });
+    expect(small.body).toMatchObject({ total: 250, page: 3, perPage: 5 });
+    expect(small.body.categories.map((c: { name: string }) => c.name)).toEqual(['Cat 010', 'Cat 011', 'Cat 012', 'Cat 013', 'Cat 014']);
+    expect((await app.request('GET', `${path}?perPage=201`, { key: ws.keys.viewer })).status).toBe(422);
   });
 });

@@ -1,5 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { closeContext, createContext } from '../../src/context.ts';
+import { allRoutes } from '../../src/http/routes/index.ts';
+import { createHttpServer } from '../../src/http/server.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
@@ -147,6 +152,41 @@ describe('health, readiness, metrics', () => {
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/whoami",status="200"\} \d+/);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/whoami",status="200"\}/);
+  });
+});
+
+describe('/metrics behind METRICS_TOKEN', () => {
+  const token = 'mt_9hQ2vX7kLpR4sW8z';
+  let url: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // A server of its own, on this file's database and Redis, for a deployment that sets the token.
+    const ctx = createContext(loadConfig({ ...app.env, METRICS_TOKEN: token }), { role: 'api', logger: createLogger('silent'), dbPoolSize: 2 });
+    const server = createHttpServer(ctx, allRoutes);
+    url = await server.listen(0, '127.0.0.1');
+    close = async () => (await server.close(), await closeContext(ctx));
+  });
+  afterAll(() => close());
+  const metrics = (authorization?: string) => fetch(`${url}/metrics`, { headers: authorization ? { authorization } : {} });
+
+  it('answers 401 without the token, with a wrong one, or with another scheme', async () => {
+    for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer x', `Basic ${token}`, `Bearer ${ws.keys.admin}`]) {
+      const res = await metrics(authorization);
+      expect(res.status, String(authorization)).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(await res.json()).toEqual({ error: 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', fields: null });
+    }
+  });
+
+  it('serves the metrics with the token', async () => {
+    const res = await metrics(`Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/http_requests_total\{method="GET",route="\/metrics",status="401"\} \d+/);
+  });
+
+  it('stays open when the token is not set (the default)', async () => {
+    expect(app.config.metricsToken).toBeUndefined();
+    expect((await app.request('GET', '/metrics')).status).toBe(200);
   });
 });
 

@@ -173,6 +173,29 @@ describe('MCP server', () => {
     }
   });
 
+  it('pages every list_* tool: page and perPage arguments, an answer carrying total, page and perPage', async () => {
+    const client = await connect(mine.keys.admin);
+    const { tools } = await client.listTools();
+    const lists = tools.filter((t) => t.name.startsWith('list_'));
+    expect(lists.map((t) => t.name).sort()).toEqual(
+      TOOL_ENTRIES.filter((t) => t.name.startsWith('list_'))
+        .map((t) => t.name)
+        .sort(),
+    );
+    for (const tool of lists) {
+      expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toEqual(expect.arrayContaining(['page', 'perPage']));
+      const args = { ...cases(own)[tool.name]?.args, page: 2, perPage: 5 };
+      const result = await call(client, tool.name, args);
+      expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      expect(result.structuredContent, tool.name).toMatchObject({ total: expect.any(Number), page: 2, perPage: 5 });
+      const tooLarge = await call(client, tool.name, { ...args, perPage: 1000 });
+      expect(tooLarge.structuredContent, tool.name).toMatchObject({ status: 422, fields: { perPage: expect.any(String) } });
+    }
+    // The six assistants, five a page: the second page holds the sixth.
+    const providers = await call(client, 'list_providers', { page: 2, perPage: 5 });
+    expect(providers.structuredContent).toMatchObject({ total: 6, providers: [{ key: 'google-ai-mode' }] });
+  });
+
   it('writes some summaries in words', async () => {
     const client = await connect(mine.keys.viewer);
     const whoami = await call(client, 'whoami');

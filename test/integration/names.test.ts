@@ -29,15 +29,17 @@ const ids: Record<string, number> = {};
 const DAY = '2026-11-16T10:00:00Z';
 const ANSWERS = {
   rainforest: { prompt: 'What is the largest forest?', provider: 'openai', text: 'The Amazon rainforest is the largest tropical forest on Earth.' },
-  shop: { prompt: 'Where to buy books online?', provider: 'openai', text: 'You can order books from Amazon with fast delivery.' },
-  lower: { prompt: 'What is the largest forest?', provider: 'anthropic', text: 'For groceries try Walmart or the amazon app.' },
+  shop: { prompt: 'Best place to buy books?', provider: 'openai', text: 'I buy books on Amazon and groceries at Walmart.' },
+  // The reading refuses this Amazon (taken for the place): a reader corrects it below.
+  lower: { prompt: 'What is the largest forest?', provider: 'anthropic', text: 'For groceries try Walmart. You can order books from Amazon with fast delivery.' },
   both: { prompt: 'Where to buy books online?', provider: 'anthropic', text: 'Walmart and Amazon both sell electronics.' },
   failed: { prompt: 'Best store for home goods?', provider: 'openai', text: null, error: 'timeout' },
   target: { prompt: 'Best store for home goods?', provider: 'anthropic', text: 'Shoppers like Target for home goods.' },
 } as const;
 
 const post = (body: unknown, key = ws.keys.member, site = siteId) => app.request('POST', `/projects/${site}/mention-feedback`, { key, body });
-const names = async () => (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body as { names: NameItem[]; unread: number };
+const names = async () =>
+  (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body as { names: NameItem[]; unread: number; total: number; page: number; perPage: number };
 const nameOf = async (name: string) => (await names()).names.find((n) => n.name === name) as NameItem;
 const verdictOf = async (id: number) => (await app.ctx.db.selectFrom('answerFacts').select('verdict').where('answerId', '=', id).executeTakeFirstOrThrow()).verdict;
 const visibility = async () =>
@@ -93,7 +95,7 @@ beforeAll(async () => {
   siteId = res.body.project.id;
   walmartId = res.body.project.competitors[0].id;
   expect(res.body.project.excludePhrases).toEqual(['Amazon rainforest']);
-  expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'an everyday English word' }]);
+  expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'also the name of a place' }]);
   await seedAnswers(
     app.ctx,
     ws.orgId,
@@ -138,19 +140,23 @@ describe('GET /projects/:id/names', () => {
       ['Walmart', 'competitor', walmartId],
     ]);
     const amazon = list.names[0] as NameItem;
-    expect(amazon).toMatchObject({ ambiguous: true, reason: 'an everyday English word', countedIn: 2, refusedIn: 2 });
+    expect(amazon).toMatchObject({ ambiguous: true, reason: 'also the name of a place', countedIn: 2, refusedIn: 2 });
     expect(amazon.examples).toEqual({
       counted: [
         { answerId: ids.both, quote: 'Walmart and Amazon both sell electronics.' },
-        { answerId: ids.shop, quote: 'You can order books from Amazon with fast delivery.' },
+        { answerId: ids.shop, quote: 'I buy books on Amazon and groceries at Walmart.' },
       ],
       refused: [
-        { answerId: ids.lower, quote: 'For groceries try Walmart or the amazon app.' },
+        { answerId: ids.lower, quote: 'You can order books from Amazon with fast delivery.' },
         { answerId: ids.rainforest, quote: 'The Amazon rainforest is the largest tropical forest on Earth.' },
       ],
     });
     expect(amazon.precision).toEqual({ value: null, low: null, high: null, corrections: 0, confirmed: 0, rejected: 0 });
-    expect(list.names[1]).toMatchObject({ ambiguous: false, reason: null, countedIn: 2, refusedIn: 0, examples: { refused: [] } });
+    expect(list.names[1]).toMatchObject({ ambiguous: false, reason: null, countedIn: 3, refusedIn: 0, examples: { refused: [] } });
+    expect(list).toMatchObject({ total: 2, page: 1, perPage: 200 });
+    const second = (await app.request('GET', `/projects/${siteId}/names?perPage=5&page=2`, { key: ws.keys.viewer })).body;
+    expect(second).toMatchObject({ names: [], total: 2, page: 2, perPage: 5 });
+    expect((await app.request('GET', `/projects/${siteId}/names?perPage=500`, { key: ws.keys.viewer })).status).toBe(422);
   });
 
   it('is a viewer’s to read and another workspace’s project is a 404', async () => {
@@ -336,8 +342,8 @@ describe('dryRun', () => {
     const res = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Target', aliases: ['TG'], dryRun: true } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.warnings).toEqual([
-      { field: 'name', name: 'Target', reason: 'an everyday English word' },
-      { field: 'aliases', name: 'TG', reason: 'two letters' },
+      { field: 'name', name: 'Target', reason: 'also an everyday English word' },
+      { field: 'aliases', name: 'TG', reason: 'one or two letters, which stand for many other things' },
     ]);
     expect(res.body.preview).toMatchObject({
       answersRead: 6,
@@ -351,8 +357,16 @@ describe('dryRun', () => {
     const was = await saved();
     const res = await app.request('PATCH', `/projects/${siteId}/competitors/${walmartId}`, { key: ws.keys.member, body: { excludePhrases: ['Walmart and Amazon'], dryRun: true } });
     expect(res.status, res.text).toBe(200);
-    // Only Walmart's own name is refused there: the answer still names Amazon.
-    expect(res.body).toMatchObject({ dryRun: true, warnings: [], preview: { answersRead: 6, moved: [], examples: [] } });
+    // Walmart's own name is refused there, before the reading: with no brand beside it, Amazon reads as the place.
+    expect(res.body).toMatchObject({
+      dryRun: true,
+      warnings: [],
+      preview: {
+        answersRead: 6,
+        moved: [{ from: 'named', to: 'missing', count: 1 }],
+        examples: [{ answerId: ids.both, before: 'named', after: 'missing', quote: 'Walmart and Amazon both sell electronics.' }],
+      },
+    });
     expect(await saved()).toEqual(was);
   });
 
@@ -377,7 +391,7 @@ describe('dryRun', () => {
 
   it('warns about the names it would save, and keeps the admin-only checks', async () => {
     const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { name: 'Amazon', dryRun: true } });
-    expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'an everyday English word' }]);
+    expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'also the name of a place' }]);
     // Admin-only fields are refused to a member in a dry run too.
     expect((await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { monthlyCapUsd: 5, dryRun: true } })).status).toBe(403);
   });
@@ -403,7 +417,7 @@ describe('saving names and exclusion phrases', () => {
     const res = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Target', excludePhrases: ['Target practice'] } });
     expect(res.status).toBe(200);
     expect(res.body.competitor).toMatchObject({ name: 'Target', excludePhrases: ['Target practice'] });
-    expect(res.body.warnings).toEqual([{ field: 'name', name: 'Target', reason: 'an everyday English word' }]);
+    expect(res.body.warnings).toEqual([{ field: 'name', name: 'Target', reason: 'also an everyday English word' }]);
     expect(await settled(res.body.reanalysis)).toMatchObject({ state: 'done' });
     expect(await verdictOf(ids.target as number)).toBe('lost');
     const change = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, { key: ws.keys.member, body: { excludePhrases: ['like Target'] } });
@@ -418,22 +432,27 @@ describe('saving names and exclusion phrases', () => {
   it('warns about the ambiguous names a new project tracks, competitors included', async () => {
     const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
       key: ws.keys.admin,
-      body: { name: 'Fruitful Labs', url: 'fruitful.example.com', brandTerms: ['FL'], competitors: [{ name: 'Apple' }, { name: 'Zyxo Labs' }] },
+      body: { name: 'Qwertyx Labs', url: 'qwertyx.example.com', brandTerms: ['FL'], competitors: [{ name: 'Apple' }, { name: 'Zyxo Labs' }] },
     });
     expect(res.status).toBe(200);
     expect(res.body.warnings).toEqual([
-      { field: 'brandTerms', name: 'FL', reason: 'two letters' },
-      { field: 'competitors', name: 'Apple', reason: 'an everyday English word' },
+      { field: 'brandTerms', name: 'FL', reason: 'one or two letters, which stand for many other things' },
+      { field: 'competitors', name: 'Apple', reason: 'also an everyday English word' },
     ]);
   });
 
   it('warns about ambiguous brand terms only when they are saved', async () => {
     const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { brandTerms: ['HP', 'AWS', 'hp'] } });
-    expect(res.body.warnings).toEqual([{ field: 'brandTerms', name: 'HP', reason: 'two letters' }]);
+    expect(res.body.warnings).toEqual([{ field: 'brandTerms', name: 'HP', reason: 'one or two letters, which stand for many other things' }]);
     await settled(res.body.reanalysis);
     expect((await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { location: 'Germany' } })).body.warnings).toEqual([]);
     const names = (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body.names as NameItem[];
-    expect(names.find((n) => n.name === 'HP')).toMatchObject({ field: 'brandTerms', ambiguous: true, reason: 'two letters', countedIn: 0 });
+    expect(names.find((n) => n.name === 'HP')).toMatchObject({
+      field: 'brandTerms',
+      ambiguous: true,
+      reason: 'one or two letters, which stand for many other things',
+      countedIn: 0,
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSONAS_PER_SITE } from '../../src/domain/personas/personas.ts';
 import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
 import { createSite } from '../../src/domain/sites/sites.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -99,6 +100,38 @@ describe('personas (variant A)', () => {
     const siteId = await newSite();
     expect((await app.request('GET', `/projects/${siteId}/personas`, { key: ws.keys.viewer })).status).toBe(200);
     expect((await post(`/projects/${siteId}/personas`, { name: 'Buyer' }, ws.keys.viewer)).status).toBe(403);
+  });
+
+  it(`holds at most ${PERSONAS_PER_SITE} personas per site, counted under the site lock: concurrent adds at the limit pass it once`, async () => {
+    expect(PERSONAS_PER_SITE).toBe(100);
+    const siteId = await newSite();
+    await app.ctx.db
+      .insertInto('personas')
+      .values(Array.from({ length: PERSONAS_PER_SITE - 1 }, (_, i) => ({ siteId, name: `Persona ${i}`, context: '' })))
+      .execute();
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(`/projects/${siteId}/personas`, { name: `Late ${i}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    const refused = results.find((r) => r.status === 400);
+    expect(refused?.body.error).toBe(`This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`);
+    const count = await app.ctx.db
+      .selectFrom('personas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', siteId)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(PERSONAS_PER_SITE);
+  });
+
+  it('pages the list: page and perPage (5 to 200, default 100), total counts every persona', async () => {
+    const siteId = await newSite();
+    for (const name of ['Ana', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus']) expect((await post(`/projects/${siteId}/personas`, { name })).status).toBe(200);
+    const path = `/projects/${siteId}/personas`;
+    const all = await app.request('GET', path, { key: ws.keys.viewer });
+    expect(all.body).toMatchObject({ total: 7, page: 1, perPage: 100 });
+    expect(all.body.personas).toHaveLength(7);
+    const second = await app.request('GET', `${path}?page=2&perPage=5`, { key: ws.keys.viewer });
+    expect(second.body).toMatchObject({ total: 7, page: 2, perPage: 5 });
+    expect(second.body.personas.map((p: { name: string }) => p.name)).toEqual(['Fay', 'Gus']);
+    for (const bad of ['perPage=4', 'perPage=201', 'page=0']) expect((await app.request('GET', `${path}?${bad}`, { key: ws.keys.viewer })).status).toBe(422);
   });
 
   it('is in the OpenAPI document', async () => {

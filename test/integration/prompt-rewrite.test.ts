@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RewriteResult } from '../../src/domain/prompts/rewrite.ts';
 import { questionFrom } from '../../src/domain/prompts/rewrite.ts';
+import { takeRewrites } from '../../src/domain/prompts/rewrite-allowance.ts';
+import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
+import { PLAN_LIMITS } from '../../src/domain/workspace/plans.ts';
+import { queueFor } from '../../src/queue/queues.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
@@ -54,6 +59,102 @@ describe('POST /prompts/rewrite', () => {
     const res = await app.request('POST', `/projects/${busy}/prompts/rewrite`, { key: ws.keys.admin });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts a call that joins a rewrite already queued (CONTRACT.md: every call counts)', async () => {
+    const site = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Joined', url: 'joined.com' } })).body.project.id;
+    await app.ctx.db.insertInto('prompts').values({ siteId: site, text: 'crm for plumbers', status: 'draft', raw: true }).execute();
+    // Held in the queue, so every call after the first joins it.
+    const queue = queueFor(app.ctx, 'rewrite');
+    await queue.pause();
+    try {
+      for (let i = 0; i < 10; i++) {
+        const res = await app.request('POST', `/projects/${site}/prompts/rewrite`, { key: ws.keys.admin });
+        expect(res.status).toBe(200);
+        expect(res.body.rewrite).toMatchObject({ state: 'queued', jobId: `rewrite-${site}` });
+      }
+      const over = await app.request('POST', `/projects/${site}/prompts/rewrite`, { key: ws.keys.admin });
+      expect(over.status).toBe(429);
+      expect(over.body.error).toMatch(/10 rewrite calls per site/);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await queue.resume();
+    }
+  });
+});
+
+describe('rewrites per day (a workspace allowance of model calls)', () => {
+  const perDay = PLAN_LIMITS.free.rewritesPerDay;
+  let free: Workspace;
+  let sites: number[];
+
+  async function jobResult(siteId: number): Promise<RewriteResult> {
+    const queue = queueFor(app.ctx, 'rewrite');
+    await expect.poll(async () => (await queue.getJob(`rewrite-${siteId}`))?.finishedOn !== undefined, { timeout: 30_000 }).toBe(true);
+    const job = await queue.getJob(`rewrite-${siteId}`);
+    expect(job?.failedReason).toBeUndefined();
+    return job?.returnvalue as RewriteResult;
+  }
+
+  beforeAll(async () => {
+    free = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
+    // Two sites of 80 imported queries each: together more than the free plan's rewrites for a day.
+    await setOrgLimits(app.ctx.db, free.orgId, { sites: 2, promptsPerSite: 80 });
+    sites = [];
+    for (const name of ['one', 'two']) {
+      const site = await app.request('POST', `/orgs/${free.orgId}/projects`, { key: free.keys.admin, body: { name, url: `${name}-rewrites.com` } });
+      sites.push(site.body.project.id);
+      const rows = Array.from({ length: 80 }, (_, i) => `${name} crm tool ${i}`).join('\n');
+      const imported = await app.request('POST', `/projects/${site.body.project.id}/prompts/import`, { key: free.keys.member, body: { contents: `keyword\n${rows}\n` } });
+      expect(imported.body.created).toBe(80);
+    }
+  });
+
+  it('holds for concurrent jobs of two sites together; prompts past it stay raw and the job says how many', async () => {
+    expect(perDay).toBeLessThan(160);
+    await fetch(`${app.simulatorUrl}/__sim/requests`, { method: 'DELETE' });
+    // Both jobs queued first, then released together so they run at once on the test's workers.
+    const queue = queueFor(app.ctx, 'rewrite');
+    await queue.pause();
+    try {
+      for (const site of sites) {
+        const res = await app.request('POST', `/projects/${site}/prompts/rewrite`, { key: free.keys.admin });
+        expect(res.body.rewrite).toMatchObject({ state: 'queued', pending: 80, rewritesLeftToday: perDay });
+      }
+    } finally {
+      await queue.resume();
+    }
+    const results = await Promise.all(sites.map(jobResult));
+    const asked = results.reduce((n, r) => n + r.rewritten + r.kept, 0);
+    expect(asked).toBe(perDay);
+    expect(results.reduce((n, r) => n + r.leftForCap, 0)).toBe(160 - perDay);
+    const stillRaw = await app.ctx.db
+      .selectFrom('prompts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', 'in', sites)
+      .where('raw', '=', true)
+      .executeTakeFirstOrThrow();
+    expect(Number(stillRaw.n)).toBe(160 - results.reduce((n, r) => n + r.rewritten, 0));
+    // The model was asked exactly the allowance's number of times.
+    const log = (await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: unknown[] };
+    expect(log.requests.filter((r) => JSON.stringify(r).includes('Rewrite this search query'))).toHaveLength(perDay);
+  });
+
+  it('answers 429 with Retry-After (seconds to the next UTC day) when the workspace has no rewrites left today', async () => {
+    const res = await app.request('POST', `/projects/${sites[0]}/prompts/rewrite`, { key: free.keys.admin });
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(new RegExp(`used its ${perDay} query rewrites for today`));
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    const pending = await app.request('GET', `/projects/${sites[0]}/prompts/rewrite/pending`, { key: free.keys.viewer });
+    expect(pending.body.rewritesLeftToday).toBe(0);
+  });
+
+  it('grants concurrent takers no more than the allowance in all', async () => {
+    const orgId = 1_000_000 + Math.floor(Math.random() * 1000);
+    const grants = await Promise.all(Array.from({ length: 12 }, () => takeRewrites(app.ctx, orgId, 100, 20)));
+    expect(grants.reduce((a, b) => a + b, 0)).toBe(100);
   });
 });
 

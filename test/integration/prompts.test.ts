@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
+import { PLAN_LIMITS } from '../../src/domain/workspace/plans.ts';
 import { createSite } from '../../src/domain/sites/sites.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -457,11 +458,11 @@ describe('POST /projects/:id/prompts/bulk', () => {
 });
 
 describe('GET /projects/:id/prompts/rewrite/pending', () => {
-  it('counts prompts imported as search queries', async () => {
+  it('counts prompts imported as search queries, and says how many rewrites the workspace has left today', async () => {
     const siteId = await newSite();
-    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 0 });
+    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 0, rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay });
     await post(`/projects/${siteId}/prompts/import`, { contents: 'keyword\nbest crm\ncrm pricing\nwhich crm is best\nIs HubSpot free\n' });
     await addPrompt(siteId, { text: 'crm for dentists' });
-    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 2 });
+    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 2, rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay });
   });
 });

@@ -4,7 +4,9 @@ import { runScan } from '../../src/domain/scans/run.ts';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
-import { addActivePrompts } from '../helpers/scans.ts';
+import { findModel, providerEntry } from '../../src/assistants/catalog.ts';
+import { microsToUsd } from '../../src/money.ts';
+import { addActivePrompts, moneyFacts } from '../helpers/scans.ts';
 
 /**
  * CONTRACT.md "Configuration": ASSISTANTS decides who answers, and a
@@ -15,19 +17,25 @@ import { addActivePrompts } from '../helpers/scans.ts';
 let sim: Simulator;
 let live: TestApp;
 let simulated: TestApp;
+let auto: TestApp;
 let liveWs: Workspace;
 let simWs: Workspace;
+let autoWs: Workspace;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, host: '127.0.0.1' });
   live = await startTestApp({ env: { ASSISTANTS: 'live', OPENAI_API_KEY: 'sk-test-not-real', OPENAI_BASE_URL: `${sim.url}/openai/v1` } });
   simulated = await startTestApp({ simulator: true });
+  // The default mode on a deployment that forgot NODE_ENV=production: one credential (OpenAI, at a stand-in), the simulator for the rest.
+  auto = await startTestApp({ simulator: true, env: { ASSISTANTS: 'auto', OPENAI_API_KEY: 'sk-test-not-real', OPENAI_BASE_URL: `${sim.url}/openai/v1` } });
   liveWs = await seedWorkspace(live.ctx, { balanceUsd: 10 });
   simWs = await seedWorkspace(simulated.ctx, { balanceUsd: 10 });
+  autoWs = await seedWorkspace(auto.ctx, { balanceUsd: 10 });
 });
 afterAll(async () => {
   await live?.close();
   await simulated?.close();
+  await auto?.close();
   await sim?.close();
 });
 
@@ -76,6 +84,68 @@ describe('ASSISTANTS=simulator', () => {
     await runScan(simulated.ctx, started.body.scan.id);
     const detail = await simulated.request('GET', `/projects/${siteId}/scans/${started.body.scan.id}`, { key: simWs.keys.viewer });
     expect(detail.body.answers.map((a: { simulated: boolean }) => a.simulated)).toEqual([true, true]);
+    // Set on purpose (the demo, tests): simulated answers keep the catalog price, as today.
+    const price = providerEntry('anthropic').models.find((m) => m.id === providerEntry('anthropic').defaultModel)?.priceMicros as number;
+    expect(estimate.body.providers[0].costPerAnswerUsd).toBe(microsToUsd(price));
+    expect(await moneyFacts(simulated.ctx, simWs.orgId, started.body.scan.id)).toMatchObject({ charges: 2, charged: 2 * price });
+  });
+});
+
+describe('ASSISTANTS=auto with a credential missing', () => {
+  const anthropicPrice = () => (findModel('anthropic', providerEntry('anthropic').defaultModel)?.priceMicros ?? 0) as number;
+  const openaiPrice = () => (findModel('openai', providerEntry('openai').defaultModel)?.priceMicros ?? 0) as number;
+
+  it('prices the simulated assistants at 0 wherever a price is shown: providers, scan options, usage, estimate', async () => {
+    const providers = await auto.request('GET', `/orgs/${autoWs.orgId}/providers`, { key: autoWs.keys.viewer });
+    const byKey = Object.fromEntries(providers.body.providers.map((p: { key: string }) => [p.key, p]));
+    expect(byKey.openai).toMatchObject({ source: 'api', simulated: false });
+    expect(byKey.openai.models.find((m: { id: string }) => m.id === providerEntry('openai').defaultModel).costPerAnswerUsd).toBe(microsToUsd(openaiPrice()));
+    // OpenAI's app models go through the app gateway, which has no credential here: simulated, so free.
+    expect(byKey.openai.models.find((m: { kind: string }) => m.kind === 'app').costPerAnswerUsd).toBe(0);
+    for (const key of ['anthropic', 'perplexity', 'gemini', 'google-ai-overview', 'google-ai-mode']) {
+      expect(byKey[key], key).toMatchObject({ connected: true, source: 'simulator', simulated: true });
+      for (const m of byKey[key].models) {
+        expect(m.costPerAnswerUsd, `${key} ${m.id}`).toBe(0);
+        expect([0, null], `${key} ${m.id}`).toContain(m.batchCostPerAnswerUsd);
+      }
+    }
+    const siteId = await site(auto, autoWs, 'Autoville');
+    const options = await auto.request('GET', `/projects/${siteId}/scan-options`, { key: autoWs.keys.viewer });
+    expect(options.body.providers.find((p: { key: string }) => p.key === 'anthropic').models.every((m: { costPerAnswerUsd: number }) => m.costPerAnswerUsd === 0)).toBe(true);
+    const usage = await auto.request('GET', `/orgs/${autoWs.orgId}/usage`, { key: autoWs.keys.viewer });
+    const prices = Object.fromEntries(usage.body.costs.pricePerAnswer.map((p: { provider: string; priceUsd: number }) => [p.provider, p.priceUsd]));
+    expect(prices).toMatchObject({ openai: microsToUsd(openaiPrice()), anthropic: 0, gemini: 0 });
+    const estimate = await auto.request('POST', `/projects/${siteId}/scans/estimate`, { key: autoWs.keys.viewer, body: { providers: ['openai', 'anthropic'] } });
+    expect(estimate.body.providers).toEqual([
+      expect.objectContaining({ provider: 'openai', simulated: false, costPerAnswerUsd: microsToUsd(openaiPrice()), costUsd: microsToUsd(2 * openaiPrice()) }),
+      expect.objectContaining({ provider: 'anthropic', simulated: true, costPerAnswerUsd: 0, costUsd: 0 }),
+    ]);
+    expect(estimate.body.cost).toBe(microsToUsd(2 * openaiPrice()));
+    expect(anthropicPrice()).toBeGreaterThan(0);
+  });
+
+  it('charges nothing for simulated answers (no reservation, no ledger entry, balance unchanged) and the real price for live ones', async () => {
+    const siteId = await site(auto, autoWs, 'Autotown');
+    const before = (await auto.ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', autoWs.orgId).executeTakeFirstOrThrow()).balanceMicros;
+    const free = await auto.request('POST', `/projects/${siteId}/scans`, { key: autoWs.keys.admin, body: { providers: ['anthropic'] } });
+    expect(free.status).toBe(200);
+    expect(free.body.estimate.cost).toBe(0);
+    await runScan(auto.ctx, free.body.scan.id);
+    const detail = await auto.request('GET', `/projects/${siteId}/scans/${free.body.scan.id}`, { key: autoWs.keys.viewer });
+    expect(detail.body.scan).toMatchObject({ status: 'done', simulated: true });
+    expect(detail.body.answers.map((a: { simulated: boolean }) => a.simulated)).toEqual([true, true]);
+    expect(await moneyFacts(auto.ctx, autoWs.orgId, free.body.scan.id)).toMatchObject({
+      charges: 0,
+      answersCost: 0,
+      scanSpent: 0,
+      scanReserved: 0,
+      orgReserved: 0,
+      balance: before,
+    });
+
+    const paid = await auto.request('POST', `/projects/${siteId}/scans`, { key: autoWs.keys.admin, body: { providers: ['openai'] } });
+    await runScan(auto.ctx, paid.body.scan.id);
+    expect(await moneyFacts(auto.ctx, autoWs.orgId, paid.body.scan.id)).toMatchObject({ charges: 2, charged: 2 * openaiPrice(), balance: before - 2 * openaiPrice() });
   });
 });
 

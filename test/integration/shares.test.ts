@@ -96,7 +96,18 @@ describe('share links', () => {
     expect(res.body.shares[0].id).toBeGreaterThan(res.body.shares[1].id);
     expect(res.text).not.toMatch(/\/share\//);
     expect(res.body.shares[0]).not.toHaveProperty('url');
-    expect((await app.request('GET', sharesPath(quietSiteId), { key: ws.keys.admin })).body).toEqual({ shares: [], total: 0, active: 0 });
+    expect((await app.request('GET', sharesPath(quietSiteId), { key: ws.keys.admin })).body).toEqual({ shares: [], total: 0, active: 0, page: 1, perPage: 100 });
+  });
+
+  it('pages the list (revoked links stay listed, so it grows): total and active count every link', async () => {
+    const all = (await app.request('GET', sharesPath(), { key: ws.keys.admin })).body;
+    expect(all.total).toBeGreaterThan(5);
+    const first = (await app.request('GET', `${sharesPath()}?perPage=5`, { key: ws.keys.admin })).body;
+    const second = (await app.request('GET', `${sharesPath()}?perPage=5&page=2`, { key: ws.keys.admin })).body;
+    expect(first).toMatchObject({ total: all.total, active: all.active, page: 1, perPage: 5 });
+    expect(first.shares).toHaveLength(5);
+    expect([...first.shares, ...second.shares].map((s: { id: number }) => s.id)).toEqual(all.shares.slice(0, 10).map((s: { id: number }) => s.id));
+    expect((await app.request('GET', `${sharesPath()}?perPage=500`, { key: ws.keys.admin })).status).toBe(422);
   });
 
   it('validates the label with 422', async () => {

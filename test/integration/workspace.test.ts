@@ -28,7 +28,7 @@ describe('GET /orgs/:orgId', () => {
       reportName: 'Acme Group',
       reportLogo: null,
       connectedAssistants: [...PROVIDER_KEYS],
-      limits: { sites: 3, promptsPerSite: 150, scansPerMonth: 300, members: 50 },
+      limits: { sites: 3, promptsPerSite: 150, scansPerMonth: 300, members: 50, rewritesPerDay: 600 },
       scansUsedThisMonth: 0,
       balanceUsd: 20,
       balance: '$20.00',

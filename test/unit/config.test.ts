@@ -38,6 +38,12 @@ describe('config', () => {
     expect(c.publicBaseUrl).toBe('https://api.example.com');
   });
 
+  it('takes METRICS_TOKEN (unset by default) and refuses one too short to be a secret', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-secret' }).metricsToken).toBe('a-long-enough-secret');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  });
+
   it('is frozen', () => {
     const c = loadConfig({});
     expect(Object.isFrozen(c)).toBe(true);

@@ -55,13 +55,14 @@ describe('site domain', () => {
 
 describe('plan limits', () => {
   it('match CONTRACT.md and take operator overrides', () => {
-    expect(PLAN_LIMITS.free).toEqual({ sites: 1, promptsPerSite: 25, scansPerMonth: 30, members: 2 });
-    expect(PLAN_LIMITS.enterprise).toEqual({ sites: 100, promptsPerSite: 5000, scansPerMonth: 100000, members: 200 });
+    expect(PLAN_LIMITS.free).toEqual({ sites: 1, promptsPerSite: 25, scansPerMonth: 30, members: 2, rewritesPerDay: 100 });
+    expect(PLAN_LIMITS.enterprise).toEqual({ sites: 100, promptsPerSite: 5000, scansPerMonth: 100000, members: 200, rewritesPerDay: 20_000 });
     expect(limitsOf({ plan: 'starter', limitSites: 9, limitPromptsPerSite: null, limitScansPerMonth: null, limitMembers: 0 })).toEqual({
       sites: 9,
       promptsPerSite: 150,
       scansPerMonth: 300,
       members: 0,
+      rewritesPerDay: 600,
     });
   });
 });

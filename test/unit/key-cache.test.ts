@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/domain/workspace/auth.ts';
-import { storeCachedKey, type CacheEntry } from '../../src/domain/workspace/key-cache.ts';
+import { REFUSALS_MAX, storeCachedKey, storeRefusal, type CacheEntry } from '../../src/domain/workspace/key-cache.ts';
 
 const principal = (orgId: number): Principal => ({
   kind: 'token',
@@ -39,5 +39,25 @@ describe('key cache', () => {
     expect(cache.has('k49')).toBe(false);
     expect(cache.has('k50')).toBe(true);
     expect(cache.has('k10049')).toBe(true);
+  });
+});
+
+describe('refused keys', () => {
+  it('drops expired refusals as new ones are stored', () => {
+    const map = new Map<string, number>();
+    storeRefusal(map, 'a', 5_000, 0);
+    storeRefusal(map, 'b', 6_000, 1_000);
+    storeRefusal(map, 'c', 10_500, 5_500);
+    expect([...map.keys()]).toEqual(['b', 'c']);
+  });
+
+  it(`holds at most ${REFUSALS_MAX} keys however many are sprayed, dropping the oldest`, () => {
+    expect(REFUSALS_MAX).toBe(10_000);
+    const map = new Map<string, number>();
+    for (let i = 0; i < 50_000; i++) storeRefusal(map, `slk_${i}`, 1_000_000, 0);
+    expect(map.size).toBe(REFUSALS_MAX);
+    expect(map.has('slk_39999')).toBe(false);
+    expect(map.has('slk_40000')).toBe(true);
+    expect(map.has('slk_49999')).toBe(true);
   });
 });

@@ -9,13 +9,19 @@ import { count, defineCommand, id, UsageError, withContext } from '../command.ts
 export const nameCommands = [
   defineCommand({
     name: 'names list',
-    usage: 'names list --project ID',
+    usage: 'names list --project ID [--page N] [--per-page N]',
     summary: 'Every name a project tracks: ambiguous or not and why, answers where it counted and was refused, examples, precision from corrections',
-    flags: { project: id },
+    flags: { project: id, page: count.optional(), 'per-page': count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const [{ findSiteForOperator }, { listNames }] = await Promise.all([import('../../domain/sites/sites.ts'), import('../../domain/names/names.ts')]);
-        return listNames(ctx, await findSiteForOperator(ctx.db, a.project));
+        const [{ findSiteForOperator }, { listNames }, { nameListQuerySchema }] = await Promise.all([
+          import('../../domain/sites/sites.ts'),
+          import('../../domain/names/names.ts'),
+          import('../../domain/names/schemas.ts'),
+        ]);
+        const query = nameListQuerySchema.safeParse({ page: a.page, perPage: a['per-page'] });
+        if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
+        return listNames(ctx, await findSiteForOperator(ctx.db, a.project), query.data);
       }),
   }),
   defineCommand({

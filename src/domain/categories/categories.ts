@@ -3,16 +3,28 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, SiteRow } from '../../db/schema.ts';
-import { ConflictError, ValidationError } from '../../errors.ts';
+import { BadRequestError, ConflictError, ValidationError } from '../../errors.ts';
 import { text } from '../common/fields.ts';
 import { nameKey, uniqueNames } from '../common/names.ts';
 import { CATEGORY_NAME_MAX, CATEGORY_SEPARATOR_MESSAGE, CATEGORY_SEPARATORS, categoryNameSchema } from '../prompts/schemas.ts';
 import { lockSite } from '../prompts/limits.ts';
+import { pagingShape } from '../reports/query.ts';
 
 /**
  * Categories of a site's prompts. Names are unique per site compared
  * case-insensitively (a unique index on lower(name)); a prompt has up to 8.
  */
+
+/**
+ * Categories per site, however they are made (added empty, named by a
+ * prompt, an import or a bulk edit): far more than a report can show side
+ * by side, and a bound on what one site holds and lists.
+ */
+export const CATEGORIES_PER_SITE = 500;
+/** The first page holds this many unless asked otherwise (the largest page). */
+export const CATEGORY_PAGE_DEFAULT = 200;
+
+export const categoryListQuerySchema = z.object(pagingShape(CATEGORY_PAGE_DEFAULT));
 
 export const categoryCreateSchema = z.object({ name: categoryNameSchema });
 
@@ -29,6 +41,38 @@ export const categoryMergeSchema = z.object({
 
 export type CategoryCreate = z.output<typeof categoryCreateSchema>;
 export type CategoryMerge = z.output<typeof categoryMergeSchema>;
+export type CategoryListQuery = z.output<typeof categoryListQuerySchema>;
+
+/** The names (of `names`) the site has no category of yet, compared ignoring case. */
+export async function missingCategories(db: Executor, siteId: number, names: readonly string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const found = await db
+    .selectFrom('categories')
+    .select('name')
+    .where('siteId', '=', siteId)
+    .where(sql`lower(name)`, '=', sql`any(${names.map(nameKey)}::text[])`)
+    .execute();
+  const have = new Set(found.map((c) => nameKey(c.name)));
+  return names.filter((n) => !have.has(nameKey(n)));
+}
+
+/**
+ * Refuses (400) adding `adding` new categories past the per-site limit. Call
+ * under lockSite, as every writer that creates categories does, so the count
+ * and the insert that follows see the same categories.
+ */
+export async function assertCategoryRoom(db: Executor, siteId: number, adding: number): Promise<void> {
+  if (adding <= 0) return;
+  const row = await db
+    .selectFrom('categories')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('siteId', '=', siteId)
+    .executeTakeFirstOrThrow();
+  const used = Number(row.n);
+  if (used + adding > CATEGORIES_PER_SITE) {
+    throw new BadRequestError(`This project has ${used} categories and may have at most ${CATEGORIES_PER_SITE}; this would add ${adding} more. Merge or remove categories first`);
+  }
+}
 
 function serializeCategory(row: Pick<CategoryRow, 'id' | 'name' | 'createdAt'>, promptCount: number) {
   return { id: row.id, name: row.name, promptCount, createdAt: row.createdAt };
@@ -56,13 +100,15 @@ export async function categoryNamesOf(db: Db, promptIds: readonly number[]): Pro
 /**
  * Finds or creates categories by name in one statement; safe against a
  * concurrent creator of the same name (ON CONFLICT on the unique index).
- * Existing categories keep their stored spelling.
+ * Existing categories keep their stored spelling. New ones must fit the
+ * per-site limit (400 otherwise): call under lockSite.
  */
 export async function upsertCategories(db: Db, siteId: number, names: readonly string[]): Promise<{ byKey: Map<string, number>; created: string[] }> {
   const byKey = new Map<string, number>();
   const created: string[] = [];
   const wanted = uniqueNames(names);
   if (wanted.length === 0) return { byKey, created };
+  await assertCategoryRoom(db, siteId, (await missingCategories(db, siteId, wanted)).length);
   const { rows } = await sql<{ id: number; name: string; created: boolean }>`
     INSERT INTO categories (site_id, name)
     SELECT ${siteId}, n FROM unnest(${wanted}::text[]) AS n
@@ -112,22 +158,37 @@ export async function findCategoryByName(db: Executor, siteId: number, name: str
   return row ?? null;
 }
 
-export async function listCategories(ctx: AppContext, site: SiteRow) {
-  const rows = await withCounts(ctx.db, site.id)
-    .orderBy(sql`lower(c.name)`)
-    .orderBy('c.id')
-    .execute();
-  return { categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))), total: rows.length };
+export async function listCategories(ctx: AppContext, site: SiteRow, query: CategoryListQuery) {
+  const [count, rows] = await Promise.all([
+    ctx.db
+      .selectFrom('categories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
+    withCounts(ctx.db, site.id)
+      .orderBy(sql`lower(c.name)`)
+      .orderBy('c.id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+  ]);
+  return { categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))), total: Number(count.n), page: query.page, perPage: query.perPage };
 }
+
+const duplicateCategory = (name: string) => new ConflictError(`A category named ${name} already exists (names are compared ignoring case)`, { name: 'already exists' });
 
 export async function createCategory(ctx: AppContext, site: SiteRow, input: CategoryCreate) {
   try {
-    const row = await ctx.db.insertInto('categories').values({ siteId: site.id, name: input.name }).returningAll().executeTakeFirstOrThrow();
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      // Serialised per site (the lock prompts take), so two adds at once cannot both pass the limit.
+      await lockSite(trx, site.id);
+      if ((await missingCategories(trx, site.id, [input.name])).length === 0) throw duplicateCategory(input.name);
+      await assertCategoryRoom(trx, site.id, 1);
+      return trx.insertInto('categories').values({ siteId: site.id, name: input.name }).returningAll().executeTakeFirstOrThrow();
+    });
     return { category: serializeCategory(row, 0) };
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') {
-      throw new ConflictError(`A category named ${input.name} already exists (names are compared ignoring case)`, { name: 'already exists' });
-    }
+    if ((err as { code?: string }).code === '23505') throw duplicateCategory(input.name);
     throw err;
   }
 }

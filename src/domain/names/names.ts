@@ -5,6 +5,7 @@ import type { Executor } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { round1 } from '../reports/base.ts';
 import type { NAME_FIELDS } from './responses.ts';
+import type { NameListQuery } from './schemas.ts';
 
 export interface NameInUse {
   name: string;
@@ -45,7 +46,7 @@ interface ReadingRow {
 }
 
 /**
- * GET /projects/:id/names: every name in use with whether it is ambiguous
+ * GET /projects/:id/names: the names in use, a page at a time, with whether it is ambiguous
  * (and why), in how many stored answers it counted and was refused, the
  * newest examples each way, and its precision from readers' corrections.
  *
@@ -62,8 +63,9 @@ interface ReadingRow {
  * says it is not. value = agreed / corrections, with a 95% Wilson
  * interval, as percentages; null without corrections.
  */
-export async function listNames(ctx: AppContext, site: SiteRow) {
-  const inUse = await namesInUse(ctx.db, site);
+export async function listNames(ctx: AppContext, site: SiteRow, query: NameListQuery) {
+  const all = await namesInUse(ctx.db, site);
+  const inUse = all.slice((query.page - 1) * query.perPage, query.page * query.perPage);
   const [readings, unread, feedback] = await Promise.all([
     sql<ReadingRow>`
       WITH r AS MATERIALIZED (
@@ -115,7 +117,10 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
       .filter((x) => x.kind === kind)
       .sort((a, b) => (a.day === b.day ? b.answerId - a.answerId : a.day < b.day ? 1 : -1))
       .slice(0, EXAMPLES);
-  const shown = [...byKey.values()].flatMap((r) => [...newest(r.examples, 'counted'), ...newest(r.examples, 'refused')]);
+  const shown = inUse.flatMap((n) => {
+    const r = byKey.get(foldName(n.name));
+    return r === undefined ? [] : [...newest(r.examples, 'counted'), ...newest(r.examples, 'refused')];
+  });
   const texts = await examplesText(ctx.db, site.id, shown);
   const quoted = (xs: readonly Example[]) => xs.map((x) => ({ answerId: x.answerId, quote: quoteAround(texts.get(x.answerId) ?? '', x.start, x.end) }));
   const precisionOf = new Map(feedback.map((f) => [f.nameKey, { confirmed: Number(f.confirmed), total: Number(f.total) }]));
@@ -136,6 +141,9 @@ export async function listNames(ctx: AppContext, site: SiteRow) {
       };
     }),
     unread: Number(unread.n),
+    total: all.length,
+    page: query.page,
+    perPage: query.perPage,
   };
 }
 

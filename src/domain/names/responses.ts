@@ -86,10 +86,11 @@ export const nameInUse = named(
 
 export const nameList = named(
   'NameList',
-  'Every name in use with how it is read',
+  'A page of the names in use (the project’s name, brand terms, then each competitor and its aliases) with how each is read',
   z.object({
     names: z.array(nameInUse),
     unread: count.describe('Stored answers whose facts predate name readings (POST /projects/{id}/reanalyse reads them)'),
+    ...paging,
   }),
 );
 

@@ -32,5 +32,10 @@ export const mentionFeedbackListQuerySchema = z.object({
   ...pagingShape(50),
 });
 
+/** Names a page of GET /projects/:id/names holds unless asked: the most a page may hold (a site may track 1,601 names). */
+export const NAMES_PAGE_DEFAULT = 200;
+export const nameListQuerySchema = z.object(pagingShape(NAMES_PAGE_DEFAULT));
+
 export type MentionFeedbackInput = z.output<typeof mentionFeedbackSchema>;
 export type MentionFeedbackListQuery = z.output<typeof mentionFeedbackListQuerySchema>;
+export type NameListQuery = z.output<typeof nameListQuerySchema>;

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PersonaRow, SiteRow } from '../../db/schema.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { lockSite } from '../prompts/limits.ts';
 import { text } from '../common/fields.ts';
+import { pagingShape } from '../reports/query.ts';
 
 /**
  * Buyer personas (variant A): who asks a prompt, in their words. A scan asks
@@ -15,6 +16,8 @@ import { text } from '../common/fields.ts';
 
 export const PERSONA_NAME_MAX = 80;
 export const PERSONA_CONTEXT_MAX = 600;
+/** Personas per site: more audiences than a team words by hand, and a bound on what one site holds and lists. */
+export const PERSONAS_PER_SITE = 100;
 
 const personaName = text('name', PERSONA_NAME_MAX);
 const personaContext = text('context', PERSONA_CONTEXT_MAX, 0);
@@ -22,8 +25,12 @@ const personaContext = text('context', PERSONA_CONTEXT_MAX, 0);
 export const personaCreateSchema = z.object({ name: personaName, context: personaContext.default('') });
 export const personaUpdateSchema = z.object({ name: personaName.optional(), context: personaContext.optional() });
 
+/** Paged like every list; the default page holds every persona a site may have. */
+export const personaListQuerySchema = z.object(pagingShape(PERSONAS_PER_SITE));
+
 export type PersonaCreate = z.output<typeof personaCreateSchema>;
 export type PersonaUpdate = z.output<typeof personaUpdateSchema>;
+export type PersonaListQuery = z.output<typeof personaListQuerySchema>;
 
 function serializePersona(row: PersonaRow, promptCount: number) {
   return { id: row.id, name: row.name, context: row.context, promptCount, createdAt: row.createdAt, updatedAt: row.updatedAt };
@@ -61,18 +68,34 @@ async function assertNameFree(db: Db, siteId: number, name: string, exceptId?: n
   if (dup) throw new ConflictError(`A persona named ${name} already exists (id ${dup.id})`, { name: 'already exists' });
 }
 
-export async function listPersonas(ctx: AppContext, site: SiteRow) {
-  const rows = await promptCount(ctx.db)
-    .where('pe.siteId', '=', site.id)
-    .orderBy(sql`lower(pe.name)`)
-    .orderBy('pe.id')
-    .execute();
-  return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: rows.length };
+export async function listPersonas(ctx: AppContext, site: SiteRow, query: PersonaListQuery) {
+  const [count, rows] = await Promise.all([
+    ctx.db
+      .selectFrom('personas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
+    promptCount(ctx.db)
+      .where('pe.siteId', '=', site.id)
+      .orderBy(sql`lower(pe.name)`)
+      .orderBy('pe.id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+  ]);
+  return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
 export async function createPersona(ctx: AppContext, site: SiteRow, input: PersonaCreate) {
   return ctx.db.transaction().execute(async (trx) => {
+    // Serialised per site (the lock prompts take), so two adds at once cannot both pass the limit.
     await lockSite(trx, site.id);
+    const count = await trx
+      .selectFrom('personas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= PERSONAS_PER_SITE) throw new BadRequestError(`This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`);
     await assertNameFree(trx, site.id, input.name);
     const row = await trx.insertInto('personas').values({ siteId: site.id, name: input.name, context: input.context }).returningAll().executeTakeFirstOrThrow();
     return { persona: serializePersona(row, 0) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named } from '../common/responses.ts';
+import { count, dateTime, id, named, paging } from '../common/responses.ts';
 
 /** Response schemas of buyer personas, variant A (see src/domain/common/responses.ts). */
 
@@ -9,7 +9,7 @@ export const persona = named(
   z.object({ id, name: z.string(), context: z.string(), promptCount: count, createdAt: dateTime, updatedAt: dateTime }),
 );
 
-export const personaList = named('PersonaList', 'The project’s personas', z.object({ personas: z.array(persona), total: count }));
+export const personaList = named('PersonaList', 'The project’s personas, by name, a page at a time', z.object({ personas: z.array(persona), ...paging }));
 
 export const personaResponse = named('PersonaResponse', 'The persona', z.object({ persona }));
 

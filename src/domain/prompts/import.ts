@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
-import { categoryNamesOf, upsertCategories } from '../categories/categories.ts';
+import { assertCategoryRoom, categoryNamesOf, missingCategories, upsertCategories } from '../categories/categories.ts';
 import { nameKey, uniqueNames } from '../common/names.ts';
 import { limitMessage, lockSite, promptRoom } from './limits.ts';
 import { looksRaw, type ImportRow, type RowError } from './csv.ts';
@@ -60,18 +60,6 @@ function changesOf(existing: Existing, row: ImportRow): Update | null {
   return { id: existing.id, intent, funnel, status, categories };
 }
 
-async function missingCategories(db: Db, siteId: number, names: string[]): Promise<string[]> {
-  if (names.length === 0) return [];
-  const found = await db
-    .selectFrom('categories')
-    .select('name')
-    .where('siteId', '=', siteId)
-    .where(sql`lower(name)`, '=', sql`any(${names.map(nameKey)}::text[])`)
-    .execute();
-  const have = new Set(found.map((c) => nameKey(c.name)));
-  return names.filter((n) => !have.has(nameKey(n)));
-}
-
 async function insertLinks(db: Db, promptIds: number[], categoryIds: number[]): Promise<void> {
   for (let i = 0; i < promptIds.length; i += LINK_BATCH) {
     await sql`
@@ -126,6 +114,8 @@ export async function importPrompts(ctx: AppContext, site: SiteRow, userId: numb
     let newCategories: string[];
     if (input.dryRun) {
       newCategories = await missingCategories(trx, site.id, categoryNames);
+      // Refused as the import itself would be (upsertCategories checks the same).
+      await assertCategoryRoom(trx, site.id, newCategories.length);
     } else {
       const categories = await upsertCategories(trx, site.id, categoryNames);
       newCategories = categories.created;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
-import { categoryNamesOf, replaceCategories } from '../categories/categories.ts';
+import { assertCategoryRoom, categoryNamesOf, missingCategories, replaceCategories } from '../categories/categories.ts';
 import { uniqueNames } from '../common/names.ts';
 import { assertPersonaOfSite } from '../personas/personas.ts';
 import { assertPromptRoom, lockSite } from './limits.ts';
@@ -115,9 +115,8 @@ export async function updatePrompt(ctx: AppContext, site: SiteRow, promptId: num
   const categories = categoryInput(input);
   return uniqueText(() =>
     ctx.db.transaction().execute(async (trx) => {
-      const textChanges = input.text !== undefined;
-      // A new text must not race an import or create adding the same text.
-      if (textChanges) await lockSite(trx, site.id);
+      // A new text must not race an import or create adding the same text, nor new categories another writer counting them.
+      if (input.text !== undefined || categories !== undefined) await lockSite(trx, site.id);
       const current = await findPrompt(trx, site.id, promptId);
       if (input.text !== undefined && input.text !== current.text) await assertTextFree(trx, site.id, input.text, promptId);
       await assertPersonaOfSite(trx, site.id, input.personaId);
@@ -194,7 +193,14 @@ export async function bulkPrompts(ctx: AppContext, site: SiteRow, input: PromptB
       const res = await inSite.set({ personaId: input.personaId, updatedAt: sql`now()` }).executeTakeFirst();
       return { action: 'personaId', updated: Number(res.numUpdatedRows), deleted: 0, categoriesCreated: [] as string[] };
     }
-    const created = input.category === null ? await clearCategories(trx, site.id, ids) : await setOneCategory(trx, site.id, ids, input.category as string);
+    if (input.category === null) {
+      await clearCategories(trx, site.id, ids);
+      return { action: 'category', updated: ids.length, deleted: 0, categoriesCreated: [] as string[] };
+    }
+    // A new category counts against the site's limit, under the lock every category writer takes.
+    await lockSite(trx, site.id);
+    await assertCategoryRoom(trx, site.id, (await missingCategories(trx, site.id, [input.category as string])).length);
+    const created = await setOneCategory(trx, site.id, ids, input.category as string);
     return { action: 'category', updated: ids.length, deleted: 0, categoriesCreated: created };
   });
 }
@@ -221,11 +227,10 @@ async function setOneCategory(db: Db, siteId: number, ids: number[], name: strin
 }
 
 /** Every category comes off the prompts, in one statement. */
-async function clearCategories(db: Db, siteId: number, ids: number[]): Promise<string[]> {
+async function clearCategories(db: Db, siteId: number, ids: number[]): Promise<void> {
   await sql`
     WITH gone AS (DELETE FROM prompt_categories WHERE prompt_id = ANY(${ids}::int[]))
     UPDATE prompts SET updated_at = now() WHERE site_id = ${siteId} AND id = ANY(${ids}::int[])`.execute(db);
-  return [];
 }
 
 /** Imported prompts still worded as search queries, which rewrite would turn into questions. */

@@ -141,10 +141,16 @@ export const promptImportResult = named(
   }),
 );
 
-export const pendingRewrites = named('PendingRewrites', 'Imported prompts still worded as search queries', z.object({ pending: count }));
+const rewritesLeftToday = count.describe('Query rewrites the workspace may still ask for today (UTC), across its sites');
+
+export const pendingRewrites = named(
+  'PendingRewrites',
+  'Imported prompts still worded as search queries, and the workspace’s rewrites left today',
+  z.object({ pending: count, rewritesLeftToday }),
+);
 
 export const rewriteResponse = named(
   'RewriteResponse',
-  'The rewrite queued (or already queued), or nothing to do',
-  z.object({ rewrite: z.object({ state: oneOf(['queued', 'nothing to do']), pending: count, jobId: z.string().nullable() }) }),
+  'The rewrite queued (or already queued), or nothing to do; prompts past the workspace’s rewrites for today stay raw',
+  z.object({ rewrite: z.object({ state: oneOf(['queued', 'nothing to do']), pending: count, jobId: z.string().nullable(), rewritesLeftToday }) }),
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, provider, usd } from '../common/responses.ts';
+import { named, paging, provider, usd } from '../common/responses.ts';
 
 /** Response schemas of the providers endpoint (see src/domain/common/responses.ts). */
 
@@ -33,4 +33,4 @@ export const assistant = named(
   }),
 );
 
-export const assistantList = named('AssistantList', 'The six assistants', z.object({ providers: z.array(assistant) }));
+export const assistantList = named('AssistantList', 'The six assistants, in the catalog’s order, a page at a time', z.object({ providers: z.array(assistant), ...paging }));

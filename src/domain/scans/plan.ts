@@ -7,7 +7,7 @@ import { BadRequestError, ValidationError } from '../../errors.ts';
 import { usdToMicros, type Micros } from '../../money.ts';
 import type { ScanRequest } from './schemas.ts';
 import { findCategoryByName } from '../categories/categories.ts';
-import { connectedAssistants } from '../providers/providers.ts';
+import { answersFree, chargedPrice, connectedAssistants } from '../providers/providers.ts';
 
 export type { ScanRequest } from './schemas.ts';
 
@@ -16,9 +16,12 @@ export interface ProviderPlan {
   model: ModelEntry;
   /** Batch pricing: only API models with a batch price, and only when the scan asked for batch. */
   batch: boolean;
+  /** What each answer is charged: 0 for answers simulated in `auto` mode (providers.ts answersFree). */
   priceMicros: Micros;
   /** Answered by the bundled simulator, not the provider (said on the scan and its answers). */
   simulated: boolean;
+  /** Not charged: simulated because a credential is missing in `auto` mode. */
+  free: boolean;
 }
 
 export interface ScanPlan {
@@ -63,7 +66,7 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
     if (!model) throw new ValidationError({ [`models.${provider}`]: `unknown model ${id}` });
     const useBatch = batch && model.batchPriceMicros !== null;
     const simulated = targetKind(ctx.config.assistants, credentialFor(provider, model)) === 'simulator';
-    return { provider, model, batch: useBatch, priceMicros: useBatch ? (model.batchPriceMicros as number) : model.priceMicros, simulated };
+    return { provider, model, batch: useBatch, priceMicros: chargedPrice(ctx.config, provider, model, useBatch), simulated, free: answersFree(ctx.config, provider, model) };
   });
 
   let category: string | null = from.category?.trim() || null;

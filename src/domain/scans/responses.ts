@@ -70,7 +70,7 @@ export const scanStarted = named('ScanStarted', 'The scan queued, and its estima
 
 export const scanResponse = named('ScanResponse', 'The scan', z.object({ scan }));
 
-export const scanList = named('ScanList', 'The project’s last 30 scans, newest first', z.object({ scans: z.array(scan), total: count }));
+export const scanList = named('ScanList', 'The project’s scans, newest first, a page at a time (the first page: the last 30)', z.object({ scans: z.array(scan), ...paging }));
 
 export const liveScan = named(
   'LiveScan',

@@ -8,6 +8,7 @@ import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
 import { assistantsFor, concurrencyFor, upstreamOf } from '../providers/assistants.ts';
+import { chargedPrice } from '../providers/providers.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import { joinShare, type SiteShare } from './fair-share.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
@@ -67,14 +68,21 @@ interface RunState {
 
 const halted = (st: RunState) => st.stop !== null || st.cancelled || st.lockLost.aborted;
 
-function providerWork(scan: ScanRow): ProviderWork[] {
+/**
+ * What the scan asks of each provider and at what price: free when the scan
+ * was planned free (its estimate said 0), and also when this worker would
+ * answer from the simulator in `auto` mode, so no process charges for an
+ * answer it simulated because a credential is missing.
+ */
+function providerWork(ctx: AppContext, scan: ScanRow): ProviderWork[] {
   const providers = (scan.plan.providers ?? []) as ProviderKey[];
   return providers.map((provider) => {
     const model = findModel(provider, scan.plan.models?.[provider] ?? providerEntry(provider).defaultModel) ?? findModel(provider, providerEntry(provider).defaultModel);
     if (!model) throw new Error(`catalog has no model for ${provider}`);
     const batch = scan.batch && model.batchPriceMicros !== null;
     const mode = model.kind === 'app-queue' ? 'queue' : batch ? 'batch' : 'ask';
-    return { provider, model, priceMicros: batch ? (model.batchPriceMicros as number) : model.priceMicros, mode };
+    const free = (scan.plan.free ?? []).includes(provider);
+    return { provider, model, priceMicros: free ? 0 : chargedPrice(ctx.config, provider, model, batch), mode };
   });
 }
 
@@ -259,7 +267,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     }
     await ctx.db.updateTable('scans').set({ status: 'running', startedAt: ctx.clock.now() }).where('id', '=', scanId).where('status', '=', 'queued').execute();
 
-    const works = providerWork(scan);
+    const works = providerWork(ctx, scan);
     const promptRows = await ctx.db
       .selectFrom('prompts as p')
       .leftJoin('personas as pe', 'pe.id', 'p.personaId')

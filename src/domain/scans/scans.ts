@@ -12,7 +12,7 @@ import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
 import { limitsOf } from '../workspace/plans.ts';
 import { providerView } from '../providers/providers.ts';
 import { planScan, type ScanPlan, type ScanRequest } from './plan.ts';
-import type { ScanDetailQuery, ScanTab } from './schemas.ts';
+import type { ScanDetailQuery, ScanListQuery, ScanTab } from './schemas.ts';
 import type { Verdict } from '../../analysis/index.ts';
 import { serializeScanSettings } from '../sites/sites.ts';
 
@@ -176,6 +176,7 @@ export async function startScan(
           sample: req.sample ?? null,
           samples: plan.samples,
           simulated: plan.providers.filter((p) => p.simulated).map((p) => p.provider),
+          free: plan.providers.filter((p) => p.free).map((p) => p.provider),
         }),
         budgetMicros: plan.budgetMicros,
         answersTotal: plan.answers,
@@ -220,9 +221,25 @@ export async function cancelScan(ctx: AppContext, site: SiteRow, scanId: number)
   return { scan: serializeScan(updated) };
 }
 
-export async function listScans(ctx: AppContext, site: SiteRow) {
-  const rows = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(30).execute();
-  return { scans: rows.map(serializeScan), total: rows.length };
+/** Newest first, a page at a time; the first page is the last 30 scans unless asked otherwise. */
+export async function listScans(ctx: AppContext, site: SiteRow, query: ScanListQuery) {
+  const [count, rows] = await Promise.all([
+    ctx.db
+      .selectFrom('scans')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('siteId', '=', site.id)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+  ]);
+  return { scans: rows.map(serializeScan), total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
 /** The scan in progress with its pace (answers a minute) and an estimate of the time left. */

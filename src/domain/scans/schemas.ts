@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanField, idSchema, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
+import { pagingShape } from '../reports/query.ts';
 
 /** Request schemas of scans: what to ask (estimate and start take the same body) and the detail view. */
 
@@ -27,5 +28,10 @@ export const scanDetailQuerySchema = z.object({
   page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'pages start at 1').default(1),
 });
 
+/** The first page is the last 30 scans (the spec's scan list); later pages reach older ones. */
+export const SCAN_PAGE_DEFAULT = 30;
+export const scanListQuerySchema = z.object(pagingShape(SCAN_PAGE_DEFAULT));
+
 export type ScanRequest = z.output<typeof scanRequestSchema>;
+export type ScanListQuery = z.output<typeof scanListQuerySchema>;
 export type ScanDetailQuery = z.output<typeof scanDetailQuerySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named } from '../common/responses.ts';
+import { count, dateTime, id, named, paging } from '../common/responses.ts';
 
 /** Response schemas of share links, variant A (see src/domain/common/responses.ts). */
 
@@ -15,7 +15,11 @@ const shareFields = {
 
 export const share = named('Share', 'A share link of a project’s report; its URL is shown only when it is created', z.object(shareFields));
 
-export const shareList = named('ShareList', 'The project’s share links, newest first, revoked ones included', z.object({ shares: z.array(share), total: count, active: count }));
+export const shareList = named(
+  'ShareList',
+  'The project’s share links, newest first, revoked ones included, a page at a time; active counts every active link',
+  z.object({ shares: z.array(share), ...paging, active: count }),
+);
 
 export const createdShare = named(
   'CreatedShare',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from '../common/fields.ts';
 import { DEFAULT_PERIOD, isoDateSchema, periodSchema } from '../reports/periods.ts';
+import { pagingShape } from '../reports/query.ts';
 
 export const SHARE_LABEL_MAX = 100;
 
@@ -12,6 +13,11 @@ export const shareCreateSchema = z.object({
     .transform((v) => (v ? v : null)),
 });
 export type ShareCreate = z.output<typeof shareCreateSchema>;
+
+/** Revoked links stay listed, so the list grows; the first page holds as many as may be active at once. */
+export const SHARE_PAGE_DEFAULT = 100;
+export const shareListQuerySchema = z.object(pagingShape(SHARE_PAGE_DEFAULT));
+export type ShareListQuery = z.output<typeof shareListQuerySchema>;
 
 /**
  * The shared page's period parameters. The page is opened from links people

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { ShareLinkRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { lockSite } from '../prompts/limits.ts';
-import type { ShareCreate } from './schemas.ts';
+import type { ShareCreate, ShareListQuery } from './schemas.ts';
 import { generateShareToken, hashShareToken, SHARE_PREFIX_LENGTH } from './tokens.ts';
 
 /** Share links of a site (variant A): create, list, revoke. Only admins reach these (the routes say so). */
@@ -29,17 +29,25 @@ export function shareUrl(ctx: AppContext, token: string): string {
   return `${ctx.config.publicBaseUrl.replace(/\/+$/, '')}/share/${token}`;
 }
 
-/** Every link of the site, newest first, revoked ones included (marked so); URLs are not kept, so none is listed. */
-export async function listShares(ctx: AppContext, site: SiteRow) {
-  const rows = await ctx.db
-    .selectFrom('shareLinks as l')
-    .leftJoin('users as u', 'u.id', 'l.createdBy')
-    .select(['l.id', 'l.label', 'l.tokenPrefix', 'l.createdBy', 'l.createdAt', 'l.revokedAt', 'u.name as creatorName'])
-    .where('l.siteId', '=', site.id)
-    .orderBy('l.id', 'desc')
-    .execute();
-  const shares = rows.map(serializeShare);
-  return { shares, total: shares.length, active: shares.filter((s) => s.state === 'active').length };
+/** The site's links, newest first, revoked ones included (marked so), a page at a time; URLs are not kept, so none is listed. */
+export async function listShares(ctx: AppContext, site: SiteRow, query: ShareListQuery) {
+  const [counts, rows] = await Promise.all([
+    ctx.db
+      .selectFrom('shareLinks')
+      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('id').filterWhere('revokedAt', 'is', null).as('active')])
+      .where('siteId', '=', site.id)
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('shareLinks as l')
+      .leftJoin('users as u', 'u.id', 'l.createdBy')
+      .select(['l.id', 'l.label', 'l.tokenPrefix', 'l.createdBy', 'l.createdAt', 'l.revokedAt', 'u.name as creatorName'])
+      .where('l.siteId', '=', site.id)
+      .orderBy('l.id', 'desc')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+  ]);
+  return { shares: rows.map(serializeShare), total: Number(counts.total), active: Number(counts.active), page: query.page, perPage: query.perPage };
 }
 
 /** A new link; its URL is in this answer only (the token is stored hashed). */

@@ -68,7 +68,7 @@ export const project = named(
   z.object({ ...siteFields, role: z.enum(['owner', 'admin', 'member', 'viewer']), answersCount: count }),
 );
 
-export const projectList = named('ProjectList', 'The workspace’s projects', z.object({ projects: z.array(projectSummary), total: count }));
+export const projectList = named('ProjectList', 'The workspace’s projects, oldest first, a page at a time', z.object({ projects: z.array(projectSummary), ...paging }));
 
 export const createdProject = named('CreatedProject', 'The project added, and the ambiguous names it tracks', z.object({ project: projectSummary, warnings }));
 

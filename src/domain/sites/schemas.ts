@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
 import { dryRunField, excludePhrasesField } from '../names/schemas.ts';
+import { pagingShape } from '../reports/query.ts';
 
 /** Request schemas of sites; domain functions take their output types. */
 
@@ -48,6 +49,11 @@ export const siteChangeSchema = z.object({
 });
 
 export const scheduleSchema = z.object({ enabled: booleanField, batch: booleanField.optional() });
+
+/** The first page holds every site the largest plan allows. */
+export const PROJECT_PAGE_DEFAULT = 100;
+export const projectListQuerySchema = z.object(pagingShape(PROJECT_PAGE_DEFAULT));
+export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
 
 export type SiteCreate = z.output<typeof siteCreateSchema>;
 export type SiteChanges = z.output<typeof siteChangeSchema>;

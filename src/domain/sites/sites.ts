@@ -5,7 +5,7 @@ import type { CompetitorRow, ScanSettingsJson, SiteRow } from '../../db/schema.t
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
-import type { SiteCreate } from './schemas.ts';
+import type { ProjectListQuery, SiteCreate } from './schemas.ts';
 import { limitsOf } from '../workspace/plans.ts';
 import { nameWarnings } from '../names/warnings.ts';
 
@@ -69,14 +69,29 @@ export async function competitorsOf(db: Db, siteIds: number[]): Promise<Map<numb
   return map;
 }
 
-export async function listSites(ctx: AppContext, orgId: number) {
+export async function listSites(ctx: AppContext, orgId: number, page?: { limit: number; offset: number }) {
   const { db } = ctx;
-  const sites = await db.selectFrom('sites').selectAll().where('orgId', '=', orgId).orderBy('id').execute();
+  let query = db.selectFrom('sites').selectAll().where('orgId', '=', orgId).orderBy('id');
+  if (page) query = query.limit(page.limit).offset(page.offset);
+  const sites = await query.execute();
   const competitors = await competitorsOf(
     db,
     sites.map((s) => s.id),
   );
   return sites.map((s) => serializeSite(s, competitors.get(s.id) ?? []));
+}
+
+/** The workspace's sites a page at a time, oldest first (GET /orgs/:orgId/projects). */
+export async function listSitePage(ctx: AppContext, orgId: number, query: ProjectListQuery) {
+  const [count, projects] = await Promise.all([
+    ctx.db
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', orgId)
+      .executeTakeFirstOrThrow(),
+    listSites(ctx, orgId, { limit: query.perPage, offset: (query.page - 1) * query.perPage }),
+  ]);
+  return { projects, total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
 export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {

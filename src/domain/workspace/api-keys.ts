@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { KeyRole } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { ROLE_RANK, capForKey } from './roles.ts';
+import { refusalsOf } from './key-cache.ts';
 import { announceKeyChange } from './key-changes.ts';
 import { requireMembership } from './members.ts';
 
@@ -50,6 +51,8 @@ export async function createApiKey(db: Db, input: { orgId: number; userId: numbe
     .values({ orgId: input.orgId, createdBy: input.userId, name, prefix, keyHash: hashKey(key), role })
     .returning(['id'])
     .executeTakeFirstOrThrow();
+  // A key made here works here at once: this process forgets its refusals (rare, and cheap to learn again).
+  refusalsOf({ db }).clear();
   return { id: row.id, key, name, prefix, role, orgId: input.orgId, userId: input.userId };
 }
 

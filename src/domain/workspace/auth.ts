@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/database.ts';
 import type { KeyRole, Plan, Role } from '../../db/schema.ts';
 import { UnauthorizedError } from '../../errors.ts';
 import { hashKey, isWellFormedKey } from './api-keys.ts';
-import { cacheOf, KEY_CACHE_TTL_MS, storeCachedKey } from './key-cache.ts';
+import { cacheOf, KEY_CACHE_TTL_MS, KEY_REFUSAL_TTL_MS, refusalsOf, storeCachedKey, storeRefusal } from './key-cache.ts';
 import { effectiveKeyRole } from './roles.ts';
 
 /** Who is calling: always an API key here; persons sign in through the web app only. */
@@ -63,6 +63,8 @@ const due = (lastUsedAt: Date | null, now: Date) => !lastUsedAt || now.getTime()
  * for KEY_CACHE_TTL_MS and dropped sooner when a change is announced
  * (key-changes.ts), so a revocation, a lowered creator or a creator who left
  * takes effect within a second everywhere, at no Redis round trip per request.
+ * Refusals of well-formed keys are remembered for KEY_REFUSAL_TTL_MS (a
+ * bounded map), so unknown keys cannot make every request a database query.
  */
 export async function authenticateKey(ctx: AppContext, key: string | null, now: Date): Promise<Principal> {
   if (!key) throw new UnauthorizedError();
@@ -78,12 +80,18 @@ export async function authenticateKey(ctx: AppContext, key: string | null, now: 
     return cached.principal;
   }
   if (!isWellFormedKey(key)) throw new UnauthorizedError();
+  // Refused a moment ago: refused again without a query (key-cache.ts KEY_REFUSAL_TTL_MS).
+  const refused = refusalsOf(ctx);
+  const refusedUntil = refused.get(key);
+  if (refusedUntil !== undefined && refusedUntil > started) throw new UnauthorizedError();
 
   const [row] = await preparedQuery<KeyRow>(ctx.db, 'auth-key-lookup', KEY_LOOKUP_SQL, [hashKey(key)]);
   if (!row || row.revokedAt || !row.creatorRole) {
     cache.delete(key);
+    storeRefusal(refused, key, started + KEY_REFUSAL_TTL_MS, performance.now());
     throw new UnauthorizedError();
   }
+  if (refusedUntil !== undefined) refused.delete(key);
   let lastUsedAt = row.lastUsedAt;
   if (due(lastUsedAt, now)) {
     await touchLastUse(ctx, row.keyId, now);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { CATALOG, defaultModel } from '../../assistants/catalog.ts';
+import { chargedPrice } from '../providers/providers.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { formatUsd, microsToUsd, type Micros } from '../../money.ts';
 import { monthKey, startOfUtcMonth } from '../../dates.ts';
@@ -100,9 +101,11 @@ export async function usage(ctx: AppContext, orgId: number) {
         const spent = byMonth.get(key) ?? 0;
         return { month: key, costUsd: microsToUsd(spent), formatted: formatUsd(spent) };
       }),
+      // As charged: 0 for an assistant the simulator answers because its credential is missing (auto mode).
       pricePerAnswer: CATALOG.map((p) => {
         const model = defaultModel(p.key);
-        return { provider: p.key, model: model.id, priceUsd: usd(model.priceMicros).usd, formatted: usd(model.priceMicros).formatted };
+        const price = chargedPrice(ctx.config, p.key, model, false);
+        return { provider: p.key, model: model.id, priceUsd: usd(price).usd, formatted: usd(price).formatted };
       }),
     },
   };

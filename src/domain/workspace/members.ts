@@ -4,6 +4,7 @@ import type { KeyRole, Role } from '../../db/schema.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, SignedInOnlyError } from '../../errors.ts';
 import { announceKeyChange } from './key-changes.ts';
 import { limitsOf } from './plans.ts';
+import type { MemberListQuery } from './schemas.ts';
 
 export async function requireMembership(db: Db, orgId: number, userId: number): Promise<{ role: Role }> {
   const row = await db.selectFrom('memberships').select('role').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
@@ -61,9 +62,14 @@ export async function addMember(ctx: AppContext, input: { orgId: number; userId:
   return input;
 }
 
-export async function listMembers(ctx: AppContext, orgId: number) {
+/**
+ * Members a page at a time, oldest first. Pending invitations are listed
+ * whole on every page: they count toward the member limit (an invitation
+ * past it is refused), so there are never more than the limit allows.
+ */
+export async function listMembers(ctx: AppContext, orgId: number, query: MemberListQuery) {
   const { db } = ctx;
-  const [members, invitations, org] = await Promise.all([
+  const [members, memberCount, invitations, org] = await Promise.all([
     db
       .selectFrom('memberships as m')
       .innerJoin('users as u', 'u.id', 'm.userId')
@@ -71,7 +77,14 @@ export async function listMembers(ctx: AppContext, orgId: number) {
       .where('m.orgId', '=', orgId)
       .orderBy('m.createdAt')
       .orderBy('u.id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
       .execute(),
+    db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', orgId)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('invitations')
       .select(['id', 'email', 'role', 'status', 'createdAt'])
@@ -83,11 +96,14 @@ export async function listMembers(ctx: AppContext, orgId: number) {
     db.selectFrom('orgs').selectAll().where('id', '=', orgId).executeTakeFirstOrThrow(),
   ]);
   const limit = limitsOf(org).members;
+  const total = Number(memberCount.n);
   return {
     members: members.map((m) => ({ ...m, pending: false })),
     invitations: invitations.map((i) => ({ ...i, pending: true })),
-    total: members.length,
-    limit: { members: limit, used: members.length + invitations.length },
+    total,
+    page: query.page,
+    perPage: query.perPage,
+    limit: { members: limit, used: total + invitations.length },
   };
 }
 

@@ -26,7 +26,8 @@ export async function findOrg(db: Db, orgId: number) {
   return org;
 }
 
-export async function setOrgLimits(db: Db, orgId: number, limits: Partial<WorkspaceLimits>) {
+/** The limits an operator may override (rewrites per day follow the plan only). */
+export async function setOrgLimits(db: Db, orgId: number, limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>) {
   const current = await findOrg(db, orgId);
   const changes = {
     ...(limits.sites !== undefined && { limitSites: limits.sites }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, percent, provider, usd } from '../common/responses.ts';
+import { count, dateTime, id, named, paging, percent, provider, usd } from '../common/responses.ts';
 import { schedule } from '../sites/responses.ts';
 
 /** Response schemas of the workspace endpoints (see src/domain/common/responses.ts). */
@@ -23,7 +23,13 @@ export const whoamiResponse = named(
 export const limits = named(
   'WorkspaceLimits',
   'Workspace limits by plan, or as an operator set them',
-  z.object({ sites: count, promptsPerSite: count, scansPerMonth: count, members: count }),
+  z.object({
+    sites: count,
+    promptsPerSite: count,
+    scansPerMonth: count,
+    members: count,
+    rewritesPerDay: count.describe('Imported queries rewritten into questions per UTC day, across the workspace’s sites (set by plan)'),
+  }),
 );
 
 export const workspaceResponse = named(
@@ -130,11 +136,11 @@ export const invitation = named(
 
 export const memberList = named(
   'MemberList',
-  'Members, pending invitations, and the member limit with the seats used (members plus pending invitations)',
+  'Members a page at a time (total counts them all), every pending invitation, and the member limit with the seats used (members plus pending invitations)',
   z.object({
     members: z.array(named('Member', 'A member of the workspace', z.object({ userId: id, name: z.string(), email: z.string(), role, joinedAt: dateTime, pending: z.boolean() }))),
     invitations: z.array(invitation),
-    total: count,
+    ...paging,
     limit: z.object({ members: count, used: count }),
   }),
 );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { pagingShape } from '../reports/query.ts';
 
-/** Request schemas of the workspace: invitations and roles. */
+/** Request schemas of the workspace: invitations, roles and the member list. */
 
 export const keyRole = z.enum(['viewer', 'member', 'admin'], { error: 'must be viewer, member or admin' });
 
@@ -17,3 +18,8 @@ export const retentionSchema = z.object({ retentionMonths });
 
 export type RetentionInput = z.input<typeof retentionSchema>;
 export type InvitationInput = z.output<typeof invitationSchema>;
+
+/** The first page holds every seat the largest plan has. */
+export const MEMBER_PAGE_DEFAULT = 200;
+export const memberListQuerySchema = z.object(pagingShape(MEMBER_PAGE_DEFAULT));
+export type MemberListQuery = z.output<typeof memberListQuerySchema>;

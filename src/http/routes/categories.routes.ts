@@ -1,4 +1,13 @@
-import { categoryCreateSchema, categoryMergeSchema, createCategory, listCategories, mergeCategories } from '../../domain/categories/categories.ts';
+import {
+  CATEGORIES_PER_SITE,
+  CATEGORY_PAGE_DEFAULT,
+  categoryCreateSchema,
+  categoryListQuerySchema,
+  categoryMergeSchema,
+  createCategory,
+  listCategories,
+  mergeCategories,
+} from '../../domain/categories/categories.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { categoryList, categoryMerge, categoryResponse } from '../../domain/categories/responses.ts';
 
@@ -7,19 +16,24 @@ export const categoryRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/categories',
-    summary: 'Categories with their prompt counts',
+    summary: `Categories with their prompt counts, by name (page, perPage: 5 to 200, default ${CATEGORY_PAGE_DEFAULT})`,
     access: 'viewer',
+    query: categoryListQuerySchema,
     responses: { 200: categoryList },
-    handler: async ({ ctx, site }) => json(await listCategories(ctx, site)),
+    handler: async ({ ctx, site, query }) => json(await listCategories(ctx, site, query)),
   }),
   defineRoute({
     method: 'POST',
     path: '/projects/:id/categories',
-    summary: 'Add an empty category (409 when the name exists, ignoring case)',
+    summary: `Add an empty category (409 when the name exists, ignoring case); up to ${CATEGORIES_PER_SITE} per project, however they are made`,
     access: 'member',
     body: categoryCreateSchema,
     example: { name: 'Integrations' },
-    responses: { 200: categoryResponse, 409: 'A category of this name exists (compared ignoring case)' },
+    responses: {
+      200: categoryResponse,
+      400: `Malformed JSON, or the project has ${CATEGORIES_PER_SITE} categories`,
+      409: 'A category of this name exists (compared ignoring case)',
+    },
     handler: async ({ ctx, site, body }) => json(await createCategory(ctx, site, body)),
   }),
   defineRoute({

@@ -1,8 +1,8 @@
 import { MethodNotAllowedError } from '../../errors.ts';
 import { buildTools, type Tool } from '../../mcp/catalog.ts';
-import { answerMcp } from '../../mcp/server.ts';
+import { answerMcp, MAX_BATCH_MESSAGES } from '../../mcp/server.ts';
 import { defineRoute, type Route } from '../route.ts';
-import { jsonRpcResponse } from '../../mcp/responses.ts';
+import { jsonRpcAnswer } from '../../mcp/responses.ts';
 
 /**
  * The MCP server (src/mcp, docs/mcp.md) at /mcp: the server authenticates
@@ -27,8 +27,9 @@ export function mcpRoutes(allRoutes: () => Route[]): Route[] {
       summary: 'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
       access: 'viewer',
       responses: {
-        200: { contentType: 'application/json', schema: jsonRpcResponse, description: 'The JSON-RPC response' },
+        200: { contentType: 'application/json', schema: jsonRpcAnswer, description: 'The JSON-RPC response, or an array of them for a batch' },
         202: { description: 'A notification or response accepted (no body)' },
+        400: `Malformed JSON, not a JSON-RPC message, or a batch of more than ${MAX_BATCH_MESSAGES} messages (JSON-RPC error -32600 in the message)`,
         406: 'Accept does not list application/json and text/event-stream',
       },
       handler: async ({ ctx, principal, req, requestId, log }) => {

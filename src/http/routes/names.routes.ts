@@ -1,7 +1,7 @@
 import { addMentionFeedback, listMentionFeedback } from '../../domain/names/feedback.ts';
 import { listNames } from '../../domain/names/names.ts';
 import { mentionFeedbackList, mentionFeedbackResponse, nameList } from '../../domain/names/responses.ts';
-import { mentionFeedbackListQuerySchema, mentionFeedbackSchema } from '../../domain/names/schemas.ts';
+import { mentionFeedbackListQuerySchema, mentionFeedbackSchema, nameListQuerySchema } from '../../domain/names/schemas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** The names a project tracks, how answers read them, and readers' corrections (src/domain/names). */
@@ -10,10 +10,11 @@ export const nameRoutes: Route[] = [
     method: 'GET',
     path: '/projects/:id/names',
     summary:
-      'Every name in use (name, brand terms, competitors, aliases): ambiguous or not and why, stored answers where it counted and was refused, examples each way, and its precision from corrections',
+      'Every name in use (name, brand terms, competitors, aliases): ambiguous or not and why, stored answers where it counted and was refused, examples each way, and its precision from corrections (page, perPage)',
     access: 'viewer',
+    query: nameListQuerySchema,
     responses: { 200: nameList },
-    handler: async ({ ctx, site }) => json(await listNames(ctx, site)),
+    handler: async ({ ctx, site, query }) => json(await listNames(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',

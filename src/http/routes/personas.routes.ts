@@ -1,4 +1,13 @@
-import { createPersona, deletePersona, listPersonas, personaCreateSchema, personaUpdateSchema, updatePersona } from '../../domain/personas/personas.ts';
+import {
+  createPersona,
+  deletePersona,
+  listPersonas,
+  PERSONAS_PER_SITE,
+  personaCreateSchema,
+  personaListQuerySchema,
+  personaUpdateSchema,
+  updatePersona,
+} from '../../domain/personas/personas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { deletedPersona, personaList, personaResponse } from '../../domain/personas/responses.ts';
 
@@ -7,21 +16,22 @@ export const personaRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/personas',
-    summary: 'Buyer personas with the number of prompts each asks',
+    summary: `Buyer personas with the number of prompts each asks, by name (page, perPage: 5 to 200, default ${PERSONAS_PER_SITE})`,
     access: 'viewer',
     variant: 'A',
+    query: personaListQuerySchema,
     responses: { 200: personaList },
-    handler: async ({ ctx, site }) => json(await listPersonas(ctx, site)),
+    handler: async ({ ctx, site, query }) => json(await listPersonas(ctx, site, query)),
   }),
   defineRoute({
     method: 'POST',
     path: '/projects/:id/personas',
-    summary: 'Add a buyer persona: name (up to 80) and context (up to 600, who asks, in their words)',
+    summary: `Add a buyer persona: name (up to 80) and context (up to 600, who asks, in their words); up to ${PERSONAS_PER_SITE} per project`,
     access: 'member',
     variant: 'A',
     body: personaCreateSchema,
     example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
-    responses: { 200: personaResponse },
+    responses: { 200: personaResponse, 400: `Malformed JSON, or the project has ${PERSONAS_PER_SITE} personas`, 409: 'A persona of this name exists' },
     handler: async ({ ctx, site, body }) => json(await createPersona(ctx, site, body)),
   }),
   defineRoute({

@@ -49,7 +49,11 @@ export const promptRoutes: Route[] = [
     body: promptCreateSchema,
     variantFields: { personaId: 'A' },
     example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
-    responses: { 200: promptResponse, 400: 'Malformed JSON, or the prompts-per-site limit is reached', 409: 'A prompt with this text is already tracked (compared ignoring case)' },
+    responses: {
+      200: promptResponse,
+      400: 'Malformed JSON, or the prompts-per-site limit is reached, or a new category would pass the categories-per-site limit',
+      409: 'A prompt with this text is already tracked (compared ignoring case)',
+    },
     handler: async ({ ctx, site, principal, body }) => json(await createPrompt(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -60,7 +64,11 @@ export const promptRoutes: Route[] = [
     body: promptUpdateSchema,
     variantFields: { personaId: 'A' },
     example: { status: 'paused', categories: ['Help desk', 'Pricing'] },
-    responses: { 200: promptResponse, 409: 'Another prompt has this text (compared ignoring case)' },
+    responses: {
+      200: promptResponse,
+      400: 'Malformed JSON, or a new category would pass the categories-per-site limit',
+      409: 'Another prompt has this text (compared ignoring case)',
+    },
     handler: async ({ ctx, site, ids, body }) => json(await updatePrompt(ctx, site, ids.promptId, body)),
   }),
   defineRoute({
@@ -71,7 +79,7 @@ export const promptRoutes: Route[] = [
     body: promptBulkSchema,
     variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
-    responses: { 200: promptBulkResult },
+    responses: { 200: promptBulkResult, 400: 'Malformed JSON, or a new category would pass the categories-per-site limit' },
     handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx, site, body)),
   }),
   defineRoute({
@@ -81,13 +89,13 @@ export const promptRoutes: Route[] = [
     access: 'member',
     body: promptImportSchema,
     example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
-    responses: { 200: promptImportResult },
+    responses: { 200: promptImportResult, 400: 'Malformed JSON, or the categories the file names would pass the categories-per-site limit (nothing is imported)' },
     handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/rewrite/pending',
-    summary: 'How many imported prompts are still worded as search queries (raw)',
+    summary: 'How many imported prompts are still worded as search queries (raw), and the workspace’s rewrites left today',
     access: 'viewer',
     responses: { 200: pendingRewritesResponse },
     handler: async ({ ctx, site }) => json(await pendingRewrites(ctx, site)),
@@ -95,9 +103,14 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts/rewrite',
-    summary: 'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour',
+    summary:
+      'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour per project (joining a queued rewrite counts); one question per prompt from the workspace’s rewrites per day (prompts past them stay raw)',
     access: 'admin',
-    responses: { 200: rewriteResponse, 400: 'ChatGPT is not connected, or the available balance is zero', 429: 'More than 10 rewrites this hour for this project' },
+    responses: {
+      200: rewriteResponse,
+      400: 'ChatGPT is not connected, or the available balance is zero',
+      429: 'More than 10 rewrite calls this hour for this project, or the workspace has no rewrites left today (Retry-After)',
+    },
     handler: async ({ ctx, site }) => json(await requestRewrite(ctx, site)),
   }),
   defineRoute({

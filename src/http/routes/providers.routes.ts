@@ -1,4 +1,4 @@
-import { listProviders } from '../../domain/providers/providers.ts';
+import { listProviders, PROVIDER_PAGE_DEFAULT, providerListQuerySchema } from '../../domain/providers/providers.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { assistantList } from '../../domain/providers/responses.ts';
 
@@ -7,9 +7,10 @@ export const providerRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/providers',
-    summary: 'The six assistants, their models and prices, connected or not',
+    summary: `The six assistants, their models and prices, connected or not (page, perPage: 5 to 200, default ${PROVIDER_PAGE_DEFAULT})`,
     access: 'viewer',
+    query: providerListQuerySchema,
     responses: { 200: assistantList },
-    handler: ({ ctx }) => json(listProviders(ctx)),
+    handler: ({ ctx, query }) => json(listProviders(ctx, query)),
   }),
 ];

@@ -1,5 +1,5 @@
 import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, startScan } from '../../domain/scans/scans.ts';
-import { scanDetailQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
+import { SCAN_PAGE_DEFAULT, scanDetailQuerySchema, scanListQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import {
   liveScan as liveScanResponse,
@@ -66,10 +66,11 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scans',
-    summary: 'The last 30 scans',
+    summary: `Scans, newest first: the last ${SCAN_PAGE_DEFAULT} unless asked otherwise (page, perPage: 5 to 200, default ${SCAN_PAGE_DEFAULT})`,
     access: 'viewer',
+    query: scanListQuerySchema,
     responses: { 200: scanList },
-    handler: async ({ ctx, site }) => json(await listScans(ctx, site)),
+    handler: async ({ ctx, site, query }) => json(await listScans(ctx, site, query)),
   }),
   defineRoute({
     method: 'GET',

@@ -1,4 +1,4 @@
-import { sharePageQuerySchema, shareCreateSchema } from '../../domain/shares/schemas.ts';
+import { SHARE_PAGE_DEFAULT, shareListQuerySchema, sharePageQuerySchema, shareCreateSchema } from '../../domain/shares/schemas.ts';
 import { createShare, listShares, revokeShare } from '../../domain/shares/shares.ts';
 import { sharedReport } from '../../domain/shares/shared-report.ts';
 import { renderNotFoundPage } from '../../share/not-found.ts';
@@ -19,11 +19,12 @@ export const shareRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/shares',
-    summary: 'The site’s report share links, newest first, revoked ones included; a link’s URL is shown only when it is created',
+    summary: `The site’s report share links, newest first, revoked ones included (page, perPage: 5 to 200, default ${SHARE_PAGE_DEFAULT}); a link’s URL is shown only when it is created`,
     access: 'admin',
     variant: 'A',
+    query: shareListQuerySchema,
     responses: { 200: shareList },
-    handler: async ({ ctx, site }) => json(await listShares(ctx, site)),
+    handler: async ({ ctx, site, query }) => json(await listShares(ctx, site, query)),
   }),
   defineRoute({
     method: 'POST',

@@ -1,7 +1,7 @@
 import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/sites/events.ts';
-import { siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain/sites/schemas.ts';
+import { PROJECT_PAGE_DEFAULT, projectListQuerySchema, siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain/sites/schemas.ts';
 import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
-import { addProject, listSites } from '../../domain/sites/sites.ts';
+import { addProject, listSitePage } from '../../domain/sites/sites.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import { createdProject, deletedEvent, eventList, eventResponse, projectChangeResult, projectList, projectResponse } from '../../domain/sites/responses.ts';
 
@@ -10,13 +10,11 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/projects',
-    summary: 'The workspace’s sites',
+    summary: `The workspace’s sites, oldest first (page, perPage: 5 to 200, default ${PROJECT_PAGE_DEFAULT})`,
     access: 'viewer',
+    query: projectListQuerySchema,
     responses: { 200: projectList },
-    handler: async ({ ctx, principal }) => {
-      const projects = await listSites(ctx, principal.org.id);
-      return json({ projects, total: projects.length });
-    },
+    handler: async ({ ctx, principal, query }) => json(await listSitePage(ctx, principal.org.id, query)),
   }),
   defineRoute({
     method: 'POST',

@@ -1,4 +1,6 @@
 import { readiness } from '../../domain/system/readiness.ts';
+import { UnauthorizedError } from '../../errors.ts';
+import { carriesBearer } from '../bearer.ts';
 import { buildOpenApi } from '../openapi.ts';
 import type { Metrics } from '../prometheus.ts';
 import { defineRoute, json, type Route } from '../route.ts';
@@ -25,10 +27,19 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
     defineRoute({
       method: 'GET',
       path: '/metrics',
-      summary: 'Prometheus metrics',
+      summary: 'Prometheus metrics; when the deployment sets METRICS_TOKEN, only with Authorization: Bearer <METRICS_TOKEN> (no API key)',
       access: 'public',
-      responses: { 200: { contentType: 'text/plain', description: 'Prometheus text exposition: request counts and durations by route and status, process metrics' } },
-      handler: async () => ({ raw: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
+      responses: {
+        200: { contentType: 'text/plain', description: 'Prometheus text exposition: request counts and durations by route and status, process metrics' },
+        401: 'METRICS_TOKEN is set and the request does not carry it as its bearer token',
+      },
+      handler: async ({ ctx, req }) => {
+        const token = ctx.config.metricsToken;
+        if (token !== undefined && !carriesBearer(req, token)) {
+          throw new UnauthorizedError('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        }
+        return { raw: await metrics.registry.metrics(), contentType: metrics.registry.contentType };
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -2,7 +2,7 @@ import { usage } from '../../domain/workspace/billing.ts';
 import { cancelInvitation, inviteMember } from '../../domain/workspace/invitations.ts';
 import { changeMemberRole, listMembers, removeMember } from '../../domain/workspace/members.ts';
 import { dashboard, whoami, workspace } from '../../domain/workspace/orgs.ts';
-import { invitationSchema, roleChangeSchema } from '../../domain/workspace/schemas.ts';
+import { invitationSchema, MEMBER_PAGE_DEFAULT, memberListQuerySchema, roleChangeSchema } from '../../domain/workspace/schemas.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
 import { dashboardResponse, invitationResponse, memberList, memberRoleResponse, usageResponse, whoamiResponse, workspaceResponse } from '../../domain/workspace/responses.ts';
 
@@ -43,10 +43,11 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/members',
-    summary: 'Members, pending invitations and the member limit',
+    summary: `Members (page, perPage: 5 to 200, default ${MEMBER_PAGE_DEFAULT}), every pending invitation and the member limit`,
     access: 'viewer',
+    query: memberListQuerySchema,
     responses: { 200: memberList },
-    handler: async ({ ctx, principal }) => json(await listMembers(ctx, principal.org.id)),
+    handler: async ({ ctx, principal, query }) => json(await listMembers(ctx, principal.org.id, query)),
   }),
   defineRoute({
     method: 'POST',

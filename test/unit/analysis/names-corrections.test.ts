@@ -18,69 +18,81 @@ import { BOOK } from './helpers.ts';
  * with facts, and the one ambiguity rule the API explains.
  */
 
-const AMAZON: BrandBookInput = {
-  name: 'Amazon',
-  brandTerms: ['Amazon Prime'],
-  domain: 'amazon.com',
-  excludePhrases: ['Amazon rainforest', 'Amazon river'],
+/**
+ * Names with no other sense, so what is refused here is refused by the
+ * exclusion phrases alone (the reading of everyday words is reading.ts's,
+ * tested on its own); each case holds with the phrases and fails without.
+ */
+const GLOBEX: BrandBookInput = {
+  name: 'Globex',
+  brandTerms: ['Globex Cloud'],
+  domain: 'globex.com',
+  excludePhrases: ['Globex Zentrum', 'Globex Arena'],
   competitors: [
-    { id: 7, name: 'Rainforest Co', aliases: ['Rainforest'], domain: null },
-    { id: 8, name: 'Walmart', aliases: [], domain: 'walmart.com', excludePhrases: ['Walmart parking lot'] },
+    { id: 7, name: 'Zentrum Labs', aliases: ['Zentrum'], domain: null },
+    { id: 8, name: 'Initech', aliases: [], domain: 'initech.com', excludePhrases: ['Initech parking lot'] },
   ],
 };
+const WITHOUT: BrandBookInput = { ...GLOBEX, excludePhrases: [], competitors: GLOBEX.competitors.map((c) => ({ ...c, excludePhrases: [] })) };
 
-const read = (text: string, book: BrandBookInput = AMAZON, corrections: Correction[] = []) => analyse({ text, citations: [], failed: false }, compileBrandBook(book), corrections);
-const reading = (text: string, name: string, book: BrandBookInput = AMAZON, corrections: Correction[] = []) => read(text, book, corrections).names.find((n) => n.name === name);
+const read = (text: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) => analyse({ text, citations: [], failed: false }, compileBrandBook(book), corrections);
+const reading = (text: string, name: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) => read(text, book, corrections).names.find((n) => n.name === name);
 
 describe('exclusion phrases', () => {
   it('refuse the brand inside its own phrase, and only there', () => {
-    expect(read('The Amazon rainforest is the largest on Earth.').mentioned).toBe(false);
-    expect(read('The Amazon river is the longest in South America.').verdict).toBe('missing');
-    expect(read('Order it on Amazon, it ships in a day.').mentioned).toBe(true);
-    const both = read('We order from Amazon. The Amazon river floods every year.');
-    expect(both.mentioned).toBe(true);
-    expect(both.brands[0]).toMatchObject({ name: 'Amazon', count: 1 });
+    const text = 'The Globex Arena hosts concerts.';
+    expect(read(text, WITHOUT).mentioned).toBe(true);
+    expect(read(text).mentioned).toBe(false);
+    expect(read(text).verdict).toBe('missing');
+    expect(read('We order from Globex, it ships in a day.').mentioned).toBe(true);
+    const both = read('We order from Globex. The Globex Arena hosts concerts.');
+    expect(both.brands).toMatchObject([{ name: 'Globex', count: 1, position: 14 }]);
+    expect(read('We order from Globex. The Globex Arena hosts concerts.', WITHOUT).brands[0]?.count).toBe(2);
   });
 
   it('are matched folded and as whole words: other case and accents count, a longer word does not', () => {
-    expect(read('THE AMAZON RAINFORÉST is vast.').mentioned).toBe(false);
-    expect(read('the amazon rainforest is vast, and Amazon sells maps of it.').brands[0]?.count).toBe(1);
-    // "rainforests" is not the phrase "rainforest": the name stands.
-    expect(read('Tours of Amazon rainforests are popular.').mentioned).toBe(true);
+    expect(read('THE GLOBEX ARÉNA is vast.', WITHOUT).mentioned).toBe(true);
+    expect(read('THE GLOBEX ARÉNA is vast.').mentioned).toBe(false);
+    expect(read('the globex arena is vast, and Globex sells tickets.').brands[0]?.count).toBe(1);
+    // "Arenas" is not the phrase "Arena": the name stands.
+    expect(read('Tours of Globex Arenas are popular.').mentioned).toBe(true);
   });
 
   it('belong to their entity: another entity named inside the phrase still counts', () => {
-    const f = read('Guides to the Amazon rainforest by Rainforest Co are popular.');
+    const f = read('Guides to the Globex Zentrum by Zentrum Labs are popular.');
+    expect(read('Guides to the Globex Zentrum by Zentrum Labs are popular.', WITHOUT).mentioned).toBe(true);
     expect(f.mentioned).toBe(false);
-    expect(f.brands.map((b) => b.name)).toEqual(['Rainforest Co']);
+    expect(f.brands.map((b) => b.name)).toEqual(['Zentrum Labs']);
+    expect(f.competitorsNamed).toEqual([7]);
     expect(f.verdict).toBe('lost');
   });
 
   it('apply to competitors too', () => {
-    expect(read('We met in the Walmart parking lot.').competitorsNamed).toEqual([]);
-    expect(read('Walmart sells groceries.').competitorsNamed).toEqual([8]);
+    expect(read('We met in the Initech parking lot.', WITHOUT).competitorsNamed).toEqual([8]);
+    expect(read('We met in the Initech parking lot.').competitorsNamed).toEqual([]);
+    expect(read('Initech sells staplers.').competitorsNamed).toEqual([8]);
   });
 
   it('change the book and its key; no phrases keep the key a book had without the field', () => {
-    const { excludePhrases: _omit, ...without } = AMAZON;
+    const { excludePhrases: _omit, ...without } = GLOBEX;
     void _omit;
     const plain = compileBrandBook({ ...without, competitors: without.competitors.map(({ excludePhrases: _x, ...c }) => c) });
-    const empty = compileBrandBook({ ...without, excludePhrases: [], competitors: without.competitors.map((c) => ({ ...c, excludePhrases: [] })) });
+    const empty = compileBrandBook(WITHOUT);
     expect(empty.key).toBe(plain.key);
-    expect(compileBrandBook(AMAZON).key).not.toBe(plain.key);
-    expect(compileBrandBook({ ...AMAZON, excludePhrases: ['Amazon river'] }).key).not.toBe(compileBrandBook(AMAZON).key);
+    expect(compileBrandBook(GLOBEX).key).not.toBe(plain.key);
+    expect(compileBrandBook({ ...GLOBEX, excludePhrases: ['Globex Arena'] }).key).not.toBe(compileBrandBook(GLOBEX).key);
     expect(plain.exclusions).toBe(false);
-    expect(compileBrandBook(AMAZON).exclusions).toBe(true);
+    expect(compileBrandBook(GLOBEX).exclusions).toBe(true);
   });
 
   it('are never tracked names (suggestions) and a phrase that is also a name keeps the name', () => {
-    const book = compileBrandBook(AMAZON);
-    expect(book.tracked.has('amazon rainforest')).toBe(false);
-    expect(book.tracked.has('amazon prime')).toBe(true);
+    const book = compileBrandBook(GLOBEX);
+    expect(book.tracked.has('globex arena')).toBe(false);
+    expect(book.tracked.has('globex cloud')).toBe(true);
     // The brand excludes a competitor's whole name: the competitor counts there, the brand inside it does not.
-    const shared: BrandBookInput = { ...AMAZON, excludePhrases: ['Walmart Amazon'], competitors: [{ id: 9, name: 'Walmart Amazon', aliases: [], domain: null }] };
-    const f = read('Walmart Amazon is a mall.', shared);
-    expect(f.brands.map((b) => b.name)).toEqual(['Walmart Amazon']);
+    const shared: BrandBookInput = { ...GLOBEX, excludePhrases: ['Initech Globex'], competitors: [{ id: 9, name: 'Initech Globex', aliases: [], domain: null }] };
+    const f = read('Initech Globex is a mall.', shared);
+    expect(f.brands.map((b) => b.name)).toEqual(['Initech Globex']);
     expect(f.mentioned).toBe(false);
   });
 });
@@ -108,7 +120,7 @@ describe('corrections', () => {
   });
 
   it('do not count a name inside an exclusion phrase, a URL or a longer word', () => {
-    expect(read('The Amazon rainforest is vast.', AMAZON, [{ name: 'Amazon', mentioned: true }]).mentioned).toBe(false);
+    expect(read('The Globex Arena is vast.', GLOBEX, [{ name: 'Globex', mentioned: true }]).mentioned).toBe(false);
     expect(read('See https://example.org/notion-review for more.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
     expect(read('Notional amounts are large.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
   });
@@ -150,21 +162,21 @@ afterAll(() => closeAnalysisPool());
 
 describe('name readings', () => {
   it('count each whole-word occurrence as counted or refused, with where the first of each is', () => {
-    const text = 'We order from Amazon daily. The Amazon river floods. Prices on Amazon drop.';
-    const r = reading(text, 'Amazon');
-    expect(r).toEqual({ name: 'Amazon', entity: 'brand', counted: 2, refused: 1, countedAt: [14, 20], refusedAt: [32, 38] });
-    expect(quoteAround(text, 14, 20)).toBe('We order from Amazon daily.');
-    expect(quoteAround(text, 32, 38)).toBe('The Amazon river floods.');
-    expect(reading('Walmart sells groceries.', 'Walmart')).toMatchObject({ entity: 8, counted: 1, refused: 0 });
+    const text = 'We order from Globex daily. The Globex Arena floods. Prices on Globex drop.';
+    const r = reading(text, 'Globex');
+    expect(r).toEqual({ name: 'Globex', entity: 'brand', counted: 2, refused: 1, countedAt: [14, 20], refusedAt: [32, 38] });
+    expect(quoteAround(text, 14, 20)).toBe('We order from Globex daily.');
+    expect(quoteAround(text, 32, 38)).toBe('The Globex Arena floods.');
+    expect(reading('Initech sells staplers.', 'Initech')).toMatchObject({ entity: 8, counted: 1, refused: 0 });
     // The first occurrence by position, though hits arrive in end order ("Foo" inside "Foo Cloud" ends before it).
     expect(reading('Foo Cloud is fine, Foo too.', 'Foo Cloud', BOOK)).toMatchObject({ counted: 1, countedAt: [0, 9] });
   });
 
   it('leave out names that do not occur, occur only inside longer words, URLs or a longer counted name', () => {
-    const f = read('Amazonian plants. See https://example.org/amazon. Amazon Prime is a subscription.');
-    expect(f.names.map((n) => n.name)).toEqual(['Amazon Prime']);
+    const f = read('Globexian plants. See https://example.org/globex. Globex Cloud is a service.');
+    expect(f.names.map((n) => n.name)).toEqual(['Globex Cloud']);
     expect(read('Nothing here.').names).toEqual([]);
-    expect(analyse({ text: null, citations: [], failed: true }, compileBrandBook(AMAZON)).names).toEqual([]);
+    expect(analyse({ text: null, citations: [], failed: true }, compileBrandBook(GLOBEX)).names).toEqual([]);
   });
 
   it('read an everyday-word name the reading refused as refused', () => {
@@ -196,18 +208,19 @@ describe('quoteAround', () => {
 
 describe('ambiguityOf', () => {
   it.each([
-    ['HP', true, 'two letters'],
-    ['X', true, 'a single letter'],
-    ['3M', true, 'two characters'],
-    ['Notion', true, 'an everyday English word'],
-    ['  notion ', true, 'an everyday English word'],
-    ['Best Buy', true, 'everyday English words'],
-    ['Apples', true, 'an everyday English word'],
-    ['Acme', false, null],
-    ['Foo Cloud', false, null],
-    ['Best Buy Online Store', false, null],
-  ] as const)('%s', (name, ambiguous, reason) => {
-    expect(ambiguityOf(name)).toEqual({ ambiguous, reason });
+    ['HP', true, 'short', 'one or two letters, which stand for many other things'],
+    ['X', true, 'short', 'one or two letters, which stand for many other things'],
+    ['3M', true, 'short', 'one or two letters, which stand for many other things'],
+    ['Notion', true, 'word', 'also an everyday English word'],
+    ['  notion ', true, 'word', 'also an everyday English word'],
+    ['Best Buy', true, 'word', 'also an everyday English word'],
+    ['Monday', true, 'weekday', 'also a day of the week'],
+    ['Amazon', true, 'place', 'also the name of a place'],
+    ['Acme', false, null, null],
+    ['Foo Cloud', false, null, null],
+    ['Best Buy Online Store', false, null, null],
+  ] as const)('%s', (name, ambiguous, sense, reason) => {
+    expect(ambiguityOf(name)).toEqual({ ambiguous, sense, reason });
   });
 
   it('is the rule the brand book reads context for', () => {

@@ -1,0 +1,516 @@
+import type { OtherSense } from './lexicon.ts';
+import { IS_WORD } from './fold.ts';
+import { isGivenName, isProperAnyway } from './lexicon.ts';
+import { posAround } from './pos.ts';
+import { sentenceAround } from './sentences.ts';
+
+/**
+ * Whether one occurrence of an ambiguous name ("Monday", "Notion", "you",
+ * "HP") means the brand, read from its surroundings as a careful reader
+ * does: the name's other sense sets how much proof is needed, and cues
+ * around it add or take away weight (docs/analysis.md "Everyday-word
+ * names"). A sum above zero means the brand. Only ambiguous names come
+ * here, so plain names pay nothing for it.
+ */
+
+export interface Occurrence {
+  text: string;
+  start: number;
+  end: number;
+  sense: OtherSense;
+  /** the spellings the book gives the name ("Notion", "HubSpot") */
+  casings: readonly string[];
+  /** its lower-case form is an everyday word ("chase", "apple"; not "monday") */
+  lowerWord: boolean;
+}
+
+/** What the rest of the answer says about the entity. */
+export interface AnswerEvidence {
+  /** the same entity is named elsewhere without doubt (its domain, a plain alias, a marked name) */
+  namedElsewhere: boolean;
+  /** another tracked brand is named in the same sentence */
+  brandInSentence: boolean;
+  /** another tracked brand sits next to it in a list ("Asana, Monday and Trello") */
+  brandBeside: boolean;
+  /** right after a tracked name ("Samsung Galaxy", "Chevrolet Tahoe"): a product line */
+  afterBrand: boolean;
+  /** the prompt names it too */
+  inPrompt: boolean;
+  /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
+  listHead: boolean;
+}
+
+export interface Reading {
+  means: boolean;
+  score: number;
+  /** the cues that decided, strongest first, for the names page and tests */
+  cues: string[];
+}
+
+/** Weight a name starts with: how often its other sense is the one meant when nothing else tells. */
+const PRIOR: Record<OtherSense, number> = {
+  short: -0.5,
+  function: -2.5,
+  weekday: -1,
+  month: -1,
+  sky: -1,
+  animal: -0.5,
+  person: -1,
+  place: -1,
+  language: -1,
+  word: -0.5,
+};
+
+/** Senses English always writes with a capital, so a capital says little. */
+const CAPITALISED_ANYWAY = new Set<OtherSense>(['weekday', 'month', 'sky', 'person', 'place', 'language']);
+
+const PRODUCT_NOUNS = new Set(
+  (
+    'app apps platform platforms software tool tools suite crm erp api apis dashboard dashboards workspace workspaces subscription subscriptions tier tiers plan plans pricing price prices ' +
+    'feature features integration integrations extension extensions plugin plugins add-on add-ons template templates automation automations board boards account accounts ' +
+    'interface ui ux users user customers customer support onboarding trial demo license licence seats seat version release update updates mobile desktop web cloud service services ' +
+    'product products solution solutions system systems editor builder checkout terminal terminals reader readers device devices printer printers laptop laptops phone phones store ' +
+    'marketplace card cards rewards membership members delivery deliveries shipping menu menus stock shares settings checking savings ' +
+    'bag bags shoe shoes sneakers watch watches car cars truck trucks suv laptop jacket jackets boots bike bikes mattress mattresses vacuum vacuums lock locks oven ovens ' +
+    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking'
+  ).split(' '),
+);
+
+/** Product nouns that also follow a day or a month ("the Monday plan", "the March update"). */
+const DAY_NOUNS = new Set('plan plans update updates release releases delivery deliveries store card version menu shipping members stock'.split(' '));
+
+/** Verbs a product is the subject of ("Monday offers", "Notion lets you"). */
+const PRODUCT_VERBS = new Set(
+  (
+    'offers offer provides provide integrates integrate supports support lets let allows allow includes include costs cost charges charge starts start ships ship syncs sync connects ' +
+    'connect scales scale automates automate handles handle focuses focus excels excel shines shine stands tracks track stores store hosts host runs run delivers deliver ' +
+    'helps help gives give features feature bundles bundle adds add launched launches released releases announced announces acquired raised sells sell makes offered provided integrated ' +
+    'supported included cost charged started shipped handled focused tracked stored delivered helped gave added made has have had works work comes come ' +
+    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets'
+  ).split(' '),
+);
+
+/** Words before a name that take a product ("switch to", "tools like", "vs"). */
+const PRODUCT_BEFORE_1 = new Set(
+  (
+    'use uses using used try tries tried trying adopt adopted adopting choose chose choosing pick picked picking recommend recommended consider considered considering evaluate evaluated ' +
+    'vs versus via than including include includes install installed installing buy bought subscribe subscribed prefer preferred prefers love loved like liked rate rated review reviewed compare compared ' +
+    'outperforms beats beat replaced replace replacing'
+  ).split(' '),
+);
+const PRODUCT_BEFORE_2 = new Set(
+  [
+    'switch to',
+    'switched to',
+    'switching to',
+    'migrate to',
+    'migrated to',
+    'migrating to',
+    'move to',
+    'moved to',
+    'moving to',
+    'such as',
+    'compared to',
+    'compared with',
+    'alternative to',
+    'alternatives to',
+    'integrates with',
+    'integration with',
+    'sign up',
+    'signed up',
+    'pay for',
+    'paid for',
+    'paying for',
+    'go with',
+    'went with',
+    'stick with',
+    'built on',
+    'built with',
+    'powered by',
+    'tools like',
+    'apps like',
+    'platforms like',
+    'options like',
+    'products like',
+    'brands like',
+    'services like',
+    'competitors like',
+    'rivals like',
+    'apart from',
+    'ahead of',
+    'behind',
+    'up to',
+  ].filter((x) => x.includes(' ')),
+);
+
+/** "X is a/an ... (tool|platform|...)" and its kin: "a solid pick", "the best option". */
+const CHOICE_NOUNS = new Set('pick choice option options alternative alternatives fit bet winner favorite favourite leader contender standout'.split(' '));
+
+const DATE_BEFORE = new Set(
+  'on by until till next last this every each since from before after through thru early late mid during starting ending coming past following following until of in every other'.split(
+    ' ',
+  ),
+);
+const DATE_AFTER = new Set('morning mornings afternoon afternoons evening evenings night nights between deadline deadlines holiday holidays break weekend blues'.split(' '));
+const DAY_WORDS = new Set(
+  'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends january february march april may june july august september october november december'.split(
+    ' ',
+  ),
+);
+const POSSESSIVE_DETERMINERS = new Set('my your our their his her'.split(' '));
+const PERSON_TITLES = new Set(
+  'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(' '),
+);
+const PLACE_AFTER = new Set(
+  'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake'.split(' '),
+);
+const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
+const SKY_WORDS = new Set(
+  'planet planets orbit orbits orbiting moon moons mission missions nasa solar telescope rover god goddess myth myths mythology greek roman norse retrograde atmosphere surface spacecraft probe temple'.split(
+    ' ',
+  ),
+);
+const ANIMAL_WORDS = new Set(
+  'species habitat habitats prey cub cubs fur zoo wild wildlife hunt hunts hunting eat eats population populations nest nests feathers wings wingspan predator predators breed breeds bird birds animal animals cat cats'.split(
+    ' ',
+  ),
+);
+const LANGUAGE_WORDS = new Set(
+  'language languages speakers speaker speaking speak speaks spoken translation translate translated accent dialect grammar words word fluent native subtitles phrase phrases'.split(
+    ' ',
+  ),
+);
+const ADVERBS = new Set('also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(' '));
+const USED = /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
+const IN_PRODUCT = new Set('of in for on inside within'.split(' '));
+const DAY_DETERMINERS = new Set('a an the this that next last every each'.split(' '));
+const PRONOUNS = new Set('you we they i he she it your our their'.split(' '));
+const PLACE_BEFORE_CAP = new Set('lake mount mt river cape port fort san santa st saint north south east west upper lower greater new big gen'.split(' '));
+const DETERMINERS = new Set('a an the this that these those its some any no each every another one'.split(' '));
+const MODALS = new Set("to can will would should could may might must you we they i don’t don't let lets".split(' '));
+
+interface Around {
+  before: string[];
+  after: string[];
+  /** the characters right after the name, up to the next word */
+  glue: string;
+  /** the characters right before the name, back to the previous word */
+  lead: string;
+  /** the word after, as written */
+  afterWritten: string;
+  /** the word before, as written */
+  beforeWritten: string;
+}
+
+function isWordAt(text: string, i: number): boolean {
+  return i >= 0 && i < text.length && (IS_WORD[text.charCodeAt(i)] === 1 || text[i] === "'" || text[i] === '’');
+}
+
+/** Up to `n` words each side, within the sentence (stopping at `.!?` and line breaks). */
+function around(text: string, start: number, end: number, n: number): Around {
+  const before: string[] = [];
+  const after: string[] = [];
+  let i = start - 1;
+  let lead = '';
+  let beforeWritten = '';
+  while (before.length < n && i >= 0) {
+    let gap = '';
+    while (i >= 0 && !isWordAt(text, i)) {
+      const c = text[i] as string;
+      if (c === '\n' || c === '.' || c === '!' || c === '?' || c === ':' || c === ';') return finish();
+      gap = c + gap;
+      i--;
+    }
+    if (before.length === 0) lead = gap;
+    const e = i + 1;
+    while (i >= 0 && isWordAt(text, i)) i--;
+    if (e - (i + 1) <= 0) break;
+    const w = text.slice(i + 1, e);
+    if (before.length === 0) beforeWritten = w;
+    before.push(w.toLowerCase());
+  }
+  return finish();
+
+  function finish(): Around {
+    let j = end;
+    let glue = '';
+    let afterWritten = '';
+    while (after.length < n && j < text.length) {
+      while (j < text.length && !isWordAt(text, j)) {
+        const c = text[j] as string;
+        if (after.length === 0) glue += c;
+        if (c === '\n' || c === '!' || c === '?' || ((c === '.' || c === ':' || c === ';') && !isWordAt(text, j + 1)))
+          return { before, after, glue, lead, afterWritten, beforeWritten };
+        j++;
+      }
+      const s = j;
+      while (j < text.length && isWordAt(text, j)) j++;
+      if (j === s) break;
+      const w = text.slice(s, j);
+      if (after.length === 0) afterWritten = w;
+      after.push(w.toLowerCase());
+    }
+    return { before, after, glue, lead, afterWritten, beforeWritten };
+  }
+}
+
+const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`', '-', '+', '•', '|']);
+
+/**
+ * How far any look around a name reaches, each way: an answer is read in
+ * linear time whatever its lines' lengths (a line of 200 KB holding thousands
+ * of names costs each of them this much, not the line).
+ */
+const REACH = 400;
+
+/** Start of the line holding offset i, looked for at most REACH back. */
+function lineStartNear(text: string, i: number): number {
+  const stop = Math.max(0, i - REACH);
+  for (let j = i - 1; j >= stop; j--) if (text.charCodeAt(j) === 10) return j + 1;
+  return stop;
+}
+
+/** End of the line holding offset i (the newline's offset), looked for at most REACH ahead. */
+function lineEndNear(text: string, i: number): number {
+  const stop = Math.min(text.length, i + REACH);
+  for (let j = i; j < stop; j++) if (text.charCodeAt(j) === 10) return j;
+  return stop;
+}
+
+/** The next `c` in [from, to), or -1. */
+function findBefore(text: string, c: string, from: number, to: number): number {
+  for (let j = from; j < to; j++) if (text[j] === c) return j;
+  return -1;
+}
+
+/** The sentence around `at`, looked for within REACH each way. */
+export function sentenceNear(text: string, at: number): { start: number; end: number } {
+  const from = Math.max(0, at - REACH);
+  const s = sentenceAround(text.slice(from, Math.min(text.length, at + REACH)), at - from);
+  return { start: s.start + from, end: s.end + from };
+}
+
+function atSentenceStart(text: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && SKIP_BACK.has(text[i] ?? '')) i--;
+  if (i < 0) return true;
+  const c = text[i];
+  return (
+    c === '\n' ||
+    c === '.' ||
+    c === '!' ||
+    c === '?' ||
+    c === ':' ||
+    (c !== undefined && c >= '0' && c <= '9' && /(?:^|\n)\s*\d{1,3}[.)]\s*$/.test(text.slice(Math.max(0, i - 6), start)))
+  );
+}
+
+/** Bold, italic, code, a link text, a heading, a table's first cell or the head of a list item. */
+function markedAsName(text: string, start: number, end: number): string | null {
+  const before2 = text.slice(Math.max(0, start - 2), start);
+  const after2 = text.slice(end, end + 2);
+  if ((before2 === '**' || before2 === '__') && (after2 === '**' || after2 === '__')) return 'written in bold';
+  const before = text[start - 1];
+  const after = text[end];
+  if ((before === '*' || before === '_') && (after === '*' || after === '_')) return 'written in italics';
+  if (before === '`' || before === '[') return 'written as code or link text';
+  const head = text.slice(lineStartNear(text, start), start);
+  if (/^\s*#/.test(head)) return 'in a heading';
+  if (/^\s*\|\s*(?:\*\*)?$/.test(head)) return "in a table's first column";
+  if (LIST_HEAD.test(head)) {
+    // "1. **Dell Inspiron 14** – ...": a bold head that starts with the name names a product line of it;
+    // "5. **Zoom out at the end.**" is an instruction, not a name.
+    if (/(?:\*\*|__)$/.test(head)) {
+      const lineEnd = lineEndNear(text, end);
+      const close = text.slice(end, lineEnd).indexOf(head.slice(-2));
+      const bold = close < 0 ? '' : text.slice(start, end + close);
+      return /[.!?]$/.test(bold) || bold.split(' ').length > 5 ? null : 'heads a list item';
+    }
+    if (/^(?:\*\*|__)?\s*(?:$|\n|[(–—:,]|\s+[-–—]\s)/.test(text.slice(end, end + 4))) return 'heads a list item';
+  }
+  return null;
+}
+
+const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
+
+type Casing = 'lower' | 'capital' | 'caps' | 'book';
+
+function casingOf(written: string, casings: readonly string[]): Casing {
+  const letters = written.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
+  if (letters === letters.toLowerCase()) return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
+  // A capital past the first letter that the book gives ("HubSpot", "HP") is the writer's, never the sentence's.
+  if (casings.includes(written) && /\p{Lu}/u.test(letters.slice(1))) return 'book';
+  return 'capital';
+}
+
+/** Reads one occurrence; `evidence` is what the rest of the answer says. */
+export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain = false): Reading {
+  const { text, start, end, sense } = o;
+  const written = text.slice(start, end);
+  const folded = written.toLowerCase();
+  // The sum is all a decision needs; the cues' words are kept only when asked for (the names page, tests).
+  const cues: { w: number; why: string }[] = [];
+  let score = 0;
+  const cue = (w: number, why: string) => {
+    score += w;
+    if (explain) cues.push({ w, why });
+  };
+  cue(PRIOR[sense], sense === 'word' ? 'the name is an everyday word' : `the name is also a ${sense}`);
+  const a = around(text, start, end, 5);
+  const [b1 = '', b2 = '', b3 = ''] = a.before;
+  const [a1 = ''] = a.after;
+  const possessive = a1 === "'s" || a1 === '’s' || (a1 === 's' && /^['’]$/.test(a.glue));
+  const rest = possessive ? a.after.slice(1) : a.after;
+  const next = rest[0] ?? '';
+  const next2 = rest[1] ?? '';
+  const nextBare = next.split(/['’]/)[0] ?? '';
+  // "You also lets you", "Saturn is widely used": adverbs between a subject and its verb.
+  const verb = ADVERBS.has(next) ? next2 : next;
+  const sentenceStart = atSentenceStart(text, start);
+  const casing = casingOf(written, o.casings);
+  const shouting = casing === 'caps' && allCapitalsAround(text, start, end);
+  const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
+  const dayLike = sense === 'weekday' || sense === 'month';
+  const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
+  const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
+
+  const inTitle = insideItalicTitle(text, start, end);
+  let mark = markedAsName(text, start, end) ?? (evidence.listHead ? 'heads a list item' : null);
+  if (mark !== null && inTitle) mark = null;
+  if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
+  else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
+  else if (inTitle) cue(-2.5, 'part of a title in italics');
+  if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co')) cue(2, 'written with its domain');
+  if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? ''))) cue(-3, 'part of a hyphenated word');
+
+  // Casing: what the writer's capitals say beyond the sentence's own. Short names keep their exact casing,
+  // since capitals are how short words are stressed ("GO!" is no sign of a brand "Go").
+  if (sense === 'short') {
+    if (!o.casings.includes(written)) cue(-3, 'not written as the brand writes it');
+    else if (casing === 'book') cue(2.5, 'written as the brand writes it');
+  } else if (casing === 'book') cue(2.5, 'written as the brand writes it');
+  else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
+  else if (casing === 'capital' && !sentenceStart && !inTitle) {
+    if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
+  } else if (casing === 'lower') {
+    if (sense === 'function') cue(-4, 'a common word in lower case');
+    else if (o.lowerWord) cue(-3, 'an everyday word in lower case');
+    else if (sense === 'animal') cue(-2, 'an animal, in lower case');
+  }
+
+  // A product's company: list neighbours, product verbs and nouns, choosing words.
+  // Where nothing else tells, an answer that names the brand elsewhere, or another brand beside it, tips it.
+  if (evidence.brandBeside) cue(3, 'listed beside other brands');
+  else if (evidence.brandInSentence) cue(1.25, 'another brand in the sentence');
+  if (evidence.namedElsewhere) cue(1.25, 'the answer names the brand elsewhere');
+  if (evidence.inPrompt) cue(1, 'the prompt names it');
+  if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
+  else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
+  else if (!possessive && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
+  else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
+  if ((next === 'is' || next === 'was' || next === 'remains') && rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w))) cue(2, 'called a product or a choice');
+  if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
+  else if (PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
+  else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
+  else if (b1 === 'on' && !dayLike && casing !== 'lower') cue(1, 'after "on", as a platform');
+  else if (POSSESSIVE_DETERMINERS.has(b1)) {
+    if (dayLike || !o.lowerWord) cue(2, `"${b1} ${written}": something one owns`);
+    else cue(-1, `after "${b1}"`);
+  } else if (b1 === 'with' || b1 === 'like' || b1 === 'or' || b1 === 'and') cue(0.5, `after "${b1}"`);
+
+  // Part of another name: "the Big Apple", "Gen X", "Lake Tahoe", "Robin Dunbar", "Orange County".
+  if (evidence.afterBrand) cue(2.5, 'right after a brand: its product line');
+  else if (prevCapital && !evidence.brandBeside && !mark) {
+    if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
+    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+  }
+  if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1)) cue(-4, 'a first name followed by a surname');
+  if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
+  if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
+
+  // The other sense's own company.
+  let nearDays = false;
+  if (dayLike) {
+    if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2))) cue(-3.5, `a date phrase ("${b1} ${written}")`);
+    if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue))) cue(-3.5, 'a date or time phrase');
+    if ((DAY_LINKS.has(next) && DAY_WORDS.has(next2)) || (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) || (b1 === 'and' && DAY_WORDS.has(b3))) cue(-3.5, 'beside another day or month');
+    else nearDays = true;
+    if (possessive && !PRODUCT_NOUNS.has(next)) cue(-1.5, 'a possessive of the day');
+  }
+  if (sense === 'place' || sense === 'person') {
+    if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside) cue(-2, 'a place and its region');
+    if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
+    if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
+  }
+  if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2))) cue(-3.5, 'the planet or the myth');
+  if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2))) cue(-3.5, 'the animal');
+  if (sense === 'language') {
+    if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in') cue(-3, 'the language');
+    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && next !== 'is' && next !== 'and' && next !== 'or')
+      cue(-2, `"${written} ${next}": a nationality or language`);
+  }
+  // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
+  if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital') || (casing === 'capital' && proper)) {
+    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next)) cue(-2, `after "${b1}"`);
+    if (next === 'of') cue(-2, `"${written} of"`);
+    if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
+    if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
+    if (casing === 'lower' && !dayLike && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
+  } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark) cue(-1, `"the ${written}", a title or a thing`);
+
+  // Looked for last, and only where it can still change the outcome.
+  if (nearDays && (score > 0 || explain) && otherDaysNear(text, start, end, folded)) cue(-2, 'among other days or months');
+  // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
+  // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
+  // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
+  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2) {
+    const sentence = sentenceNear(text, start);
+    const here = text.slice(sentence.start, sentence.end);
+    const tags = posAround(here, start - sentence.start, end - sentence.start);
+    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) cue(1.5, `the subject of the verb "${next}"`);
+  }
+  cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
+  return { means: score > 0, score, cues: cues.map((c) => c.why) };
+}
+
+const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
+const DAY_NEAR = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
+
+/** Another day or month within the sentence or the neighbouring lines: the list is of days. */
+function otherDaysNear(text: string, start: number, end: number, folded: string): boolean {
+  const from = Math.max(0, start - 120);
+  const window = text.slice(from, Math.min(text.length, end + 120));
+  DAY_NEAR.lastIndex = 0;
+  for (let m = DAY_NEAR.exec(window); m !== null; m = DAY_NEAR.exec(window)) {
+    const at = from + m.index;
+    if (at !== start && m[0].toLowerCase().replace(/s$/, '') !== folded.replace(/s$/, '')) return true;
+  }
+  return false;
+}
+
+/** Inside `*Death and the Penguin*`: a title of several words set in italics. */
+function insideItalicTitle(text: string, start: number, end: number): boolean {
+  const lineStart = lineStartNear(text, start);
+  let open = -1;
+  for (let j = start - 1; j >= lineStart; j--)
+    if (text[j] === '*') {
+      open = j;
+      break;
+    }
+  if (open < 0 || text[open - 1] === '*' || text[open + 1] === '*' || text[open + 1] === ' ') return false;
+  const close = findBefore(text, '*', end, lineEndNear(text, end));
+  if (close < 0 || text[close + 1] === '*' || text[close - 1] === ' ') return false;
+  return open < start - 1 || close > end;
+}
+
+/** Whether the sentence holding the name has no lower-case letter besides it: there, capitals say nothing. */
+function allCapitalsAround(text: string, start: number, end: number): boolean {
+  const s = sentenceNear(text, start);
+  for (let i = s.start; i < s.end; i++) {
+    if (i >= start && i < end) continue;
+    const c = text[i] as string;
+    if (c !== c.toUpperCase()) return false;
+  }
+  return true;
+}
