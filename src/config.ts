@@ -202,9 +202,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
-  }
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+  // The map sends fetches of customer sites to local origins, past the SSRF guard's address checks: tests and demos only.
+  if (cleaned.NODE_ENV === 'production' && cleaned.SITE_FETCH_MAP?.split(',').some((pair) => pair.trim()))
+    problems.push('SITE_FETCH_MAP: not allowed when NODE_ENV=production (it sends fetches of the listed sites to local addresses, for tests and demos only); unset it');
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const simulatorUrl = e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`;
   const cred = (apiKey: string | undefined, baseUrl: string | undefined): ProviderCredential => ({ apiKey, baseUrl });

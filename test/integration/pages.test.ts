@@ -67,7 +67,12 @@ beforeAll(async () => {
   // The fetch deadline covers parsing as the body streams: a 50,001-URL file takes 0.8 s alone and over 1.5 s under a loaded CI.
   app = await startTestApp({
     workers: true,
-    env: { SITE_FETCH_MAP: `fixture-shop.com=${site.url},other-shop.com=${site.url}`, SITE_FETCH_TIMEOUT_MS: '6000', SITE_JOB_WAIT_MS: '10000' },
+    // The map names each host it sends to the fixture (a domain also covers its www. form, no other subdomain).
+    env: {
+      SITE_FETCH_MAP: `fixture-shop.com=${site.url},shop.fixture-shop.com=${site.url},other-shop.com=${site.url}`,
+      SITE_FETCH_TIMEOUT_MS: '6000',
+      SITE_JOB_WAIT_MS: '10000',
+    },
   });
   ws = await seedWorkspace(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fixture Shop', url: `${ORIGIN}/` } });
