@@ -106,6 +106,7 @@ export const configSchema = z.object({
   SITE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   SITE_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   SITE_FETCH_CONTACT_URL: z.url({ message: 'must be an absolute URL' }).default('https://sightline.dev/bot'),
+  SITE_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(20_000),
   SITEMAP_TITLES_PER_RUN: z.coerce.number().int().min(0).max(100_000).default(500),
   SITE_JOB_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(4020),
@@ -160,6 +161,8 @@ export interface Config {
     titlesPerRun: number;
     /** How long POST import-sitemap and crawlers/check wait for their job before answering its progress. */
     jobWaitMs: number;
+    /** The most one file from a site (robots.txt, llms.txt, a sitemap, a page's head) may take to parse on its thread. */
+    parseTimeoutMs: number;
   };
   /** Each provider account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
   providerLimits: Record<Upstream, UpstreamLimitConfig>;
@@ -242,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       contactUrl: e.SITE_FETCH_CONTACT_URL,
       titlesPerRun: e.SITEMAP_TITLES_PER_RUN,
       jobWaitMs: e.SITE_JOB_WAIT_MS,
+      parseTimeoutMs: e.SITE_PARSE_TIMEOUT_MS,
     },
     providerLimits: {
       openai: { rpm: e.OPENAI_RPM, maxInFlight: e.OPENAI_MAX_IN_FLIGHT },

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNightlyChecks } from '../../src/domain/crawlers/checks.ts';
+import { requestCrawlerCheck, runNightlyChecks } from '../../src/domain/crawlers/checks.ts';
+import { runCrawlerCheck } from '../../src/domain/crawlers/run-check.ts';
+import { createSiteFileReader, siteFileReaderFor, type SiteFileReader } from '../../src/web/site-file-pool.ts';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { queueFor } from '../../src/queue/queues.ts';
@@ -11,7 +13,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  * Crawler checks against a local fixture site: access per AI crawler with
  * the deciding line, robots.txt missing or unreachable, llms.txt added,
  * broken and removed between checks (the history says what changed), roles,
- * the nightly schedule, and bad input.
+ * the nightly schedule, bad input.
  */
 
 let app: TestApp;
@@ -169,6 +171,37 @@ describe('crawler check', () => {
     expect(res.body.robots.state).toBe('found');
     expect(res.body.crawlers).toHaveLength(AI_CRAWLERS.length);
     site.set('/robots.txt', ROBOTS);
+  });
+});
+
+describe('files their thread cannot read within the deadline', () => {
+  /** Runs a check in this process with `reader`, as the job would. */
+  async function checkWith(reader: SiteFileReader) {
+    const { check } = await requestCrawlerCheck(app.ctx, { id: siteId }, null, 'manual', { queue: false });
+    return runCrawlerCheck(app.ctx, siteId, check.id, { reader });
+  }
+
+  it('fails the check on a robots.txt, keeping the last results, and marks a llms.txt invalid', async () => {
+    // 500 KiB of rules: reading them takes far longer than the few ms allowed here (SITE_PARSE_TIMEOUT_MS is 20 s by default).
+    site.set('/robots.txt', `User-agent: *\n${'Disallow: /*a*b*c\n'.repeat(27_000)}`);
+    const fast = createSiteFileReader({ deadlineMs: 10 });
+    try {
+      expect(await checkWith({ ...siteFileReaderFor(app.config), robots: fast.robots })).toEqual({
+        state: 'failed',
+        error: 'robots.txt took too long to read (over 10 ms); it was not used',
+      });
+      const failed = await report();
+      expect(failed.body.check).toMatchObject({ state: 'failed', error: 'robots.txt took too long to read (over 10 ms); it was not used' });
+      expect(failed.body.robots.state).toBe('found');
+
+      site.set('/robots.txt', ROBOTS);
+      site.set('/llms.txt', `# Fixture Shop\n${'- [Page](https://www.fixture-shop.com/p)\n'.repeat(20_000)}`);
+      expect(await checkWith({ ...siteFileReaderFor(app.config), llmsTxt: createSiteFileReader({ deadlineMs: 1 }).llmsTxt })).toEqual({ state: 'done' });
+      expect((await report()).body.llmsTxt).toMatchObject({ state: 'invalid', status: 200, note: 'llms.txt took too long to read (over 1 ms); it was not used' });
+    } finally {
+      site.set('/robots.txt', ROBOTS);
+      site.remove('/llms.txt');
+    }
   });
 });
 

@@ -61,6 +61,12 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'development', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000' }).siteFetchMap.size).toBe(1);
   });
 
+  it('gives every parse of a site file a deadline', () => {
+    expect(loadConfig({}).siteFetch.parseTimeoutMs).toBe(20_000);
+    expect(loadConfig({ SITE_PARSE_TIMEOUT_MS: '250' }).siteFetch.parseTimeoutMs).toBe(250);
+    expect(() => loadConfig({ SITE_PARSE_TIMEOUT_MS: '0' })).toThrow(/SITE_PARSE_TIMEOUT_MS/);
+  });
+
   it('is frozen', () => {
     const c = loadConfig({});
     expect(Object.isFrozen(c)).toBe(true);
