@@ -96,7 +96,10 @@ function normalisePattern(pattern: string): string {
 function ruleOf(value: string, allow: boolean, lineNumber: number): Rule {
   const pattern = normalisePattern(value);
   const anchored = pattern.endsWith('$');
-  return { pattern, allow, lineNumber, anchored, pieces: (anchored ? pattern.slice(0, -1) : pattern).split('*') };
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
+  // `**` matches what `*` does: empty pieces between two `*`s are dropped (the first and last say where the pattern starts and ends).
+  const kept = pieces.length > 2 ? [pieces[0] as string, ...pieces.slice(1, -1).filter(Boolean), pieces.at(-1) as string] : pieces;
+  return { pattern, allow, lineNumber, anchored, pieces: kept };
 }
 
 /** Whether `rule` matches the start of `path` (all of it when anchored): each piece at its first place after the one before. */

@@ -40,8 +40,9 @@ const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 10
 export function createSiteFilePool(options: SiteFilePoolOptions = {}): SiteFilePool {
   const heapMb = options.heapMb ?? PARSE_THREAD_HEAP_MB;
   let pool: Piscina | null = null;
-  const start = () => {
-    pool ??= new Piscina({
+  const start = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
       filename: new URL('./site-file-thread.ts', import.meta.url).href,
       minThreads: 0,
       maxThreads: options.maxThreads ?? Math.max(1, Math.min(2, os.availableParallelism() - 1)),
@@ -108,7 +109,7 @@ export function createSiteFileReader(options: { deadlineMs: number; pool?: SiteF
     robotsAllows: (robots, agent, urls) => pool().run({ kind: 'robots-allows', robots, agent, urls }, { file: 'robots.txt', deadlineMs }),
     llmsTxt: (text, contentType) => pool().run({ kind: 'llms-txt', text, contentType }, { file: 'llms.txt', deadlineMs }),
     sitemap: (url, bytes) => pool().run({ kind: 'sitemap', url, bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
-    title: (url, bytes) => pool().run({ kind: 'title', bytes }, { file: `${url}`, deadlineMs, transfer: ownBuffer(bytes) }),
+    title: (url, bytes) => pool().run({ kind: 'title', bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
   };
 }
 
