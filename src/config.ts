@@ -108,6 +108,7 @@ export const configSchema = z.object({
   SITE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   SITE_FETCH_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   SITE_FETCH_CONTACT_URL: z.url({ message: 'must be an absolute URL' }).default('https://sightline.dev/bot'),
+  SITE_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(20_000),
   SITEMAP_TITLES_PER_RUN: z.coerce.number().int().min(0).max(100_000).default(500),
   SITE_JOB_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(4020),
@@ -164,6 +165,8 @@ export interface Config {
     titlesPerRun: number;
     /** How long POST import-sitemap and crawlers/check wait for their job before answering its progress. */
     jobWaitMs: number;
+    /** The most one file from a site (robots.txt, llms.txt, a sitemap, a page's head) may take to parse on its thread. */
+    parseTimeoutMs: number;
   };
   /** Each provider account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
   providerLimits: Record<Upstream, UpstreamLimitConfig>;
@@ -206,9 +209,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
-  }
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+  // The map sends fetches of customer sites to local origins, past the SSRF guard's address checks: tests and demos only.
+  if (cleaned.NODE_ENV === 'production' && cleaned.SITE_FETCH_MAP?.split(',').some((pair) => pair.trim()))
+    problems.push('SITE_FETCH_MAP: not allowed when NODE_ENV=production (it sends fetches of the listed sites to local addresses, for tests and demos only); unset it');
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const simulatorUrl = e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`;
   const cred = (apiKey: string | undefined, baseUrl: string | undefined): ProviderCredential => ({ apiKey, baseUrl });
@@ -245,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       contactUrl: e.SITE_FETCH_CONTACT_URL,
       titlesPerRun: e.SITEMAP_TITLES_PER_RUN,
       jobWaitMs: e.SITE_JOB_WAIT_MS,
+      parseTimeoutMs: e.SITE_PARSE_TIMEOUT_MS,
     },
     providerLimits: {
       openai: { rpm: e.OPENAI_RPM, maxInFlight: e.OPENAI_MAX_IN_FLIGHT },

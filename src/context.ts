@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { createDb, type Db } from './db/database.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { closeSiteFilePool } from './web/site-file-pool.ts';
 
 /**
  * Everything a request, a job or a CLI command needs, built once per process
@@ -52,5 +53,5 @@ export function createContext(config: Config, options: { role: RedisRole; clock?
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await Promise.allSettled([ctx.db.destroy(), ctx.redis.quit(), closeAnalysisPool()]);
+  await Promise.allSettled([ctx.db.destroy(), ctx.redis.quit(), closeAnalysisPool(), closeSiteFilePool()]);
 }

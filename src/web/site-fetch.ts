@@ -14,8 +14,10 @@ export type { SiteResponse };
  * The one outbound path to customers' sites (robots.txt, llms.txt,
  * sitemaps, pages), with the SSRF guard of CONTRACT.md "Configuration":
  *
- * - a domain of SITE_FETCH_MAP goes to its local origin (tests, the demo);
- * - anything else must be `https` on port 443; its host is resolved once,
+ * - every address must be `https` on port 443;
+ * - a host SITE_FETCH_MAP lists (or its `www.` form) then goes to its local
+ *   origin (tests, the demo; refused in production by src/config.ts);
+ * - any other host is resolved once,
  *   every address checked (private, loopback, link-local, CGNAT, multicast,
  *   metadata: refused, IPv4 inside IPv6 included), and the socket connects
  *   to the checked address (a pinned `lookup`), so DNS cannot answer
@@ -84,9 +86,32 @@ export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
+/**
+ * The local origin of a host SITE_FETCH_MAP lists: the host itself or its
+ * `www.` form (a site's domain is stored without `www.` and is read at the
+ * host it was created with, `www.acme.com` when typed so). No other
+ * subdomain: the map names exactly what leaves the guard.
+ */
 function mappedOrigin(map: ReadonlyMap<string, string>, host: string): string | null {
-  for (const [domain, origin] of map) if (host === domain || host.endsWith(`.${domain}`)) return origin;
-  return null;
+  return map.get(host) ?? (host.startsWith('www.') ? map.get(host.slice(4)) : undefined) ?? null;
+}
+
+const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;
+const IPV6 = /\[?(?:[0-9a-f]{0,4}:){2,7}[0-9a-f.]{0,15}(?:%\w+)?\]?/gi;
+
+/**
+ * What a failure says to the customer: its code (ECONNRESET,
+ * ERR_TLS_CERT_ALTNAME_INVALID...) or, without one, its message with any
+ * address taken out. Which address a name resolves to is our network's
+ * business, never a customer's (docs/site-intelligence.md).
+ */
+export function failureDetail(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(e.code)) return e.code;
+  return String(e?.message ?? err)
+    .slice(0, 200)
+    .replace(IPV6, 'an address')
+    .replace(IPV4, 'an address');
 }
 
 export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
@@ -95,8 +120,10 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
 
   async function route(url: URL): Promise<Target> {
     const shown = url.href;
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SiteFetchError('refused', shown, `${shown}: only http(s) addresses are fetched`);
     if (url.username || url.password) throw new SiteFetchError('refused', shown, `${shown}: addresses with credentials are not fetched`);
+    // The map changes where a fetch goes, never which addresses are fetched: https on 443, as in production.
+    if (url.protocol !== 'https:') throw new SiteFetchError('refused', shown, `${shown}: only https addresses are fetched`);
+    if (url.port !== '' && url.port !== '443') throw new SiteFetchError('refused', shown, `${shown}: only port 443 is fetched`);
     const host = url.hostname
       .replace(/^\[|\]$/g, '')
       .replace(/\.$/, '')
@@ -113,8 +140,6 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
         pinned: null,
       };
     }
-    if (url.protocol !== 'https:') throw new SiteFetchError('refused', shown, `${shown}: only https addresses are fetched`);
-    if (url.port !== '' && url.port !== '443') throw new SiteFetchError('refused', shown, `${shown}: only port 443 is fetched`);
     const literal = isIP(host);
     if (!literal && !settings.outbound) throw new SiteFetchError('refused', shown, `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`);
     let addresses: { address: string; family: 4 | 6 }[];
@@ -123,14 +148,18 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       try {
         addresses = await resolve(host);
       } catch (err) {
-        throw new SiteFetchError('network', shown, `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new SiteFetchError('network', shown, `${host} does not resolve (${failureDetail(err)})`);
       }
       if (addresses.length === 0) throw new SiteFetchError('network', shown, `${host} does not resolve`);
     }
     // Every address must be public: a name that also points inside would be tried on another day.
     for (const a of addresses) {
       const why = refusedAddress(a.address);
-      if (why) throw new SiteFetchError('refused', shown, `${shown}: ${host === a.address ? host : `${host} resolves to ${a.address}`}, ${why}; not fetched`);
+      if (!why) continue;
+      // An address the customer wrote (the site, a redirect) is named; one a name resolves to is ours to know: logged, not told.
+      if (literal) throw new SiteFetchError('refused', shown, `${shown}: ${host}, ${why}; not fetched`);
+      settings.logger?.warn({ host, address: a.address, why }, 'site fetch refused: the name resolves to a non-public address');
+      throw new SiteFetchError('refused', shown, `${shown}: ${host} resolves to a non-public address; not fetched`);
     }
     if (!settings.outbound) throw new SiteFetchError('refused', shown, `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`);
     const chosen = addresses.find((a) => a.family === 4) ?? (addresses[0] as { address: string; family: 4 | 6 });
@@ -165,7 +194,7 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       // zlib's codes start Z_, brotli's ERR__ (ERR__ERROR_FORMAT_PADDING_1...).
       if (e.code?.startsWith('Z_') || e.code?.startsWith('ERR__'))
         return new SiteFetchError('encoding', current.href, `${current.href}: the compressed answer does not decompress`);
-      return new SiteFetchError('network', current.href, `${current.href}: ${e.code ?? e.message}`);
+      return new SiteFetchError('network', current.href, `${current.href}: ${failureDetail(e)}`);
     };
 
     try {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { collect } from './collect.ts';
 import { SiteFetchError } from './fetch-error.ts';
 import type { FetchOptions } from './site-fetch.ts';
 
@@ -23,6 +24,8 @@ export interface SiteResponse {
   body(): AsyncGenerator<Buffer>;
   /** The whole body as UTF-8 text. */
   text(): Promise<string>;
+  /** The whole body in one array of its own (not a view of a shared buffer), so it can be handed to a thread. */
+  bytes(): Promise<Uint8Array>;
   /** Whether the body was cut at maxBytes (overflow: truncate), once read. */
   readonly truncated: boolean;
   /** Closes the connection without reading the body. */
@@ -118,6 +121,7 @@ export function siteResponse(
       for await (const chunk of body()) chunks.push(chunk);
       return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
     },
+    bytes: () => collect(body()),
     get truncated() {
       return truncated;
     },

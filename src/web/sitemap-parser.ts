@@ -1,9 +1,11 @@
 import { SaxesParser } from 'saxes';
 
 /**
- * One sitemap file (sitemaps.org protocol) read as it downloads, with saxes,
- * a conforming streaming XML parser: memory holds the entries, never the
- * document. `<urlset>` lists pages, `<sitemapindex>` lists other sitemaps;
+ * One sitemap file (sitemaps.org protocol) read with saxes, a conforming
+ * streaming XML parser, a piece at a time: memory holds the entries and the
+ * open elements (at most SITEMAP_MAX_DEPTH), never the document's tree. Jobs
+ * run it on a parsing thread (./site-file-pool.ts) over the file's bytes.
+ * `<urlset>` lists pages, `<sitemapindex>` lists other sitemaps;
  * only `loc` and `lastmod` directly inside `<url>` or `<sitemap>` count, so
  * image and video extensions (`<image:loc>`) are not taken for pages. No DTD
  * is processed, so entity tricks fail as errors instead of expanding.
@@ -39,9 +41,33 @@ export class SitemapError extends Error {
 
 const local = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
 
-export async function parseSitemap(chunks: AsyncIterable<Buffer>, url: string, maxEntries = SITEMAP_MAX_ENTRIES): Promise<SitemapFile> {
+/**
+ * A sitemap is 3 levels deep (`urlset > url > loc`), 4 with extensions
+ * (`url > image:image > image:loc`). saxes keeps every open element (its
+ * name and attributes) until it closes, so 4 million nested elements took
+ * 1.1 GB: deeper than this is refused as soon as it is seen.
+ */
+export const SITEMAP_MAX_DEPTH = 16;
+/** Attributes on one element: a urlset declares a few namespaces; saxes keeps all of an element's until it opens. */
+export const SITEMAP_MAX_ATTRIBUTES = 64;
+
+/** Feeds one sitemap file to saxes piece by piece: `write` each piece of text, then `end`. */
+export interface SitemapReader {
+  write(text: string): void;
+  end(): SitemapFile;
+}
+
+/**
+ * The parser behind parseSitemap and the parsing thread (./site-file-thread.ts).
+ * Throws SitemapError for anything that is not a sitemap, the error saxes
+ * throws for text that is not XML (parseSitemap turns it into a SitemapError).
+ */
+export function sitemapReader(url: string, maxEntries = SITEMAP_MAX_ENTRIES): SitemapReader {
   const parser = new SaxesParser({ xmlns: false });
-  const stack: string[] = [];
+  // Names of the open elements down to `loc`: deeper ones only count (none of them is read).
+  const path: string[] = [];
+  let depth = 0;
+  let attributes = 0;
   let kind: SitemapKind | null = null;
   const entries: SitemapEntry[] = [];
   let skipped = 0;
@@ -50,19 +76,28 @@ export async function parseSitemap(chunks: AsyncIterable<Buffer>, url: string, m
   let field: 'loc' | 'lastmod' | null = null;
   let value = '';
 
+  parser.on('opentagstart', () => {
+    attributes = 0;
+  });
+  parser.on('attribute', () => {
+    if (++attributes > SITEMAP_MAX_ATTRIBUTES) throw new SitemapError(`${url} is not a sitemap: an element has more than ${SITEMAP_MAX_ATTRIBUTES} attributes`);
+  });
   parser.on('opentag', (tag) => {
+    if (depth >= SITEMAP_MAX_DEPTH) throw new SitemapError(`${url} is not a sitemap: its elements are nested more than ${SITEMAP_MAX_DEPTH} deep (a sitemap has 3 or 4 levels)`);
     const name = local(tag.name);
-    if (stack.length === 0) {
-      if (name !== 'urlset' && name !== 'sitemapindex') throw new SitemapError(`${url} is not a sitemap: its root element is <${tag.name}>, not <urlset> or <sitemapindex>`);
+    if (depth === 0) {
+      if (name !== 'urlset' && name !== 'sitemapindex')
+        throw new SitemapError(`${url} is not a sitemap: its root element is <${tag.name.slice(0, 100)}>, not <urlset> or <sitemapindex>`);
       kind = name;
-    } else if (stack.length === 1 && name === (kind === 'urlset' ? 'url' : 'sitemap')) {
+    } else if (depth === 1 && name === (kind === 'urlset' ? 'url' : 'sitemap')) {
       loc = null;
       lastmod = null;
-    } else if (stack.length === 2 && (name === 'loc' || name === 'lastmod') && stack[1] === (kind === 'urlset' ? 'url' : 'sitemap')) {
+    } else if (depth === 2 && (name === 'loc' || name === 'lastmod') && path[1] === (kind === 'urlset' ? 'url' : 'sitemap')) {
       field = name;
       value = '';
     }
-    stack.push(name);
+    if (depth < 3) path.push(name);
+    depth++;
   });
   const onText = (text: string) => {
     // A runaway value is not kept growing; it is skipped when its element ends.
@@ -71,13 +106,14 @@ export async function parseSitemap(chunks: AsyncIterable<Buffer>, url: string, m
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
-    const name = stack.pop();
-    if (field && stack.length === 2) {
+    depth--;
+    const name = depth < 3 ? path.pop() : undefined;
+    if (field && depth === 2) {
       const v = value.trim();
       if (field === 'loc') loc = v.length > 0 && v.length <= LOC_MAX ? v : '';
       else lastmod = v.slice(0, 40) || null;
       field = null;
-    } else if (stack.length === 1 && (name === 'url' || name === 'sitemap')) {
+    } else if (depth === 1 && (name === 'url' || name === 'sitemap')) {
       if (loc) {
         if (entries.length >= maxEntries) throw new SitemapError(`${url} lists more than ${maxEntries.toLocaleString('en-US')} entries, the protocol’s limit for one file`);
         entries.push({ loc, lastmod });
@@ -85,17 +121,33 @@ export async function parseSitemap(chunks: AsyncIterable<Buffer>, url: string, m
     }
   });
 
+  return {
+    write: (text) => void parser.write(text),
+    end() {
+      parser.close();
+      if (!kind) throw new SitemapError(`${url} is not a sitemap: it is empty`);
+      return { kind, entries, skipped };
+    },
+  };
+}
+
+/** Why text that saxes refused is not a sitemap. */
+export function notXml(url: string, err: unknown): SitemapError {
+  return new SitemapError(`${url} is not a sitemap: not well-formed XML (${String((err as Error)?.message).slice(0, 200)})`);
+}
+
+/** Reads one sitemap file as it downloads (tests, and the parsing thread over the bytes it was handed). */
+export async function parseSitemap(chunks: AsyncIterable<Uint8Array>, url: string, maxEntries = SITEMAP_MAX_ENTRIES): Promise<SitemapFile> {
+  const reader = sitemapReader(url, maxEntries);
   const decoder = new TextDecoder('utf-8');
   try {
-    for await (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
-    parser.write(decoder.decode());
-    parser.close();
+    for await (const chunk of chunks) reader.write(decoder.decode(chunk, { stream: true }));
+    reader.write(decoder.decode());
+    return reader.end();
   } catch (err) {
     if (err instanceof SitemapError) throw err;
     // Fetch failures (size, time) pass through; anything saxes throws means the text is not XML.
     if (err instanceof Error && err.name === 'SiteFetchError') throw err;
-    throw new SitemapError(`${url} is not a sitemap: not well-formed XML (${(err as Error).message.slice(0, 200)})`);
+    throw notXml(url, err);
   }
-  if (!kind) throw new SitemapError(`${url} is not a sitemap: it is empty`);
-  return { kind, entries, skipped };
 }

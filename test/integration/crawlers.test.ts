@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNightlyChecks } from '../../src/domain/crawlers/checks.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { requestCrawlerCheck, runNightlyChecks } from '../../src/domain/crawlers/checks.ts';
+import { runCrawlerCheck } from '../../src/domain/crawlers/run-check.ts';
+import { createSiteFileReader, siteFileReaderFor, type SiteFileReader } from '../../src/web/site-file-pool.ts';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { queueFor } from '../../src/queue/queues.ts';
@@ -11,7 +13,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  * Crawler checks against a local fixture site: access per AI crawler with
  * the deciding line, robots.txt missing or unreachable, llms.txt added,
  * broken and removed between checks (the history says what changed), roles,
- * the nightly schedule, and bad input.
+ * the nightly schedule, bad input, and the rate limit.
  */
 
 let app: TestApp;
@@ -63,6 +65,8 @@ afterAll(async () => {
   await app.close();
   await site.close();
 });
+// The tests below check more than 10 times an hour; the rate limit has its own test at the end.
+beforeEach(() => app.ctx.redis.del(`${app.config.redisPrefix}:rl:crawlerCheck:${siteId}`));
 
 describe('crawler check', () => {
   it('runs when a site is made: access per crawler with the deciding line', async () => {
@@ -172,6 +176,37 @@ describe('crawler check', () => {
   });
 });
 
+describe('files their thread cannot read within the deadline', () => {
+  /** Runs a check in this process with `reader`, as the job would. */
+  async function checkWith(reader: SiteFileReader) {
+    const { check } = await requestCrawlerCheck(app.ctx, { id: siteId }, null, 'manual', { queue: false });
+    return runCrawlerCheck(app.ctx, siteId, check.id, { reader });
+  }
+
+  it('fails the check on a robots.txt, keeping the last results, and marks a llms.txt invalid', async () => {
+    // 500 KiB of rules: reading them takes far longer than the few ms allowed here (SITE_PARSE_TIMEOUT_MS is 20 s by default).
+    site.set('/robots.txt', `User-agent: *\n${'Disallow: /*a*b*c\n'.repeat(27_000)}`);
+    const fast = createSiteFileReader({ deadlineMs: 10 });
+    try {
+      expect(await checkWith({ ...siteFileReaderFor(app.config), robots: fast.robots })).toEqual({
+        state: 'failed',
+        error: 'robots.txt took too long to read (over 10 ms); it was not used',
+      });
+      const failed = await report();
+      expect(failed.body.check).toMatchObject({ state: 'failed', error: 'robots.txt took too long to read (over 10 ms); it was not used' });
+      expect(failed.body.robots.state).toBe('found');
+
+      site.set('/robots.txt', ROBOTS);
+      site.set('/llms.txt', `# Fixture Shop\n${'- [Page](https://www.fixture-shop.com/p)\n'.repeat(20_000)}`);
+      expect(await checkWith({ ...siteFileReaderFor(app.config), llmsTxt: createSiteFileReader({ deadlineMs: 1 }).llmsTxt })).toEqual({ state: 'done' });
+      expect((await report()).body.llmsTxt).toMatchObject({ state: 'invalid', status: 200, note: 'llms.txt took too long to read (over 1 ms); it was not used' });
+    } finally {
+      site.set('/robots.txt', ROBOTS);
+      site.remove('/llms.txt');
+    }
+  });
+});
+
 describe('roles', () => {
   it('lets viewers read and members check', async () => {
     expect((await report(ws.keys.viewer)).status).toBe(200);
@@ -195,5 +230,41 @@ describe('nightly checks', () => {
     const after = await waitFor(report, (r) => r.body.check?.trigger === 'schedule' && r.body.check.state === 'done', 10_000);
     expect(after.body.history.length).toBe(before + 1);
     expect(after.body.history[0].trigger).toBe('schedule');
+  });
+});
+
+describe('rate limit', () => {
+  it('allows 10 checks an hour per site, also calls joining a queued check, then 429 with Retry-After; nightly checks still run', async () => {
+    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Limit Shop', url: 'limit-shop.com' } });
+    const otherId: number = other.body.project.id;
+    await waitFor(
+      () => app.ctx.db.selectFrom('crawlerChecks').select('status').where('siteId', '=', otherId).execute(),
+      (rows) => rows.length > 0 && rows.every((r) => r.status === 'done' || r.status === 'failed'),
+      15_000,
+    );
+    // A check queued with no job: every call below joins it rather than queueing its own.
+    const { check: queued } = await requestCrawlerCheck(app.ctx, { id: otherId }, null, 'manual', { queue: false });
+    const finish = setTimeout(
+      () => void app.ctx.db.updateTable('crawlerChecks').set({ status: 'failed', error: 'test', finishedAt: new Date() }).where('id', '=', queued.id).execute(),
+      3000,
+    );
+    try {
+      const joined = await Promise.all(Array.from({ length: 10 }, () => app.request('POST', `/projects/${otherId}/crawlers/check`, { key: ws.keys.member })));
+      expect(joined.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(joined.map((r) => r.body.check.id)).toEqual(Array(10).fill(queued.id));
+    } finally {
+      clearTimeout(finish);
+    }
+    const refused = await app.request('POST', `/projects/${otherId}/crawlers/check`, { key: ws.keys.admin });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(refused.body).toEqual({ error: expect.stringMatching(/at most 10 crawler checks per site an hour/), fields: null });
+    // Another site has its own count.
+    expect((await checkNow()).status).toBe(200);
+    // The nightly checks are not API calls: the site still gets one.
+    await app.ctx.db.updateTable('crawlerChecks').set({ status: 'failed', finishedAt: new Date() }).where('id', '=', queued.id).where('status', '=', 'queued').execute();
+    await runNightlyChecks(app.ctx);
+    const nightly = await app.ctx.db.selectFrom('crawlerChecks').select(['trigger']).where('siteId', '=', otherId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(nightly.trigger).toBe('schedule');
   });
 });

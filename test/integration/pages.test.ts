@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { importAnswers, parseAnswerLines } from '../../src/domain/answers/import.ts';
 import { requestSitemapImport } from '../../src/domain/pages/imports.ts';
+import { runSitemapImport } from '../../src/domain/pages/sitemap-import.ts';
+import { createSiteFileReader, siteFileReaderFor } from '../../src/web/site-file-pool.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -67,7 +69,12 @@ beforeAll(async () => {
   // The fetch deadline covers parsing as the body streams: a 50,001-URL file takes 0.8 s alone and over 1.5 s under a loaded CI.
   app = await startTestApp({
     workers: true,
-    env: { SITE_FETCH_MAP: `fixture-shop.com=${site.url},other-shop.com=${site.url}`, SITE_FETCH_TIMEOUT_MS: '6000', SITE_JOB_WAIT_MS: '10000' },
+    // The map names each host it sends to the fixture (a domain also covers its www. form, no other subdomain).
+    env: {
+      SITE_FETCH_MAP: `fixture-shop.com=${site.url},shop.fixture-shop.com=${site.url},other-shop.com=${site.url}`,
+      SITE_FETCH_TIMEOUT_MS: '6000',
+      SITE_JOB_WAIT_MS: '10000',
+    },
   });
   ws = await seedWorkspace(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fixture Shop', url: `${ORIGIN}/` } });
@@ -281,6 +288,25 @@ describe('bad input ends the import with its reason and the pages as they were',
       const res = await pages();
       expect(res.body.total).toBe(before);
       expect(res.body.import).toMatchObject({ state: 'failed', error: done.error });
+    } finally {
+      serveGoodSite();
+    }
+  });
+
+  it('a sitemap its thread cannot read within the deadline', async () => {
+    const before = (await pages()).body.total;
+    // About 8 MB: parsing it takes far longer than the 100 ms allowed here (SITE_PARSE_TIMEOUT_MS is 20 s by default).
+    site.set('/sitemaps/docs.xml', { body: urlset(Array.from({ length: 40_000 }, (_, i) => `/docs/${i}`)), gzip: true });
+    const reader = { ...siteFileReaderFor(app.config), sitemap: createSiteFileReader({ deadlineMs: 100 }).sitemap };
+    try {
+      const { import: row } = await requestSitemapImport(app.ctx, { id: siteId }, null, 'manual', { queue: false });
+      expect(await runSitemapImport(app.ctx, siteId, row.id, { reader })).toEqual({
+        state: 'failed',
+        error: 'https://www.fixture-shop.com/sitemaps/docs.xml took too long to read (over 100 ms); it was not used',
+      });
+      const res = await pages();
+      expect(res.body.total).toBe(before);
+      expect(res.body.import).toMatchObject({ id: row.id, state: 'failed', error: expect.stringMatching(/docs\.xml took too long to read/) });
     } finally {
       serveGoodSite();
     }

@@ -44,6 +44,35 @@ describe('config', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
   });
 
+  it('refuses SITE_FETCH_MAP in production, with every other problem', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ NODE_ENV: 'production', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000' })).toEqual([
+      expect.stringMatching(/^SITE_FETCH_MAP: not allowed when NODE_ENV=production/),
+    ]);
+    expect(problems({ NODE_ENV: 'production', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000', PORT: 'x' })).toEqual([
+      expect.stringMatching(/^PORT/),
+      expect.stringMatching(/^SITE_FETCH_MAP: not allowed/),
+    ]);
+    // Unset, empty or only separators: nothing is mapped, so nothing to refuse; outside production the map is read.
+    expect(problems({ NODE_ENV: 'production', SITE_FETCH_MAP: ' , ' })).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'production' }).siteFetchMap.size).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'development', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000' }).siteFetchMap.size).toBe(1);
+  });
+
+  it('gives every parse of a site file a deadline', () => {
+    expect(loadConfig({}).siteFetch.parseTimeoutMs).toBe(20_000);
+    expect(loadConfig({ SITE_PARSE_TIMEOUT_MS: '250' }).siteFetch.parseTimeoutMs).toBe(250);
+    expect(() => loadConfig({ SITE_PARSE_TIMEOUT_MS: '0' })).toThrow(/SITE_PARSE_TIMEOUT_MS/);
+  });
+
   it('is frozen', () => {
     const c = loadConfig({});
     expect(Object.isFrozen(c)).toBe(true);

@@ -31,8 +31,8 @@ function elapsed(fn: () => void): number {
 }
 
 describe('hostile prompt CSV files', () => {
-  it.each(Object.keys(WORST))('reads 2 MB of %s in linear time (under 5 s; about 0.5 s here)', (name) => {
-    expect(elapsed(() => parsePromptCsv(WORST[name] as string))).toBeLessThan(5_000);
+  it.each(Object.keys(WORST))('reads 2 MB of %s in linear time (under 15 s; about 0.5 s on a quiet machine)', (name) => {
+    expect(elapsed(() => parsePromptCsv(WORST[name] as string))).toBeLessThan(15_000);
   });
 
   it('reads generated adversarial files within a fixed time', () => {

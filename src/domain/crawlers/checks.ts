@@ -3,6 +3,7 @@ import type { CrawlerCheckRow, SiteJobTrigger, SiteRow } from '../../db/schema.t
 import { enqueue } from '../../queue/queues.ts';
 import { requestSiteJob, type SiteJobSpec } from '../common/site-jobs.ts';
 import { waitFor } from '../common/wait-for.ts';
+import { consumeRateLimit } from '../workspace/rate-limits.ts';
 import { crawlerReport } from './report.ts';
 
 /**
@@ -29,8 +30,15 @@ export async function requestCrawlerCheck(
   return { check: row, created };
 }
 
-/** POST /projects/:id/crawlers/check: runs a check and answers what GET crawlers answers, with the check's progress if it takes longer than a few seconds. */
+/**
+ * POST /projects/:id/crawlers/check: at most 10 an hour per site, every call
+ * counted (one that joins the check already queued or running too: each
+ * still holds a request open while it waits); runs a check and answers what
+ * GET crawlers answers, with the check's progress if it takes longer than a
+ * few seconds. A new site's check and the nightly ones do not come here.
+ */
 export async function checkCrawlersNow(ctx: AppContext, site: SiteRow, userId: number) {
+  await consumeRateLimit(ctx, 'crawlerCheck', site.id);
   const { check } = await requestCrawlerCheck(ctx, site, userId, 'manual');
   await waitFor(
     () => ctx.db.selectFrom('crawlerChecks').select('status').where('id', '=', check.id).executeTakeFirst(),

@@ -3,9 +3,11 @@ import type { CrawlerChecksTable, CrawlerResultJson } from '../../db/schema.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
-import { LLMS_TXT_MAX_BYTES, readLlmsTxt } from '../../web/llms-txt.ts';
-import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../../web/robots.ts';
+import { LLMS_TXT_MAX_BYTES } from '../../web/llms-txt.ts';
+import { ROBOTS_MAX_BYTES, type CrawlerAccess } from '../../web/robots.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
+import { SiteFileError } from '../../web/site-file-error.ts';
+import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
 import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
 
@@ -15,7 +17,9 @@ import { siteOrigin } from '../sites/site-domain.ts';
  * line that decides it. RFC 9309 for what the file's absence means: a 4xx
  * (404 above all) is "no rules", everything may be read; a 5xx or no answer
  * is "unreachable", which crawlers must take as "read nothing". An address
- * the fetch guard refuses (a redirect to our own network) fails the check.
+ * the fetch guard refuses (a redirect to our own network) fails the check,
+ * as does a robots.txt its parsing thread cannot read in time (a llms.txt
+ * that cannot be read is `invalid`, with the reason).
  */
 
 type RobotsResult = Pick<CrawlerChecksTable, 'robotsUrl' | 'robotsState' | 'robotsStatus' | 'robotsBytes' | 'robotsNote'> & { crawlers: CrawlerResultJson[] };
@@ -23,7 +27,7 @@ type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus
 
 const everyCrawler = (access: CrawlerResultJson['access']): CrawlerResultJson[] => AI_CRAWLERS.map((c) => ({ agent: c.agent, access, decidingLine: null, group: null }));
 
-export async function checkRobots(fetcher: SiteFetcher, origin: string, signal: AbortSignal): Promise<RobotsResult> {
+export async function checkRobots(fetcher: SiteFetcher, reader: SiteFileReader, origin: string, signal: AbortSignal): Promise<RobotsResult> {
   const robotsUrl = `${origin}/robots.txt`;
   const unreachable = (status: number | null, why: string): RobotsResult => ({
     robotsUrl,
@@ -62,10 +66,14 @@ export async function checkRobots(fetcher: SiteFetcher, origin: string, signal: 
     if (err instanceof SiteFetchError) return unreachable(200, `robots.txt could not be read in full (${err.message})`);
     throw err;
   }
-  const robots = parseRobotsTxt(robotsUrl, text, res.truncated);
+  const robots = await reader.robots(
+    { url: robotsUrl, text, truncated: res.truncated },
+    AI_CRAWLERS.map((c) => c.agent),
+  );
   const notes = [
     res.truncated ? `robots.txt is larger than ${ROBOTS_MAX_BYTES / 1024} KiB; like crawlers, only its first ${ROBOTS_MAX_BYTES / 1024} KiB were read (RFC 9309)` : null,
     robots.unreadLines > 0 ? `${robots.unreadLines.toLocaleString('en-US')} lines are not robots.txt rules and were ignored` : null,
+    ...robots.notes,
   ].filter(Boolean);
   return {
     robotsUrl,
@@ -73,11 +81,11 @@ export async function checkRobots(fetcher: SiteFetcher, origin: string, signal: 
     robotsStatus: 200,
     robotsBytes: Buffer.byteLength(text),
     robotsNote: notes.length ? notes.join('; ') : null,
-    crawlers: AI_CRAWLERS.map((c) => ({ agent: c.agent, ...robots.access(c.agent) })),
+    crawlers: AI_CRAWLERS.map((c, i) => ({ agent: c.agent, ...(robots.access[i] as CrawlerAccess) })),
   };
 }
 
-export async function checkLlmsTxt(fetcher: SiteFetcher, origin: string, signal: AbortSignal): Promise<LlmsResult> {
+export async function checkLlmsTxt(fetcher: SiteFetcher, reader: SiteFileReader, origin: string, signal: AbortSignal): Promise<LlmsResult> {
   const llmsUrl = `${origin}/llms.txt`;
   const result = (state: LlmsResult['llmsState'], status: number | null, note: string | null, title: string | null = null, links: number | null = null): LlmsResult => ({
     llmsUrl,
@@ -93,8 +101,14 @@ export async function checkLlmsTxt(fetcher: SiteFetcher, origin: string, signal:
       res.discard();
       return result('missing', res.status, res.status === 404 || res.status === 410 ? null : `llms.txt answered ${res.status}`);
     }
-    const reading = readLlmsTxt(await res.text(), res.contentType);
-    return result(reading.state, 200, reading.note, reading.title, reading.links);
+    const text = await res.text();
+    try {
+      const reading = await reader.llmsTxt(text, res.contentType);
+      return result(reading.state, 200, reading.note, reading.title, reading.links);
+    } catch (err) {
+      if (err instanceof SiteFileError) return result('invalid', 200, err.message);
+      throw err;
+    }
   } catch (err) {
     if (!(err instanceof SiteFetchError)) throw err;
     // Too large, or sending us somewhere we never go: there is a file, and no assistant can use it.
@@ -107,7 +121,7 @@ export async function runCrawlerCheck(
   ctx: AppContext,
   siteId: number,
   checkId: number,
-  options: { fetcher?: SiteFetcher } = {},
+  options: { fetcher?: SiteFetcher; reader?: SiteFileReader } = {},
 ): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string }> {
   return withSiteLock(
     ctx,
@@ -117,9 +131,10 @@ export async function runCrawlerCheck(
       if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, checkId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
+      const reader = options.reader ?? siteFileReaderFor(ctx.config);
       const origin = siteOrigin(site);
       try {
-        const [robots, llms] = await Promise.all([checkRobots(fetcher, origin, lost), checkLlmsTxt(fetcher, origin, lost)]);
+        const [robots, llms] = await Promise.all([checkRobots(fetcher, reader, origin, lost), checkLlmsTxt(fetcher, reader, origin, lost)]);
         const { crawlers, ...robotsFields } = robots;
         await ctx.db
           .updateTable('crawlerChecks')
@@ -129,7 +144,7 @@ export async function runCrawlerCheck(
         log.info({ robots: robots.robotsState, llmsTxt: llms.llmsState, blocked: crawlers.filter((c) => c.access === 'blocked').length }, 'crawler check done');
         return { state: 'done' };
       } catch (err) {
-        const expected = err instanceof SiteFetchError;
+        const expected = err instanceof SiteFetchError || err instanceof SiteFileError;
         const message = expected ? err.message : `the check stopped on an internal error (${(err as Error).message?.slice(0, 200)})`;
         if (expected) log.warn({ reason: message }, 'crawler check failed');
         else log.error({ err }, 'crawler check failed');

@@ -1,15 +1,18 @@
 import { hostMatches, normaliseUrl } from '../../analysis/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
-import { parseRobotsTxt, ROBOTS_MAX_BYTES, type RobotsTxt } from '../../web/robots.ts';
+import { ROBOTS_MAX_BYTES } from '../../web/robots.ts';
 import type { SiteFetcher } from '../../web/site-fetch.ts';
-import { parseSitemap, SITEMAP_MAX_BYTES } from '../../web/sitemap-parser.ts';
+import type { SiteFileReader } from '../../web/site-file-pool.ts';
+import type { RobotsSource } from '../../web/site-file-thread.ts';
+import { SITEMAP_MAX_BYTES } from '../../web/sitemap-parser.ts';
 
 /**
  * Finds a site's pages in its sitemaps: the `Sitemap:` lines of robots.txt,
  * else `/sitemap.xml`; indexes followed (nested too, to a depth), `.xml.gz`
- * unwrapped, each file held to the protocol's 50,000 entries and 50 MB. Only
- * URLs on the site's domain (or a subdomain) are kept. Writes nothing: the
- * import writes what this returns in one transaction.
+ * unwrapped, each file held to the protocol's 50,000 entries and 50 MB and
+ * parsed on a parsing thread (src/web/site-file-pool.ts). Only URLs on the
+ * site's domain (or a subdomain) are kept. Writes nothing: the import
+ * writes what this returns in one transaction.
  */
 
 /** Index levels below the sitemaps robots.txt names (the protocol allows one; sites nest more). */
@@ -43,7 +46,7 @@ export interface Discovery {
   skipped: number;
   notes: string[];
   /** The site's robots.txt, when it has one: page titles are read only where it lets us. */
-  robots: RobotsTxt | null;
+  robots: RobotsSource | null;
 }
 
 export interface DiscoverProgress {
@@ -75,8 +78,16 @@ function foundPage(loc: string, base: string, domain: string, lastmod: string | 
   };
 }
 
-async function readRobots(fetcher: SiteFetcher, origin: string, signal: AbortSignal, notes: string[]): Promise<RobotsTxt | null> {
+/** robots.txt as fetched, with its Sitemap lines (read on a parsing thread); null when there is none to read. */
+async function readRobots(
+  fetcher: SiteFetcher,
+  reader: SiteFileReader,
+  origin: string,
+  signal: AbortSignal,
+  notes: string[],
+): Promise<{ source: RobotsSource; sitemaps: string[] } | null> {
   const url = `${origin}/robots.txt`;
+  let source: RobotsSource;
   try {
     const res = await fetcher.get(url, { maxBytes: ROBOTS_MAX_BYTES, overflow: 'truncate', accept: 'text/plain', signal });
     if (res.status !== 200) {
@@ -84,7 +95,7 @@ async function readRobots(fetcher: SiteFetcher, origin: string, signal: AbortSig
       return null;
     }
     const text = await res.text();
-    return parseRobotsTxt(url, text, res.truncated);
+    source = { url, text, truncated: res.truncated };
   } catch (err) {
     // A refused address is the site sending us somewhere we never go: that ends the import.
     if (err instanceof SiteFetchError && err.kind !== 'refused') {
@@ -93,15 +104,19 @@ async function readRobots(fetcher: SiteFetcher, origin: string, signal: AbortSig
     }
     throw err;
   }
+  // A robots.txt its thread cannot read in time ends the import (SiteFileError).
+  const { sitemaps } = await reader.robots(source, []);
+  return { source, sitemaps };
 }
 
 export async function discoverPages(
   fetcher: SiteFetcher,
+  reader: SiteFileReader,
   site: { domain: string; origin: string },
   options: { signal: AbortSignal; onProgress?: (p: DiscoverProgress) => void },
 ): Promise<Discovery> {
   const notes: string[] = [];
-  const robots = await readRobots(fetcher, site.origin, options.signal, notes);
+  const robots = await readRobots(fetcher, reader, site.origin, options.signal, notes);
   const listed = [...new Set((robots?.sitemaps ?? []).filter((u) => URL.canParse(u)).map((u) => new URL(u).href))];
   const foundVia = listed.length ? 'robots' : 'default';
   const roots = listed.length ? listed : [`${site.origin}/sitemap.xml`];
@@ -127,7 +142,7 @@ export async function discoverPages(
       else notes.push(`${file.url} answered ${res.status}; skipped`);
       continue;
     }
-    const parsed = await parseSitemap(res.body(), res.url);
+    const parsed = await reader.sitemap(res.url, await res.bytes());
     sitemaps++;
     skipped += parsed.skipped;
     if (parsed.kind === 'sitemapindex') {
@@ -167,5 +182,5 @@ export async function discoverPages(
     options.onProgress?.({ sitemaps, urls: pages.size });
   }
   if (skipped > 0) notes.push(`${skipped.toLocaleString('en-US')} listed URLs were not on ${site.domain} or not usable; not kept`);
-  return { foundVia, sitemaps, pages, skipped, notes, robots };
+  return { foundVia, sitemaps, pages, skipped, notes, robots: robots?.source ?? null };
 }

@@ -4,6 +4,8 @@ import type { Executor } from '../../db/database.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
+import { SiteFileError } from '../../web/site-file-error.ts';
+import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
 import { SitemapError } from '../../web/sitemap-parser.ts';
 import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
@@ -32,7 +34,7 @@ const PROGRESS_EVERY_MS = 500;
 
 /** What the customer reads on a failed import. */
 function failureMessage(err: unknown): { message: string; expected: boolean } {
-  if (err instanceof SiteFetchError || err instanceof SitemapError || err instanceof ImportError) return { message: err.message, expected: true };
+  if (err instanceof SiteFetchError || err instanceof SitemapError || err instanceof SiteFileError || err instanceof ImportError) return { message: err.message, expected: true };
   return { message: `the import stopped on an internal error (${(err as Error).message?.slice(0, 200) ?? String(err)})`, expected: false };
 }
 
@@ -95,7 +97,7 @@ export async function runSitemapImport(
   ctx: AppContext,
   siteId: number,
   importId: number,
-  options: { fetcher?: SiteFetcher; onProgress?: (p: ImportProgress) => void } = {},
+  options: { fetcher?: SiteFetcher; reader?: SiteFileReader; onProgress?: (p: ImportProgress) => void } = {},
 ): Promise<{ state: 'done' | 'failed' | 'skipped'; urls?: number; added?: number; error?: string }> {
   return withSiteLock(
     ctx,
@@ -106,10 +108,11 @@ export async function runSitemapImport(
       if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, importId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
+      const reader = options.reader ?? siteFileReaderFor(ctx.config);
       const progress = progressWriter(ctx, importId, options.onProgress);
       const notes: string[] = [];
       try {
-        const found = await discoverPages(fetcher, { domain: site.domain, origin: siteOrigin(site) }, { signal: lost, onProgress: (p) => progress.update(p) });
+        const found = await discoverPages(fetcher, reader, { domain: site.domain, origin: siteOrigin(site) }, { signal: lost, onProgress: (p) => progress.update(p) });
         notes.push(...found.notes);
         const known = new Map(
           (await ctx.db.selectFrom('pages').select(['normalizedUrl', 'titleFetchedAt']).where('siteId', '=', siteId).execute()).map((r) => [r.normalizedUrl, r.titleFetchedAt]),
@@ -122,7 +125,7 @@ export async function runSitemapImport(
         if (untitled.length > cap && cap > 0) notes.push(`${(untitled.length - cap).toLocaleString('en-US')} pages still have no title; each import reads up to ${cap} more`);
         progress.update({ phase: 'titles', titlesWanted: wanted.length });
         const titles = wanted.length
-          ? await fetchTitles(fetcher, wanted, found.robots, { signal: lost, onProgress: (n) => progress.update({ titles: n }) })
+          ? await fetchTitles(fetcher, reader, wanted, found.robots, { signal: lost, onProgress: (n) => progress.update({ titles: n }) })
           : new Map<string, TitleResult>();
         const titlesRead = [...titles.values()].filter((t) => t.title !== null).length;
         progress.update({ phase: 'writing' });

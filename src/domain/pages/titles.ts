@@ -1,13 +1,16 @@
 import pLimit from 'p-limit';
 import { SiteFetchError } from '../../web/fetch-error.ts';
-import { readTitle } from '../../web/html-title.ts';
-import type { RobotsTxt } from '../../web/robots.ts';
+import { headBytes } from '../../web/html-title.ts';
 import { CRAWLER_TOKEN, type SiteFetcher } from '../../web/site-fetch.ts';
+import { SiteFileError } from '../../web/site-file-error.ts';
+import type { SiteFileReader } from '../../web/site-file-pool.ts';
+import type { RobotsSource } from '../../web/site-file-thread.ts';
 
 /**
  * Page titles, read from the pages themselves: a few at a time (a customer's
  * site is not a load test), only where the site's robots.txt lets our
- * crawler in, each page's head only.
+ * crawler in (asked once for every page, on a parsing thread), each page's
+ * head only, parsed on a parsing thread.
  */
 
 /** Pages fetched at once per import. */
@@ -21,10 +24,11 @@ export interface TitleResult {
   error: string | null;
 }
 
-async function titleOf(fetcher: SiteFetcher, url: string, robots: RobotsTxt | null, signal: AbortSignal): Promise<TitleResult> {
-  // Pages listed as http:// are read over https, the only scheme fetched outside SITE_FETCH_MAP.
-  const target = url.replace(/^http:/i, 'https:');
-  if (robots && !robots.isAllowed(target, CRAWLER_TOKEN)) return { title: null, error: `robots.txt does not let ${CRAWLER_TOKEN} read this page` };
+// Pages listed as http:// are read over https, the only scheme fetched.
+const targetOf = (url: string) => url.replace(/^http:/i, 'https:');
+
+async function titleOf(fetcher: SiteFetcher, reader: SiteFileReader, target: string, allowed: boolean, signal: AbortSignal): Promise<TitleResult> {
+  if (!allowed) return { title: null, error: `robots.txt does not let ${CRAWLER_TOKEN} read this page` };
   try {
     const res = await fetcher.get(target, { maxBytes: PAGE_MAX_BYTES, overflow: 'truncate', accept: 'text/html', timeoutMs: PAGE_TIMEOUT_MS, signal });
     if (res.status !== 200) {
@@ -35,27 +39,31 @@ async function titleOf(fetcher: SiteFetcher, url: string, robots: RobotsTxt | nu
       res.discard();
       return { title: null, error: `not an HTML page (${res.contentType.split(';')[0]})` };
     }
-    const title = await readTitle(res.body());
+    const title = await reader.title(target, await headBytes(res.body()));
     return { title, error: title ? null : 'no title' };
   } catch (err) {
-    if (err instanceof SiteFetchError) return { title: null, error: err.message.slice(0, 300) };
+    if (err instanceof SiteFetchError || err instanceof SiteFileError) return { title: null, error: err.message.slice(0, 300) };
     throw err;
   }
 }
 
 export async function fetchTitles(
   fetcher: SiteFetcher,
+  reader: SiteFileReader,
   urls: { normalizedUrl: string; url: string }[],
-  robots: RobotsTxt | null,
+  robots: RobotsSource | null,
   options: { signal: AbortSignal; onProgress?: (done: number) => void },
 ): Promise<Map<string, TitleResult>> {
   const limit = pLimit(TITLE_CONCURRENCY);
   const results = new Map<string, TitleResult>();
+  const targets = urls.map((page) => targetOf(page.url));
+  // A robots.txt its thread cannot read in time ends the import (SiteFileError), rather than reading pages it may forbid.
+  const allowed = robots ? await reader.robotsAllows(robots, CRAWLER_TOKEN, targets) : targets.map(() => true);
   await Promise.all(
-    urls.map((page) =>
+    urls.map((page, i) =>
       limit(async () => {
         if (options.signal.aborted) return;
-        results.set(page.normalizedUrl, await titleOf(fetcher, page.url, robots, options.signal));
+        results.set(page.normalizedUrl, await titleOf(fetcher, reader, targets[i] as string, allowed[i] ?? true, options.signal));
         options.onProgress?.(results.size);
       }),
     ),

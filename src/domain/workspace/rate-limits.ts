@@ -7,6 +7,7 @@ export const RATE_LIMITS = {
   invitations: { points: 20, perSeconds: 3600, what: 'invitations per workspace' },
   sitemapImport: { points: 10, perSeconds: 3600, what: 'sitemap imports per site' },
   rewrite: { points: 10, perSeconds: 3600, what: 'rewrite calls per site' },
+  crawlerCheck: { points: 10, perSeconds: 3600, what: 'crawler checks per site' },
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

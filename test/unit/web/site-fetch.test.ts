@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../../src/fixture-site/server.ts';
 import { SiteFetchError } from '../../../src/web/fetch-error.ts';
-import { createSiteFetcher, pinnedLookup, type Resolver, type SiteFetchSettings } from '../../../src/web/site-fetch.ts';
+import { createSiteFetcher, failureDetail, pinnedLookup, type Resolver, type SiteFetchSettings } from '../../../src/web/site-fetch.ts';
 
 /**
  * The fetch guard: every refusal of CONTRACT.md's SSRF rules, redirects,
@@ -110,8 +110,33 @@ describe('mapped domains', () => {
   });
 });
 
+describe('SITE_FETCH_MAP', () => {
+  it('maps only the listed host and its www. form', async () => {
+    const resolve = resolverOf({});
+    const before = site.requests.length;
+    const sub = await refusal(fetcher({ resolve }).get('https://shop.fixture.test/robots.txt', { maxBytes: MB }));
+    expect(sub.message).toMatch(/shop\.fixture\.test does not resolve/);
+    expect(resolve.calls).toEqual(['shop.fixture.test']);
+    await refusal(fetcher({ resolve }).get('https://www.shop.fixture.test/robots.txt', { maxBytes: MB }));
+    expect(site.requests.length).toBe(before);
+    expect((await fetcher().get('https://fixture.test/robots.txt', { maxBytes: MB })).status).toBe(200);
+    expect((await fetcher().get('https://WWW.Fixture.Test./robots.txt', { maxBytes: MB })).status).toBe(200);
+  });
+
+  it('sends only https on port 443 to the local origin, as production would fetch them', async () => {
+    const before = site.requests.length;
+    expect((await refusal(fetcher().get('http://fixture.test/robots.txt', { maxBytes: MB }))).message).toBe('http://fixture.test/robots.txt: only https addresses are fetched');
+    expect((await refusal(fetcher().get('https://fixture.test:8443/robots.txt', { maxBytes: MB }))).message).toMatch(/only port 443/);
+    expect((await refusal(fetcher().get('http://www.fixture.test:80/robots.txt', { maxBytes: MB }))).message).toMatch(/only https/);
+    expect(site.requests.length).toBe(before);
+    const res = await fetcher().get('https://fixture.test:443/robots.txt', { maxBytes: MB });
+    expect(res.status).toBe(200);
+    res.discard();
+  });
+});
+
 describe('refusals', () => {
-  it('refuses every address that is not public, after resolving the name once', async () => {
+  it('refuses every address that is not public, after resolving the name once, naming only addresses the customer wrote', async () => {
     const inside: [string, RegExp][] = [
       ['127.0.0.1', /loopback/],
       ['127.8.9.10', /loopback/],
@@ -141,16 +166,21 @@ describe('refusals', () => {
       const resolve = resolverOf({ 'shop.example': [address] });
       const err = await refusal(fetcher({ resolve }).get('https://shop.example/robots.txt', { maxBytes: MB }));
       expect(err.kind, address).toBe('refused');
-      expect(err.message, address).toMatch(why);
-      expect(err.message).toContain(`resolves to ${address}`);
+      // Where a name points inside is our network's map: the customer learns only that it is not public.
+      expect(err.message, address).toBe('https://shop.example/robots.txt: shop.example resolves to a non-public address; not fetched');
       expect(resolve.calls).toEqual(['shop.example']);
+      // An address the customer wrote is named with its reason.
+      const literal = await refusal(fetcher({ resolve }).get(`https://${address.includes(':') ? `[${address}]` : address}/`, { maxBytes: MB }));
+      expect(literal.kind, address).toBe('refused');
+      expect(literal.message, address).toMatch(why);
     }
   });
 
   it('refuses a name when any of its addresses is inside', async () => {
     const resolve = resolverOf({ 'shop.example': ['93.184.215.14', '10.0.0.7'] });
     const err = await refusal(fetcher({ resolve }).get('https://shop.example/', { maxBytes: MB }));
-    expect(err.message).toMatch(/10\.0\.0\.7, a private address/);
+    expect(err.message).toMatch(/shop\.example resolves to a non-public address/);
+    expect(err.message).not.toMatch(/10\.0\.0\.7|93\.184/);
   });
 
   it('refuses literal addresses and localhost in URLs without asking DNS', async () => {
@@ -170,16 +200,16 @@ describe('refusals', () => {
     expect(resolve.calls).toEqual([]);
     // The system resolver answers localhost with loopback.
     const local = await refusal(fetcher({ resolve: undefined }).get('https://localhost/', { maxBytes: MB }));
-    expect(local.message).toMatch(/localhost resolves to .*loopback/);
+    expect(local.message).toMatch(/localhost resolves to a non-public address; not fetched/);
   });
 
-  it('refuses http, other ports, other schemes and credentials outside the map', async () => {
+  it('refuses http, other ports, other schemes and credentials', async () => {
     const resolve = resolverOf({ 'shop.example': ['93.184.215.14'] });
     const f = fetcher({ resolve });
     expect((await refusal(f.get('http://shop.example/', { maxBytes: MB }))).message).toMatch(/only https/);
     expect((await refusal(f.get('https://shop.example:8443/', { maxBytes: MB }))).message).toMatch(/only port 443/);
-    expect((await refusal(f.get('ftp://shop.example/', { maxBytes: MB }))).message).toMatch(/only http\(s\)/);
-    expect((await refusal(f.get('file:///etc/passwd', { maxBytes: MB }))).message).toMatch(/only http\(s\)/);
+    expect((await refusal(f.get('ftp://shop.example/', { maxBytes: MB }))).message).toMatch(/only https/);
+    expect((await refusal(f.get('file:///etc/passwd', { maxBytes: MB }))).message).toMatch(/only https/);
     expect((await refusal(f.get('https://user:pw@shop.example/', { maxBytes: MB }))).message).toMatch(/credentials/);
     expect((await refusal(f.get('not a url', { maxBytes: MB }))).message).toMatch(/not an address/);
     expect(resolve.calls).toEqual([]);
@@ -197,9 +227,32 @@ describe('refusals', () => {
     const f = fetcher({ resolve });
     expect((await refusal(f.get('https://fixture.test/to-loopback', { maxBytes: MB }))).message).toMatch(/http:\/\/127\.0\.0\.1:1\/admin: only https/);
     expect((await refusal(f.get('https://fixture.test/to-loopback-https', { maxBytes: MB }))).message).toMatch(/127\.0\.0\.1, a loopback address/);
-    expect((await refusal(fetcher({ resolve: undefined }).get('https://fixture.test/to-localhost', { maxBytes: MB }))).message).toMatch(/loopback/);
+    expect((await refusal(fetcher({ resolve: undefined }).get('https://fixture.test/to-localhost', { maxBytes: MB }))).message).toMatch(
+      /localhost resolves to a non-public address/,
+    );
     expect((await refusal(f.get('https://fixture.test/to-metadata', { maxBytes: MB }))).message).toMatch(/169\.254\.169\.254, a link-local address/);
-    expect((await refusal(f.get('https://fixture.test/to-inside-name', { maxBytes: MB }))).message).toMatch(/inside\.example resolves to 192\.168\.0\.10, a private address/);
+    const inside = await refusal(f.get('https://fixture.test/to-inside-name', { maxBytes: MB }));
+    expect(inside.message).toBe('https://inside.example/: inside.example resolves to a non-public address; not fetched');
+  });
+
+  it('logs the address a refused name resolves to, for the operator', async () => {
+    const logged: object[] = [];
+    const logger = { warn: (o: object) => logged.push(o), debug: () => undefined } as unknown as SiteFetchSettings['logger'];
+    const resolve = resolverOf({ 'shop.example': ['10.0.3.7'] });
+    await refusal(fetcher({ resolve, logger }).get('https://shop.example/', { maxBytes: MB }));
+    expect(logged).toEqual([{ host: 'shop.example', address: '10.0.3.7', why: 'a private address' }]);
+  });
+
+  it('keeps addresses out of DNS and network failures', async () => {
+    // A resolver's error without a code, carrying an address.
+    const resolve = Object.assign(async () => Promise.reject(new Error('upstream 10.0.3.7 refused the query for shop.example')), { calls: [] });
+    const dns = await refusal(fetcher({ resolve }).get('https://shop.example/', { maxBytes: MB }));
+    expect(dns.message).toBe('shop.example does not resolve (upstream an address refused the query for shop.example)');
+    // A connection refused by the origin: its code, never the address connected to.
+    const down = await refusal(fetcher({ map: new Map([['down.test', 'http://127.0.0.1:1']]) }).get('https://down.test/', { maxBytes: MB }));
+    expect(down.message).toBe('https://down.test/: ECONNREFUSED');
+    expect(failureDetail(new Error('connect to [fd00:ec2::254]:443 and 169.254.169.254 failed'))).toBe('connect to an address:443 and an address failed');
+    expect(failureDetail(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe('ECONNRESET');
   });
 
   it('connects to the address it checked, whatever the name', () => {
