@@ -19,6 +19,7 @@ import { FOLD } from './fold.ts';
  * where a name ends.
  */
 export interface Automaton {
+  readonly kind: 'dense';
   readonly symbolOf: Uint16Array;
   readonly width: number;
   readonly delta: Int32Array;
@@ -33,8 +34,28 @@ export interface RawHit {
   end: number;
 }
 
+/**
+ * The same automaton with a map of children per state, for a book whose dense
+ * table would pass DENSE_MAX_CELLS: names are a tenant's input, and hundreds
+ * of thousands of characters of names over thousands of distinct characters
+ * (CJK) would make a dense table of gigabytes. Slower per character (it
+ * follows failure links), never larger than the names.
+ */
+export interface SparseAutomaton {
+  readonly kind: 'sparse';
+  readonly symbolOf: Uint16Array;
+  readonly children: readonly Map<number, number>[];
+  readonly fail: Int32Array;
+  readonly out: Int32Array;
+  readonly link: Int32Array;
+  readonly lengths: Int32Array;
+}
+
+/** 8M cells of 4 bytes: 32 MB. Real books are far below (1,554 names: about 5,000 states of 40 symbols). */
+export const DENSE_MAX_CELLS = 8_000_000;
+
 /** `patterns` must already be folded (see fold.ts) and non-empty. */
-export function buildAutomaton(patterns: readonly string[]): Automaton {
+export function buildAutomaton(patterns: readonly string[], maxCells = DENSE_MAX_CELLS): Automaton | SparseAutomaton {
   const symbols = new Map<number, number>();
   for (const p of patterns) {
     for (let i = 0; i < p.length; i++) {
@@ -66,6 +87,7 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
     if (trieEnds[state] === -1) trieEnds[state] = id;
   }
   const { children, ends } = breadthFirst(trie, trieEnds);
+  if (children.length * width > maxCells) return sparse(patterns, symbolOf, children, ends);
 
   const count = children.length;
   const delta = new Int32Array(count * width);
@@ -92,7 +114,53 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
   }
   encodeRows(delta, width, out, link);
   const lengths = Int32Array.from(patterns, (p) => p.length);
-  return { symbolOf, width, delta, out, link, lengths };
+  return { kind: 'dense', symbolOf, width, delta, out, link, lengths };
+}
+
+function sparse(patterns: readonly string[], symbolOf: Uint16Array, children: Map<number, number>[], ends: number[]): SparseAutomaton {
+  const count = children.length;
+  const fail = new Int32Array(count);
+  const out = Int32Array.from(ends);
+  const link = new Int32Array(count).fill(-1);
+  const queue: number[] = [...(children[0]?.values() ?? [])];
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head] ?? 0;
+    const f = fail[state] ?? 0;
+    link[state] = (out[f] ?? -1) >= 0 ? f : (link[f] ?? -1);
+    for (const [sym, child] of children[state] ?? []) {
+      let g = f;
+      let to = state === 0 ? undefined : children[g]?.get(sym);
+      while (to === undefined && g !== 0) {
+        g = fail[g] ?? 0;
+        to = children[g]?.get(sym);
+      }
+      fail[child] = state === 0 || to === undefined || to === child ? 0 : to;
+      queue.push(child);
+    }
+  }
+  return { kind: 'sparse', symbolOf, children, fail, out, link, lengths: Int32Array.from(patterns, (p) => p.length) };
+}
+
+function scanSparse(a: SparseAutomaton, text: string): RawHit[] {
+  const { symbolOf, children, fail, out, link, lengths } = a;
+  const hits: RawHit[] = [];
+  let state = 0;
+  for (let i = 0; i < text.length; i++) {
+    const sym = symbolOf[text.charCodeAt(i)] ?? 0;
+    let next = children[state]?.get(sym);
+    while (next === undefined && state !== 0) {
+      state = fail[state] ?? 0;
+      next = children[state]?.get(sym);
+    }
+    state = next ?? 0;
+    let t = (out[state] ?? -1) >= 0 ? state : (link[state] ?? -1);
+    while (t >= 0) {
+      const pattern = out[t] ?? 0;
+      hits.push({ pattern, start: i + 1 - (lengths[pattern] ?? 0), end: i + 1 });
+      t = link[t] ?? -1;
+    }
+  }
+  return hits;
 }
 
 /**
@@ -164,7 +232,8 @@ function codeUnitsCopied(text: string): Uint16Array {
  * allocation in the loop so V8 keeps the tables in registers; the hits are
  * then read from `out`/`link` at those few places.
  */
-export function scan(a: Automaton, text: string): RawHit[] {
+export function scan(a: Automaton | SparseAutomaton, text: string): RawHit[] {
+  if (a.kind === 'sparse') return scanSparse(a, text);
   const { symbolOf, width, delta, out, link, lengths } = a;
   const n = text.length;
   const code = codeUnits(text);
