@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { CrawlerChecksTable, CrawlerResultJson } from '../../db/schema.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
@@ -8,6 +9,8 @@ import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../../web/robots.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
+import { recordCrawlerEvents } from '../webhooks/crawler-events.ts';
+import { dispatch } from '../webhooks/outbox.ts';
 
 /**
  * The `crawler-check` job: reads the site's robots.txt and llms.txt (at
@@ -19,7 +22,7 @@ import { siteOrigin } from '../sites/site-domain.ts';
  */
 
 type RobotsResult = Pick<CrawlerChecksTable, 'robotsUrl' | 'robotsState' | 'robotsStatus' | 'robotsBytes' | 'robotsNote'> & { crawlers: CrawlerResultJson[] };
-type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'>;
+type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'> & { llmsSha256?: string | null };
 
 const everyCrawler = (access: CrawlerResultJson['access']): CrawlerResultJson[] => AI_CRAWLERS.map((c) => ({ agent: c.agent, access, decidingLine: null, group: null }));
 
@@ -93,8 +96,10 @@ export async function checkLlmsTxt(fetcher: SiteFetcher, origin: string, signal:
       res.discard();
       return result('missing', res.status, res.status === 404 || res.status === 410 ? null : `llms.txt answered ${res.status}`);
     }
-    const reading = readLlmsTxt(await res.text(), res.contentType);
-    return result(reading.state, 200, reading.note, reading.title, reading.links);
+    const text = await res.text();
+    const reading = readLlmsTxt(text, res.contentType);
+    // What it said, so a later check can tell that it changed (llms_txt.changed).
+    return { ...result(reading.state, 200, reading.note, reading.title, reading.links), llmsSha256: createHash('sha256').update(text).digest('hex') };
   } catch (err) {
     if (!(err instanceof SiteFetchError)) throw err;
     // Too large, or sending us somewhere we never go: there is a file, and no assistant can use it.
@@ -121,11 +126,16 @@ export async function runCrawlerCheck(
       try {
         const [robots, llms] = await Promise.all([checkRobots(fetcher, origin, lost), checkLlmsTxt(fetcher, origin, lost)]);
         const { crawlers, ...robotsFields } = robots;
-        await ctx.db
-          .updateTable('crawlerChecks')
-          .set({ status: 'done', ...robotsFields, ...llms, crawlers: JSON.stringify(crawlers), finishedAt: ctx.clock.now() })
-          .where('id', '=', checkId)
-          .execute();
+        // The result and the webhook events it causes (access or llms.txt changed) in one transaction.
+        const deliveries = await ctx.db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('crawlerChecks')
+            .set({ status: 'done', ...robotsFields, ...llms, crawlers: JSON.stringify(crawlers), finishedAt: ctx.clock.now() })
+            .where('id', '=', checkId)
+            .execute();
+          return recordCrawlerEvents(ctx, trx, siteId, checkId);
+        });
+        await dispatch(ctx, deliveries);
         log.info({ robots: robots.robotsState, llmsTxt: llms.llmsState, blocked: crawlers.filter((c) => c.access === 'blocked').length }, 'crawler check done');
         return { state: 'done' };
       } catch (err) {

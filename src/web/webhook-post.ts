@@ -1,0 +1,99 @@
+import { isIPv6 } from 'node:net';
+import { Client } from 'undici';
+import { SiteFetchError } from './fetch-error.ts';
+import type { SiteFetcher } from './site-fetch.ts';
+
+/**
+ * One POST of a webhook delivery, through the site-fetch guard
+ * (./site-fetch.ts `target`): https on 443 to public addresses only, the
+ * socket connecting to the address that was checked (so DNS cannot answer
+ * otherwise in between), or a SITE_FETCH_MAP origin. No redirect is
+ * followed: a receiver that answers 3xx has not taken the delivery. One
+ * deadline covers connecting, sending, the status and the first bytes of the
+ * answer; the rest of the answer is never read. A new connection each time:
+ * pooling would keep sockets to addresses checked long ago.
+ */
+
+export interface PostAnswer {
+  status: number;
+  /** The first `keepBytes` of the answer, decoded as UTF-8 (NUL removed: Postgres text refuses it). */
+  head: string;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  /** How much of the answer to read and keep. */
+  keepBytes: number;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+function originOf(protocol: string, host: string, port: number): string {
+  return `${protocol}//${isIPv6(host) ? `[${host}]` : host}:${port}`;
+}
+
+export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostAnswer> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new SiteFetchError('refused', rawUrl, `${rawUrl} is not an address`);
+  }
+  const abort = new AbortController();
+  const late = () => new SiteFetchError('timeout', url.href, `${url.host} did not answer within ${seconds(options.timeoutMs)}`);
+  let timedOut = false;
+  let expire: (err: Error) => void = () => undefined;
+  const expired = new Promise<never>((_, reject) => (expire = reject));
+  expired.catch(() => undefined);
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+    expire(late());
+  }, options.timeoutMs);
+  let client: Client | null = null;
+  try {
+    // A slow resolver counts against the same deadline.
+    const target = await Promise.race([fetcher.target(url), expired]);
+    // Pinned: connect to the checked address, and present the host name for TLS (SNI and the certificate check).
+    const host = target.pinned ? target.pinned.address : target.host;
+    client = new Client(originOf(target.protocol, host, target.port), {
+      connect: { timeout: options.connectTimeoutMs, ...(target.pinned && { servername: target.host }) },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      pipelining: 0,
+    });
+    const res = await client.request({
+      method: 'POST',
+      path: `${url.pathname}${url.search}`,
+      headers: { ...headers, host: target.hostHeader, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+      signal: abort.signal,
+    });
+    // Dropping a body unread makes undici emit an error on it: listen first (an unheard one is an uncaught exception).
+    res.body.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size >= options.keepBytes) break;
+      }
+    } catch {
+      // The status is the answer; an answer cut short after it changes nothing.
+    }
+    const head = Buffer.concat(chunks).subarray(0, options.keepBytes).toString('utf8').replaceAll('\u0000', '');
+    return { status: res.statusCode, head };
+  } catch (err) {
+    if (err instanceof SiteFetchError) throw err;
+    if (timedOut) throw late();
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const code = e.code === 'UND_ERR_CONNECT_TIMEOUT' ? null : (e.cause?.code ?? e.code);
+    if (e.code === 'UND_ERR_CONNECT_TIMEOUT') throw new SiteFetchError('timeout', url.href, `${url.host} did not accept a connection within ${seconds(options.connectTimeoutMs)}`);
+    throw new SiteFetchError('network', url.href, `${url.host}: ${code ?? e.message}`);
+  } finally {
+    clearTimeout(deadline);
+    client?.destroy().catch(() => undefined);
+  }
+}
