@@ -5,6 +5,7 @@ import { dataCommands } from './commands/data.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { workspaceCommands } from './commands/workspace.ts';
 
 /**
@@ -15,7 +16,7 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands];
+const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands, ...webhookCommands];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 

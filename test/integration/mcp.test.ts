@@ -20,7 +20,7 @@ import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helper
 let app: TestApp;
 let mine: Workspace;
 let theirs: Workspace;
-type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number };
+type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number; webhookId: number };
 let own: Ids;
 let foreign: Ids;
 const clients: Client[] = [];
@@ -46,7 +46,22 @@ async function fixtures(ws: Workspace): Promise<Ids> {
     .values({ siteId: site.id, url: 'https://acme.com/pricing', normalizedUrl: 'https://acme.com/pricing', path: '/pricing', section: 'pricing' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { orgId: ws.orgId, projectId: site.id, promptId: prompt.id, competitorId: site.competitors.Globex as number, scanId, reanalysisId: reanalysis.id, pageId: page.id };
+  // Inserted as stored: this app maps no receiver host, so the API would refuse any address.
+  const webhook = await app.ctx.db
+    .insertInto('webhooks')
+    .values({ orgId: ws.orgId, url: 'https://hooks.example.com/in', events: ['*'], secret: 'whsec_dGVzdA==' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return {
+    orgId: ws.orgId,
+    projectId: site.id,
+    promptId: prompt.id,
+    competitorId: site.competitors.Globex as number,
+    scanId,
+    reanalysisId: reanalysis.id,
+    pageId: page.id,
+    webhookId: webhook.id,
+  };
 }
 
 async function connect(key: string | null): Promise<Client> {
@@ -95,6 +110,11 @@ function cases(ids: Ids): Record<string, { args: Record<string, unknown>; http?:
     get_scan: { args: { projectId: ids.projectId, scanId: ids.scanId, tab: 'all' }, http: ['GET', `${p}/scans/${ids.scanId}?tab=all`] },
     get_reanalysis: { args: { projectId: ids.projectId, reanalysisId: ids.reanalysisId }, http: ['GET', `${p}/reanalyses/${ids.reanalysisId}`] },
     list_shares: { args: { projectId: ids.projectId }, http: ['GET', `${p}/shares`] },
+    get_sampling_plan: { args: { projectId: ids.projectId, detect: 10 }, http: ['GET', `${p}/sampling-plan?detect=10`] },
+    list_webhooks: { args: {}, http: ['GET', `/orgs/${ids.orgId}/webhooks`] },
+    get_webhook: { args: { webhookId: ids.webhookId }, http: ['GET', `/orgs/${ids.orgId}/webhooks/${ids.webhookId}`] },
+    list_webhook_deliveries: { args: { webhookId: ids.webhookId, perPage: 5 }, http: ['GET', `/orgs/${ids.orgId}/webhooks/${ids.webhookId}/deliveries?perPage=5`] },
+    get_alert_settings: { args: {}, http: ['GET', `/orgs/${ids.orgId}/alert-settings`] },
     // Writes: checked on their own below.
     start_scan: { args: { projectId: ids.projectId, providers: ['openai'], label: 'from MCP' } },
     cancel_scan: { args: { projectId: ids.projectId, scanId: ids.scanId } },

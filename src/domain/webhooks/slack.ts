@@ -31,8 +31,9 @@ const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', te
 const fields = (...texts: string[]) => ({ type: 'section', fields: texts.map((text) => ({ type: 'mrkdwn', text })) });
 const link = (url: string, label: string) => ({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${url}|${label}>` }] });
 
+/** Both the notification line and the blocks are read as mrkdwn: a customer's names are escaped in each. */
 function message(text: string, blocks: unknown[]): SlackMessage {
-  return { text, blocks: [section(`*${escape(text)}*`), ...blocks] };
+  return { text: escape(text), blocks: [section(`*${escape(text)}*`), ...blocks] };
 }
 
 const METRIC_NAMES = { visibility: 'Visibility', shareOfVoice: 'Share of voice', ownCitationRate: 'Own citations' } as const;

@@ -62,7 +62,8 @@ export async function getWebhook(ctx: AppContext, orgId: number, webhookId: numb
   return { webhook: serializeWebhook(await findWebhook(ctx.db, orgId, webhookId)) };
 }
 
-export async function createWebhook(ctx: AppContext, actor: { orgId: number; userId: number }, input: WebhookCreate) {
+/** `actor.userId` is null for the operator CLI. */
+export async function createWebhook(ctx: AppContext, actor: { orgId: number; userId: number | null }, input: WebhookCreate) {
   const url = await checkWebhookUrl(ctx, input.url);
   return ctx.db.transaction().execute(async (trx) => {
     // Serialised per workspace, so two creates at once cannot both pass the limit.
