@@ -7,6 +7,7 @@ import { onShutdown } from '../shutdown.ts';
 import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
 import { closeQueues, queueFor } from './queues.ts';
 import { RetryLaterError } from './retry-later.ts';
+import { closeWebhookConnections } from '../web/webhook-post.ts';
 
 /** Startup check: every job in the catalog has exactly one handler and no handler is orphaned. */
 export function checkHandlers(): void {
@@ -107,6 +108,8 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      // Webhook deliveries keep connections to receivers a few seconds (src/web/webhook-post.ts).
+      await closeWebhookConnections();
       connection.disconnect();
     },
   };

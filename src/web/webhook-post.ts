@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { Client } from 'undici';
+import { Pool } from 'undici';
 import { SiteFetchError } from './fetch-error.ts';
 import type { SiteFetcher } from './site-fetch.ts';
 
@@ -9,9 +9,14 @@ import type { SiteFetcher } from './site-fetch.ts';
  * socket connecting to the address that was checked (so DNS cannot answer
  * otherwise in between), or a SITE_FETCH_MAP origin. No redirect is
  * followed: a receiver that answers 3xx has not taken the delivery. One
- * deadline covers connecting, sending, the status and the first bytes of the
- * answer; the rest of the answer is never read. A new connection each time:
- * pooling would keep sockets to addresses checked long ago.
+ * deadline covers resolving, connecting, sending, the status and the first
+ * bytes of the answer; the rest of the answer is never read.
+ *
+ * Connections are kept a few seconds per checked address and TLS name
+ * (many webhooks share a receiver, e.g. hooks.slack.com): every delivery
+ * still resolves and checks its host first, and only then takes a
+ * connection to the address that check answered, so a kept connection
+ * never reaches an address the guard would refuse now.
  */
 
 export interface PostAnswer {
@@ -29,8 +34,42 @@ export interface PostOptions {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-function originOf(protocol: string, host: string, port: number): string {
-  return `${protocol}//${isIPv6(host) ? `[${host}]` : host}:${port}`;
+/** Idle connections close after this long. */
+const KEEP_ALIVE_MS = 4_000;
+/** Checked addresses with connections kept at once; the oldest is closed past it. */
+const POOLS_KEPT = 256;
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string, servername: string | null, options: PostOptions): Pool {
+  const key = `${origin}|${servername ?? ''}|${options.connectTimeoutMs}|${options.timeoutMs}`;
+  let pool = pools.get(key);
+  if (pool) {
+    // Most recently used last, so the first is the one to close.
+    pools.delete(key);
+    pools.set(key, pool);
+    return pool;
+  }
+  pool = new Pool(origin, {
+    connect: { timeout: options.connectTimeoutMs, ...(servername && { servername }) },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+  });
+  pools.set(key, pool);
+  if (pools.size > POOLS_KEPT) {
+    const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
+    pools.delete(oldestKey);
+    oldest.close().catch(() => undefined);
+  }
+  return pool;
+}
+
+/** Closes every kept connection (a process shutting down, tests). */
+export async function closeWebhookConnections(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close().catch(() => undefined)));
 }
 
 export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostAnswer> {
@@ -51,19 +90,13 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
     abort.abort();
     expire(late());
   }, options.timeoutMs);
-  let client: Client | null = null;
   try {
     // A slow resolver counts against the same deadline.
     const target = await Promise.race([fetcher.target(url), expired]);
     // Pinned: connect to the checked address, and present the host name for TLS (SNI and the certificate check).
     const host = target.pinned ? target.pinned.address : target.host;
-    client = new Client(originOf(target.protocol, host, target.port), {
-      connect: { timeout: options.connectTimeoutMs, ...(target.pinned && { servername: target.host }) },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      pipelining: 0,
-    });
-    const res = await client.request({
+    const origin = `${target.protocol}//${isIPv6(host) ? `[${host}]` : host}:${target.port}`;
+    const res = await poolFor(origin, target.pinned ? target.host : null, options).request({
       method: 'POST',
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, host: target.hostHeader, 'content-length': String(Buffer.byteLength(body)) },
@@ -78,6 +111,7 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
       for await (const chunk of res.body) {
         chunks.push(chunk as Buffer);
         size += (chunk as Buffer).length;
+        // Past what is kept, the connection is dropped rather than the answer read.
         if (size >= options.keepBytes) break;
       }
     } catch {
@@ -89,11 +123,9 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
     if (err instanceof SiteFetchError) throw err;
     if (timedOut) throw late();
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-    const code = e.code === 'UND_ERR_CONNECT_TIMEOUT' ? null : (e.cause?.code ?? e.code);
     if (e.code === 'UND_ERR_CONNECT_TIMEOUT') throw new SiteFetchError('timeout', url.href, `${url.host} did not accept a connection within ${seconds(options.connectTimeoutMs)}`);
-    throw new SiteFetchError('network', url.href, `${url.host}: ${code ?? e.message}`);
+    throw new SiteFetchError('network', url.href, `${url.host}: ${e.cause?.code ?? e.code ?? e.message}`);
   } finally {
     clearTimeout(deadline);
-    client?.destroy().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
+import { preparedQuery, type Executor } from '../../db/database.ts';
+import type { Config } from '../../config.ts';
 import type { DeliveryStatus, WebhookFormat } from '../../db/schema.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
@@ -30,6 +30,15 @@ import { slackMessage } from './slack.ts';
 export const KEEP_ANSWER_BYTES = 1024;
 
 const USER_AGENT = (contactUrl: string) => `SightlineWebhooks/1.0 (+${contactUrl})`;
+
+const fetchers = new WeakMap<Config, SiteFetcher>();
+
+/** The deployment's fetch guard, made once per configuration. */
+function fetcherOf(ctx: AppContext): SiteFetcher {
+  let fetcher = fetchers.get(ctx.config);
+  if (!fetcher) fetchers.set(ctx.config, (fetcher = siteFetcherFor(ctx.config)));
+  return fetcher;
+}
 
 interface DeliveryRow {
   id: number;
@@ -145,64 +154,111 @@ export async function disableWebhook(db: Executor, webhookId: number, reason: st
 }
 
 /**
- * Records an attempt and what follows from it, in one transaction: the
- * attempt row, the delivery's state and next attempt, the webhook's run of
- * failures (and disabling it). Answers the delivery's state and, when it is
- * still pending, how long until its next attempt.
+ * Takes a pending, due, enabled delivery that no run holds, and reads what
+ * sending it needs, in one statement (a delivery costs two round trips to
+ * Postgres: this and `record`). Null when it is not to be sent now; the
+ * caller then reads why.
  */
-async function record(ctx: AppContext, row: DeliveryRow, outcome: AttemptOutcome, replay: boolean): Promise<{ status: DeliveryStatus; retryInMs: number | null }> {
+const LEASE_SQL = `
+  UPDATE webhook_deliveries d SET lease_until = $2
+    FROM webhooks w, webhook_events e
+   WHERE d.id = $1 AND w.id = d.webhook_id AND e.id = d.event_id
+     AND d.status = 'pending' AND w.enabled AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until <= $4)
+  RETURNING d.id, d.status, d.next_attempt_at AS "nextAttemptAt", d.lease_until AS "leaseUntil", d.delivered_at AS "deliveredAt", d.webhook_id AS "webhookId",
+            w.url, w.format, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+            e.uid, e.type, e.data, e.created_at AS "createdAt",
+            (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = d.id AND NOT a.replay)::int AS scheduled`;
+
+/**
+ * Records an attempt and what follows from it, in one statement: the
+ * attempt row, the delivery's state and next attempt, and the webhook's run
+ * of failures (its row is written only when that changes, so deliveries to
+ * one busy webhook do not queue on it).
+ */
+const RECORD_SQL = `
+  WITH attempt AS (
+    INSERT INTO webhook_attempts (delivery_id, replay, attempted_at, status_code, error, latency_ms, response) VALUES ($1, $2, $3, $4, $5, $6, $7)
+  ), delivery AS (
+    UPDATE webhook_deliveries
+       SET attempts = attempts + 1, last_status_code = $4, last_error = $5,
+           status = CASE WHEN $5::text IS NULL THEN 'delivered' WHEN $2 THEN status ELSE $8 END,
+           delivered_at = CASE WHEN $5::text IS NULL THEN coalesce(delivered_at, $3) ELSE delivered_at END,
+           next_attempt_at = coalesce($9, next_attempt_at),
+           lease_until = CASE WHEN $2 THEN lease_until ELSE NULL END
+     WHERE id = $1
+    RETURNING status
+  ), hook AS (
+    UPDATE webhooks
+       SET consecutive_failures = CASE WHEN $5::text IS NULL THEN 0 ELSE consecutive_failures + 1 END,
+           failing_since = CASE WHEN $5::text IS NULL THEN NULL ELSE coalesce(failing_since, $3) END
+     WHERE id = $10 AND ($5::text IS NOT NULL OR consecutive_failures <> 0 OR failing_since IS NOT NULL)
+    RETURNING consecutive_failures, failing_since, enabled
+  )
+  SELECT d.status, h.consecutive_failures AS failures, h.failing_since AS "failingSince", h.enabled FROM delivery d LEFT JOIN hook h ON true`;
+
+interface Recorded {
+  status: DeliveryStatus;
+  failures: number | null;
+  failingSince: Date | null;
+  enabled: boolean | null;
+}
+
+/** Answers the delivery's state and, when it is still pending, how long until its next attempt. */
+async function record(
+  ctx: AppContext,
+  row: DeliveryRow,
+  outcome: AttemptOutcome,
+  replay: boolean,
+  scheduled: number,
+): Promise<{ status: DeliveryStatus | 'missing'; retryInMs: number | null }> {
   const now = ctx.clock.now();
   const ok = outcome.error === null;
-  return ctx.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('webhookDeliveries').select(['status', 'deliveredAt']).where('id', '=', row.id).forUpdate().executeTakeFirst();
-    if (!current) return { status: 'failed' as const, retryInMs: null };
-    await trx
-      .insertInto('webhookAttempts')
-      .values({ deliveryId: row.id, replay, attemptedAt: now, statusCode: outcome.statusCode, error: outcome.error, latencyMs: outcome.latencyMs, response: outcome.response })
-      .execute();
-    let status = current.status;
-    let retryInMs: number | null = null;
-    if (ok) status = 'delivered';
-    else if (!replay && current.status === 'pending') {
-      const scheduled = await trx
-        .selectFrom('webhookAttempts')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('deliveryId', '=', row.id)
-        .where('replay', '=', false)
-        .executeTakeFirstOrThrow();
-      retryInMs = retryDelayMs(ctx.config.webhooks.retryDelaysMs, Number(scheduled.n));
-      if (retryInMs === null) status = 'failed';
-    }
-    await trx
-      .updateTable('webhookDeliveries')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        lastStatusCode: outcome.statusCode,
-        lastError: outcome.error,
-        status,
-        ...(status === 'delivered' && current.deliveredAt === null && { deliveredAt: now }),
-        ...(retryInMs !== null && { nextAttemptAt: new Date(now.getTime() + retryInMs) }),
-        ...(!replay && { leaseUntil: null }),
-      }))
-      .where('id', '=', row.id)
-      .execute();
-    const hook = await trx
-      .updateTable('webhooks')
-      .set(
-        ok
-          ? { consecutiveFailures: 0, failingSince: null }
-          : (eb) => ({ consecutiveFailures: eb('consecutiveFailures', '+', 1), failingSince: sql<Date>`coalesce(failing_since, ${now})` }),
-      )
-      .where('id', '=', row.webhookId)
-      .returning(['consecutiveFailures', 'failingSince', 'enabled'])
-      .executeTakeFirst();
-    const reason = hook?.enabled ? disableReason(outcome, hook.consecutiveFailures, hook.failingSince, now) : null;
-    if (reason) {
-      await disableWebhook(trx, row.webhookId, reason, now);
-      if (status === 'pending') return { status: 'failed' as const, retryInMs: null };
-    }
-    return { status, retryInMs };
-  });
+  // The attempt just made counts: the schedule's next delay, or none left.
+  const retryInMs = ok || replay ? null : retryDelayMs(ctx.config.webhooks.retryDelaysMs, scheduled + 1);
+  const next = retryInMs === null ? null : new Date(now.getTime() + retryInMs);
+  let rows: Recorded[];
+  try {
+    rows = await preparedQuery<Recorded>(ctx.db, 'webhook-record', RECORD_SQL, [
+      row.id,
+      replay,
+      now,
+      outcome.statusCode,
+      outcome.error,
+      outcome.latencyMs,
+      outcome.response,
+      retryInMs === null ? 'failed' : 'pending',
+      next,
+      row.webhookId,
+    ]);
+  } catch (err) {
+    // The webhook was deleted while its delivery was in flight: nothing is left to record.
+    if ((err as { code?: string }).code === '23503') return { status: 'missing', retryInMs: null };
+    throw err;
+  }
+  const r = rows[0];
+  if (!r) return { status: 'missing', retryInMs: null };
+  const reason = r.enabled ? disableReason(outcome, r.failures ?? 0, r.failingSince, now) : null;
+  if (reason) {
+    await ctx.db.transaction().execute((trx) => disableWebhook(trx, row.webhookId, reason, now));
+    return { status: r.status === 'pending' ? 'failed' : r.status, retryInMs: null };
+  }
+  return { status: r.status, retryInMs: r.status === 'pending' ? retryInMs : null };
+}
+
+/** Why a delivery could not be taken: finished, disabled, early or held by another run. */
+async function notTaken(ctx: AppContext, deliveryId: number, now: Date): Promise<{ state: DeliveryStatus | 'missing' }> {
+  const row = await loadDelivery(ctx, deliveryId);
+  if (!row) return { state: 'missing' };
+  if (row.status !== 'pending') return { state: row.status };
+  if (!row.enabled) {
+    await failPending(ctx.db, row.webhookId, 'disabled since the event');
+    return { state: 'failed' };
+  }
+  const early = row.nextAttemptAt.getTime() - now.getTime();
+  // Queued again ahead of its time (the reconciler, a re-queued job): wait for it.
+  if (early > 0) throw new RetryLaterError(`delivery ${deliveryId} is due in ${early} ms`, early);
+  const held = row.leaseUntil ? row.leaseUntil.getTime() - now.getTime() : 0;
+  throw new RetryLaterError(`delivery ${deliveryId} is being sent by another run`, Math.max(500, held));
 }
 
 /** Runs one attempt of a delivery (the job's body); `replay` for an attempt a person asked for. */
@@ -212,33 +268,28 @@ export async function runDelivery(
   options: { replay?: boolean; fetcher?: SiteFetcher } = {},
 ): Promise<{ state: DeliveryStatus | 'missing' | 'skipped'; statusCode?: number | null }> {
   const replay = options.replay === true;
-  const row = await loadDelivery(ctx, deliveryId);
-  if (!row) return { state: 'missing' };
   const now = ctx.clock.now();
   // Time an attempt may take, and then some for recording it: a run holds the delivery and a slot this long at most.
   const holdMs = ctx.config.webhooks.timeoutMs + 2_000;
-  if (!replay) {
-    if (row.status !== 'pending') return { state: row.status };
-    if (!row.enabled) {
-      await failPending(ctx.db, row.webhookId, 'disabled since the event');
-      return { state: 'failed' };
-    }
-    const early = row.nextAttemptAt.getTime() - now.getTime();
-    // Queued again ahead of its time (the reconciler, a replay of the job): wait for it.
-    if (early > 50) throw new RetryLaterError(`delivery ${deliveryId} is due in ${early} ms`, early);
-    const leased = await ctx.db
-      .updateTable('webhookDeliveries')
-      .set({ leaseUntil: new Date(now.getTime() + holdMs) })
-      .where('id', '=', deliveryId)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<=', now)]))
-      .returning('id')
-      .executeTakeFirst();
-    if (!leased) {
-      const wait = row.leaseUntil ? Math.max(500, row.leaseUntil.getTime() - now.getTime()) : 1_000;
-      throw new RetryLaterError(`delivery ${deliveryId} is being sent by another run`, wait);
-    }
-  } else if (!row.enabled) return { state: 'skipped' };
+  let row: DeliveryRow;
+  let scheduled = 0;
+  if (replay) {
+    const found = await loadDelivery(ctx, deliveryId);
+    if (!found) return { state: 'missing' };
+    if (!found.enabled) return { state: 'skipped' };
+    row = found;
+  } else {
+    // Due within 50 ms counts as due: the job's delay and the clock may differ by that much.
+    const [taken] = await preparedQuery<DeliveryRow & { scheduled: number }>(ctx.db, 'webhook-lease', LEASE_SQL, [
+      deliveryId,
+      new Date(now.getTime() + holdMs),
+      new Date(now.getTime() + 50),
+      now,
+    ]);
+    if (!taken) return notTaken(ctx, deliveryId, now);
+    row = taken;
+    scheduled = taken.scheduled;
+  }
 
   const slot = await takeSlot(ctx, row.webhookId, holdMs);
   if (!slot) {
@@ -248,12 +299,14 @@ export async function runDelivery(
   }
   let outcome: AttemptOutcome;
   try {
-    outcome = await attempt(ctx, row, options.fetcher ?? siteFetcherFor(ctx.config, ctx.logger));
+    outcome = await attempt(ctx, row, options.fetcher ?? fetcherOf(ctx));
   } finally {
     await slot.release();
   }
-  const after = await record(ctx, row, outcome, replay);
-  ctx.logger.info({ deliveryId, webhookId: row.webhookId, statusCode: outcome.statusCode, ms: outcome.latencyMs, state: after.status, replay }, 'webhook attempt');
+  const after = await record(ctx, row, outcome, replay, scheduled);
+  const log = { deliveryId, webhookId: row.webhookId, statusCode: outcome.statusCode, ms: outcome.latencyMs, state: after.status, replay };
+  if (outcome.error === null) ctx.logger.debug(log, 'webhook delivered');
+  else ctx.logger.info({ ...log, error: outcome.error }, 'webhook attempt failed');
   if (after.retryInMs !== null) throw new RetryLaterError(`delivery ${deliveryId} failed (${outcome.error}); next attempt in ${after.retryInMs} ms`, after.retryInMs);
   return { state: after.status, statusCode: outcome.statusCode };
 }
