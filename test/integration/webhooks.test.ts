@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { ValidationError } from '../../src/errors.ts';
 import { webhookCreateSchema } from '../../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
+import { consumeRateLimit } from '../../src/domain/workspace/rate-limits.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver.ts';
@@ -303,6 +304,19 @@ describe('deliveries', () => {
     expect(page2.body.deliveries.map((d: { id: number }) => d.id)).toEqual([ids[0]]);
     expect((await deliveries(hook.id, '?status=failed')).body.total).toBe(0);
     expect((await deliveries(hook.id, '?perPage=500')).status).toBe(422);
+  });
+
+  it('allows 60 tests and replays of a webhook an hour, then answers 429 with Retry-After', async () => {
+    const hook = await create({ url: 'https://hooks.test/limited', events: ['webhook.test'] });
+    const first = await test(hook.id);
+    expect(first.status).toBe(200);
+    for (let i = 1; i < 60; i++) await consumeRateLimit(app.ctx, 'webhookSends', hook.id);
+    const refused = await test(hook.id);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const replay = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`, { key: ws.keys.admin });
+    expect(replay.status).toBe(429);
+    expect(receiver.to('/limited')).toHaveLength(1);
   });
 
   it('only sends a webhook the event types it lists: a test needs webhook.test', async () => {

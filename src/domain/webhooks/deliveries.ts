@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
 import { waitFor } from '../common/wait-for.ts';
+import { consumeRateLimit } from '../workspace/rate-limits.ts';
 import { draft, type EventType } from './event-types.ts';
 import { dispatch } from './outbox.ts';
 import type { DeliveriesQuery } from './schemas.ts';
@@ -120,6 +121,9 @@ async function settled(ctx: AppContext, webhookId: number, deliveryId: number, a
 export async function replayDelivery(ctx: AppContext, orgId: number, webhookId: number, deliveryId: number) {
   const hook = await findWebhook(ctx.db, orgId, webhookId);
   if (!hook.enabled) throw new BadRequestError(`This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`);
+  const exists = await ctx.db.selectFrom('webhookDeliveries').select('id').where('id', '=', deliveryId).where('webhookId', '=', webhookId).executeTakeFirst();
+  if (!exists) throw new NotFoundError(`No delivery with id ${deliveryId} for this webhook`);
+  await consumeRateLimit(ctx, 'webhookSends', webhookId);
   const row = await ctx.db
     .updateTable('webhookDeliveries')
     .set((eb) => ({ replays: eb('replays', '+', 1) }))
@@ -138,6 +142,7 @@ export async function testWebhook(ctx: AppContext, orgId: number, webhookId: num
   const hook = await findWebhook(ctx.db, orgId, webhookId);
   if (!hook.enabled) throw new BadRequestError(`This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`);
   if (!receives(hook, 'webhook.test')) throw new BadRequestError('This webhook does not receive webhook.test: add it to its events (or use ["*"]) to test it');
+  await consumeRateLimit(ctx, 'webhookSends', webhookId);
   const now = ctx.clock.now();
   const event = draft('webhook.test', orgId, null, null, { webhookId, message: 'A test event from Sightline: this webhook is set up.' });
   const made = await ctx.db.transaction().execute(async (trx) => {

@@ -7,6 +7,8 @@ export const RATE_LIMITS = {
   invitations: { points: 20, perSeconds: 3600, what: 'invitations per workspace' },
   sitemapImport: { points: 10, perSeconds: 3600, what: 'sitemap imports per site' },
   rewrite: { points: 10, perSeconds: 3600, what: 'rewrite calls per site' },
+  // Each is a POST from our addresses to one the tenant chose (docs/webhooks.md).
+  webhookSends: { points: 60, perSeconds: 3600, what: 'webhook tests and replays per webhook' },
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

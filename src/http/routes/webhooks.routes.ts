@@ -77,7 +77,7 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks/:webhookId/test',
     summary: 'Send a webhook.test event to this webhook (it must receive webhook.test); answers the delivery, with its first attempt when that ends within a few seconds',
     access: 'admin',
-    responses: { 200: testResult, 400: 'The webhook is disabled, or does not receive webhook.test' },
+    responses: { 200: testResult, 400: 'The webhook is disabled, or does not receive webhook.test', 429: 'More than 60 tests and replays of this webhook this hour' },
     handler: async ({ ctx, principal, ids }) => json(await testWebhook(ctx, principal.org.id, ids.webhookId)),
   }),
   defineRoute({
@@ -102,7 +102,7 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay',
     summary: 'Send a delivery again now, in any state, as one more attempt with the same webhook-id; answers it, with that attempt when it ends within a few seconds',
     access: 'admin',
-    responses: { 200: deliveryResponse, 400: 'The webhook is disabled' },
+    responses: { 200: deliveryResponse, 400: 'The webhook is disabled', 429: 'More than 60 tests and replays of this webhook this hour' },
     handler: async ({ ctx, principal, ids }) => json(await replayDelivery(ctx, principal.org.id, ids.webhookId, ids.deliveryId)),
   }),
   defineRoute({
