@@ -48,13 +48,13 @@ async function previousComparable(ctx: AppContext, scan: ScanRow): Promise<ScanR
   return candidates.find((s) => settingsKey(s.plan) === key) ?? null;
 }
 
-async function changeDrafts(ctx: AppContext, scan: ScanRow, site: { id: number; orgId: number; name: string }, listened: Set<EventType>): Promise<EventDraft[]> {
+async function changeDrafts(ctx: AppContext, scan: ScanRow, site: { id: number; orgId: number; name: string }, listened: Set<EventType>, endsAt: Date): Promise<EventDraft[]> {
   if (!wantsChanges(listened)) return [];
   try {
     const before = await previousComparable(ctx, scan);
     if (!before?.finishedAt) return [];
     const side = (s: ScanRow, finishedAt: Date) => ({ id: s.id, month: utcMonthFirstDay(s.createdAt), finishedAt });
-    return await scanChangeDrafts(ctx.db, site, side(before, before.finishedAt), side(scan, ctx.clock.now()), scanLink(ctx, site.id, scan.id), listened);
+    return await scanChangeDrafts(ctx.db, site, side(before, before.finishedAt), side(scan, endsAt), scanLink(ctx, site.id, scan.id), listened);
   } catch (err) {
     ctx.logger.error({ err, scanId: scan.id }, 'could not compare the scan with the previous one; no change events for it');
     return [];
@@ -71,8 +71,8 @@ export async function closeScan(ctx: AppContext, scanId: number, end: ScanEnd, f
   if (!scan || !from.includes(scan.status)) return false;
   const site = await ctx.db.selectFrom('sites').select(['id', 'orgId', 'name', 'monthlyCapMicros']).where('id', '=', scan.siteId).executeTakeFirstOrThrow();
   const listened = end.status === 'cancelled' ? new Set<EventType>() : await listenedTypes(ctx.db, scan.orgId, scan.siteId);
-  const changes = end.status === 'done' ? await changeDrafts(ctx, scan, site, listened) : [];
   const now = ctx.clock.now();
+  const changes = end.status === 'done' ? await changeDrafts(ctx, scan, site, listened, now) : [];
   const result = await ctx.db.transaction().execute(async (trx) => {
     const ended = await trx
       .updateTable('scans')
