@@ -51,8 +51,9 @@ function poolFor(origin: string, servername: string | null, options: PostOptions
   }
   pool = new Pool(origin, {
     connect: { timeout: options.connectTimeoutMs, ...(servername && { servername }) },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    // The one deadline below is what counts; undici's own limits are only a backstop behind it.
+    headersTimeout: options.timeoutMs + 1_000,
+    bodyTimeout: options.timeoutMs + 1_000,
     keepAliveTimeout: KEEP_ALIVE_MS,
     keepAliveMaxTimeout: KEEP_ALIVE_MS,
   });
@@ -121,8 +122,8 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
     return { status: res.statusCode, head };
   } catch (err) {
     if (err instanceof SiteFetchError) throw err;
-    if (timedOut) throw late();
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    if (timedOut || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') throw late();
     if (e.code === 'UND_ERR_CONNECT_TIMEOUT') throw new SiteFetchError('timeout', url.href, `${url.host} did not accept a connection within ${seconds(options.connectTimeoutMs)}`);
     throw new SiteFetchError('network', url.href, `${url.host}: ${e.cause?.code ?? e.code ?? e.message}`);
   } finally {
