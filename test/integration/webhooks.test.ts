@@ -340,6 +340,22 @@ describe('deliveries', () => {
     expect(receiver.to('/moved')).toHaveLength(0);
   });
 
+  it('an event it cannot render fails its attempt with the reason (the job itself does not fail for ever)', async () => {
+    const hook = await create({ url: 'https://hooks.test/odd', events: ['visibility.changed'], format: 'slack' });
+    const made = await app.ctx.db.transaction().execute(async (trx) => {
+      const e = await trx
+        .insertInto('webhookEvents')
+        .values({ orgId: ws.orgId, siteId: null, type: 'visibility.changed', dedupeKey: null, data: JSON.stringify({ from: 'another version' }) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return trx.insertInto('webhookDeliveries').values({ webhookId: hook.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow();
+    });
+    await expect(runDelivery(app.ctx, made.id)).rejects.toThrow(/next attempt/);
+    const row = await app.ctx.db.selectFrom('webhookAttempts').select(['statusCode', 'error']).where('deliveryId', '=', made.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ statusCode: null, error: 'internal: the visibility.changed event could not be rendered' });
+    expect(receiver.to('/odd')).toHaveLength(0);
+  });
+
   it('checks DNS again at each delivery: a name that now resolves to a private address is refused', async () => {
     const hook = await create({ url: 'https://hooks.test/rebind', events: ['webhook.test'] });
     await app.ctx.db.updateTable('webhooks').set({ url: 'https://rebind.example/hook' }).where('id', '=', hook.id).execute();

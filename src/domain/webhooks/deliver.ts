@@ -106,7 +106,15 @@ function secretsOf(row: Pick<DeliveryRow, 'secret' | 'previousSecret' | 'previou
 }
 
 async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher): Promise<AttemptOutcome> {
-  const body = deliveryBody(row.format, row);
+  let body: string;
+  try {
+    body = deliveryBody(row.format, row);
+  } catch (err) {
+    // A stored event this code cannot render (written by another version) fails its attempts like a refusal,
+    // rather than failing the job for ever.
+    ctx.logger.error({ err, deliveryId: row.id, type: row.type }, 'webhook body could not be built');
+    return { statusCode: null, error: `internal: the ${row.type} event could not be rendered`, latencyMs: 0, response: null };
+  }
   const headers = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT(ctx.config.siteFetch.contactUrl),
