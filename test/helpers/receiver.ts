@@ -22,6 +22,7 @@ export interface Answer {
   /** Never answer (the connection stays open until the receiver closes). */
   hang?: boolean;
   body?: string;
+  headers?: Record<string, string>;
 }
 
 export type Behaviour = (nth: number, req: Received) => Answer;
@@ -55,7 +56,7 @@ export async function startReceiver(): Promise<Receiver> {
       if (answer.hang) return;
       const send = () => {
         if (res.destroyed) return;
-        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain' });
+        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain; charset=utf-8', ...answer.headers });
         res.end(answer.body ?? 'ok');
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);

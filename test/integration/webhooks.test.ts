@@ -147,6 +147,17 @@ describe('webhook endpoints', () => {
     expect((refused as ValidationError).fields).toEqual({ url: expect.stringMatching(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/) });
   });
 
+  it('allows WEBHOOKS_PER_WORKSPACE webhooks (30 here), then answers 400', async () => {
+    const crowded = await seedWorkspace(app.ctx);
+    for (let i = 0; i < 30; i++) {
+      const res = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, { key: crowded.keys.admin, body: { url: `https://hooks.test/many/${i}` } });
+      expect(res.status).toBe(200);
+    }
+    const over = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, { key: crowded.keys.admin, body: { url: 'https://hooks.test/many/30' } });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatch(/30 webhooks, the most it can have/);
+  });
+
   it('refuses unknown event types, "*" with others, and projects of another workspace', async () => {
     const bad = async (body: Record<string, unknown>, field: string) => {
       const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key: ws.keys.admin, body: { url: 'https://hooks.test/x', ...body } });
@@ -321,6 +332,25 @@ describe('deliveries', () => {
     const replay = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`, { key: ws.keys.admin });
     expect(replay.status).toBe(429);
     expect(receiver.to('/limited')).toHaveLength(1);
+  });
+
+  it('never follows a redirect: a 3xx is a failed attempt, and its target is never asked', async () => {
+    receiver.on('/redirect', () => ({ status: 307, headers: { location: `${receiver.url}/internal` } }));
+    const hook = await create({ url: 'https://hooks.test/redirect', events: ['webhook.test'] });
+    const res = await test(hook.id);
+    expect(res.body.delivery).toMatchObject({ status: 'pending', lastStatusCode: 307, lastError: 'the receiver answered 307' });
+    expect(receiver.to('/internal')).toHaveLength(0);
+  });
+
+  it('keeps the first 1 KB of an answer, without NUL, and never reads the rest of a huge one', async () => {
+    receiver.on('/chatty', () => ({ body: `\u0000ok ${'é'.repeat(3 * 1024 * 1024)}` }));
+    const hook = await create({ url: 'https://hooks.test/chatty', events: ['webhook.test'] });
+    const res = await test(hook.id);
+    expect(res.body.delivery.status).toBe('delivered');
+    const kept = res.body.delivery.attemptLog[0].response as string;
+    expect(kept.startsWith('ok é')).toBe(true);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(1024);
+    expect(kept).not.toContain('\u0000');
   });
 
   it('only sends a webhook the event types it lists: a test needs webhook.test', async () => {
