@@ -94,7 +94,13 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(opOf('GET', '/readyz')?.responses ?? {})).toEqual(['200', '503', 'default']);
     expect(opOf('GET', '/readyz')?.responses['503']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Readiness');
     const limited = operations.filter(([, op]) => op.responses['429']).map(([name]) => name);
-    expect(limited.sort()).toEqual(['POST /orgs/{orgId}/invitations', 'POST /projects/{id}/pages/import-sitemap', 'POST /projects/{id}/prompts/rewrite']);
+    expect(limited.sort()).toEqual([
+      'POST /orgs/{orgId}/invitations',
+      'POST /orgs/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
+      'POST /orgs/{orgId}/webhooks/{webhookId}/test',
+      'POST /projects/{id}/pages/import-sitemap',
+      'POST /projects/{id}/prompts/rewrite',
+    ]);
   });
 
   it('marks a request body required where {} is not a valid one', () => {
