@@ -8,6 +8,7 @@ import { scanReconcile } from './scan-reconcile.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import { sitemapImport, sitemapImportExhausted, sitemapImportTick } from './sitemap-import.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
+import { webhookDelivery, webhookPeriodTick, webhookReconcile } from './webhooks.ts';
 
 /** Exactly one handler per job of the catalog; the mapped type makes a missing one a type error. */
 export const handlers: { [N in JobName]: JobHandler<N> } = {
@@ -21,6 +22,9 @@ export const handlers: { [N in JobName]: JobHandler<N> } = {
   'sitemap-import-tick': sitemapImportTick,
   'crawler-check-tick': crawlerCheckTick,
   'retention-tick': retentionTick,
+  'webhook-delivery': webhookDelivery,
+  'webhook-reconcile': webhookReconcile,
+  'webhook-period-tick': webhookPeriodTick,
 };
 
 export const exhaustedHandlers: { [N in JobName]?: ExhaustedHandler<N> } = {

@@ -27,6 +27,26 @@ const siteFetchMap = z
     return map;
   });
 
+/**
+ * `5000,300000,...`: milliseconds before each retry of a webhook delivery
+ * (docs/webhooks.md "Retries"); one entry per retry, so the list's length is
+ * how many retries a delivery gets after its first attempt.
+ */
+const retryDelays = z
+  .string()
+  .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+  .transform((raw, ctx) => {
+    const delays = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map(Number);
+    if (delays.length === 0 || delays.length > 20 || delays.some((d) => !Number.isInteger(d) || d < 0 || d > 7 * 24 * 3600 * 1000)) {
+      ctx.addIssue({ code: 'custom', message: 'must be 1 to 20 whole numbers of milliseconds (at most a week each), comma-separated' });
+    }
+    return delays;
+  });
+
 /** The upstreams (src/assistants/types.ts UpstreamKey): each has an account with its own limits. */
 const UPSTREAMS = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const;
 type Upstream = (typeof UPSTREAMS)[number];
@@ -116,6 +136,12 @@ export const configSchema = z.object({
   SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   SCAN_RECONCILE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_DELAYS_MS: retryDelays,
+  WEBHOOK_RECONCILE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(10),
+  WEBHOOKS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000).default(100),
+  WORKER_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -185,6 +211,21 @@ export interface Config {
     reconcileMs: number;
     /** Scheduled scans of one night start spread over this many minutes after midnight UTC. */
     scheduleSpreadMinutes: number;
+  };
+  /** Webhook deliveries (domain/webhooks, docs/webhooks.md). */
+  webhooks: {
+    /** One attempt's whole time: connect, send, the answer's status and first 1 KB. */
+    timeoutMs: number;
+    /** Before each retry (±20% jitter); a delivery whose retries are used up is `failed`. */
+    retryDelaysMs: readonly number[];
+    /** How often the reconciler re-queues overdue deliveries whose job went missing. */
+    reconcileMs: number;
+    /** Attempts in flight to one webhook at once, across every worker: a slow receiver holds this many slots at most. */
+    maxInFlight: number;
+    /** Webhooks one workspace may have. */
+    perWorkspace: number;
+    /** Delivery jobs one worker process runs at once (each mostly waits on its receiver). */
+    workerConcurrency: number;
   };
 }
 
@@ -265,5 +306,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
     scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
+      reconcileMs: e.WEBHOOK_RECONCILE_MS,
+      maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
+      perWorkspace: e.WEBHOOKS_PER_WORKSPACE,
+      workerConcurrency: e.WORKER_WEBHOOK_CONCURRENCY,
+    },
   });
 }

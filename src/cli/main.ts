@@ -6,6 +6,7 @@ import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { nameCommands } from './commands/names.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { workspaceCommands } from './commands/workspace.ts';
 
 /**
@@ -16,7 +17,7 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...nameCommands, ...dataCommands];
+const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...nameCommands, ...dataCommands, ...webhookCommands];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 

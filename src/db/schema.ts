@@ -28,6 +28,8 @@ export interface OrgsTable {
   reportLogo: string | null;
   /** Months of answers kept before the current one; null keeps everything (domain/answers/retention.ts). */
   retentionMonths: number | null;
+  /** balance.low fires when the balance falls under this; null: 10% of the last top-up (domain/webhooks). */
+  balanceAlertMicros: ColumnType<number | null, number | null | undefined, number | null>;
   createdAt: CreatedAt;
 }
 
@@ -608,6 +610,8 @@ export interface CrawlerChecksTable {
   llmsTitle: string | null;
   llmsLinks: number | null;
   llmsNote: string | null;
+  /** SHA-256 of the llms.txt read (null when none was): llms_txt.changed compares it. */
+  llmsSha256: ColumnType<string | null, string | null | undefined, string | null>;
   crawlers: ColumnType<CrawlerResultJson[], string | undefined, string>;
   error: string | null;
   requestedAt: CreatedAt;
@@ -635,6 +639,81 @@ export interface LedgerEntriesTable {
   description: ColumnType<string, string | undefined, string>;
   createdBy: number | null;
   createdAt: CreatedAt;
+}
+
+export type WebhookFormat = 'standard' | 'slack';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** A workspace's webhook endpoint (migration 20261128T1000, domain/webhooks). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  orgId: number;
+  url: string;
+  /** Event types it receives, or ['*']. */
+  events: string[];
+  /** Sites it receives events of; null: every site. */
+  projectIds: number[] | null;
+  format: ColumnType<WebhookFormat, WebhookFormat | undefined, WebhookFormat>;
+  description: string | null;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  disabledReason: string | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Timestamp | null;
+  consecutiveFailures: ColumnType<number, number | undefined, number>;
+  failingSince: Timestamp | null;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The outbox: one row per event, written in the transaction of the change that causes it. */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  /** `evt_` + 32 hex: the webhook-id of every delivery of it. */
+  uid: Generated<string>;
+  orgId: number;
+  siteId: number | null;
+  type: string;
+  /** Set for events that may happen once (a scan's end, a month's cap): unique. */
+  dedupeKey: string | null;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  createdAt: CreatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhookId: number;
+  eventId: number;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** A run of its job holds it until then (no two sends of one delivery at once). */
+  leaseUntil: Timestamp | null;
+  replays: ColumnType<number, number | undefined, number>;
+  deliveredAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  deliveryId: number;
+  replay: ColumnType<boolean, boolean | undefined, boolean>;
+  attemptedAt: Timestamp;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  /** The first 1 KB of the receiver's answer. */
+  response: string | null;
+}
+
+export interface WebhookPeriodChecksTable {
+  siteId: number;
+  period: 'week' | 'month' | 'quarter';
+  start: string;
+  checkedAt: CreatedAt;
 }
 
 export interface Database {
@@ -679,6 +758,11 @@ export interface Database {
   rollupSuggestionPeriod: RollupSuggestionPeriodTable;
   rollupPromptLatest: RollupPromptLatestTable;
   rollupPromptSummary: RollupPromptSummaryTable;
+  webhooks: WebhooksTable;
+  webhookEvents: WebhookEventsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookAttempts: WebhookAttemptsTable;
+  webhookPeriodChecks: WebhookPeriodChecksTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;
@@ -702,3 +786,6 @@ export type ScanRow = Selectable<ScansTable>;
 export type AnswerRow = Selectable<AnswersTable>;
 export type AnswerFactsRow = Selectable<AnswerFactsTable>;
 export type MentionFeedbackRow = Selectable<MentionFeedbackTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorEnvelope, responseSchemas } from '../domain/common/responses.ts';
+import { EVENT_BODIES, EVENT_TYPES } from '../domain/webhooks/event-types.ts';
 import { OPERATIONS, TAGS } from './operations.ts';
 import type { ResponseSpec, Route } from './route.ts';
 
@@ -106,6 +107,45 @@ function reachableSchemas(from: unknown, all: Record<string, JsonSchema>): Recor
   return Object.fromEntries(Object.entries(all).filter(([name]) => seen.has(name)));
 }
 
+const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: 'The event’s id: the same on every retry and replay, so receivers can drop repeats', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', description: 'When this attempt was sent, in seconds since the epoch', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    description: '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the secret’s key, one per valid secret, space-separated (Standard Webhooks)',
+    schema: { type: 'string' },
+  },
+].map((h) => ({ ...h, in: 'header', required: true }));
+
+/**
+ * The `webhooks` section (OpenAPI 3.1): what Sightline POSTs to a webhook
+ * for each event type (standard format), from the event schemas
+ * (src/domain/webhooks/event-types.ts), so a client can generate typed receivers.
+ */
+function webhookOperations(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type}, sent to webhooks that receive it`,
+          operationId: `on${type.replace(/(^|[._])([a-z])/g, (_, _sep: string, c: string) => c.toUpperCase())}`,
+          tags: ['Webhooks'],
+          // Receivers check the signature headers, not a bearer key.
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: schemaRef(EVENT_BODIES[type], `the ${type} event`) } } },
+          responses: {
+            '200': { description: 'Delivered (any 2xx)' },
+            '410': { description: 'Gone: the webhook is disabled at once' },
+            default: { description: 'Anything else, or no answer within 10 s: retried with backoff for about a day' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** OpenAPI 3.1 document generated from the route table, so it cannot drift from the routes. */
 export function buildOpenApi(routes: Route[], options: { version: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -148,7 +188,8 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = op;
   }
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)));
+  const webhooks = webhookOperations();
+  const used = new Set([...Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)), 'Webhooks']);
   return {
     openapi: '3.1.0',
     info: {
@@ -163,8 +204,9 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     tags: TAGS.filter((t) => used.has(t.name)).map((t) => ({ name: t.name, description: t.description })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key, `slk_` + 40 characters' } },
-      schemas: reachableSchemas(paths, namedSchemas()),
+      schemas: reachableSchemas({ paths, webhooks }, namedSchemas()),
     },
     paths,
+    webhooks,
   };
 }

@@ -24,6 +24,7 @@ export const TAGS = [
   { name: 'Crawlers', description: 'What AI crawlers may read of the site (robots.txt), and its llms.txt.' },
   { name: 'Shares', description: 'Variant A: revocable public links to a project’s report page.' },
   { name: 'Reanalysis', description: 'Re-reading stored answers with the project’s current names; asks no assistant.' },
+  { name: 'Webhooks', description: 'Signed webhooks and Slack messages when something changes for real: endpoints, deliveries, replays; every payload is under `webhooks`.' },
   { name: 'MCP', description: 'The Model Context Protocol server over these endpoints, for AI agents (docs/mcp.md).' },
   { name: 'System', description: 'Health, readiness, metrics and this document; no key needed.' },
 ] as const;
@@ -95,6 +96,7 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
   'POST /projects/:id/scans/:scanId/cancel': ['cancelScan', 'Scans'],
   'GET /projects/:id/scans': ['listScans', 'Scans'],
   'GET /projects/:id/scans/:scanId': ['getScan', 'Scans'],
+  'GET /projects/:id/sampling-plan': ['getSamplingPlan', 'Scans'],
 
   'GET /projects/:id/report': ['getReport', 'Reports'],
   'GET /projects/:id/trends': ['getTrends', 'Reports'],
@@ -116,6 +118,18 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
 
   'POST /projects/:id/reanalyse': ['startReanalysis', 'Reanalysis'],
   'GET /projects/:id/reanalyses/:reanalysisId': ['getReanalysis', 'Reanalysis'],
+
+  'GET /orgs/:orgId/webhooks': ['listWebhooks', 'Webhooks'],
+  'POST /orgs/:orgId/webhooks': ['createWebhook', 'Webhooks'],
+  'GET /orgs/:orgId/webhooks/:webhookId': ['getWebhook', 'Webhooks'],
+  'PATCH /orgs/:orgId/webhooks/:webhookId': ['updateWebhook', 'Webhooks'],
+  'DELETE /orgs/:orgId/webhooks/:webhookId': ['deleteWebhook', 'Webhooks'],
+  'POST /orgs/:orgId/webhooks/:webhookId/test': ['testWebhook', 'Webhooks'],
+  'POST /orgs/:orgId/webhooks/:webhookId/rotate-secret': ['rotateWebhookSecret', 'Webhooks'],
+  'GET /orgs/:orgId/webhooks/:webhookId/deliveries': ['listWebhookDeliveries', 'Webhooks'],
+  'POST /orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay': ['replayWebhookDelivery', 'Webhooks'],
+  'GET /orgs/:orgId/alert-settings': ['getAlertSettings', 'Webhooks'],
+  'PATCH /orgs/:orgId/alert-settings': ['updateAlertSettings', 'Webhooks'],
 
   'POST /mcp': ['mcp', 'MCP'],
 };

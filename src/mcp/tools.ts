@@ -61,6 +61,11 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = [
   { name: 'get_scan', route: 'GET /projects/:id/scans/:scanId' },
   { name: 'get_reanalysis', route: 'GET /projects/:id/reanalyses/:reanalysisId' },
   { name: 'list_shares', route: 'GET /projects/:id/shares' },
+  { name: 'get_sampling_plan', route: 'GET /projects/:id/sampling-plan', lead: 'How many samples per prompt a scan needs for a change in visibility to be real, and its cost.' },
+  { name: 'list_webhooks', route: 'GET /orgs/:orgId/webhooks' },
+  { name: 'get_webhook', route: 'GET /orgs/:orgId/webhooks/:webhookId' },
+  { name: 'list_webhook_deliveries', route: 'GET /orgs/:orgId/webhooks/:webhookId/deliveries', lead: 'What was sent to a webhook, each delivery’s state and attempts.' },
+  { name: 'get_alert_settings', route: 'GET /orgs/:orgId/alert-settings' },
 ];
 
 /** Keyed read routes that have no tool, and why. */

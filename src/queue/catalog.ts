@@ -72,6 +72,29 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 10 * 60_000,
   },
+  // One attempt of a webhook delivery (domain/webhooks/deliver.ts): a failed answer re-delays the job on the
+  // delivery's own schedule (docs/webhooks.md "Retries"), not through these attempts, which cover a worker that
+  // died or a database that was away; the reconciler re-queues a delivery whose job is gone.
+  'webhook-delivery': {
+    queue: 'webhook',
+    payload: z.object({ deliveryId: z.number().int().positive(), replay: z.number().int().positive().optional() }),
+    attempts: 5,
+    backoffMs: 5_000,
+  },
+  'webhook-reconcile': {
+    queue: 'schedule',
+    payload: z.object({}),
+    // The next run is the retry.
+    attempts: 1,
+    backoffMs: 0,
+  },
+  // Compares each site's period that just ended with the one before and fires what changed for real.
+  'webhook-period-tick': {
+    queue: 'schedule',
+    payload: z.object({}),
+    attempts: 3,
+    backoffMs: 10 * 60_000,
+  },
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -83,6 +106,8 @@ export const SCHEDULES = [
   { id: 'nightly-crawler-checks', job: 'crawler-check-tick', pattern: '0 2 * * *' },
   { id: 'nightly-sitemap-imports', job: 'sitemap-import-tick', pattern: '0 3 * * *' },
   { id: 'nightly-retention', job: 'retention-tick', pattern: '0 4 * * *' },
+  { id: 'webhook-reconcile', job: 'webhook-reconcile', pattern: '* * * * *' },
+  { id: 'daily-period-changes', job: 'webhook-period-tick', pattern: '30 0 * * *' },
 ] as const satisfies readonly { id: string; job: JobName; pattern: string }[];
 export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];

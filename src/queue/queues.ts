@@ -55,3 +55,27 @@ export async function closeQueues(ctx: AppContext): Promise<void> {
   await Promise.all([...byName.values()].map((q) => q.close()));
   byName.clear();
 }
+
+/**
+ * Many jobs of one name in one round trip (BullMQ addBulk), with each job's
+ * own id: like `enqueue`, a job id already queued is left as it is.
+ */
+export async function enqueueMany<N extends JobName>(ctx: AppContext, name: N, jobs: { payload: JobPayload<N>; jobId: string; delayMs?: number }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const def = JOBS[name];
+  if (['reconnecting', 'close', 'end'].includes(ctx.redis.status)) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+  await queueFor(ctx, def.queue).addBulk(
+    jobs.map((j) => ({
+      name,
+      data: def.payload.parse(j.payload),
+      opts: {
+        jobId: j.jobId,
+        delay: j.delayMs,
+        attempts: def.attempts,
+        backoff: { type: 'exponential', delay: def.backoffMs },
+        removeOnComplete: { age: 24 * 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    })),
+  );
+}

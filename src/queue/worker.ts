@@ -7,6 +7,7 @@ import { onShutdown } from '../shutdown.ts';
 import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
 import { closeQueues, queueFor } from './queues.ts';
 import { RetryLaterError } from './retry-later.ts';
+import { closeWebhookConnections } from '../web/webhook-post.ts';
 
 /** Startup check: every job in the catalog has exactly one handler and no handler is orphaned. */
 export function checkHandlers(): void {
@@ -14,6 +15,13 @@ export function checkHandlers(): void {
   const missing = JOB_NAMES.filter((n) => !names.includes(n));
   const extra = names.filter((n) => !(JOB_NAMES as string[]).includes(n));
   if (missing.length || extra.length) throw new Error(`job handlers do not match the catalog: missing ${missing.join(', ') || 'none'}, unknown ${extra.join(', ') || 'none'}`);
+}
+
+/** The reconcilers' periods are settings (fault tests shorten them); the other schedules keep their wall-clock times. */
+function everyOf(ctx: AppContext, job: JobName): number | undefined {
+  if (job === 'scan-reconcile') return ctx.config.scans.reconcileMs;
+  if (job === 'webhook-reconcile') return ctx.config.webhooks.reconcileMs;
+  return undefined;
 }
 
 export interface Workers {
@@ -62,7 +70,8 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
         prefix: ctx.config.redisPrefix,
         // Scans wait on assistants most of the time and share each provider account fairly
         // (domain/scans/fair-share.ts), so a process runs many at once; other jobs are CPU or database bound.
-        concurrency: options.concurrency ?? (queue === 'scan' ? ctx.config.workerScanConcurrency : 4),
+        // Webhook deliveries wait on receivers (10 s at most each, and a slow one holds a few slots: domain/webhooks/in-flight.ts).
+        concurrency: options.concurrency ?? (queue === 'scan' ? ctx.config.workerScanConcurrency : queue === 'webhook' ? ctx.config.webhooks.workerConcurrency : 4),
         // A job whose worker died is handed to another worker after this long.
         lockDuration: ctx.config.jobLockMs,
         stalledInterval: ctx.config.jobLockMs,
@@ -88,8 +97,7 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       const queue = JOBS[s.job].queue;
       if (!wanted.includes(queue)) continue;
       queueFor(ctx, queue)
-        // The reconciler's period is a setting (fault tests shorten it); the others keep their wall-clock times.
-        .upsertJobScheduler(s.id, s.job === 'scan-reconcile' ? { every: ctx.config.scans.reconcileMs } : { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
+        .upsertJobScheduler(s.id, everyOf(ctx, s.job) ? { every: everyOf(ctx, s.job) } : { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
         .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: s.id }, 'could not register schedule'));
     }
   };
@@ -100,6 +108,8 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      // Webhook deliveries keep connections to receivers a few seconds (src/web/webhook-post.ts).
+      await closeWebhookConnections();
       connection.disconnect();
     },
   };

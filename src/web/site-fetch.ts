@@ -64,12 +64,14 @@ export interface FetchOptions {
 
 export interface SiteFetcher {
   get(url: string, options: FetchOptions): Promise<SiteResponse>;
+  /** Where a request to `url` may connect, by the same checks as `get` (webhook deliveries send through it: ./webhook-post.ts); throws SiteFetchError. */
+  target(url: URL): Promise<Target>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-interface Target {
+export interface Target {
   protocol: 'http:' | 'https:';
   host: string;
   port: number;
@@ -229,7 +231,7 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
     }
   }
 
-  return { get };
+  return { get, target: route };
 }
 
 /** One request to one checked target; answers the response head. */

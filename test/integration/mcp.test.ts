@@ -20,7 +20,7 @@ import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helper
 let app: TestApp;
 let mine: Workspace;
 let theirs: Workspace;
-type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number; answerId: number };
+type Ids = { orgId: number; projectId: number; promptId: number; competitorId: number; scanId: number; reanalysisId: number; pageId: number; answerId: number; webhookId: number };
 let own: Ids;
 let foreign: Ids;
 const clients: Client[] = [];
@@ -47,6 +47,12 @@ async function fixtures(ws: Workspace): Promise<Ids> {
     .values({ siteId: site.id, url: 'https://acme.com/pricing', normalizedUrl: 'https://acme.com/pricing', path: '/pricing', section: 'pricing' })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Inserted as stored: this app maps no receiver host, so the API would refuse any address.
+  const webhook = await app.ctx.db
+    .insertInto('webhooks')
+    .values({ orgId: ws.orgId, url: 'https://hooks.example.com/in', events: ['*'], secret: 'whsec_dGVzdA==' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
     orgId: ws.orgId,
     projectId: site.id,
@@ -56,6 +62,7 @@ async function fixtures(ws: Workspace): Promise<Ids> {
     reanalysisId: reanalysis.id,
     pageId: page.id,
     answerId: answer.id,
+    webhookId: webhook.id,
   };
 }
 
@@ -107,6 +114,11 @@ function cases(ids: Ids): Record<string, { args: Record<string, unknown>; http?:
     list_shares: { args: { projectId: ids.projectId }, http: ['GET', `${p}/shares`] },
     list_names: { args: { projectId: ids.projectId }, http: ['GET', `${p}/names`] },
     list_mention_feedback: { args: { projectId: ids.projectId, name: 'Acme', perPage: 5 }, http: ['GET', `${p}/mention-feedback?name=Acme&perPage=5`] },
+    get_sampling_plan: { args: { projectId: ids.projectId, detect: 10 }, http: ['GET', `${p}/sampling-plan?detect=10`] },
+    list_webhooks: { args: {}, http: ['GET', `/orgs/${ids.orgId}/webhooks`] },
+    get_webhook: { args: { webhookId: ids.webhookId }, http: ['GET', `/orgs/${ids.orgId}/webhooks/${ids.webhookId}`] },
+    list_webhook_deliveries: { args: { webhookId: ids.webhookId, perPage: 5 }, http: ['GET', `/orgs/${ids.orgId}/webhooks/${ids.webhookId}/deliveries?perPage=5`] },
+    get_alert_settings: { args: {}, http: ['GET', `/orgs/${ids.orgId}/alert-settings`] },
     // Writes: checked on their own below.
     add_mention_feedback: { args: { projectId: ids.projectId, answerId: ids.answerId, name: 'Acme', mentioned: true } },
     start_scan: { args: { projectId: ids.projectId, providers: ['openai'], label: 'from MCP' } },

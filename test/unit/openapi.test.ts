@@ -98,6 +98,8 @@ describe('the OpenAPI document', () => {
     expect(limited.sort()).toEqual([
       'POST /orgs/{orgId}/invitations',
       'POST /projects/{id}/crawlers/check',
+      'POST /orgs/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
+      'POST /orgs/{orgId}/webhooks/{webhookId}/test',
       'POST /projects/{id}/pages/import-sitemap',
       'POST /projects/{id}/prompts/rewrite',
     ]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { CrawlerChecksTable, CrawlerResultJson } from '../../db/schema.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
@@ -10,6 +11,8 @@ import { SiteFileError } from '../../web/site-file-error.ts';
 import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
 import { claimSiteJob } from '../common/site-jobs.ts';
 import { siteOrigin } from '../sites/site-domain.ts';
+import { recordCrawlerEvents } from '../webhooks/crawler-events.ts';
+import { dispatch } from '../webhooks/outbox.ts';
 
 /**
  * The `crawler-check` job: reads the site's robots.txt and llms.txt (at
@@ -23,7 +26,7 @@ import { siteOrigin } from '../sites/site-domain.ts';
  */
 
 type RobotsResult = Pick<CrawlerChecksTable, 'robotsUrl' | 'robotsState' | 'robotsStatus' | 'robotsBytes' | 'robotsNote'> & { crawlers: CrawlerResultJson[] };
-type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'>;
+type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'> & { llmsSha256?: string | null };
 
 const everyCrawler = (access: CrawlerResultJson['access']): CrawlerResultJson[] => AI_CRAWLERS.map((c) => ({ agent: c.agent, access, decidingLine: null, group: null }));
 
@@ -104,7 +107,8 @@ export async function checkLlmsTxt(fetcher: SiteFetcher, reader: SiteFileReader,
     const text = await res.text();
     try {
       const reading = await reader.llmsTxt(text, res.contentType);
-      return result(reading.state, 200, reading.note, reading.title, reading.links);
+      // What it said, so a later check can tell that it changed (llms_txt.changed).
+      return { ...result(reading.state, 200, reading.note, reading.title, reading.links), llmsSha256: createHash('sha256').update(text).digest('hex') };
     } catch (err) {
       if (err instanceof SiteFileError) return result('invalid', 200, err.message);
       throw err;
@@ -136,11 +140,16 @@ export async function runCrawlerCheck(
       try {
         const [robots, llms] = await Promise.all([checkRobots(fetcher, reader, origin, lost), checkLlmsTxt(fetcher, reader, origin, lost)]);
         const { crawlers, ...robotsFields } = robots;
-        await ctx.db
-          .updateTable('crawlerChecks')
-          .set({ status: 'done', ...robotsFields, ...llms, crawlers: JSON.stringify(crawlers), finishedAt: ctx.clock.now() })
-          .where('id', '=', checkId)
-          .execute();
+        // The result and the webhook events it causes (access or llms.txt changed) in one transaction.
+        const deliveries = await ctx.db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('crawlerChecks')
+            .set({ status: 'done', ...robotsFields, ...llms, crawlers: JSON.stringify(crawlers), finishedAt: ctx.clock.now() })
+            .where('id', '=', checkId)
+            .execute();
+          return recordCrawlerEvents(ctx, trx, siteId, checkId);
+        });
+        await dispatch(ctx, deliveries);
         log.info({ robots: robots.robotsState, llmsTxt: llms.llmsState, blocked: crawlers.filter((c) => c.access === 'blocked').length }, 'crawler check done');
         return { state: 'done' };
       } catch (err) {

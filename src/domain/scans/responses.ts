@@ -94,3 +94,38 @@ export const scanDetail = named(
   'One scan and a page of its answers (25 a page), filtered by tab and assistant',
   z.object({ scan, answers: z.array(answer), ...paging, tab: z.enum(SCAN_TABS), engine: provider.nullable() }),
 );
+
+export const samplingPlan = named(
+  'SamplingPlan',
+  'How many samples per prompt and assistant a scan needs for a move of `detect` points in visibility to be called real at 95%, and what it costs',
+  z.object({
+    detect: z.number().describe('The move asked about, in points'),
+    prompts: count.describe('Active prompts a scan with the saved settings asks'),
+    assistants: z.array(provider).describe('The assistants it asks'),
+    visibility: z.number().nullable().describe('Visibility over the latest month with answers (percent); null before any'),
+    spread: z
+      .object({
+        month: z.iso.date(),
+        prompts: count,
+        answers: count,
+        intraPromptCorrelation: z.number().nullable().describe('How much more one prompt’s answers agree than two prompts’ do (0 to 1); null when it cannot be told'),
+      })
+      .nullable()
+      .describe('What the latest month’s answers show; null before any'),
+    assumed: z.boolean().describe('The spread could not be measured: 50% visibility and independent answers are assumed, so real scans may need more'),
+    samples: z.int().min(1).max(5).nullable().describe('The fewest samples (1 to 5) that detect the move; null when 5 do not'),
+    samplesNeeded: z.int().positive().nullable().describe('The fewest samples that would, even past 5; null when not even 100 would'),
+    estimate: z.object({ samples: z.int().positive(), answers: count, costUsd: usd, cost: z.string() }).describe('A scan at `samples` (or at 5 when none is enough)'),
+    options: z.array(
+      z.object({
+        samples: z.int().positive(),
+        answers: count,
+        smallestRealChange: z.number().nullable().describe('The smallest move in visibility (points) this many samples would call real'),
+        detects: z.boolean(),
+        costUsd: usd,
+        cost: z.string(),
+      }),
+    ),
+    note: z.string(),
+  }),
+);

@@ -14,6 +14,7 @@ import { joinShare, type SiteShare } from './fair-share.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
 import { createPurse } from './purse.ts';
+import { closeScan } from '../webhooks/scan-events.ts';
 
 /**
  * The scan job. Work = the scan's prompts x providers x samples, minus
@@ -234,12 +235,8 @@ export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState
   await releaseScanReservations(ctx, ref);
   const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
-  await ctx.db
-    .updateTable('scans')
-    .set({ status: cancelled ? 'cancelled' : 'done', stopReason: cancelled ? 'cancelled' : stop, finishedAt: ctx.clock.now() })
-    .where('id', '=', ref.scanId)
-    .where('status', 'in', ['running', 'cancelling'])
-    .execute();
+  // The final update, with the scan's webhook events in its transaction (domain/webhooks/scan-events.ts).
+  await closeScan(ctx, ref.scanId, cancelled ? { status: 'cancelled', stopReason: 'cancelled' } : { status: 'done', stopReason: stop }, ['running', 'cancelling']);
   // Abandoned batches (cancel, budget) are not polled again; their reservations were released above.
   await ctx.db.updateTable('scanBatches').set({ status: 'abandoned', finishedAt: ctx.clock.now() }).where('scanId', '=', ref.scanId).where('status', '=', 'pending').execute();
 }
@@ -371,10 +368,5 @@ export async function failScan(ctx: AppContext, scanId: number, error: string): 
   const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
   await settleMissing(ctx, ref);
   await releaseScanReservations(ctx, ref);
-  await ctx.db
-    .updateTable('scans')
-    .set({ status: 'failed', stopReason: 'error', error, finishedAt: ctx.clock.now() })
-    .where('id', '=', scanId)
-    .where('status', 'in', ['queued', 'running', 'cancelling'])
-    .execute();
+  await closeScan(ctx, scanId, { status: 'failed', stopReason: 'error', error }, ['queued', 'running', 'cancelling']);
 }

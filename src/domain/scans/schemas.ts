@@ -35,3 +35,14 @@ export const scanListQuerySchema = z.object(pagingShape(SCAN_PAGE_DEFAULT));
 export type ScanRequest = z.output<typeof scanRequestSchema>;
 export type ScanListQuery = z.output<typeof scanListQuerySchema>;
 export type ScanDetailQuery = z.output<typeof scanDetailQuerySchema>;
+
+/** GET /projects/:id/sampling-plan: the move in visibility, in points, a scan should be able to call real. */
+export const samplingPlanQuerySchema = z.object({
+  detect: z.coerce
+    .number({ error: 'must be a number of points' })
+    .min(0.5, 'must be at least 0.5 points')
+    .max(50, 'must be at most 50 points')
+    .default(5)
+    .transform((v) => Math.round(v * 10) / 10),
+});
+export type SamplingPlanQuery = z.output<typeof samplingPlanQuerySchema>;

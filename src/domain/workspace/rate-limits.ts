@@ -8,6 +8,8 @@ export const RATE_LIMITS = {
   sitemapImport: { points: 10, perSeconds: 3600, what: 'sitemap imports per site' },
   rewrite: { points: 10, perSeconds: 3600, what: 'rewrite calls per site' },
   crawlerCheck: { points: 10, perSeconds: 3600, what: 'crawler checks per site' },
+  // Each is a POST from our addresses to one the tenant chose (docs/webhooks.md).
+  webhookSends: { points: 60, perSeconds: 3600, what: 'webhook tests and replays per webhook' },
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

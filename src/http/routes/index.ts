@@ -16,6 +16,7 @@ import { shareRoutes } from './shares.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
+import { webhookRoutes } from './webhooks.routes.ts';
 import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table: one `<feature>.routes.ts` per folder of src/domain. */
@@ -36,6 +37,7 @@ export function allRoutes(metrics: Metrics): Route[] {
     ...reportRoutes,
     ...shareRoutes,
     ...reanalysisRoutes,
+    ...webhookRoutes,
     ...signedInRoutes,
     ...mcpRoutes(() => routes),
   ];

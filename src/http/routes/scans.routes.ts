@@ -1,11 +1,13 @@
 import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, startScan } from '../../domain/scans/scans.ts';
-import { SCAN_PAGE_DEFAULT, scanDetailQuerySchema, scanListQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
+import { SCAN_PAGE_DEFAULT, samplingPlanQuerySchema, scanDetailQuerySchema, scanListQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
+import { samplingPlan } from '../../domain/scans/sampling-plan.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 import {
   liveScan as liveScanResponse,
   scanDetail as scanDetailResponse,
   scanEstimate,
   scanList,
+  samplingPlan as samplingPlanResponse,
   scanOptions as scanOptionsResponse,
   scanResponse,
   scanStarted,
@@ -80,5 +82,15 @@ export const scanRoutes: Route[] = [
     query: scanDetailQuerySchema,
     responses: { 200: scanDetailResponse },
     handler: async ({ ctx, site, ids, query }) => json(await scanDetail(ctx, site, ids.scanId, query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/projects/:id/sampling-plan',
+    summary:
+      'How many samples per prompt and assistant a scan needs for a move of `detect` points (default 5) in visibility to be called real at 95%, given the site’s prompts, assistants and the spread of its past answers; and what such a scan costs',
+    access: 'viewer',
+    query: samplingPlanQuerySchema,
+    responses: { 200: samplingPlanResponse, 400: 'No assistant is both allowed for this project and connected' },
+    handler: async ({ ctx, site, query }) => json(await samplingPlan(ctx, site, query)),
   }),
 ];

@@ -1,0 +1,10 @@
+import { runDelivery } from '../src/domain/webhooks/deliver.ts';
+import { runPeriodTick } from '../src/domain/webhooks/period-tick.ts';
+import { reconcileDeliveries } from '../src/domain/webhooks/reconcile.ts';
+import type { JobHandler } from './types.ts';
+
+export const webhookDelivery: JobHandler<'webhook-delivery'> = (ctx, { deliveryId, replay }) => runDelivery(ctx, deliveryId, { replay: replay !== undefined });
+
+export const webhookReconcile: JobHandler<'webhook-reconcile'> = (ctx) => reconcileDeliveries(ctx);
+
+export const webhookPeriodTick: JobHandler<'webhook-period-tick'> = (ctx) => runPeriodTick(ctx);
