@@ -113,6 +113,17 @@ export const configSchema = z.object({
   SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   SCAN_RECONCILE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
+  // The operator's view (docs/operations.md): tracing with the standard OTEL_* variables, the queue dashboard's token.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OPERATOR_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters (e.g. openssl rand -hex 24)')
+    .refine((t) => !t.startsWith('slk_'), 'must not be a workspace key')
+    .optional(),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -179,6 +190,16 @@ export interface Config {
     /** Scheduled scans of one night start spread over this many minutes after midnight UTC. */
     scheduleSpreadMinutes: number;
   };
+  /**
+   * OpenTelemetry traces (src/telemetry/tracing.ts): on when an OTLP endpoint
+   * or a traces exporter is set and OTEL_SDK_DISABLED is not true. The SDK
+   * reads its own OTEL_* variables; off, it is never loaded.
+   */
+  tracing: { enabled: boolean; serviceName: string | undefined };
+  /** NODE_ENV=production: `sightline doctor` holds such a deployment to stricter checks. */
+  production: boolean;
+  /** Opens the queue dashboard at /admin/queues (src/http/admin-queues.ts); unset, the dashboard answers 404. */
+  operatorToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +217,17 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/** Traces are exported when told where (an OTLP endpoint) or how (an exporter other than none), unless the SDK is disabled. */
+function tracingEnabled(e: Env): boolean {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporters = (e.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (exporters.includes('none') && exporters.length === 1) return false;
+  return Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || exporters.length > 0);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -254,5 +286,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
     scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
+    tracing: { enabled: tracingEnabled(e), serviceName: e.OTEL_SERVICE_NAME },
+    production: e.NODE_ENV === 'production',
+    operatorToken: e.OPERATOR_TOKEN,
   });
 }

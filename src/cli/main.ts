@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { CheckFailed, parseFlags, UsageError, type Command } from './command.ts';
 import { dataCommands } from './commands/data.ts';
+import { doctorCommands } from './commands/doctor.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
@@ -15,7 +16,7 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands];
+const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands, ...doctorCommands];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 
