@@ -29,8 +29,20 @@ const later = (flush: () => void): NodeJS.Timeout => {
   return tracingHooks()?.detached(start) ?? start();
 };
 
+/** A series counted in memory since the last flush: a counter's increase, or a histogram's bucket counts (not cumulative), sum and count. */
+interface Pending {
+  spec: MetricSpec;
+  labels: Labels;
+  value: number;
+  buckets: number[];
+  count: number;
+}
+
 export class MetricsRecorder {
-  private pending = new Map<string, number>();
+  /** Keyed by the metric's name and label values: an event costs a string join and a map look-up, fields are made at flush. */
+  private pending = new Map<string, Pending>();
+  /** Field increments a failed flush could not add, for the next one. */
+  private unsent = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private readonly redis: Redis;
@@ -41,33 +53,66 @@ export class MetricsRecorder {
     this.key = sharedMetricsKey(prefix);
   }
 
-  private add(name: string, labels: Labels, delta: number): void {
-    const f = field(name, labels);
-    this.pending.set(f, (this.pending.get(f) ?? 0) + delta);
+  private series(spec: MetricSpec, labels: Labels): Pending {
+    const id = `${spec.name}\u0000${Object.values(labels).join('\u0000')}`;
+    let p = this.pending.get(id);
+    if (!p) this.pending.set(id, (p = { spec, labels, value: 0, buckets: new Array<number>((spec.buckets?.length ?? 0) + 1).fill(0), count: 0 }));
     this.timer ??= later(() => {
       this.timer = null;
       void this.flush();
     });
+    return p;
   }
 
   count(spec: MetricSpec & { type: 'counter' }, labels: Labels, delta = 1): void {
-    this.add(spec.name, labels, delta);
+    this.series(spec, labels).value += delta;
   }
 
-  /** One observation: its bucket counts (cumulative, as Prometheus reads them), sum and count. */
+  /** One observation: the first bucket it fits (the last is +Inf), the sum and the count. */
   observe(spec: MetricSpec & { type: 'histogram' }, labels: Labels, value: number): void {
-    for (const le of spec.buckets ?? []) if (value <= le) this.add(`${spec.name}_bucket`, { ...labels, le: String(le) }, 1);
-    this.add(`${spec.name}_bucket`, { ...labels, le: '+Inf' }, 1);
-    this.add(`${spec.name}_sum`, labels, value);
-    this.add(`${spec.name}_count`, labels, 1);
+    const p = this.series(spec, labels);
+    const bounds = spec.buckets ?? [];
+    let i = 0;
+    while (i < bounds.length && value > (bounds[i] as number)) i++;
+    p.buckets[i] = (p.buckets[i] ?? 0) + 1;
+    p.value += value;
+    p.count += 1;
+  }
+
+  /** What was counted as increments of the hash's fields; a histogram's buckets cumulative, as Prometheus reads them. */
+  private fields(): Map<string, number> {
+    const out = this.unsent;
+    this.unsent = new Map();
+    // A histogram's every bucket is written, zero or not, so each of its series has the same buckets from the first flush on.
+    const add = (name: string, labels: Labels, delta: number, always = false) => {
+      if (delta === 0 && !always) return;
+      const f = field(name, labels);
+      out.set(f, (out.get(f) ?? 0) + delta);
+    };
+    for (const p of this.pending.values()) {
+      if (p.spec.type !== 'histogram') {
+        add(p.spec.name, p.labels, p.value);
+        continue;
+      }
+      const bounds = p.spec.buckets ?? [];
+      let cumulative = 0;
+      p.buckets.forEach((n, i) => {
+        cumulative += n;
+        add(`${p.spec.name}_bucket`, { ...p.labels, le: i < bounds.length ? String(bounds[i]) : '+Inf' }, cumulative, true);
+      });
+      add(`${p.spec.name}_sum`, p.labels, p.value, true);
+      add(`${p.spec.name}_count`, p.labels, p.count, true);
+    }
+    this.pending = new Map();
+    return out;
   }
 
   /** Adds what was counted to the shared hash; one flush at a time, what fails is kept for the next. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.pending.size === 0) return Promise.resolve();
-    const batch = this.pending;
-    this.pending = new Map();
+    if (this.pending.size === 0 && this.unsent.size === 0) return Promise.resolve();
+    const batch = this.fields();
+    if (batch.size === 0) return Promise.resolve();
     const multi = this.redis.multi();
     for (const [f, delta] of batch) multi.hincrbyfloat(this.key, f, delta);
     this.flushing = multi
@@ -75,7 +120,7 @@ export class MetricsRecorder {
       .then(
         () => undefined,
         () => {
-          for (const [f, delta] of batch) this.pending.set(f, (this.pending.get(f) ?? 0) + delta);
+          for (const [f, delta] of batch) this.unsent.set(f, (this.unsent.get(f) ?? 0) + delta);
           this.timer ??= later(() => {
             this.timer = null;
             void this.flush();
