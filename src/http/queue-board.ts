@@ -148,15 +148,15 @@ export class QueueBoard implements IServerAdapter {
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
         for (const r of Array.isArray(route.route) ? route.route : [route.route]) {
           this.on(method, r, async (req, res, params, query) => {
+            // A body that is too large or not JSON is the server's own 413 or 400; what the handler throws is bull-board's.
+            const body = method === 'get' ? {} : await jsonBody(req);
             let reply: ControllerHandlerReturnType;
             try {
-              const body = method === 'get' ? {} : await jsonBody(req);
               const headers: Record<string, string | undefined> = {};
               for (const [name, value] of Object.entries(req.headers))
                 if (name !== 'authorization' && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(', ') : value;
               reply = await route.handler({ queues: this.queues, uiConfig: this.uiConfig, query: queryObject(query), params, body, headers });
             } catch (err) {
-              if (err instanceof BadRequestError) throw err;
               reply = this.errorHandler(err as Error);
             }
             sendJsonBody(res, reply.status ?? 200, reply.body, this.headers);

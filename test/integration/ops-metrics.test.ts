@@ -126,7 +126,14 @@ describe('/metrics for operators', () => {
   it('counts jobs that failed their last attempt', async () => {
     // A payload the job's schema refuses: the worker fails it, and with one attempt it is exhausted.
     await queueFor(app.ctx, 'rewrite').add('rewrite', { siteId: -1 }, { jobId: 'bad-rewrite', attempts: 1 });
-    const s = await scrapeUntil((x) => (x.value('sightline_jobs_exhausted_total', { queue: 'rewrite', job_name: 'rewrite' }) ?? 0) >= 1);
+    // A job under a name the catalog does not have (added to Redis by hand) is labelled `unknown`: job names add no series.
+    await queueFor(app.ctx, 'rewrite').add(`made-up-${'x'.repeat(50)}`, {}, { jobId: 'made-up', attempts: 1 });
+    const s = await scrapeUntil(
+      (x) =>
+        (x.value('sightline_jobs_exhausted_total', { queue: 'rewrite', job_name: 'rewrite' }) ?? 0) >= 1 &&
+        (x.value('sightline_jobs_exhausted_total', { queue: 'rewrite', job_name: 'unknown' }) ?? 0) >= 1,
+    );
+    expect(s.samples.filter((x) => x.labels.job_name?.startsWith('made-up'))).toEqual([]);
     expect(s.value('sightline_job_duration_seconds_count', { queue: 'rewrite', job_name: 'rewrite', outcome: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(s.value('sightline_queue_jobs', { queue: 'rewrite', state: 'failed' })).toBeGreaterThanOrEqual(1);
   });

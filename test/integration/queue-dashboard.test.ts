@@ -167,6 +167,15 @@ describe('the queue dashboard', () => {
     expect((await queueFor(app.ctx, 'rewrite').getJobCounts('failed')).failed).toBeGreaterThanOrEqual(1);
   });
 
+  it('refuses a body over 64 KB', async () => {
+    const res = await fetch(`${app.url}/admin/queues/api/queues/rewrite/concurrency`, {
+      method: 'PUT',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ concurrency: 1, padding: 'x'.repeat(100_000) }),
+    });
+    expect(res.status).toBe(413);
+  });
+
   it("serves only the UI's own files", async () => {
     for (const path of [
       '/admin/queues/static/..%2f..%2f..%2fpackage.json',
