@@ -142,6 +142,17 @@ export const configSchema = z.object({
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(10),
   WEBHOOKS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000).default(100),
   WORKER_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  // The operator's view (docs/operations.md): tracing with the standard OTEL_* variables, the queue dashboard's token.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OPERATOR_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters (e.g. openssl rand -hex 24)')
+    .refine((t) => !t.startsWith('slk_'), 'must not be a workspace key')
+    .optional(),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -227,6 +238,16 @@ export interface Config {
     /** Delivery jobs one worker process runs at once (each mostly waits on its receiver). */
     workerConcurrency: number;
   };
+  /**
+   * OpenTelemetry traces (src/telemetry/tracing.ts): on when an OTLP endpoint
+   * or a traces exporter is set and OTEL_SDK_DISABLED is not true. The SDK
+   * reads its own OTEL_* variables; off, it is never loaded.
+   */
+  tracing: { enabled: boolean; serviceName: string | undefined };
+  /** NODE_ENV=production: `sightline doctor` holds such a deployment to stricter checks. */
+  production: boolean;
+  /** Opens the queue dashboard at /admin/queues (src/http/admin-queues.ts); unset, the dashboard answers 404. */
+  operatorToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +265,17 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/** Traces are exported when told where (an OTLP endpoint) or how (an exporter other than none), unless the SDK is disabled. */
+function tracingEnabled(e: Env): boolean {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporters = (e.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (exporters.includes('none') && exporters.length === 1) return false;
+  return Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || exporters.length > 0);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -314,5 +346,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perWorkspace: e.WEBHOOKS_PER_WORKSPACE,
       workerConcurrency: e.WORKER_WEBHOOK_CONCURRENCY,
     },
+    tracing: { enabled: tracingEnabled(e), serviceName: e.OTEL_SERVICE_NAME },
+    production: e.NODE_ENV === 'production',
+    operatorToken: e.OPERATOR_TOKEN,
   });
 }

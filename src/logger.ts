@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { tracingHooks } from './telemetry/state.ts';
 
 export type { Logger };
 
@@ -74,6 +75,14 @@ function inBlocks(dest: SonicBoom): DestinationStream & { flush(cb?: (err?: Erro
  */
 export function createLogger(level: string, options: { name?: string; fd?: 1 | 2 } = {}): Logger {
   const destination = pino.destination({ fd: options.fd ?? 1, sync: true });
-  const settings = { name: options.name ?? 'sightline', level, redact: { paths: redact, censor: '[redacted]' }, base: { pid: process.pid } };
+  // With tracing on, each line names the active span (trace_id, span_id); off, no mixin runs at all.
+  const traceFields = tracingHooks()?.logFields;
+  const settings = {
+    name: options.name ?? 'sightline',
+    level,
+    redact: { paths: redact, censor: '[redacted]' },
+    base: { pid: process.pid },
+    ...(traceFields && { mixin: traceFields }),
+  };
   return pino(settings, options.fd === 2 ? destination : inBlocks(destination));
 }

@@ -98,10 +98,19 @@ export function createLocalGate(maxInFlight: (upstream: UpstreamKey) => number):
   };
 }
 
+/** Told of every call through the gate, for the operator's metrics (src/telemetry/gate-metrics.ts). */
+export interface GateObserver {
+  /** Seconds a call waited for the account's rate and a slot in flight. */
+  waited(upstream: UpstreamKey, seconds: number): void;
+  /** How the call ended: answered, refused with a 429, or failed otherwise. */
+  called(upstream: UpstreamKey, outcome: 'ok' | 'rate_limited' | 'error'): void;
+}
+
 export interface RedisGateOptions {
   prefix: string;
   limits: Record<UpstreamKey, UpstreamLimits>;
   logger: Logger;
+  observer?: GateObserver;
   /** How long a lease outlives a holder that stopped renewing it (a dead process). */
   leaseMs?: number;
   /** How often a process re-reads the shared rate and pause. */
@@ -132,6 +141,32 @@ interface Shared {
   lastRaise: number;
 }
 
+const gateKey = (prefix: string, u: UpstreamKey, what: string) => `${prefix}:limits:${u}:${what}`;
+
+/**
+ * What the gate holds in Redis now, for the operator's metrics: each
+ * upstream's calls in flight across every process (unexpired leases) and
+ * the rate it sends at (null: unlimited). One round trip.
+ */
+export async function readGateState(
+  redis: Redis,
+  prefix: string,
+  limits: Record<UpstreamKey, UpstreamLimits>,
+): Promise<Record<UpstreamKey, { inFlight: number; rpm: number | null }>> {
+  const now = Date.now();
+  const multi = redis.multi();
+  for (const u of UPSTREAMS) multi.zcount(gateKey(prefix, u, 'inflight'), `(${now}`, '+inf').get(gateKey(prefix, u, 'rate'));
+  const replies = (await multi.exec()) ?? [];
+  return Object.fromEntries(
+    UPSTREAMS.map((u, i) => {
+      const inFlight = Number(replies[2 * i]?.[1] ?? 0);
+      const rate = replies[2 * i + 1]?.[1];
+      const limit = limits[u].rpm;
+      return [u, { inFlight, rpm: limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate)) }];
+    }),
+  ) as Record<UpstreamKey, { inFlight: number; rpm: number | null }>;
+}
+
 /**
  * The account limits of every upstream, shared by all processes through
  * Redis: the rate with rate-limiter-flexible (1-second windows of rpm/60, so
@@ -146,7 +181,7 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
   const maxPauseMs = options.maxPauseMs ?? 60_000;
   const owner = randomBytes(6).toString('hex');
   let seq = 0;
-  const key = (u: UpstreamKey, what: string) => `${options.prefix}:limits:${u}:${what}`;
+  const key = (u: UpstreamKey, what: string) => gateKey(options.prefix, u, what);
   const shared = new Map<UpstreamKey, Shared>();
   const limiters = new Map<string, RateLimiterRedis>();
   const log = options.logger.child({ component: 'provider-gate' });
@@ -419,14 +454,19 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
 
   return {
     async run(upstream, fn, signal) {
+      const asked = options.observer ? performance.now() : 0;
       await takeRate(upstream, signal);
       const held = await lease(upstream, signal);
+      options.observer?.waited(upstream, (performance.now() - asked) / 1000);
       try {
         const result = await fn();
+        options.observer?.called(upstream, 'ok');
         onSuccess(upstream).catch(() => undefined);
         return result;
       } catch (err) {
-        if (err instanceof AssistantError && err.reason === 'rate_limited') await on429(upstream, err.retryAfterMs).catch(() => undefined);
+        const limited = err instanceof AssistantError && err.reason === 'rate_limited';
+        options.observer?.called(upstream, limited ? 'rate_limited' : 'error');
+        if (limited) await on429(upstream, err.retryAfterMs).catch(() => undefined);
         throw err;
       } finally {
         await release(upstream, held);

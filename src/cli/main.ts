@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { CheckFailed, parseFlags, UsageError, type Command } from './command.ts';
 import { dataCommands } from './commands/data.ts';
+import { doctorCommands } from './commands/doctor.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { nameCommands } from './commands/names.ts';
 import { scanCommands } from './commands/scans.ts';
@@ -17,7 +18,16 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...nameCommands, ...dataCommands, ...webhookCommands];
+const COMMANDS: Command[] = [
+  ...processCommands,
+  ...workspaceCommands,
+  ...scanCommands,
+  ...siteIntelligenceCommands,
+  ...nameCommands,
+  ...dataCommands,
+  ...webhookCommands,
+  ...doctorCommands,
+];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 

@@ -7,6 +7,9 @@ import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bearer } from './bearer.ts';
+import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
+import { tracingHooks } from '../telemetry/state.ts';
+import { ADMIN_QUEUES_PATH, adminQueues } from './admin-queues.ts';
 import { bodyWasAbandoned, readJsonBody } from './body.ts';
 import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
@@ -104,6 +107,10 @@ function queryObject(params: URLSearchParams): Record<string, string | string[]>
 
 export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => Route[]): HttpServer {
   const metrics = createMetrics();
+  // Queues, workers, scans, money and provider calls for operators (src/telemetry/operator-metrics.ts).
+  registerOperatorMetrics(metrics.registry, ctx);
+  // The queue dashboard, only with OPERATOR_TOKEN set.
+  const admin = adminQueues(ctx);
   // Cached key look-ups are dropped as soon as a change is announced.
   const stopKeyChanges = dropCachedKeysOnChange(ctx);
   // Long path parameters (a pasted 10 KB share token) reach their route and its 404 rather than missing every route.
@@ -128,6 +135,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     }
     const route = match.store as Route;
     state.route = route.path;
+    tracingHooks()?.nameRequest(route.path);
 
     let principal: Principal | null = null;
     if (route.access !== 'public') {
@@ -161,6 +169,17 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     await sendReply(res, requestId, reply);
   }
 
+  /** The queue dashboard is served beside the route table, not in it: it is no operation of the API (nor of its OpenAPI document or MCP tools). */
+  function serve(req: IncomingMessage, res: ServerResponse, requestId: string, state: RequestState): Promise<void> {
+    if (admin?.owns(req.url ?? '')) {
+      state.route = ADMIN_QUEUES_PATH;
+      state.path = ADMIN_QUEUES_PATH;
+      tracingHooks()?.nameRequest(ADMIN_QUEUES_PATH);
+      return admin.handle(req, res, requestId);
+    }
+    return dispatch(req, res, requestId, state);
+  }
+
   const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req);
@@ -182,7 +201,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         'request',
       );
     });
-    dispatch(req, res, requestId, state).catch((err: unknown) => {
+    serve(req, res, requestId, state).catch((err: unknown) => {
       if (bodyWasAbandoned(err)) res.setHeader('Connection', 'close');
       sendError(res, requestId, err, ctx.logger.child({ reqId: requestId }));
     });

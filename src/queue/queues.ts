@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { AppContext } from '../context.ts';
 import { ServiceUnavailableError } from '../errors.ts';
+import { tracingHooks } from '../telemetry/state.ts';
 import { JOBS, type JobName, type JobPayload } from './catalog.ts';
 
 /** How long an enqueue may wait on Redis before the caller is told it is unavailable. */
@@ -13,7 +14,9 @@ export function queueFor(ctx: AppContext, queueName: string): Queue {
   if (!byName) queues.set(ctx.redis, (byName = new Map()));
   let queue = byName.get(queueName);
   if (!queue) {
-    queue = new Queue(queueName, { connection: ctx.redis, prefix: ctx.config.redisPrefix });
+    // With tracing on, an enqueue records its trace in the job, which the worker's run continues.
+    const telemetry = tracingHooks()?.bullmq;
+    queue = new Queue(queueName, { connection: ctx.redis, prefix: ctx.config.redisPrefix, ...(telemetry && { telemetry }) });
     byName.set(queueName, queue);
   }
   return queue;

@@ -4,6 +4,9 @@ import { exhaustedHandlers, handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../shutdown.ts';
+import { timedProcessor, watchWorker } from '../telemetry/job-metrics.ts';
+import { closeRecorder, recorderFor } from '../telemetry/shared-metrics.ts';
+import { tracingHooks } from '../telemetry/state.ts';
 import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
 import { closeQueues, queueFor } from './queues.ts';
 import { RetryLaterError } from './retry-later.ts';
@@ -38,10 +41,13 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
   const connection = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (err: Error) => ctx.logger.warn({ err: err.message }, 'worker redis error'));
 
+  // Job runs and provider calls are counted here and summed across workers in Redis (src/telemetry/shared-metrics.ts).
+  const recorder = recorderFor(ctx);
+  const telemetry = tracingHooks()?.bullmq;
   const workers = wanted.map((queue) => {
     const worker = new Worker(
       queue,
-      async (job: Job, token?: string) => {
+      timedProcessor(recorder, queue, async (job: Job, token?: string) => {
         const name = job.name as JobName;
         const def = JOBS[name];
         const log = ctx.logger.child({ jobId: job.id, job: name, attempt: job.attemptsMade + 1 });
@@ -64,9 +70,11 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
           log.error({ err }, 'job failed');
           throw err;
         }
-      },
+      }),
       {
         connection,
+        // With tracing on, each run continues the trace of the request that queued it.
+        ...(telemetry && { telemetry }),
         prefix: ctx.config.redisPrefix,
         // Scans wait on assistants most of the time and share each provider account fairly
         // (domain/scans/fair-share.ts), so a process runs many at once; other jobs are CPU or database bound.
@@ -81,6 +89,7 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       },
     );
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
+    watchWorker(worker, queue, recorder);
     worker.on('failed', (job, err) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
       const name = job.name as JobName;
@@ -111,6 +120,7 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       // Webhook deliveries keep connections to receivers a few seconds (src/web/webhook-post.ts).
       await closeWebhookConnections();
       connection.disconnect();
+      await closeRecorder(ctx);
     },
   };
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
+import type { Config } from '../../config.ts';
 import { defineCommand, withContext } from '../command.ts';
+
+/** Tracing, when the OTEL_* variables ask for it, starts before the process's modules load: its Postgres and Redis instrumentations patch them as they do. */
+async function startTracingFirst(config: Config, role: 'api' | 'worker'): Promise<void> {
+  if (config.tracing.enabled) await (await import('../../telemetry/tracing.ts')).startTracing(config, role);
+}
 
 /** The long-running processes and the set-up around them. */
 export const processCommands = [
@@ -57,6 +63,7 @@ export const processCommands = [
     summary: 'Run job workers (every queue by default)',
     flags: { queues: z.string().optional() },
     run: async (a, config) => {
+      await startTracingFirst(config, 'worker');
       const { runWorker } = await import('../../queue/worker.ts');
       await runWorker(
         config,
@@ -74,6 +81,7 @@ export const processCommands = [
     summary: 'Run the HTTP API',
     flags: {},
     run: async (_a, config) => {
+      await startTracingFirst(config, 'api');
       const { runApi } = await import('../../http/api.ts');
       await runApi(config);
       return undefined;

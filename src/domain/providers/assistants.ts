@@ -2,6 +2,8 @@ import { createAssistants, createRedisGate, resolveLimits, type Assistants, type
 import { credentialFor, findModel, type ProviderKey } from '../../assistants/catalog.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
+import { gateObserver } from '../../telemetry/gate-metrics.ts';
+import { recorderFor } from '../../telemetry/shared-metrics.ts';
 
 interface Layer {
   assistants: Assistants;
@@ -13,7 +15,9 @@ const cache = new WeakMap<AppContext['redis'], Layer>();
 function layerFor(ctx: AppContext): Layer {
   let layer = cache.get(ctx.redis);
   if (!layer) {
-    const gate = createRedisGate(ctx.redis, { prefix: ctx.config.redisPrefix, limits: resolveLimits(ctx.config), logger: ctx.logger });
+    // Each call's wait and outcome are counted for the operator's /metrics (summed across workers).
+    const observer = gateObserver(recorderFor(ctx));
+    const gate = createRedisGate(ctx.redis, { prefix: ctx.config.redisPrefix, limits: resolveLimits(ctx.config), logger: ctx.logger, observer });
     const assistants = createAssistants(ctx.config.assistants, ctx.logger, { gate, retry: { baseDelayMs: ctx.config.assistants.retryBaseMs } });
     layer = { assistants, gate };
     cache.set(ctx.redis, layer);
