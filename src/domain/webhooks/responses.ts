@@ -29,7 +29,11 @@ const withSecret = z.object({
 
 export const createdWebhook = named('CreatedWebhook', 'The webhook created, with its signing secret (shown this once)', z.object({ webhook: withSecret }));
 export const webhookResponse = named('WebhookResponse', 'One webhook', z.object({ webhook }));
-export const webhookList = named('WebhookList', 'The workspace’s webhooks, oldest first', z.object({ webhooks: z.array(webhook), total: count, limit: count }));
+export const webhookList = named(
+  'WebhookList',
+  'The workspace’s webhooks, oldest first',
+  z.object({ webhooks: z.array(webhook), total: count, page: count, perPage: count, limit: count }),
+);
 export const deletedWebhook = named('DeletedWebhook', 'The webhook, deleted with its deliveries', z.object({ deleted: z.boolean(), webhook }));
 export const rotatedWebhook = named(
   'RotatedWebhook',

@@ -1,3 +1,4 @@
+import { pagingShape } from '../reports/query.ts';
 import { z } from 'zod';
 import { booleanField, idSchema, text, usdAmount } from '../common/fields.ts';
 import { EVENT_TYPES } from './event-types.ts';
@@ -50,6 +51,11 @@ export const webhookUpdateSchema = z.object({
 export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
 
 export const DELIVERIES_PER_PAGE = 20;
+
+/** GET /orgs/:orgId/webhooks pages like every list; 100 a page (the default cap of webhooks a workspace). */
+export const WEBHOOKS_PER_PAGE = 100;
+export const webhookListQuerySchema = z.object(pagingShape(WEBHOOKS_PER_PAGE));
+export type WebhookListQuery = z.output<typeof webhookListQuerySchema>;
 
 /** GET .../deliveries: newest first, 20 a page (perPage up to 100), optionally one status. */
 export const deliveriesQuerySchema = z.object({

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { WEBHOOKS_PER_PAGE, type WebhookListQuery } from './schemas.ts';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
@@ -53,9 +54,24 @@ async function checkProjects(db: Executor, orgId: number, ids: number[] | null):
   if (missing.length) throw new ValidationError({ projectIds: `no project with id ${missing.slice(0, 5).join(', ')} in this workspace` });
 }
 
-export async function listWebhooks(ctx: AppContext, orgId: number) {
-  const rows = await ctx.db.selectFrom('webhooks').selectAll().where('orgId', '=', orgId).orderBy('id').execute();
-  return { webhooks: rows.map(serializeWebhook), total: rows.length, limit: ctx.config.webhooks.perWorkspace };
+/** Oldest first; the first page holds every webhook a workspace may have by default. */
+export async function listWebhooks(ctx: AppContext, orgId: number, query: WebhookListQuery = { page: 1, perPage: WEBHOOKS_PER_PAGE }) {
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('orgId', '=', orgId)
+      .orderBy('id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+    ctx.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('orgId', '=', orgId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { webhooks: rows.map(serializeWebhook), total: Number(total.n), page: query.page, perPage: query.perPage, limit: ctx.config.webhooks.perWorkspace };
 }
 
 export async function getWebhook(ctx: AppContext, orgId: number, webhookId: number) {

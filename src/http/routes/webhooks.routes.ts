@@ -11,7 +11,7 @@ import {
   webhookList,
   webhookResponse,
 } from '../../domain/webhooks/responses.ts';
-import { alertSettingsSchema, deliveriesQuerySchema, webhookCreateSchema, webhookUpdateSchema } from '../../domain/webhooks/schemas.ts';
+import { alertSettingsSchema, deliveriesQuerySchema, webhookCreateSchema, webhookListQuerySchema, webhookUpdateSchema } from '../../domain/webhooks/schemas.ts';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSecret, updateWebhook } from '../../domain/webhooks/webhooks.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
@@ -22,8 +22,9 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks',
     summary: 'The workspace’s webhooks (never their secrets)',
     access: 'admin',
+    query: webhookListQuerySchema,
     responses: { 200: webhookList },
-    handler: async ({ ctx, principal }) => json(await listWebhooks(ctx, principal.org.id)),
+    handler: async ({ ctx, principal, query }) => json(await listWebhooks(ctx, principal.org.id, query)),
   }),
   defineRoute({
     method: 'POST',
