@@ -97,9 +97,9 @@ describe('the OpenAPI document', () => {
     const limited = operations.filter(([, op]) => op.responses['429']).map(([name]) => name);
     expect(limited.sort()).toEqual([
       'POST /orgs/{orgId}/invitations',
-      'POST /projects/{id}/crawlers/check',
       'POST /orgs/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
       'POST /orgs/{orgId}/webhooks/{webhookId}/test',
+      'POST /projects/{id}/crawlers/check',
       'POST /projects/{id}/pages/import-sitemap',
       'POST /projects/{id}/prompts/rewrite',
     ]);
