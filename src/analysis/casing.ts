@@ -1,5 +1,5 @@
 import { stripAccents } from './fold.ts';
-import { sentenceAround } from './sentences.ts';
+import { sentenceAround, type Span } from './sentences.ts';
 
 /**
  * What the capitals of an ambiguous name ("Notion", "Bar Labs", "HP") say
@@ -14,10 +14,10 @@ import { sentenceAround } from './sentences.ts';
  */
 export type NameCasing = 'none' | 'first' | 'name';
 
-export function nameCasing(text: string, start: number, end: number, casings: readonly string[]): NameCasing {
+export function nameCasing(text: string, start: number, end: number, casings: readonly string[], around: CapitalsAround = capitalsAround(text)): NameCasing {
   const written = stripAccents(text.slice(start, end));
   if (casings.includes(written)) return capitalPastFirstLetter(written) ? 'name' : 'first';
-  return allCapitals(written) && !allCapitalsAround(text, start, end) ? 'name' : 'none';
+  return allCapitals(written) && !around(start, end) ? 'name' : 'none';
 }
 
 function isUpper(c: string): boolean {
@@ -52,13 +52,41 @@ function allCapitals(written: string): boolean {
   return letters >= 3;
 }
 
-/** Whether the sentence holding the name has no lower-case letter besides it. */
-function allCapitalsAround(text: string, start: number, end: number): boolean {
-  const s = sentenceAround(text, start);
-  for (let i = s.start; i < s.end; i++) {
-    if (i >= start && i < end) continue;
-    const c = text[i];
-    if (c !== undefined && isLower(c)) return false;
-  }
-  return true;
+/** Whether the sentence holding the name at [start, end) has no lower-case letter besides it. */
+export type CapitalsAround = (start: number, end: number) => boolean;
+
+/**
+ * CapitalsAround for one text, to ask of each name in it. The sentence last
+ * read is kept with its first and last lower-case letters: every name in it
+ * is answered from those two, so a sentence of thousands of names in
+ * capitals ("NOTION NOTION ...") is read once, not once a name (39 s for
+ * 100,000 characters when it was). A name has no lower-case letter itself
+ * (allCapitals), so the sentence has none besides it exactly when all its
+ * lower-case letters lie in [start, end).
+ */
+export function capitalsAround(text: string): CapitalsAround {
+  let sentence: Span = { start: 0, end: -1 };
+  let firstLower = -1;
+  let lastLower = -1;
+  return (start, end) => {
+    // Any offset inside a sentence finds that same sentence (sentences.ts), so it is reused while names fall in it.
+    if (start < sentence.start || start >= sentence.end) {
+      sentence = sentenceAround(text, start);
+      firstLower = -1;
+      lastLower = -1;
+      for (let i = sentence.start; i < sentence.end; i++) {
+        if (isLower(text[i] ?? '')) {
+          firstLower = i;
+          break;
+        }
+      }
+      for (let i = sentence.end - 1; i >= sentence.start && firstLower >= 0; i--) {
+        if (isLower(text[i] ?? '')) {
+          lastLower = i;
+          break;
+        }
+      }
+    }
+    return firstLower < 0 || (firstLower >= start && lastLower < end);
+  };
 }

@@ -1,7 +1,9 @@
 import type { BrandBook } from './brand-book.ts';
-import { nameCasing } from './casing.ts';
+import { capitalsAround, nameCasing, type CapitalsAround } from './casing.ts';
 import { IS_WORD } from './fold.ts';
 import { findInlineItems } from './inline-lists.ts';
+import { linesOf, type Lines } from './lines.ts';
+import { tokensOf, type Tokens } from './tokens.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
 export interface Mention {
@@ -21,19 +23,16 @@ function word(text: string, i: number): boolean {
  * never part of a dotted token it does not fill: "acme.com.evil.io",
  * "Node.js" for "Node", "shop.acme.io" for the alias "Acme.io".
  */
-function nameFits(text: string, start: number, end: number): boolean {
+function nameFits(text: string, start: number, end: number, tokens: Tokens): boolean {
   if (word(text, start) && word(text, start - 1)) return false;
   if (word(text, end - 1) && word(text, end)) return false;
   const before = text[start - 1];
   const after = text[end];
   if (before !== '.' && before !== '-' && after !== '.' && after !== '-') return true;
-  let l = start;
-  while (l > 0 && (word(text, l - 1) || ((text[l - 1] === '.' || text[l - 1] === '-') && word(text, l - 2)))) l--;
-  let r = end;
-  while (r < text.length && (word(text, r) || ((text[r] === '.' || text[r] === '-') && word(text, r + 1)))) r++;
+  const l = tokens.left(start);
+  const r = tokens.right(end);
   if (l === start && r === end) return true;
-  const token = text.slice(l, r);
-  return !/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(token);
+  return !tokens.dotted(l, r);
 }
 
 /**
@@ -65,18 +64,17 @@ function atSentenceStart(text: string, start: number): boolean {
 }
 
 /** Bold, italic, code, a link text or a heading: the writer marked it as a name. */
-function marked(text: string, start: number, end: number): boolean {
+function marked(text: string, start: number, end: number, lines: Lines): boolean {
   const before = text[start - 1];
   const after = text[end];
   if (before === '*' || before === '_' || before === '`' || before === '[') return true;
   if (after === '*' || after === '_' || after === '`' || after === ':') return true;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineStart = lines.startOf(start);
   if (text[lineStart] === '#') return true;
   // The whole head of a list item ("2. Notion", "- Notion (free)"): listed as an option.
-  return LIST_HEAD.test(text.slice(lineStart, start)) && ITEM_TAIL.test(text.slice(end, end + 3));
+  return lines.listHead(lineStart, start) && ITEM_TAIL.test(text.slice(end, end + 3));
 }
 
-const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+$/;
 const ITEM_TAIL = /^(?:\s*$|\s*\n|\s*[(–—]|\s+-\s)/;
 
 const DOMAIN = 1;
@@ -122,6 +120,10 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
   const urls = findUrlSpans(text);
   const { entityOf, flagsOf } = packedInfo(book);
   const accepted: Candidate[] = [];
+  // What more than one name may ask of the text, kept from name to name (made on first use).
+  let tokens: Tokens | null = null;
+  let lines: Lines | null = null;
+  let around: CapitalsAround | null = null;
   for (const h of hits) {
     const flags = flagsOf[h.pattern] ?? 0;
     const entity = entityOf[h.pattern] ?? 0;
@@ -130,12 +132,12 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
       continue;
     }
     if (spanAt(urls, h.start) !== null) continue;
-    if (!nameFits(text, h.start, h.end)) continue;
+    if (!nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
     let doubtful = false;
     if ((flags & CASED) !== 0) {
-      const casing = nameCasing(text, h.start, h.end, book.info[h.pattern]?.casings ?? []);
+      const casing = nameCasing(text, h.start, h.end, book.info[h.pattern]?.casings ?? [], (around ??= capitalsAround(text)));
       if (casing === 'none') continue;
-      doubtful = casing === 'first' && atSentenceStart(text, h.start) && !marked(text, h.start, h.end);
+      doubtful = casing === 'first' && atSentenceStart(text, h.start) && !marked(text, h.start, h.end, (lines ??= linesOf(text)));
     }
     accepted.push({ entity, start: h.start, end: h.end, kind: 'name', doubtful });
   }
