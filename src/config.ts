@@ -113,6 +113,8 @@ export const configSchema = z.object({
   SCAN_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   SCAN_RECONCILE_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   SCHEDULE_SPREAD_MINUTES: z.coerce.number().int().min(0).max(720).default(360),
+  // From 1 ms so a test can force the limit. A reanalysis batch of 1,000 ordinary answers takes about 0.1 s; 10 s leaves room for a loaded machine.
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -178,6 +180,13 @@ export interface Config {
     reconcileMs: number;
     /** Scheduled scans of one night start spread over this many minutes after midnight UTC. */
     scheduleSpreadMinutes: number;
+  };
+  analysis: {
+    /**
+     * How long one analysis task (a batch of answers, or one answer) may run
+     * on its thread before the thread is stopped (src/analysis/pool.ts).
+     */
+    timeoutMs: number;
   };
 }
 
@@ -254,5 +263,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
     scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
+    analysis: { timeoutMs: e.ANALYSIS_TIMEOUT_MS },
   });
 }

@@ -2,9 +2,9 @@
  * Answer analysis: pure functions from (answer, brand book) to facts. The
  * rules are in docs/analysis.md; nothing here does I/O.
  */
-export { analyse, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
+export { analyse, ANALYSIS_MAX_CHARS, type AnalysisExtent, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
 export { compileBrandBook, type BrandBook, type BrandBookInput } from './brand-book.ts';
-export { analyseOffThread, closeAnalysisPool } from './pool.ts';
+export { analyseOffThread, closeAnalysisPool, createAnalysisPool, type AnalysisPool, type OffThreadOptions } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';
 export {

@@ -1,12 +1,22 @@
+import type { MessagePort } from 'node:worker_threads';
 import { analyse, type AnswerInput, type AnswerFacts } from './analyse.ts';
 import { compileBrandBook, type BrandBookInput } from './brand-book.ts';
 
+/** What an analysis thread is given (see ./pool.ts). */
+export interface AnalysisTask {
+  book: BrandBookInput;
+  answers: AnswerInput[];
+  /** Told when the thread starts the task: the pool's deadline runs from then, not from when it was queued. */
+  started?: MessagePort;
+}
+
 /**
- * An analysis thread's task (see ./pool.ts): a brand book's input and a
- * batch of answers in, their facts out. The book is compiled once per
- * thread and content (compileBrandBook caches).
+ * An analysis thread's task: a brand book's input and a batch of answers in,
+ * their facts out. The book is compiled once per thread and content
+ * (compileBrandBook caches).
  */
-export default function analyseBatch(task: { book: BrandBookInput; answers: AnswerInput[] }): AnswerFacts[] {
+export default function analyseBatch(task: AnalysisTask): AnswerFacts[] {
+  task.started?.postMessage(null);
   const book = compileBrandBook(task.book);
   return task.answers.map((a) => analyse(a, book));
 }

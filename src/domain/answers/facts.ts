@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { analyse, analyseOffThread, type AnswerFacts, type BrandBook } from '../../analysis/index.ts';
+import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
@@ -10,10 +11,20 @@ export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'month' | 'siteId' | 'pro
  * rules are never mistaken for current ones (reanalysis skips answers whose
  * facts carry the current analysis version and brand book).
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
+}
+
+/**
+ * The key stored with facts: factsKey, except for facts of an answer that
+ * could not be read in time, which no current key matches, so the next
+ * reanalysis tries that answer again (the limit may have been hit by a
+ * loaded machine rather than by the answer).
+ */
+function storedKey(facts: AnswerFacts, key: string): string {
+  return facts.analysis.timedOut ? `${key}:unread` : key;
 }
 
 const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>) => ({
@@ -26,9 +37,21 @@ export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook): Answe
   return analyse(analysisInput(answer), book);
 }
 
-/** The same for many answers, on the analysis threads (src/analysis/pool.ts), in order. */
-export function analyseAnswers(answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[], book: BrandBook): Promise<AnswerFacts[]> {
-  return analyseOffThread(book, answers.map(analysisInput));
+/**
+ * The same for many answers, on the analysis threads (src/analysis/pool.ts),
+ * in order, within the configured time per task: an answer that cannot be
+ * read in time gets facts that say so (`analysis.timedOut`), never an error.
+ */
+export function analyseAnswers(ctx: AppContext, answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[], book: BrandBook): Promise<AnswerFacts[]> {
+  return analyseOffThread(book, answers.map(analysisInput), { timeoutMs: ctx.config.analysis.timeoutMs });
+}
+
+/** Says which answers could not be read in time: by id, never with their text (an attacker may have written it). */
+export function warnUnread(ctx: AppContext, items: readonly { answerId: number; facts: AnswerFacts }[], where: Record<string, number>): void {
+  for (const { answerId, facts } of items) {
+    if (facts.analysis.timedOut)
+      ctx.logger.warn({ ...where, answerId, timeoutMs: ctx.config.analysis.timeoutMs }, 'answer not analysed within its time limit: stored with facts that say so');
+  }
 }
 
 function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
@@ -51,8 +74,11 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
     tone_score: f.toneScore,
     quote: f.quote,
     suggestions: f.suggestions,
-    brand_key: key,
+    brand_key: storedKey(f, key),
     month: answer.month,
+    read_chars: f.analysis.readChars,
+    read_truncated: f.analysis.truncated,
+    read_timed_out: f.analysis.timedOut,
   };
 }
 
@@ -67,17 +93,21 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
   await sql`
     INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month)
+                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month,
+                              read_chars, read_truncated, read_timed_out)
     SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
            brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
-           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month
+           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month,
+           read_chars, read_truncated, read_timed_out
       FROM jsonb_to_recordset(${rows}::jsonb) AS r(
         answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
         brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
-        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date)
+        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date,
+        read_chars int, read_truncated boolean, read_timed_out boolean)
     ON CONFLICT (answer_id, month) DO UPDATE SET
       verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
-      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key`.execute(db);
+      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
+      read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`.execute(db);
 }
