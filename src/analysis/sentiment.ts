@@ -131,9 +131,10 @@ function mentionsIn(mentions: readonly Mention[], span: Span): Mention[] {
  * sentence of thousands of clauses costs no more than its length.
  */
 export function brandClause(sentence: Span, text: string, mentions: readonly Mention[], entity: number): Span {
-  const cuts = clauseCuts(text.slice(sentence.start, sentence.end)).map((c) => sentence.start + c);
-  if (cuts.length === 0) return sentence;
-  cuts.unshift(sentence.start);
+  const inner = clauseCuts(text.slice(sentence.start, sentence.end));
+  if (inner.length === 0) return sentence;
+  const cuts = [sentence.start];
+  for (const c of inner) cuts.push(sentence.start + c);
   cuts.push(sentence.end);
   const inside = mentionsIn(mentions, sentence);
   let clause: Span | null = null;
@@ -158,7 +159,13 @@ export function brandClause(sentence: Span, text: string, mentions: readonly Men
 
 /** Mentions inside `span`, as offsets into it; found from the first one at the span's start, not walked from the text's start. */
 function namesWithin(mentions: readonly Mention[], span: Span): Span[] {
-  return mentionsIn(mentions, span).map((x) => ({ start: x.start - span.start, end: x.end - span.start }));
+  const names: Span[] = [];
+  for (let i = firstFrom(mentions, span.start); i < mentions.length; i++) {
+    const x = mentions[i]!;
+    if (x.start >= span.end) break;
+    if (x.end <= span.end) names.push({ start: x.start - span.start, end: x.end - span.start });
+  }
+  return names;
 }
 
 export interface ToneFact {
