@@ -153,6 +153,8 @@ export const configSchema = z.object({
     .min(24, 'must be at least 24 characters (e.g. openssl rand -hex 24)')
     .refine((t) => !t.startsWith('slk_'), 'must not be a workspace key')
     .optional(),
+  // From 1 ms so a test can force the limit. A reanalysis batch of 1,000 ordinary answers takes about 0.1 s; 10 s leaves room for a loaded machine.
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });
 
 type Env = z.infer<typeof configSchema>;
@@ -248,6 +250,13 @@ export interface Config {
   production: boolean;
   /** Opens the queue dashboard at /admin/queues (src/http/admin-queues.ts); unset, the dashboard answers 404. */
   operatorToken: string | undefined;
+  analysis: {
+    /**
+     * How long one analysis task (a batch of answers, or one answer) may run
+     * on its thread before the thread is stopped (src/analysis/pool.ts).
+     */
+    timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -349,5 +358,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tracing: { enabled: tracingEnabled(e), serviceName: e.OTEL_SERVICE_NAME },
     production: e.NODE_ENV === 'production',
     operatorToken: e.OPERATOR_TOKEN,
+    analysis: { timeoutMs: e.ANALYSIS_TIMEOUT_MS },
   });
 }

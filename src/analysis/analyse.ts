@@ -7,6 +7,7 @@ import { findMentions } from './mentions.ts';
 import { readNames, type NameReading } from './readings.ts';
 import { rankEntities } from './rank.ts';
 import { brandTone, type Tone } from './sentiment.ts';
+import { isSpace } from './spaces.ts';
 import { findSuggestions } from './suggestions.ts';
 import { verdictOf, type Verdict } from './verdict.ts';
 
@@ -45,6 +46,48 @@ export interface AnswerFacts {
   names: NameReading[];
   /** the brand book version these facts were derived from */
   bookKey: string;
+  /** how much of the text these facts were read from */
+  analysis: AnalysisExtent;
+}
+
+/**
+ * How much of an answer's text analysis read (docs/analysis.md "What
+ * analysis reads"). The whole text is always stored and shown; analysis
+ * reads at most ANALYSIS_MAX_CHARS of it, and a text it could not read
+ * within its time limit (pool.ts) gets facts that say so.
+ */
+export interface AnalysisExtent {
+  /** characters (UTF-16 code units, as brand positions count them) read from the start of the text */
+  readChars: number;
+  /** the text is longer than analysis reads: nothing after `readChars` was read */
+  truncated: boolean;
+  /** analysis did not finish within its time (or memory) limit: the facts name nothing and classify no citation */
+  timedOut: boolean;
+}
+
+/**
+ * Analysis reads at most this much of an answer: 25 to 50 times an
+ * assistant's usual answer of 2 to 4 KB, and half of the longest reply
+ * stored (MAX_ANSWER_BYTES, 200 KB), so no real answer is cut while one
+ * analysis stays a few milliseconds whatever text an assistant or an import
+ * brings (analysis is linear in what it reads; bench/hostile-text.ts).
+ */
+export const ANALYSIS_MAX_CHARS = 100_000;
+/** How far back from the cap a white space is looked for to cut at. */
+const CUT_WINDOW = 1_000;
+
+/**
+ * Where analysis stops reading `text`: its end when it fits, else at a white
+ * space in the last CUT_WINDOW characters before the cap, so no word is cut
+ * into a shorter one ("Acmeville" into "Acme"), else at the cap, moved back a
+ * unit rather than split a surrogate pair. Reads nothing past text[cap], so a
+ * caller may pass only the first cap + 1 units of a longer text.
+ */
+export function readEnd(text: string): number {
+  if (text.length <= ANALYSIS_MAX_CHARS) return text.length;
+  for (let i = ANALYSIS_MAX_CHARS; i > ANALYSIS_MAX_CHARS - CUT_WINDOW; i--) if (isSpace(text.charCodeAt(i))) return i;
+  const last = text.charCodeAt(ANALYSIS_MAX_CHARS - 1);
+  return last >= 0xd800 && last <= 0xdbff ? ANALYSIS_MAX_CHARS - 1 : ANALYSIS_MAX_CHARS;
 }
 
 function noFacts(book: BrandBook): AnswerFacts {
@@ -64,20 +107,45 @@ function noFacts(book: BrandBook): AnswerFacts {
     suggestions: [],
     names: [],
     bookKey: book.key,
+    analysis: { readChars: 0, truncated: false, timedOut: false },
   };
+}
+
+function blank(answer: AnswerInput): boolean {
+  return answer.failed || (answer.text ?? '').trim() === '';
+}
+
+/**
+ * Facts of an answer whose analysis did not finish within its limit (the
+ * pool stops its thread): nothing named, so not mentioned and verdict
+ * `missing` (the call did not fail, and `failed` would count it so), and its
+ * citations kept as given, unclassified, as for citations that are not URLs.
+ * Nothing of the answer is read here, on the calling thread.
+ */
+export function unreadFacts(answer: AnswerInput, book: BrandBook): AnswerFacts {
+  if (blank(answer)) return noFacts(book);
+  const citations = answer.citations.map((c) => {
+    const title = c.title?.trim() ?? '';
+    return { url: c.url, normalizedUrl: c.url.trim(), title: title === '' ? null : title, domain: '', siteType: 'other' as const, competitorId: null };
+  });
+  return { ...noFacts(book), verdict: 'missing', citations, analysis: { readChars: 0, truncated: (answer.text ?? '').length > ANALYSIS_MAX_CHARS, timedOut: true } };
 }
 
 /**
  * Everything reports need from one answer, against one brand book. Pure:
  * the same answer and book always give the same facts, so reanalysis after a
  * change of names is a re-run. A failed call, or an answer with no text,
- * yields verdict `failed` and no other facts. `corrections`: readers'
- * corrections of this answer (corrections.ts), applied after the reading
- * and before rank, verdict and tone, so every re-read keeps them.
+ * yields verdict `failed` and no other facts. Only the first
+ * ANALYSIS_MAX_CHARS of the text are read (readEnd); `analysis` says how
+ * much. `corrections`: readers' corrections of this answer (corrections.ts),
+ * applied after the reading and before rank, verdict and tone, so every
+ * re-read keeps them.
  */
 export function analyse(answer: AnswerInput, book: BrandBook, corrections: readonly Correction[] = []): AnswerFacts {
-  const text = answer.text ?? '';
-  if (answer.failed || text.trim() === '') return noFacts(book);
+  if (blank(answer)) return noFacts(book);
+  const whole = answer.text ?? '';
+  const readChars = readEnd(whole);
+  const text = readChars === whole.length ? whole : whole.slice(0, readChars);
 
   const hits = book.scan(text);
   const allowed = book.exclusions ? withoutExcluded(text, hits, book) : hits;
@@ -126,5 +194,6 @@ export function analyse(answer: AnswerInput, book: BrandBook, corrections: reado
     suggestions,
     names: readNames(text, hits, mentions, book),
     bookKey: book.key,
+    analysis: { readChars, truncated: readChars < whole.length, timedOut: false },
   };
 }

@@ -122,7 +122,10 @@ export function normaliseUrl(raw: string): NormalisedUrl | null {
   }
   const host = normaliseDomain(hostname);
   if (host === null) return null;
-  if (path.endsWith('/')) path = path.replace(/\/+$/, '');
+  // Cut with a loop: `path.replace(/\/+$/, '')` started at every "/" of a run and read the run from each (7 s for a path of 100,000 "/").
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  if (end < path.length) path = path.slice(0, end);
   return { url: `https://${host}${port}${path}${query}`, host };
 }
 

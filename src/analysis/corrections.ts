@@ -2,6 +2,7 @@ import type { RawHit } from './automaton.ts';
 import { foldName, type BrandBook } from './brand-book.ts';
 import { fold } from './fold.ts';
 import { nameFits, type Mention } from './mentions.ts';
+import { tokensOf, type Tokens } from './tokens.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
 /**
@@ -34,11 +35,13 @@ export function applyCorrections(text: string, hits: readonly RawHit[], mentions
   if (accepted.size === 0) return kept;
   let urls: UrlSpan[] | null = null;
   const wanted: Mention[] = [];
+  // The text's dotted tokens, walked once for all its names.
+  let tokens: Tokens | null = null;
   for (const h of hits) {
     const info = book.info[h.pattern];
     if (info?.kind !== 'name' || !accepted.has(book.patterns[h.pattern] ?? '')) continue;
     urls ??= findUrlSpans(text);
-    if (spanAt(urls, h.start) !== null || !nameFits(text, h.start, h.end)) continue;
+    if (spanAt(urls, h.start) !== null || !nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
     wanted.push({ entity: info.entity, start: h.start, end: h.end, kind: 'name' });
   }
   // The longest first at one place, as the reading does: "Foo Cloud" over the "Foo" in it.

@@ -2,12 +2,12 @@
  * Answer analysis: pure functions from (answer, brand book) to facts. The
  * rules are in docs/analysis.md; nothing here does I/O.
  */
-export { analyse, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
+export { analyse, ANALYSIS_MAX_CHARS, type AnalysisExtent, type AnswerFacts, type AnswerInput, type BrandFact } from './analyse.ts';
 export { ambiguityOf, type Ambiguity } from './ambiguity.ts';
 export { compileBrandBook, foldName, type BrandBook, type BrandBookInput } from './brand-book.ts';
 export { type Correction } from './corrections.ts';
 export { QUOTE_MAX, quoteAround, type NameReading } from './readings.ts';
-export { analyseOffThread, closeAnalysisPool } from './pool.ts';
+export { analyseOffThread, closeAnalysisPool, createAnalysisPool, type AnalysisPool, type OffThreadOptions } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';
 export {

@@ -1,3 +1,5 @@
+import { lineStarts } from './lines.ts';
+
 /**
  * Lists written on one line: "Top options: 1. Foo 2. Bar", "1) Foo 2) Bar",
  * "(1) Foo, (2) Bar and (3) Baz", "a) Foo b) Bar", "(a) Foo (b) Bar".
@@ -31,6 +33,7 @@ interface Marker {
 /** Items of every run in the text, in text order. */
 export function findInlineItems(text: string): InlineItem[] {
   const items: InlineItem[] = [];
+  const sentenceEnd = sentenceEnds(text);
   for (const lineStart of candidateLines(text)) {
     const lineEnd = endOfLine(text, lineStart);
     const markers = markersIn(text, lineStart, lineEnd);
@@ -41,7 +44,7 @@ export function findInlineItems(text: string): InlineItem[] {
       if (j - i >= 2 && markers[i]!.value % CAPITALS === 1) {
         for (let k = i; k < j; k++) {
           const m = markers[k]!;
-          items.push({ start: m.start, bodyStart: m.end, end: k + 1 < j ? markers[k + 1]!.start : sentenceEnd(text, m.end, lineEnd) });
+          items.push({ start: m.start, bodyStart: m.end, end: k + 1 < j ? markers[k + 1]!.start : sentenceEnd(m.end, lineEnd) });
         }
         i = j;
       } else {
@@ -61,13 +64,15 @@ export function findInlineItems(text: string): InlineItem[] {
  */
 function candidateLines(text: string): number[] {
   const starts = new Set<number>();
+  let lineOf = lineStarts(text);
   for (let at = text.indexOf('2'); at >= 0; at = text.indexOf('2', at + 1)) {
     const next = text[at + 1];
-    if ((next === '.' || next === ')') && spaceBefore(text, at)) starts.add(text.lastIndexOf('\n', at) + 1);
+    if ((next === '.' || next === ')') && spaceBefore(text, at)) starts.add(lineOf(at));
   }
+  lineOf = lineStarts(text);
   for (let at = text.indexOf(')'); at >= 0; at = text.indexOf(')', at + 1)) {
     const letter = text[at - 1];
-    if ((letter === 'b' || letter === 'B') && spaceBefore(text, at - 1)) starts.add(text.lastIndexOf('\n', at) + 1);
+    if ((letter === 'b' || letter === 'B') && spaceBefore(text, at - 1)) starts.add(lineOf(at));
   }
   return [...starts].sort((a, b) => a - b);
 }
@@ -102,9 +107,22 @@ function endOfLine(text: string, from: number): number {
   return at < 0 ? text.length : at;
 }
 
-/** The last item of a run ends with its sentence (or the line). */
-function sentenceEnd(text: string, from: number, lineEnd: number): number {
-  SENTENCE_END.lastIndex = from;
-  const m = SENTENCE_END.exec(text);
-  return m === null || m.index >= lineEnd ? lineEnd : m.index + 1;
+/**
+ * The last item of a run ends with its sentence (or the line). Asked with
+ * increasing offsets, so the next sentence end found is kept while it is
+ * still ahead: searched afresh for each run, a text of many runs and no
+ * sentence end read the rest of the text once per run.
+ */
+function sentenceEnds(text: string): (from: number, lineEnd: number) => number {
+  let searchedFrom = -1;
+  let found = -1;
+  return (from, lineEnd) => {
+    if (from < searchedFrom || (found >= 0 && from > found)) searchedFrom = -1;
+    if (searchedFrom < 0) {
+      SENTENCE_END.lastIndex = from;
+      found = SENTENCE_END.exec(text)?.index ?? -1;
+      searchedFrom = from;
+    }
+    return found < 0 || found >= lineEnd ? lineEnd : found + 1;
+  };
 }

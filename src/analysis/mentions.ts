@@ -4,6 +4,8 @@ import { allowedHits } from './exclusions.ts';
 import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
 import { IS_WORD } from './fold.ts';
 import { findInlineItems } from './inline-lists.ts';
+import { lineStarts } from './lines.ts';
+import { tokensOf, type Tokens } from './tokens.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
 export interface Mention {
@@ -23,19 +25,16 @@ function word(text: string, i: number): boolean {
  * never part of a dotted token it does not fill: "acme.com.evil.io",
  * "Node.js" for "Node", "shop.acme.io" for the alias "Acme.io".
  */
-export function nameFits(text: string, start: number, end: number): boolean {
+export function nameFits(text: string, start: number, end: number, tokens: Tokens): boolean {
   if (word(text, start) && word(text, start - 1)) return false;
   if (word(text, end - 1) && word(text, end)) return false;
   const before = text[start - 1];
   const after = text[end];
   if (before !== '.' && before !== '-' && after !== '.' && after !== '-') return true;
-  let l = start;
-  while (l > 0 && (word(text, l - 1) || ((text[l - 1] === '.' || text[l - 1] === '-') && word(text, l - 2)))) l--;
-  let r = end;
-  while (r < text.length && (word(text, r) || ((text[r] === '.' || text[r] === '-') && word(text, r + 1)))) r++;
+  const l = tokens.left(start);
+  const r = tokens.right(end);
   if (l === start && r === end) return true;
-  const token = text.slice(l, r);
-  return !/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(token);
+  return !tokens.dotted(l, r);
 }
 
 /**
@@ -102,6 +101,8 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
   const urls = findUrlSpans(text);
   const { entityOf, flagsOf } = packedInfo(book);
   const accepted: Candidate[] = [];
+  // The text's dotted tokens, walked once for all its names (made on first use).
+  let tokens: Tokens | null = null;
   for (const h of hits) {
     const flags = flagsOf[h.pattern] ?? 0;
     const entity = entityOf[h.pattern] ?? 0;
@@ -110,7 +111,7 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
       continue;
     }
     if (spanAt(urls, h.start) !== null) continue;
-    if (!nameFits(text, h.start, h.end)) continue;
+    if (!nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
     accepted.push({ entity, start: h.start, end: h.end, kind: 'name', pattern: (flags & CASED) !== 0 ? h.pattern : -1 });
   }
   sortByStartLongestFirst(accepted);
@@ -177,6 +178,9 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[],
   const plain = new Set<number>();
   for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
   const heads = inlineHeads(text);
+  const tagger = { left: TAGGINGS_PER_ANSWER };
+  const italics = text.includes('*') || text.includes('_');
+  const lineStartOf = lineStarts(text);
   const evidenceOf = (i: number, m: Candidate, elsewhere: boolean): AnswerEvidence => {
     const sentence = sentenceNear(text, m.start);
     let brandInSentence = false;
@@ -188,6 +192,9 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[],
       brandBeside: beside(text, chosen[i - 1], m) || beside(text, m, chosen[i + 1]),
       afterBrand: i > 0 && text.slice(chosen[i - 1]?.end ?? 0, m.start) === ' ',
       inPrompt: false,
+      tagger,
+      italics,
+      lineStartOf,
       listHead: heads.has(m.start),
     };
   };
@@ -217,6 +224,9 @@ export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReadin
   const chosen = candidates(text, book, allowedHits(text, book));
   return readingsOf(text, book, chosen, true).filter((r): r is AmbiguousReading => r !== null);
 }
+
+/** Sentences one answer may have tagged (reading.ts): real answers need a few; a hostile one gets no more. */
+const TAGGINGS_PER_ANSWER = 16;
 
 /** A reading this strong vouches for the entity's other occurrences in the answer. */
 const SURE = 2;

@@ -1,8 +1,10 @@
 import os from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { AnswerFacts, AnswerInput } from './analyse.ts';
+import { ANALYSIS_MAX_CHARS, unreadFacts, type AnswerFacts, type AnswerInput } from './analyse.ts';
 import type { BrandBook } from './brand-book.ts';
 import type { Correction } from './corrections.ts';
+import type { AnalysisTask } from './thread.ts';
 
 /**
  * Analysis on worker threads (./thread.ts), so the thread that talks to the
@@ -10,41 +12,129 @@ import type { Correction } from './corrections.ts';
  * analysis was the largest piece of the main thread's work per answer after
  * HTTP itself. One pool per process, started on first use; threads leave
  * one core to the main thread.
+ *
+ * No answer can hold a scan or a reanalysis: each task (a batch of answers)
+ * has a deadline, counted from when its thread starts it, and a thread past
+ * it is stopped (piscina terminates it and starts another). A batch stopped
+ * so is retried answer by answer, each with its own deadline, and an answer
+ * stopped again gets facts that say so (unreadFacts) instead of an error. A
+ * thread that runs out of its heap (THREAD_HEAP_MB) is treated the same way,
+ * so a runaway task ends its thread, never the process.
  */
 
-let pool: Piscina | null = null;
-
-function analysisPool(): Piscina {
-  pool ??= new Piscina({
-    filename: new URL('./thread.ts', import.meta.url).href,
-    minThreads: 1,
-    maxThreads: Math.max(1, os.availableParallelism() - 1),
-    idleTimeout: 60_000,
-  });
-  return pool;
+export interface OffThreadOptions {
+  /** How long one task may run on its thread, in milliseconds (config ANALYSIS_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /**
- * Facts of many answers with one book, in order, analysed off the calling
- * thread. `corrections[i]`: readers' corrections of answer i (plain data,
- * copied to the thread like the answers); none when absent.
+ * Old-generation heap of one analysis thread. A batch of 1,000 answers at
+ * the analysis cap is 200 MB of text at most; compiled books and the
+ * lexicons are a few MB each.
  */
-export async function analyseOffThread(book: BrandBook, answers: AnswerInput[], corrections?: readonly (readonly Correction[] | undefined)[]): Promise<AnswerFacts[]> {
-  if (answers.length === 0) return [];
-  const task: AnalysisTask = { book: book.input, answers, ...(corrections?.some((c) => c !== undefined && c.length > 0) && { corrections }) };
-  return (await analysisPool().run(task)) as AnswerFacts[];
+const THREAD_HEAP_MB = 512;
+
+export interface AnalysisPool {
+  /** Facts of many answers with one book, in order, analysed off the calling thread. */
+  analyse(book: BrandBook, answers: AnswerInput[], options: OffThreadOptions, corrections?: Corrections): Promise<AnswerFacts[]>;
+  close(): Promise<void>;
 }
 
-/** What a thread is handed (./thread.ts). */
-export interface AnalysisTask {
-  book: BrandBook['input'];
-  answers: AnswerInput[];
-  corrections?: readonly (readonly Correction[] | undefined)[];
+/**
+ * A pool of analysis threads. The process has one (analyseOffThread); the
+ * options are for tests: `filename` a thread module that hangs or hogs
+ * memory on cue, `heapMb` a smaller heap to run out of.
+ */
+export function createAnalysisPool(options: { filename?: URL; maxThreads?: number; heapMb?: number } = {}): AnalysisPool {
+  const pool = new Piscina({
+    filename: (options.filename ?? new URL('./thread.ts', import.meta.url)).href,
+    minThreads: 1,
+    maxThreads: options.maxThreads ?? Math.max(1, os.availableParallelism() - 1),
+    idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB },
+  });
+  // A thread that dies between tasks fails no task; piscina replaces it. Unheard, the event would end the process.
+  pool.on('error', () => undefined);
+
+  async function run(book: BrandBook, answers: AnswerInput[], timeoutMs: number, corrections: Corrections | undefined): Promise<AnswerFacts[] | OverLimit> {
+    const { port1, port2 } = new MessageChannel();
+    const stop = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    port1.once('message', () => {
+      if (!settled) timer = setTimeout(() => stop.abort(), timeoutMs);
+    });
+    const task: AnalysisTask = {
+      book: book.input,
+      answers: answers.map(forThread),
+      started: port2,
+      ...(corrections?.some((c) => c !== undefined && c.length > 0) && { corrections }),
+    };
+    try {
+      return (await pool.run(task, { signal: stop.signal, transferList: [port2] })) as AnswerFacts[];
+    } catch (err) {
+      if (stop.signal.aborted) return OVER_LIMIT;
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return OVER_LIMIT;
+      throw err;
+    } finally {
+      settled = true;
+      clearTimeout(timer);
+      port1.close();
+    }
+  }
+
+  return {
+    async analyse(book, answers, { timeoutMs }, corrections) {
+      if (answers.length === 0) return [];
+      const facts = await run(book, answers, timeoutMs, corrections);
+      if (facts !== OVER_LIMIT) return facts;
+      if (answers.length === 1) return answers.map((a) => unreadFacts(a, book));
+      // One answer stopped the batch (or the batch was too much): each answer again, alone.
+      return Promise.all(
+        answers.map(async (answer, i) => {
+          const alone = await run(book, [answer], timeoutMs, corrections && [corrections[i]]);
+          return alone === OVER_LIMIT ? unreadFacts(answer, book) : (alone[0] ?? unreadFacts(answer, book));
+        }),
+      );
+    },
+    async close() {
+      await pool.destroy();
+    },
+  };
+}
+
+/** `corrections[i]`: readers' corrections of answer i, copied to the thread like the answers. */
+type Corrections = readonly (readonly Correction[] | undefined)[];
+
+/** A task stopped at its deadline or out of memory. */
+const OVER_LIMIT = Symbol('over limit');
+type OverLimit = typeof OVER_LIMIT;
+
+/**
+ * The answer as sent to a thread: analysis reads no further than
+ * ANALYSIS_MAX_CHARS (readEnd looks at one unit more to know the text goes
+ * on), so only that much is copied, whatever the length of the text. A text
+ * blank that far is sent whole, so it is still told from an empty answer.
+ */
+function forThread(answer: AnswerInput): AnswerInput {
+  const text = answer.text;
+  if (text === null || text.length <= ANALYSIS_MAX_CHARS + 1) return answer;
+  const head = text.slice(0, ANALYSIS_MAX_CHARS + 1);
+  return head.trim() === '' ? answer : { ...answer, text: head };
+}
+
+let shared: AnalysisPool | null = null;
+
+/** Facts of many answers with one book, in order, on the process's analysis threads (started on first use). */
+export async function analyseOffThread(book: BrandBook, answers: AnswerInput[], options: OffThreadOptions, corrections?: Corrections): Promise<AnswerFacts[]> {
+  if (answers.length === 0) return [];
+  shared ??= createAnalysisPool();
+  return shared.analyse(book, answers, options, corrections);
 }
 
 /** Stops the threads (process shutdown, end of a test file); the next analysis starts a new pool. */
 export async function closeAnalysisPool(): Promise<void> {
-  const current = pool;
-  pool = null;
-  await current?.destroy();
+  const current = shared;
+  shared = null;
+  await current?.close();
 }

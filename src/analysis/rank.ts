@@ -55,7 +55,9 @@ function listOrder(mentions: readonly Mention[], items: readonly ListItem[]): nu
   if (owners.length === 0) return [];
   // A table's rank column decides the order when every row leading a brand has a rank (stable sort).
   if (owners.every((o) => o.rank !== null)) owners.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-  const outer = Math.min(...owners.map((o) => o.indent));
+  // A loop, not Math.min(...): a long list would pass more arguments than a call takes.
+  let outer = Infinity;
+  for (const o of owners) outer = Math.min(outer, o.indent);
   const order: number[] = [];
   for (const o of owners) if (o.indent === outer && !order.includes(o.entity)) order.push(o.entity);
   return order;

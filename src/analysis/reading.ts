@@ -36,6 +36,12 @@ export interface AnswerEvidence {
   afterBrand: boolean;
   /** the prompt names it too */
   inPrompt: boolean;
+  /** where the line holding an offset starts (lines.ts lineStarts: one look back a line, not one a name) */
+  lineStartOf: (at: number) => number;
+  /** the answer holds a `*` or `_` at all: without one, no name is inside italics */
+  italics: boolean;
+  /** taggings this answer may still ask for: a tagging costs about 0.2 ms, so an answer of thousands of names gets a few */
+  tagger: { left: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
 }
@@ -306,7 +312,7 @@ function atSentenceStart(text: string, start: number): boolean {
 }
 
 /** Bold, italic, code, a link text, a heading, a table's first cell or the head of a list item. */
-function markedAsName(text: string, start: number, end: number): string | null {
+function markedAsName(text: string, start: number, end: number, lineStartOf: (at: number) => number): string | null {
   const before2 = text.slice(Math.max(0, start - 2), start);
   const after2 = text.slice(end, end + 2);
   if ((before2 === '**' || before2 === '__') && (after2 === '**' || after2 === '__')) return 'written in bold';
@@ -314,8 +320,14 @@ function markedAsName(text: string, start: number, end: number): string | null {
   const after = text[end];
   if ((before === '*' || before === '_') && (after === '*' || after === '_')) return 'written in italics';
   if (before === '`' || before === '[') return 'written as code or link text';
-  const head = text.slice(lineStartNear(text, start), start);
-  if (/^\s*#/.test(head)) return 'in a heading';
+  const lineStart = lineStartOf(start);
+  // A heading: "#" after at most three spaces (CommonMark), however long the line.
+  let first = lineStart;
+  while (first < lineStart + 3 && text[first] === ' ') first++;
+  if (text[first] === '#') return 'in a heading';
+  // An indent, a list marker, a bold opening and their spaces fit in 40 characters: past them the name heads nothing.
+  if (start - lineStart > 40) return null;
+  const head = text.slice(lineStart, start);
   if (/^\s*\|\s*(?:\*\*)?$/.test(head)) return "in a table's first column";
   if (LIST_HEAD.test(head)) {
     // "1. **Dell Inspiron 14** – ...": a bold head that starts with the name names a product line of it;
@@ -375,8 +387,8 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
-  const inTitle = insideItalicTitle(text, start, end);
-  let mark = markedAsName(text, start, end) ?? (evidence.listHead ? 'heads a list item' : null);
+  const inTitle = evidence.italics && insideItalicTitle(text, start, end);
+  let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
   if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
   else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
@@ -464,7 +476,8 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
   // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
   // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
-  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2) {
+  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && evidence.tagger.left > 0) {
+    evidence.tagger.left--;
     const sentence = sentenceNear(text, start);
     const here = text.slice(sentence.start, sentence.end);
     const tags = posAround(here, start - sentence.start, end - sentence.start);

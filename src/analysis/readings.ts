@@ -1,6 +1,7 @@
 import type { RawHit } from './automaton.ts';
 import type { BrandBook } from './brand-book.ts';
 import { nameFits, type Mention } from './mentions.ts';
+import { tokensOf, type Tokens } from './tokens.ts';
 import { sentenceAround } from './sentences.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
@@ -45,6 +46,8 @@ export function readNames(text: string, hits: readonly RawHit[], mentions: reado
   if (hits.length === 0) return [];
   const byPattern = new Map<number, NameReading>();
   let urls: UrlSpan[] | null = null;
+  // The text's dotted tokens, walked once for all its names.
+  let tokens: Tokens | null = null;
   for (const h of hits) {
     const info = book.info[h.pattern];
     if (info?.kind !== 'name') continue;
@@ -53,7 +56,7 @@ export function readNames(text: string, hits: readonly RawHit[], mentions: reado
     if (!counted) {
       if (at !== null) continue;
       urls ??= findUrlSpans(text);
-      if (spanAt(urls, h.start) !== null || !nameFits(text, h.start, h.end)) continue;
+      if (spanAt(urls, h.start) !== null || !nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
     }
     let reading = byPattern.get(h.pattern);
     if (reading === undefined) {

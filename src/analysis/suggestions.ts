@@ -10,7 +10,12 @@ import type { Mention } from './mentions.ts';
 const NAME = String.raw`[A-Z0-9\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F][\p{L}\p{N}]*(?:[.'+-][\p{L}\p{N}]+)*\+*`;
 const NAME_RE = new RegExp(String.raw`^${NAME}(?:\s(?:&\s)?${NAME}){0,3}`, 'u');
 const CHAIN_SEP = String.raw`(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus)\s+|\s*\/\s*)`;
-const CHAIN_RE = new RegExp(String.raw`${NAME}(?:\s${NAME}){0,3}(?:${CHAIN_SEP}${NAME}(?:\s${NAME}){0,3})+`, 'gu');
+/** A chain of names, tried at one offset (sticky): see chainsIn(). */
+export const CHAIN_RE = new RegExp(String.raw`${NAME}(?:\s${NAME}){0,3}(?:${CHAIN_SEP}${NAME}(?:\s${NAME}){0,3})+`, 'uy');
+/** The one name at an offset, as long as it goes (sticky). */
+const NAME_AT = new RegExp(NAME, 'uy');
+/** Where a name can start. */
+const NAME_START = /[A-Z0-9\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F]/g;
 const PART_RE = new RegExp(`${NAME}(?:\\s${NAME}){0,3}`, 'gu');
 /**
  * What every chain holds: a separator of CHAIN_SEP followed by the first
@@ -22,13 +27,51 @@ const CHAIN_LINK = /(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or|vs\.?|versus)\s+|\/\s*
 const LEAD_MARKUP = /^[\s*_[`"'(]+/;
 const MAX_LENGTH = 40;
 
-/** `mentions` in text order, as findMentions gives them: the walk stops at the first one past `end`. */
+/**
+ * Whether a mention overlaps [start, end). `mentions` are in text order and
+ * do not overlap, as findMentions gives them, so their ends are in order too
+ * and the first one ending after `start` is found by binary search: walked
+ * from the first mention, a list of thousands of items read every mention
+ * once an item.
+ */
 function overlaps(mentions: readonly Mention[], start: number, end: number): boolean {
-  for (const m of mentions) {
-    if (m.start >= end) return false;
-    if (m.end > start) return true;
+  let lo = 0;
+  let hi = mentions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((mentions[mid]?.end ?? 0) <= start) lo = mid + 1;
+    else hi = mid;
   }
-  return false;
+  const m = mentions[lo];
+  return m !== undefined && m.start < end;
+}
+
+/**
+ * Every chain of names in the text, as `text.matchAll(/<CHAIN_RE>/gu)` finds
+ * them, without its cost: that tried every offset, and from each capital
+ * read the name there to its end, so a text of one long run of capitals or
+ * of "A.A.A..." read the run once per capital. A chain's first name is
+ * always followed by white space, a comma or a slash, so it reaches the end
+ * of the longest name at its start; a start inside that name ends the same
+ * way and cannot succeed where that start failed. So after a failed start
+ * the search goes on past the whole name.
+ */
+export function* chainsIn(text: string): Generator<{ index: number; text: string }> {
+  let from = 0;
+  while (from < text.length) {
+    NAME_START.lastIndex = from;
+    const start = NAME_START.exec(text);
+    if (start === null) return;
+    CHAIN_RE.lastIndex = start.index;
+    const chain = CHAIN_RE.exec(text);
+    if (chain !== null) {
+      yield { index: start.index, text: chain[0] };
+      from = start.index + chain[0].length;
+      continue;
+    }
+    NAME_AT.lastIndex = start.index;
+    from = NAME_AT.test(text) ? NAME_AT.lastIndex : start.index + 1;
+  }
 }
 
 function brandLike(name: string): boolean {
@@ -49,9 +92,14 @@ function brandLike(name: string): boolean {
 export function findSuggestions(text: string, mentions: readonly Mention[], items: readonly ListItem[], isTracked: (folded: string) => boolean): string[] {
   if (mentions.length === 0) return [];
   const found: { name: string; at: number }[] = [];
+  const seen = new Set<string>();
   const add = (name: string, at: number): void => {
     const clean = name.replace(/^The\s+/, '').replace(/[.'-]+$/, '');
-    if (brandLike(clean) && !isTracked(fold(clean)) && !found.some((f) => f.name.toLowerCase() === clean.toLowerCase())) found.push({ name: clean, at });
+    // A set of the names kept (lower case), not a search of them: a list may suggest thousands.
+    if (brandLike(clean) && !isTracked(fold(clean)) && !seen.has(clean.toLowerCase())) {
+      seen.add(clean.toLowerCase());
+      found.push({ name: clean, at });
+    }
   };
 
   for (const kind of ['numbered', 'bullet', 'table'] as const) {
@@ -69,10 +117,9 @@ export function findSuggestions(text: string, mentions: readonly Mention[], item
     for (const h of heads) if (h !== null && !overlaps(mentions, h.start, h.end)) add(h.name, h.start);
   }
 
-  const chains = CHAIN_LINK.test(text) ? text.matchAll(CHAIN_RE) : [];
-  for (const chain of chains) {
+  for (const chain of CHAIN_LINK.test(text) ? chainsIn(text) : []) {
     const base = chain.index;
-    const parts = [...chain[0].matchAll(PART_RE)].map((p) => ({ start: base + p.index, end: base + p.index + p[0].length, name: p[0] }));
+    const parts = [...chain.text.matchAll(PART_RE)].map((p) => ({ start: base + p.index, end: base + p.index + p[0].length, name: p[0] }));
     if (!parts.some((p) => overlaps(mentions, p.start, p.end))) continue;
     for (const p of parts) if (!overlaps(mentions, p.start, p.end)) add(p.name, p.start);
   }

@@ -1,13 +1,25 @@
-import { analyse, type AnswerFacts } from './analyse.ts';
-import { compileBrandBook } from './brand-book.ts';
-import type { AnalysisTask } from './pool.ts';
+import type { MessagePort } from 'node:worker_threads';
+import { analyse, type AnswerInput, type AnswerFacts } from './analyse.ts';
+import { compileBrandBook, type BrandBookInput } from './brand-book.ts';
+import type { Correction } from './corrections.ts';
+
+/** What an analysis thread is given (see ./pool.ts). */
+export interface AnalysisTask {
+  book: BrandBookInput;
+  answers: AnswerInput[];
+  /** `corrections[i]`: readers' corrections of answer i (plain data); none when absent. */
+  corrections?: readonly (readonly Correction[] | undefined)[];
+  /** Told when the thread starts the task: the pool's deadline runs from then, not from when it was queued. */
+  started?: MessagePort;
+}
 
 /**
- * An analysis thread's task (see ./pool.ts): a brand book's input, a batch
- * of answers and their corrections in, their facts out. The book is
- * compiled once per thread and content (compileBrandBook caches).
+ * An analysis thread's task: a brand book's input, a batch of answers and their corrections in,
+ * their facts out. The book is compiled once per thread and content
+ * (compileBrandBook caches).
  */
 export default function analyseBatch(task: AnalysisTask): AnswerFacts[] {
+  task.started?.postMessage(null);
   const book = compileBrandBook(task.book);
   return task.answers.map((a, i) => analyse(a, book, task.corrections?.[i]));
 }

@@ -14,7 +14,7 @@ export function findUrlSpans(text: string): UrlSpan[] {
   const spans: UrlSpan[] = [];
   for (const m of text.matchAll(URL_RE)) {
     const start = m.index;
-    const raw = m[0].replace(/[.,;:!?*_]+$/, '');
+    const raw = m[0].slice(0, withoutTrailingPunctuation(m[0]));
     const scheme = raw.indexOf('://');
     const hostStart = start + (scheme >= 0 ? scheme + 3 : 0);
     const rest = text.slice(hostStart, start + raw.length);
@@ -24,7 +24,30 @@ export function findUrlSpans(text: string): UrlSpan[] {
   return spans;
 }
 
+/**
+ * Length of `url` without the punctuation that ends the sentence around it
+ * ("see https://acme.com."), as `url.replace(/[.,;:!?*_]+$/, '')` gives, read
+ * backwards: that expression tried every position of a run of such marks
+ * and read the rest of the run from each (12 s for a URL of 100,000 dots).
+ */
+export function withoutTrailingPunctuation(url: string): number {
+  let end = url.length;
+  while (end > 0 && TRAILING.has(url.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+const TRAILING = new Set([...'.,;:!?*_'].map((c) => c.charCodeAt(0)));
+
+/** The span holding `index`, or null. `spans` are in text order and do not overlap, so this is a binary search. */
 export function spanAt(spans: readonly UrlSpan[], index: number): UrlSpan | null {
-  for (const s of spans) if (index >= s.start && index < s.end) return s;
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const s = spans[mid]!;
+    if (index < s.start) hi = mid;
+    else if (index >= s.end) lo = mid + 1;
+    else return s;
+  }
   return null;
 }

@@ -306,6 +306,12 @@ export interface AnswerFactsTable {
   brandKey: string;
   /** Its answer's month (the partition key). */
   month: ColumnType<string, string, never>;
+  /** Characters of the text the facts were read from; null for facts written before analysis was capped (the whole text). */
+  readChars: number | null;
+  /** The text is longer than analysis reads (ANALYSIS_MAX_CHARS). */
+  readTruncated: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Analysis did not finish within its time limit: the facts name nothing. */
+  readTimedOut: ColumnType<boolean, boolean | undefined, boolean>;
   /** How each tracked name that occurs was read (src/analysis/readings.ts); null on facts written before readings were kept. */
   nameReadings: ColumnType<NameReadingJson[] | null, string | null, string | null>;
 }

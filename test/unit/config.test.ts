@@ -73,6 +73,12 @@ describe('config', () => {
     expect(() => loadConfig({ SITE_PARSE_TIMEOUT_MS: '0' })).toThrow(/SITE_PARSE_TIMEOUT_MS/);
   });
 
+  it('bounds an analysis task: 10 s by default, from 1 ms (tests force the limit) to 10 minutes', () => {
+    expect(loadConfig({}).analysis.timeoutMs).toBe(10_000);
+    expect(loadConfig({ ANALYSIS_TIMEOUT_MS: '1' }).analysis.timeoutMs).toBe(1);
+    for (const bad of ['0', '-5', '1.5', 'soon', '600001']) expect(() => loadConfig({ ANALYSIS_TIMEOUT_MS: bad }), bad).toThrow(/ANALYSIS_TIMEOUT_MS/);
+  });
+
   it('is frozen', () => {
     const c = loadConfig({});
     expect(Object.isFrozen(c)).toBe(true);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { analyse, analyseOffThread, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
+import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
@@ -17,6 +18,16 @@ export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
 }
 
+/**
+ * The key stored with facts: factsKey, except for facts of an answer that
+ * could not be read in time, which no current key matches, so the next
+ * reanalysis tries that answer again (the limit may have been hit by a
+ * loaded machine rather than by the answer).
+ */
+function storedKey(facts: AnswerFacts, key: string): string {
+  return facts.analysis.timedOut ? `${key}:unread` : key;
+}
+
 const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>) => ({
   text: answer.text,
   citations: answer.citations,
@@ -28,13 +39,27 @@ export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook, correc
   return analyse(analysisInput(answer), book, corrections);
 }
 
-/** The same for many answers, on the analysis threads (src/analysis/pool.ts), in order; `corrections[i]` are answer i's. */
+/**
+ * The same for many answers, on the analysis threads (src/analysis/pool.ts),
+ * in order, within the configured time per task: an answer that cannot be
+ * read in time gets facts that say so (`analysis.timedOut`), never an error.
+ * `corrections[i]` are answer i's.
+ */
 export function analyseAnswers(
+  ctx: AppContext,
   answers: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>[],
   book: BrandBook,
   corrections?: readonly (readonly Correction[] | undefined)[],
 ): Promise<AnswerFacts[]> {
-  return analyseOffThread(book, answers.map(analysisInput), corrections);
+  return analyseOffThread(book, answers.map(analysisInput), { timeoutMs: ctx.config.analysis.timeoutMs }, corrections);
+}
+
+/** Says which answers could not be read in time: by id, never with their text (an attacker may have written it). */
+export function warnUnread(ctx: AppContext, items: readonly { answerId: number; facts: AnswerFacts }[], where: Record<string, number>): void {
+  for (const { answerId, facts } of items) {
+    if (facts.analysis.timedOut)
+      ctx.logger.warn({ ...where, answerId, timeoutMs: ctx.config.analysis.timeoutMs }, 'answer not analysed within its time limit: stored with facts that say so');
+  }
 }
 
 function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
@@ -57,9 +82,12 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
     tone_score: f.toneScore,
     quote: f.quote,
     suggestions: f.suggestions,
-    brand_key: key,
+    brand_key: storedKey(f, key),
     month: answer.month,
     name_readings: f.names,
+    read_chars: f.analysis.readChars,
+    read_truncated: f.analysis.truncated,
+    read_timed_out: f.analysis.timedOut,
   };
 }
 
@@ -74,18 +102,21 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
   await sql`
     INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month, name_readings)
+                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month, name_readings,
+                              read_chars, read_truncated, read_timed_out)
     SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
            brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
-           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month, name_readings
+           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month, name_readings,
+           read_chars, read_truncated, read_timed_out
       FROM jsonb_to_recordset(${rows}::jsonb) AS r(
         answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
         brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
-        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date, name_readings jsonb)
+        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date, name_readings jsonb,
+        read_chars int, read_truncated boolean, read_timed_out boolean)
     ON CONFLICT (answer_id, month) DO UPDATE SET
       verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
       tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
-      name_readings = excluded.name_readings`.execute(db);
+      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`.execute(db);
 }

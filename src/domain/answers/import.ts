@@ -3,11 +3,15 @@ import { z } from 'zod';
 import { PROVIDER_KEYS, defaultModel, isProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { BadRequestError } from '../../errors.ts';
+import { analyseAnswers } from './facts.ts';
 import { ensureAnswerMonths } from './partitions.ts';
-import { storeAnswer } from './store.ts';
+import { storeAnswer, type NewAnswer } from './store.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import { limitsOf } from '../workspace/plans.ts';
 import { findSite } from '../sites/sites.ts';
+
+/** Imported answers analysed per task on the analysis threads. */
+const IMPORT_BATCH = 100;
 
 /** One line of an answers import file (CONTRACT.md "answers import"). */
 export const importedAnswer = z.object({
@@ -90,12 +94,10 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
   // Answers sit in their scan's month (docs/decisions.md), whenever they were asked.
   await ensureAnswerMonths(ctx.db, scan.createdAt);
   const book = await loadBrandBook(ctx.db, siteId);
-  let stored = 0;
-  for (const r of rows) {
+  const answers: NewAnswer[] = rows.flatMap((r) => {
     const promptId = promptIds.byKey.get(r.prompt.trim().toLowerCase());
-    if (promptId === undefined) continue;
-    const result = await storeAnswer(
-      ctx,
+    if (promptId === undefined) return [];
+    return [
       {
         scanId: scan.id,
         siteId,
@@ -110,9 +112,14 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
         error: r.error ?? (r.text ? null : 'no answer'),
         context: r.context ?? null,
       },
-      book,
-    );
-    if (result) stored++;
+    ];
+  });
+  let stored = 0;
+  // Imported text is anyone's: it is read on the analysis threads, within their time limit, like a scan's answers.
+  for (let i = 0; i < answers.length; i += IMPORT_BATCH) {
+    const batch = answers.slice(i, i + IMPORT_BATCH);
+    const facts = await analyseAnswers(ctx, batch, book);
+    for (const [k, answer] of batch.entries()) if (await storeAnswer(ctx, { ...answer, facts: facts[k] }, book)) stored++;
   }
   await ctx.db.updateTable('scans').set({ answersTotal: stored }).where('id', '=', scan.id).execute();
   return { scanId: scan.id, answers: stored, promptsCreated: promptIds.created };

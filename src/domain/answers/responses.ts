@@ -6,6 +6,18 @@ import { SITE_TYPES } from '../reports/sources.ts';
 
 export const siteType = oneOf(SITE_TYPES).describe('own, competitor, ugc (forums), review, news, reference, social, video or other');
 
+export const analysisExtent = named(
+  'AnalysisExtent',
+  'How much of the text the facts of this answer (verdict, brands, citations’ types, tone, quote) were read from. The whole text is always stored and shown; analysis reads at most its first 100,000 characters',
+  z.object({
+    readChars: count.describe('Characters of the text analysis read, from its start (UTF-16 code units, as brand positions count them)'),
+    truncated: z.boolean().describe('The text is longer than analysis reads: nothing after readChars was read, so a brand named only there is not counted'),
+    timedOut: z
+      .boolean()
+      .describe('Analysis could not finish within its time limit: nothing was found in the text and no citation was classified; the next reanalysis tries again'),
+  }),
+);
+
 export const answer = named(
   'Answer',
   'One answer word for word with what analysis found: the verdict, brands named in rank order, sources cited, web searches, tone',
@@ -32,7 +44,8 @@ export const answer = named(
     toneScore: z.number().nullable(),
     quote: z.string().nullable().describe('The sentence naming the brand that carries the tone'),
     error: z.string().nullable(),
-    truncated: z.boolean(),
+    truncated: z.boolean().describe('The assistant’s reply was over 200 KB and was cut before it was stored'),
+    analysis: analysisExtent,
     costUsd: usd,
   }),
 );

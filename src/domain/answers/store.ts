@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { CitationJson } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
 import { rawJson } from '../../assistants/truncate.ts';
-import { analyseAnswer, writeFacts } from './facts.ts';
+import { analyseAnswer, warnUnread, writeFacts } from './facts.ts';
 import { addToRollups } from '../reports/rollups.ts';
 import { utcDay } from '../../dates.ts';
 
@@ -47,7 +47,7 @@ export interface StoredAnswer {
  */
 export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: BrandBook): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
-  return ctx.db.transaction().execute(async (trx) => {
+  const results = await ctx.db.transaction().execute(async (trx) => {
     const rows = await trx
       .insertInto('answers')
       .values(
@@ -111,6 +111,8 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
     const byInput = new Map(stored.map((s) => [s.input, { answerId: s.answerId, facts: s.facts }]));
     return inputs.map((input) => byInput.get(input) ?? null);
   });
+  inputs.forEach((input, i) => warnUnread(ctx, results[i] ? [results[i]] : [], { scanId: input.scanId, siteId: input.siteId }));
+  return results;
 }
 
 /** First day of the UTC month a scan was created in, computed by Postgres as the row is inserted (one primary-key look-up). */

@@ -33,6 +33,9 @@ export function answersWithFacts(ctx: AppContext) {
       'f.tone',
       'f.toneScore',
       'f.quote',
+      'f.readChars',
+      'f.readTruncated',
+      'f.readTimedOut',
     ]);
 }
 
@@ -69,6 +72,12 @@ export function serializeAnswer(r: Row) {
     quote: r.quote,
     error: r.error,
     truncated: r.truncated,
+    analysis: {
+      // Facts written before analysis was capped read the whole text of an answer that did not fail.
+      readChars: r.readChars ?? (r.verdict === null || r.verdict === 'failed' ? 0 : (r.text?.length ?? 0)),
+      truncated: r.readTruncated ?? false,
+      timedOut: r.readTimedOut ?? false,
+    },
     costUsd: microsToUsd(r.costMicros),
   };
 }

@@ -67,7 +67,7 @@ export async function addMentionFeedback(ctx: AppContext, site: SiteRow, actor: 
     ctx.db.transaction().execute(async (trx) => {
       const book = await loadBrandBook(trx, site.id);
       const others = ((await correctionsOf(trx, site.id, [answer.id])).get(answer.id) ?? []).filter((c) => foldName(c.name) !== key);
-      const [reading, corrected] = (await analyseAnswers([answer, answer], book, [others, [...others, { name: input.name, mentioned: input.mentioned }]])) as [
+      const [reading, corrected] = (await analyseAnswers(ctx, [answer, answer], book, [others, [...others, { name: input.name, mentioned: input.mentioned }]])) as [
         AnswerFacts,
         AnswerFacts,
       ];

@@ -50,6 +50,7 @@ export async function previewNames(ctx: AppContext, site: SiteRow, input: BrandB
       rows.map((r) => r.id),
     );
     const facts = await analyseAnswers(
+      ctx,
       rows,
       book,
       rows.map((r) => corrections.get(r.id)),

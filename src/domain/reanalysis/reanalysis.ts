@@ -7,7 +7,7 @@ import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
-import { analyseAnswers, factsKey, writeFacts } from '../answers/facts.ts';
+import { analyseAnswers, factsKey, warnUnread, writeFacts } from '../answers/facts.ts';
 import { rebuildRollups } from '../reports/rollups.ts';
 import { correctionsOf } from '../names/corrections.ts';
 
@@ -124,11 +124,17 @@ export async function runReanalysis(
           // Facts are a pure function of answer, names and rules: current ones need no rewrite.
           const stale = batch.filter((a) => a.oldKey !== key);
           const facts = await analyseAnswers(
+            ctx,
             stale,
             book,
             stale.map((a) => corrections.get(a.id)),
           );
           const items = stale.map((answer, i) => ({ answer, facts: facts[i] as AnswerFacts }));
+          warnUnread(
+            ctx,
+            items.map((i) => ({ answerId: i.answer.id, facts: i.facts })),
+            { siteId, reanalysisId },
+          );
           verdictsChanged += items.filter((i) => i.answer.oldVerdict !== i.facts.verdict).length;
           if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
           const write = writeFacts(db, items, book);

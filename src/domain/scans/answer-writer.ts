@@ -43,6 +43,7 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
     // Analysed on an analysis thread before the transaction opens: analysing a batch on this thread
     // held the event loop long enough to delay every call in flight.
     const facts = await analyseAnswers(
+      ctx,
       items.map((i) => i.answer),
       book,
     );

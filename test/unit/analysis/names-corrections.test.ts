@@ -151,7 +151,7 @@ describe('corrections', () => {
       { text: 'We had a notion about Foo Cloud.', citations: [], failed: false },
     ];
     const corrections = [[{ name: 'Acme', mentioned: false }], [{ name: 'Notion', mentioned: true }]];
-    const facts = await analyseOffThread(book, answers, corrections);
+    const facts = await analyseOffThread(book, answers, { timeoutMs: 30_000 }, corrections);
     expect(facts).toEqual(answers.map((a, i) => analyse(a, book, corrections[i])));
     expect(facts.map((f) => f.verdict)).toEqual(['missing', 'lost']);
     expect(facts[1]?.competitorsNamed).toEqual([1, 2]);
