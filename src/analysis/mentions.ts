@@ -23,12 +23,13 @@ function word(text: string, i: number): boolean {
  * never part of a dotted token it does not fill: "acme.com.evil.io",
  * "Node.js" for "Node", "shop.acme.io" for the alias "Acme.io".
  */
-function nameFits(text: string, start: number, end: number, tokens: Tokens): boolean {
+function nameFits(text: string, start: number, end: number, tokensOfText: () => Tokens): boolean {
   if (word(text, start) && word(text, start - 1)) return false;
   if (word(text, end - 1) && word(text, end)) return false;
   const before = text[start - 1];
   const after = text[end];
   if (before !== '.' && before !== '-' && after !== '.' && after !== '-') return true;
+  const tokens = tokensOfText();
   const l = tokens.left(start);
   const r = tokens.right(end);
   if (l === start && r === end) return true;
@@ -122,6 +123,7 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
   const accepted: Candidate[] = [];
   // What more than one name may ask of the text, kept from name to name (made on first use).
   let tokens: Tokens | null = null;
+  const tokensOfText = (): Tokens => (tokens ??= tokensOf(text));
   let lines: Lines | null = null;
   let around: CapitalsAround | null = null;
   for (const h of hits) {
@@ -132,7 +134,7 @@ export function findMentions(text: string, book: BrandBook): Mention[] {
       continue;
     }
     if (spanAt(urls, h.start) !== null) continue;
-    if (!nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
+    if (!nameFits(text, h.start, h.end, tokensOfText)) continue;
     let doubtful = false;
     if ((flags & CASED) !== 0) {
       const casing = nameCasing(text, h.start, h.end, book.info[h.pattern]?.casings ?? [], (around ??= capitalsAround(text)));
