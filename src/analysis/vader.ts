@@ -354,6 +354,12 @@ export function createVader(options: VaderOptions = {}): Vader {
     for (let i = 0; i < total;) {
       // Read ahead of `out`, so tokens from i on are still the split ones and their flag still tells a phrase start.
       const phrase = has(flags, i, PHRASE) ? phraseAt(lower, ends, i, total) : undefined;
+      if (phrase === undefined && out === i) {
+        // Nothing joined yet: the token is already in its place.
+        out++;
+        i++;
+        continue;
+      }
       const n = phrase?.words.length ?? 1;
       words[out] = phrase?.key ?? words[i]!;
       lower[out] = phrase?.keyLower ?? lower[i]!;
@@ -509,6 +515,9 @@ export function createVader(options: VaderOptions = {}): Vader {
   return { score };
 }
 
+/** Texts of up to this many tokens answer `exclaimed` by walking: as cheap as making the table, and the usual case. */
+const SHORT_SENTENCE = 64;
+
 /** TokenView over one text's tokens: one small object, its methods shared. */
 class View implements TokenView {
   readonly words: readonly string[];
@@ -536,12 +545,19 @@ class View implements TokenView {
   }
 
   /**
-   * Whether the first sentence end at or after token i is a "!". Worked out
-   * for every token in one backward pass the first time it is asked: the
-   * rules ask it of many tokens, and walking to the sentence end for each
-   * was quadratic in a long sentence.
+   * Whether the first sentence end at or after token i is a "!". For a long
+   * text, worked out for every token in one backward pass the first time it
+   * is asked: the rules ask it of many tokens, and walking to the sentence
+   * end for each was quadratic in a long sentence.
    */
   exclaimed(i: number): boolean {
+    if (this.ends.length <= SHORT_SENTENCE) {
+      for (let j = i; j < this.ends.length; j++) {
+        const e = this.ends[j] ?? 0;
+        if ((e & END_SENTENCE) !== 0) return (e & END_BANG) !== 0;
+      }
+      return false;
+    }
     if (this.bangs === null) {
       const bangs = new Array<boolean>(this.ends.length);
       let bang = false;

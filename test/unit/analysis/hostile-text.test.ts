@@ -49,7 +49,7 @@ const piece = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, { w
 /** Mostly short runs, some of tens of thousands: long runs are where super-linear code shows. */
 const times = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 100, max: 60_000 }) });
 const runs = (maxLength: number, max: number) =>
-  fc.array(fc.tuple(piece, times), { minLength: 1, maxLength }).map((parts) => {
+  fc.array(fc.tuple(piece, times), { minLength: 1, maxLength, size: 'max' }).map((parts) => {
     let text = '';
     for (const [p, n] of parts) {
       text += p.repeat(Math.min(n, Math.ceil((max - text.length) / p.length)));

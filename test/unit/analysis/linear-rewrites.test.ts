@@ -7,7 +7,7 @@ import { isSpace } from '../../../src/analysis/spaces.ts';
 import { CHAIN_RE, chainsIn } from '../../../src/analysis/suggestions.ts';
 import { tokensOf } from '../../../src/analysis/tokens.ts';
 import { spanAt, withoutTrailingPunctuation, type UrlSpan } from '../../../src/analysis/urls.ts';
-import { withoutEndPunctuation } from '../../../src/analysis/vader.ts';
+import { createVader, END_BANG, END_SENTENCE, withoutEndPunctuation } from '../../../src/analysis/vader.ts';
 import { IS_WORD } from '../../../src/analysis/fold.ts';
 
 /**
@@ -18,8 +18,8 @@ import { IS_WORD } from '../../../src/analysis/fold.ts';
  * matter to it.
  */
 
-/** Text drawn from `pieces`, short enough for the quadratic references. */
-const textOf = (pieces: readonly string[], maxLength = 60): fc.Arbitrary<string> => fc.array(fc.constantFrom(...pieces), { maxLength }).map((xs) => xs.join(''));
+/** Text of up to `maxLength` pieces drawn from `pieces` (any length up to it, not fast-check's usual small ones), short enough for the quadratic references. */
+const textOf = (pieces: readonly string[], maxLength = 60): fc.Arbitrary<string> => fc.array(fc.constantFrom(...pieces), { maxLength, size: 'max' }).map((xs) => xs.join(''));
 const RUNS = { numRuns: 2000 };
 
 describe('rewrites give what the expressions they replace gave', () => {
@@ -130,6 +130,53 @@ describe('rewrites give what the expressions they replace gave', () => {
         }
       }),
       RUNS,
+    );
+  });
+
+  it('tokensOf: the same on tokens long enough for its kept walks', () => {
+    const word = (t: string, i: number): boolean => i >= 0 && i < t.length && IS_WORD[t.charCodeAt(i)] === 1;
+    const joins = (t: string, i: number): boolean => t[i] === '.' || t[i] === '-';
+    fc.assert(
+      fc.property(textOf(['aaaaaaaaaaaaaaaaaaaa', 'bb', '.', '-', ' ', '..', '-.'], 40), fc.array(fc.nat(), { maxLength: 40 }), (s, asks) => {
+        const tokens = tokensOf(s);
+        for (const ask of asks) {
+          const at = ask % (s.length + 1);
+          let l = at;
+          while (l > 0 && (word(s, l - 1) || (joins(s, l - 1) && word(s, l - 2)))) l--;
+          let r = at;
+          while (r < s.length && (word(s, r) || (joins(s, r) && word(s, r + 1)))) r++;
+          expect(tokens.left(at)).toBe(l);
+          expect(tokens.right(at)).toBe(r);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('TokenView.exclaimed: whether the first sentence end at or after a token is a "!", in short texts and long', () => {
+    const pieces = ['good ', 'free ', 'Acme ', 'x ', '. ', '! ', '? ', 'great! ', 'bad. ', 'ok? ', '; ', ', '];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 300, size: 'max' }), (parts) => {
+        let seen = false;
+        const vader = createVader({
+          adjust: (t) => {
+            seen = true;
+            for (let i = 0; i < t.ends.length; i++) {
+              let expected = false;
+              for (let j = i; j < t.ends.length; j++) {
+                if (((t.ends[j] ?? 0) & END_SENTENCE) !== 0) {
+                  expected = ((t.ends[j] ?? 0) & END_BANG) !== 0;
+                  break;
+                }
+              }
+              expect(t.exclaimed(i)).toBe(expected);
+            }
+          },
+        });
+        vader.score(parts.join(''));
+        return seen || !parts.some((p) => p.startsWith('good') || p.startsWith('great') || p.startsWith('bad'));
+      }),
+      { numRuns: 500 },
     );
   });
 
