@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
-import { bodyWasAbandoned, readJsonBody } from './body.ts';
+import { bodyWasAbandoned, readJsonBody, readRawBody } from './body.ts';
 import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
@@ -107,8 +107,10 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     const ids = parseIds(match.params);
     const site = principal ? await authorize(ctx, route, principal, ids) : null;
     const query = route.query ? validate(route.query, queryObject(queryParams()), 'query') : undefined;
-    const rawBody = route.body ? await readJsonBody(req) : undefined;
-    const body = route.body ? validate(route.body, rawBody ?? {}, 'body') : undefined;
+    // A route's non-JSON body type (a gzip file) reaches its handler as bytes.
+    const raw = route.rawBody && req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === route.rawBody.contentType ? await readRawBody(req) : undefined;
+    const rawBody = route.body && !raw ? await readJsonBody(req) : undefined;
+    const body = route.body && !raw ? validate(route.body, rawBody ?? {}, 'body') : undefined;
     refuseUnservedFields(route, body, ctx.config.apiVariant);
 
     // Most handlers never log: their child logger is made on first use.
@@ -126,6 +128,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         return (log ??= ctx.logger.child({ reqId: requestId }));
       },
       requestId,
+      raw,
     });
     await sendReply(res, requestId, reply);
   }

@@ -19,7 +19,7 @@ type Operation = {
   operationId: string;
   tags: string[];
   responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }>;
-  requestBody?: { required: boolean };
+  requestBody?: { required: boolean; content: Record<string, unknown> };
   security: unknown[];
   'x-access': string;
 };
@@ -94,7 +94,13 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(opOf('GET', '/readyz')?.responses ?? {})).toEqual(['200', '503', 'default']);
     expect(opOf('GET', '/readyz')?.responses['503']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Readiness');
     const limited = operations.filter(([, op]) => op.responses['429']).map(([name]) => name);
-    expect(limited.sort()).toEqual(['POST /orgs/{orgId}/invitations', 'POST /projects/{id}/pages/import-sitemap', 'POST /projects/{id}/prompts/rewrite']);
+    expect(limited.sort()).toEqual([
+      'POST /orgs/{orgId}/invitations',
+      'POST /projects/{id}/crawler-logs',
+      'POST /projects/{id}/crawler-logs/pull',
+      'POST /projects/{id}/pages/import-sitemap',
+      'POST /projects/{id}/prompts/rewrite',
+    ]);
   });
 
   it('marks a request body required where {} is not a valid one', () => {
@@ -102,6 +108,8 @@ describe('the OpenAPI document', () => {
     expect(opOf('POST', '/projects/:id/prompts')?.requestBody?.required).toBe(true);
     expect(opOf('POST', '/projects/:id/scans/estimate')?.requestBody?.required).toBe(false);
     expect(opOf('PATCH', '/projects/:id')?.requestBody?.required).toBe(false);
+    // A log piece is JSON text or a gzip file.
+    expect(Object.keys(opOf('POST', '/projects/:id/crawler-logs')?.requestBody?.content ?? {})).toEqual(['application/json', 'application/gzip']);
   });
 
   it('names every operation readably and groups it under a described tag', () => {

@@ -15,6 +15,7 @@ import { shareRoutes } from './shares.routes.ts';
 import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
+import { trafficRoutes } from './traffic.routes.ts';
 import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table: one `<feature>.routes.ts` per folder of src/domain. */
@@ -27,6 +28,7 @@ export function allRoutes(metrics: Metrics): Route[] {
     ...competitorRoutes,
     ...pageRoutes,
     ...crawlerRoutes,
+    ...trafficRoutes,
     ...promptRoutes,
     ...categoryRoutes,
     ...personaRoutes,

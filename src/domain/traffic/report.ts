@@ -1,0 +1,236 @@
+import { sql } from 'kysely';
+import { wilson } from '../../analysis/intervals.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { SiteRow } from '../../db/schema.ts';
+import { utcDay } from '../../dates.ts';
+import { AI_ASSISTANTS } from '../../logs/referrers.ts';
+import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
+import { latestDayWithData, percentOf, periodEcho, type ReportPeriod } from '../reports/base.ts';
+import { chosenStart, periodEnd, type Period, type PeriodQuery } from '../reports/periods.ts';
+import { latestImport, serializeImport } from './imports.ts';
+
+/**
+ * GET /projects/:id/crawler-traffic: one period of what AI agents fetched
+ * (per agent: hits, pages, the share verified against published ranges
+ * with its 95% interval, status classes, top pages), the pages that served
+ * them errors or redirects, the visits assistants sent (per assistant and
+ * landing page), and the join with the site's pages and the answers'
+ * citations of the same period: pages crawled that no answer cites, pages
+ * cited that no agent fetched. Everything is read from the period rollups
+ * (store.ts): cost grows with the pages crawled in the period, not with the
+ * lines imported.
+ */
+
+/** Pages listed per agent, per list of the join, and per referral list. */
+const TOP_PAGES = 10;
+const LISTED = 50;
+
+const crawlers = new Map(AI_CRAWLERS.map((c) => [c.agent, c]));
+const assistants = new Map(AI_ASSISTANTS.map((a) => [a.assistant, a]));
+
+interface Counts {
+  hits: number;
+  verified: number;
+  spoofed: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+/** The share of checked hits from published ranges, with its Wilson interval; null when none was checked. */
+function verifiedShare(c: Pick<Counts, 'verified' | 'spoofed'>) {
+  const checked = n(c.verified) + n(c.spoofed);
+  const w = wilson(n(c.verified), checked);
+  const pct = (x: number | undefined) => (x === undefined ? null : Math.round(x * 1000) / 10);
+  return { verified: percentOf(n(c.verified), checked), verifiedLow: pct(w?.low), verifiedHigh: pct(w?.high), checked, spoofed: n(c.spoofed) };
+}
+
+const statusOf = (c: Pick<Counts, 's2xx' | 's3xx' | 's4xx' | 's5xx'>) => ({ ok: n(c.s2xx), redirect: n(c.s3xx), clientError: n(c.s4xx), serverError: n(c.s5xx) });
+
+/** The latest day with crawler traffic, else with answers: where the report opens without a start. */
+async function latestTrafficDay(db: Db, siteId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('trafficAgentPeriod')
+    .select((eb) => eb.fn.max('start').as('day'))
+    .where('siteId', '=', siteId)
+    .where('period', '=', 'day')
+    .executeTakeFirst();
+  return row?.day ?? null;
+}
+
+export async function trafficPeriod(ctx: AppContext, siteId: number, query: PeriodQuery): Promise<ReportPeriod> {
+  const latest = query.start ? null : ((await latestTrafficDay(ctx.db, siteId)) ?? (await latestDayWithData(ctx.db, siteId)));
+  const start = chosenStart(query.period, query.start, latest, utcDay(ctx.clock.now()));
+  return { period: query.period, start, end: periodEnd(query.period, start) };
+}
+
+async function trafficPeriods(db: Db, siteId: number, period: Period): Promise<string[]> {
+  const rows = await db.selectFrom('trafficAgentPeriod').select('start').distinct().where('siteId', '=', siteId).where('period', '=', period).orderBy('start').execute();
+  return rows.map((r) => r.start);
+}
+
+async function agentRows(db: Db, siteId: number, p: ReportPeriod) {
+  const [agents, pages] = await Promise.all([
+    db
+      .selectFrom('trafficAgentPeriod')
+      .selectAll()
+      .where('siteId', '=', siteId)
+      .where('period', '=', p.period)
+      .where('start', '=', p.start)
+      .orderBy('hits', 'desc')
+      .orderBy('agent')
+      .execute(),
+    sql<Counts & { agent: string; path: string; url: string; n: number; pages: number }>`
+      SELECT x.agent, t.path, t.normalized_url AS url, x.hits, x.s2xx, x.s3xx, x.s4xx, x.s5xx, x.n, x.pages
+        FROM (SELECT agent, path_id, hits, s2xx, s3xx, s4xx, s5xx,
+                     row_number() OVER (PARTITION BY agent ORDER BY hits DESC, path_id) AS n,
+                     count(*) OVER (PARTITION BY agent) AS pages
+                FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}) x
+        JOIN traffic_paths t ON t.id = x.path_id
+       WHERE x.n <= ${TOP_PAGES}
+       ORDER BY x.agent, x.n`.execute(db),
+  ]);
+  return agents.map((a) => {
+    const top = pages.rows.filter((r) => r.agent === a.agent);
+    const known = crawlers.get(a.agent);
+    return {
+      agent: a.agent,
+      company: known?.company ?? null,
+      kind: known?.kind ?? null,
+      hits: n(a.hits),
+      pages: n(top[0]?.pages),
+      ...verifiedShare(a),
+      status: statusOf(a),
+      topPages: top.map((r) => ({ path: r.path, url: r.url, hits: n(r.hits), status: statusOf(r) })),
+    };
+  });
+}
+
+/** Pages whose hits (any agent) include redirects or errors, errors first. */
+async function statusPages(db: Db, siteId: number, p: ReportPeriod) {
+  const { rows } = await sql<{ path: string; url: string; title: string | null; hits: number; s3xx: number; s4xx: number; s5xx: number }>`
+    SELECT t.path, t.normalized_url AS url, pg.title, x.hits, x.s3xx, x.s4xx, x.s5xx
+      FROM (SELECT path_id, sum(hits) AS hits, sum(s3xx) AS s3xx, sum(s4xx) AS s4xx, sum(s5xx) AS s5xx
+              FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}
+             GROUP BY path_id HAVING sum(s3xx + s4xx + s5xx) > 0) x
+      JOIN traffic_paths t ON t.id = x.path_id
+      LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = t.normalized_url
+     ORDER BY x.s4xx + x.s5xx DESC, x.s3xx DESC, t.path
+     LIMIT ${LISTED}`.execute(db);
+  return rows.map((r) => ({ path: r.path, url: r.url, title: r.title, hits: n(r.hits), redirect: n(r.s3xx), clientError: n(r.s4xx), serverError: n(r.s5xx) }));
+}
+
+async function referrals(db: Db, siteId: number, p: ReportPeriod) {
+  const where = sql`r.site_id = ${siteId} AND r.period = ${p.period} AND r.start = ${p.start}`;
+  const [byAssistant, top, pages] = await Promise.all([
+    sql<{
+      assistant: string;
+      visits: number;
+    }>`SELECT r.assistant, sum(r.visits) AS visits FROM traffic_referral_period r WHERE ${where} GROUP BY r.assistant ORDER BY 2 DESC, 1`.execute(db),
+    sql<{ assistant: string; path: string; url: string; visits: number }>`
+      SELECT x.assistant, t.path, t.normalized_url AS url, x.visits
+        FROM (SELECT r.assistant, r.path_id, r.visits, row_number() OVER (PARTITION BY r.assistant ORDER BY r.visits DESC, r.path_id) AS n
+                FROM traffic_referral_period r WHERE ${where}) x
+        JOIN traffic_paths t ON t.id = x.path_id
+       WHERE x.n <= ${TOP_PAGES} ORDER BY x.assistant, x.n`.execute(db),
+    sql<{ path: string; url: string; title: string | null; visits: number; assistants: { assistant: string; visits: number }[] }>`
+      SELECT t.path, t.normalized_url AS url, pg.title, x.visits, x.assistants
+        FROM (SELECT r.path_id, sum(r.visits) AS visits, json_agg(json_build_object('assistant', r.assistant, 'visits', r.visits) ORDER BY r.visits DESC, r.assistant) AS assistants
+                FROM traffic_referral_period r WHERE ${where} GROUP BY r.path_id ORDER BY 2 DESC, 1 LIMIT ${LISTED}) x
+        JOIN traffic_paths t ON t.id = x.path_id
+        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = t.normalized_url
+       ORDER BY x.visits DESC, t.path`.execute(db),
+  ]);
+  return {
+    visits: byAssistant.rows.reduce((s, r) => s + n(r.visits), 0),
+    assistants: byAssistant.rows.map((r) => ({
+      assistant: r.assistant,
+      company: assistants.get(r.assistant)?.company ?? null,
+      visits: n(r.visits),
+      pages: top.rows.filter((x) => x.assistant === r.assistant).map((x) => ({ path: x.path, url: x.url, visits: n(x.visits) })),
+    })),
+    pages: pages.rows.map((r) => ({
+      path: r.path,
+      url: r.url,
+      title: r.title,
+      visits: n(r.visits),
+      assistants: r.assistants.map((a) => ({ assistant: a.assistant, visits: n(a.visits) })),
+    })),
+  };
+}
+
+/**
+ * The join with pages and citations, over the same period: pages AI agents
+ * fetched (a page, not a file; a 2xx answer; spoofed hits aside) that no
+ * answer cites, and own pages answers cite that no agent fetched. Citations
+ * are the answers' own citations of the period (rollup_page_period),
+ * matched on the normalized URL.
+ */
+async function join(db: Db, siteId: number, p: ReportPeriod) {
+  const crawled = sql`
+    SELECT x.path_id, x.hits, x.agents, t.path, t.normalized_url
+      FROM (SELECT path_id, sum(hits - spoofed) AS hits, array_agg(agent ORDER BY hits DESC, agent) FILTER (WHERE hits > spoofed) AS agents
+              FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}
+             GROUP BY path_id HAVING sum(hits - spoofed) > 0 AND sum(s2xx) > 0) x
+      JOIN traffic_paths t ON t.id = x.path_id
+     WHERE t.is_page`;
+  const cited = sql`SELECT url, answers FROM rollup_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start} AND competitor_id = 0`;
+  const [notCited, notCrawled] = await Promise.all([
+    sql<{ path: string; url: string; title: string | null; pageId: number | null; hits: number; agents: string[]; total: number }>`
+      WITH c AS MATERIALIZED (${crawled}), k AS MATERIALIZED (${cited})
+      SELECT c.path, c.normalized_url AS url, pg.title, pg.id AS page_id, c.hits, c.agents, count(*) OVER () AS total
+        FROM c LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = c.normalized_url
+       WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.url = c.normalized_url)
+       ORDER BY c.hits DESC, c.path
+       LIMIT ${LISTED}`.execute(db),
+    sql<{ url: string; path: string | null; title: string | null; pageId: number | null; answers: number; lastCrawled: string | null; total: number }>`
+      WITH c AS MATERIALIZED (${crawled}), k AS MATERIALIZED (${cited})
+      SELECT k.url, coalesce(pg.path, t.path) AS path, pg.title, pg.id AS page_id, k.answers, t.last_crawled, count(*) OVER () AS total
+        FROM k
+        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = k.url
+        LEFT JOIN LATERAL (SELECT path, last_crawled FROM traffic_paths WHERE site_id = ${siteId} AND normalized_url = k.url ORDER BY last_crawled DESC NULLS LAST LIMIT 1) t ON true
+       WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.normalized_url = k.url)
+       ORDER BY k.answers DESC, k.url
+       LIMIT ${LISTED}`.execute(db),
+  ]);
+  return {
+    crawledNotCited: notCited.rows.map((r) => ({ path: r.path, url: r.url, title: r.title, pageId: r.pageId, hits: n(r.hits), agents: r.agents ?? [] })),
+    crawledNotCitedTotal: n(notCited.rows[0]?.total),
+    citedNotCrawled: notCrawled.rows.map((r) => ({ url: r.url, path: r.path, title: r.title, pageId: r.pageId, answers: n(r.answers), lastCrawled: r.lastCrawled })),
+    citedNotCrawledTotal: n(notCrawled.rows[0]?.total),
+  };
+}
+
+export async function crawlerTrafficReport(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
+  const p = await trafficPeriod(ctx, site.id, query);
+  const [periods, agents, problems, sent, joined, last, distinctPages] = await Promise.all([
+    trafficPeriods(ctx.db, site.id, p.period),
+    agentRows(ctx.db, site.id, p),
+    statusPages(ctx.db, site.id, p),
+    referrals(ctx.db, site.id, p),
+    join(ctx.db, site.id, p),
+    latestImport(ctx, site.id),
+    sql<{ pages: number }>`SELECT count(DISTINCT path_id) AS pages FROM traffic_page_period WHERE site_id = ${site.id} AND period = ${p.period} AND start = ${p.start}`.execute(
+      ctx.db,
+    ),
+  ]);
+  const sum = (pick: (a: (typeof agents)[number]) => number) => agents.reduce((s, a) => s + pick(a), 0);
+  return {
+    ...periodEcho(p, periods),
+    totals: {
+      hits: sum((a) => a.hits),
+      pages: n(distinctPages.rows[0]?.pages),
+      referrals: sent.visits,
+      ...verifiedShare({ verified: sum((a) => a.checked - a.spoofed), spoofed: sum((a) => a.spoofed) }),
+    },
+    agents,
+    statusPages: problems,
+    referrals: sent,
+    ...joined,
+    lastImport: last ? serializeImport(last) : null,
+  };
+}
