@@ -40,6 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       error text,
       -- Physical lines whose counts are committed: a retried job starts after them.
       resume_line bigint NOT NULL DEFAULT 0,
+      -- Week, month and quarter counters not yet written (they are kept in memory for the whole import and
+      -- written at its end): an import that stopped with them pending has them rebuilt from its days.
+      rollups_pending boolean NOT NULL DEFAULT false,
       requested_by integer REFERENCES users (id) ON DELETE SET NULL,
       requested_at timestamptz NOT NULL DEFAULT now(),
       started_at timestamptz,
@@ -92,8 +95,33 @@ export async function up(db: Kysely<any>): Promise<void> {
       s3xx bigint NOT NULL DEFAULT 0,
       s4xx bigint NOT NULL DEFAULT 0,
       s5xx bigint NOT NULL DEFAULT 0,
+      -- Written when an import ends, from the page rows: pages fetched, and the ten most fetched [{path, url, hits, ...}].
+      pages integer NOT NULL DEFAULT 0,
+      top jsonb NOT NULL DEFAULT '[]',
       PRIMARY KEY (site_id, period, start, agent)
     ) WITH (fillfactor = 70);
+
+    -- Per page, all agents together, written when an import ends: what the report's page lists and the join
+    -- with citations read (a few thousand rows a period where the per-agent rows are tens of thousands).
+    CREATE TABLE traffic_period_pages (
+      site_id integer NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+      period text NOT NULL CHECK (period IN ('day', 'week', 'month', 'quarter')),
+      start date NOT NULL,
+      path_id integer NOT NULL,
+      -- The path's, copied so the report's page lists read this table alone.
+      path text NOT NULL,
+      normalized_url text NOT NULL,
+      is_page boolean NOT NULL,
+      hits integer NOT NULL,
+      spoofed integer NOT NULL,
+      s2xx integer NOT NULL,
+      s3xx integer NOT NULL,
+      s4xx integer NOT NULL,
+      s5xx integer NOT NULL,
+      -- Agents that fetched it (spoofed hits aside), most hits first.
+      agents text[] NOT NULL,
+      PRIMARY KEY (site_id, period, start, path_id)
+    );
 
     CREATE TABLE traffic_referral_period (
       site_id integer NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
@@ -133,7 +161,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE crawler_ranges, traffic_seen, traffic_salts, traffic_referral_period, traffic_agent_period, traffic_page_period, traffic_paths, crawler_log_imports`.execute(
+  await sql`DROP TABLE crawler_ranges, traffic_seen, traffic_salts, traffic_period_pages, traffic_referral_period, traffic_agent_period, traffic_page_period, traffic_paths, crawler_log_imports`.execute(
     db,
   );
 }

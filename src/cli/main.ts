@@ -5,6 +5,7 @@ import { dataCommands } from './commands/data.ts';
 import { LONG_RUNNING, processCommands } from './commands/processes.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
+import { trafficCommands } from './commands/traffic.ts';
 import { workspaceCommands } from './commands/workspace.ts';
 
 /**
@@ -15,7 +16,7 @@ import { workspaceCommands } from './commands/workspace.ts';
  * made every invocation take two seconds.
  */
 
-const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...dataCommands];
+const COMMANDS: Command[] = [...processCommands, ...workspaceCommands, ...scanCommands, ...siteIntelligenceCommands, ...trafficCommands, ...dataCommands];
 
 const USAGE = `usage: sightline <command> [flags]   (sightline <command> --help for one command)
 
@@ -24,8 +25,8 @@ ${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
 const commandUsage = (c: Command) => `usage: sightline ${c.usage}\n  ${c.summary}`;
 
 function findCommand(argv: string[]): Command | undefined {
-  const two = argv.slice(0, 2).join(' ');
-  return COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === argv[0]);
+  const [three, two] = [argv.slice(0, 3).join(' '), argv.slice(0, 2).join(' ')];
+  return COMMANDS.find((c) => c.name === three) ?? COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === argv[0]);
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -603,6 +603,7 @@ export interface CrawlerLogImportsTable {
   errors: ColumnType<{ line: number; reason: string }[], string | undefined, string>;
   error: string | null;
   resumeLine: ColumnType<number, number | undefined, number>;
+  rollupsPending: ColumnType<boolean, boolean | undefined, boolean>;
   requestedBy: number | null;
   requestedAt: CreatedAt;
   startedAt: Timestamp | null;
@@ -638,6 +639,33 @@ export interface TrafficPagePeriodTable extends PeriodKey, TrafficCounters {
 
 export interface TrafficAgentPeriodTable extends PeriodKey, TrafficCounters {
   agent: string;
+  pages: ColumnType<number, number | undefined, number>;
+  top: ColumnType<TrafficTopPageJson[], string | undefined, string>;
+}
+
+/** One of an agent's most fetched pages in a period, as an import's end writes it. */
+export interface TrafficTopPageJson {
+  path: string;
+  url: string;
+  hits: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+export interface TrafficPeriodPagesTable extends PeriodKey {
+  pathId: number;
+  path: string;
+  normalizedUrl: string;
+  isPage: boolean;
+  hits: number;
+  spoofed: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+  agents: string[];
 }
 
 export interface TrafficReferralPeriodTable extends PeriodKey {
@@ -709,6 +737,7 @@ export interface Database {
   trafficPagePeriod: TrafficPagePeriodTable;
   trafficAgentPeriod: TrafficAgentPeriodTable;
   trafficReferralPeriod: TrafficReferralPeriodTable;
+  trafficPeriodPages: TrafficPeriodPagesTable;
   trafficSalts: TrafficSaltsTable;
   trafficSeen: TrafficSeenTable;
   crawlerRanges: CrawlerRangesTable;

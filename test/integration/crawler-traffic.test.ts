@@ -361,3 +361,21 @@ describe('who may do what', () => {
     expect(res.headers.get('retry-after')).toBe('10');
   });
 });
+
+describe('the share page', () => {
+  it('gains an "AI crawlers" section: agents with their verified share, referrals, the join with citations', async () => {
+    const created = await app.request('POST', `/projects/${siteId}/shares`, { key: ws.keys.admin, body: { label: 'Traffic' } });
+    expect(created.status).toBe(200);
+    const token = new URL(created.body.url).pathname.split('/').pop();
+    const res = await fetch(`${app.url}/share/${token}?period=month&start=2026-11-01`);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain('<h2>AI crawlers</h2>');
+    // GPTBot's hits by now include the hostile logs' and the pull's; its verified share comes with its 95% range.
+    expect(page).toMatch(
+      /<tr data-agent="GPTBot">\s*<td>GPTBot<\/td>\s*<td>OpenAI<\/td>\s*<td class="num">[\d,]+<\/td>\s*<td class="num">[\d,]+<\/td>\s*<td class="num">\d+\.\d% <span class="muted">\(\d+\.\d–\d+\.\d%\)<\/span>/,
+    );
+    expect(page).toMatch(/<li>ChatGPT: \d+ visits<\/li>/);
+    expect(page).toMatch(/Cited, not crawled \(3\)/);
+  });
+});

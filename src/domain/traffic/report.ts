@@ -19,7 +19,8 @@ import { latestImport, serializeImport } from './imports.ts';
  * citations of the same period: pages crawled that no answer cites, pages
  * cited that no agent fetched. Everything is read from the period rollups
  * (store.ts): cost grows with the pages crawled in the period, not with the
- * lines imported.
+ * lines imported. Pages per agent, top pages and the page lists read the
+ * summaries an import writes when it ends (store.ts `summarizePeriods`).
  */
 
 /** Pages listed per agent, per list of the join, and per referral list. */
@@ -73,39 +74,28 @@ async function trafficPeriods(db: Db, siteId: number, period: Period): Promise<s
   return rows.map((r) => r.start);
 }
 
+/** Per agent: its counters, and its pages and top pages as the import's end summarized them (store.ts). */
 async function agentRows(db: Db, siteId: number, p: ReportPeriod) {
-  const [agents, pages] = await Promise.all([
-    db
-      .selectFrom('trafficAgentPeriod')
-      .selectAll()
-      .where('siteId', '=', siteId)
-      .where('period', '=', p.period)
-      .where('start', '=', p.start)
-      .orderBy('hits', 'desc')
-      .orderBy('agent')
-      .execute(),
-    sql<Counts & { agent: string; path: string; url: string; n: number; pages: number }>`
-      SELECT x.agent, t.path, t.normalized_url AS url, x.hits, x.s2xx, x.s3xx, x.s4xx, x.s5xx, x.n, x.pages
-        FROM (SELECT agent, path_id, hits, s2xx, s3xx, s4xx, s5xx,
-                     row_number() OVER (PARTITION BY agent ORDER BY hits DESC, path_id) AS n,
-                     count(*) OVER (PARTITION BY agent) AS pages
-                FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}) x
-        JOIN traffic_paths t ON t.id = x.path_id
-       WHERE x.n <= ${TOP_PAGES}
-       ORDER BY x.agent, x.n`.execute(db),
-  ]);
+  const agents = await db
+    .selectFrom('trafficAgentPeriod')
+    .selectAll()
+    .where('siteId', '=', siteId)
+    .where('period', '=', p.period)
+    .where('start', '=', p.start)
+    .orderBy('hits', 'desc')
+    .orderBy('agent')
+    .execute();
   return agents.map((a) => {
-    const top = pages.rows.filter((r) => r.agent === a.agent);
     const known = crawlers.get(a.agent);
     return {
       agent: a.agent,
       company: known?.company ?? null,
       kind: known?.kind ?? null,
       hits: n(a.hits),
-      pages: n(top[0]?.pages),
+      pages: n(a.pages),
       ...verifiedShare(a),
       status: statusOf(a),
-      topPages: top.map((r) => ({ path: r.path, url: r.url, hits: n(r.hits), status: statusOf(r) })),
+      topPages: a.top.map((r) => ({ path: r.path, url: r.url, hits: n(r.hits), status: statusOf(r) })),
     };
   });
 }
@@ -113,14 +103,12 @@ async function agentRows(db: Db, siteId: number, p: ReportPeriod) {
 /** Pages whose hits (any agent) include redirects or errors, errors first. */
 async function statusPages(db: Db, siteId: number, p: ReportPeriod) {
   const { rows } = await sql<{ path: string; url: string; title: string | null; hits: number; s3xx: number; s4xx: number; s5xx: number }>`
-    SELECT t.path, t.normalized_url AS url, pg.title, x.hits, x.s3xx, x.s4xx, x.s5xx
-      FROM (SELECT path_id, sum(hits) AS hits, sum(s3xx) AS s3xx, sum(s4xx) AS s4xx, sum(s5xx) AS s5xx
-              FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}
-             GROUP BY path_id HAVING sum(s3xx + s4xx + s5xx) > 0) x
-      JOIN traffic_paths t ON t.id = x.path_id
-      LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = t.normalized_url
-     ORDER BY x.s4xx + x.s5xx DESC, x.s3xx DESC, t.path
-     LIMIT ${LISTED}`.execute(db);
+    SELECT x.path, x.url, pg.title, x.hits, x.s3xx, x.s4xx, x.s5xx
+      FROM (SELECT path, normalized_url AS url, hits, s3xx, s4xx, s5xx FROM traffic_period_pages
+             WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start} AND s3xx + s4xx + s5xx > 0
+             ORDER BY s4xx + s5xx DESC, s3xx DESC, path LIMIT ${LISTED}) x
+      LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = x.url
+     ORDER BY x.s4xx + x.s5xx DESC, x.s3xx DESC, x.path`.execute(db);
   return rows.map((r) => ({ path: r.path, url: r.url, title: r.title, hits: n(r.hits), redirect: n(r.s3xx), clientError: n(r.s4xx), serverError: n(r.s5xx) }));
 }
 
@@ -171,31 +159,30 @@ async function referrals(db: Db, siteId: number, p: ReportPeriod) {
  * matched on the normalized URL.
  */
 async function join(db: Db, siteId: number, p: ReportPeriod) {
-  const crawled = sql`
-    SELECT x.path_id, x.hits, x.agents, t.path, t.normalized_url
-      FROM (SELECT path_id, sum(hits - spoofed) AS hits, array_agg(agent ORDER BY hits DESC, agent) FILTER (WHERE hits > spoofed) AS agents
-              FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}
-             GROUP BY path_id HAVING sum(hits - spoofed) > 0 AND sum(s2xx) > 0) x
-      JOIN traffic_paths t ON t.id = x.path_id
-     WHERE t.is_page`;
-  const cited = sql`SELECT url, answers FROM rollup_page_period WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start} AND competitor_id = 0`;
+  const period = sql`site_id = ${siteId} AND period = ${p.period} AND start = ${p.start}`;
+  // Crawled: a page (not a file), a 2xx answer, fetched by an agent other than from outside its ranges.
+  const crawled = sql`hits > spoofed AND s2xx > 0 AND is_page`;
+  const cited = sql`SELECT url, answers FROM rollup_page_period WHERE ${period} AND competitor_id = 0`;
   const [notCited, notCrawled] = await Promise.all([
     sql<{ path: string; url: string; title: string | null; pageId: number | null; hits: number; agents: string[]; total: number }>`
-      WITH c AS MATERIALIZED (${crawled}), k AS MATERIALIZED (${cited})
-      SELECT c.path, c.normalized_url AS url, pg.title, pg.id AS page_id, c.hits, c.agents, count(*) OVER () AS total
-        FROM c LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = c.normalized_url
-       WHERE NOT EXISTS (SELECT 1 FROM k WHERE k.url = c.normalized_url)
-       ORDER BY c.hits DESC, c.path
-       LIMIT ${LISTED}`.execute(db),
+      SELECT x.path, x.url, pg.title, pg.id AS page_id, x.hits, x.agents, x.total
+        FROM (SELECT c.path, c.normalized_url AS url, c.hits - c.spoofed AS hits, c.agents, count(*) OVER () AS total
+                FROM traffic_period_pages c
+               WHERE c.site_id = ${siteId} AND c.period = ${p.period} AND c.start = ${p.start} AND c.hits > c.spoofed AND c.s2xx > 0 AND c.is_page
+                 AND NOT EXISTS (SELECT 1 FROM (${cited}) k WHERE k.url = c.normalized_url)
+               ORDER BY c.hits - c.spoofed DESC, c.path
+               LIMIT ${LISTED}) x
+        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = x.url
+       ORDER BY x.hits DESC, x.path`.execute(db),
     sql<{ url: string; path: string | null; title: string | null; pageId: number | null; answers: number; lastCrawled: string | null; total: number }>`
-      WITH c AS MATERIALIZED (${crawled}), k AS MATERIALIZED (${cited})
-      SELECT k.url, coalesce(pg.path, t.path) AS path, pg.title, pg.id AS page_id, k.answers, t.last_crawled, count(*) OVER () AS total
-        FROM k
-        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = k.url
-        LEFT JOIN LATERAL (SELECT path, last_crawled FROM traffic_paths WHERE site_id = ${siteId} AND normalized_url = k.url ORDER BY last_crawled DESC NULLS LAST LIMIT 1) t ON true
-       WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.normalized_url = k.url)
-       ORDER BY k.answers DESC, k.url
-       LIMIT ${LISTED}`.execute(db),
+      SELECT x.url, coalesce(pg.path, t.path) AS path, pg.title, pg.id AS page_id, x.answers, t.last_crawled, x.total
+        FROM (SELECT k.url, k.answers, count(*) OVER () AS total FROM (${cited}) k
+               WHERE NOT EXISTS (SELECT 1 FROM traffic_period_pages c WHERE ${period} AND c.normalized_url = k.url AND ${crawled})
+               ORDER BY k.answers DESC, k.url
+               LIMIT ${LISTED}) x
+        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = x.url
+        LEFT JOIN LATERAL (SELECT path, last_crawled FROM traffic_paths WHERE site_id = ${siteId} AND normalized_url = x.url ORDER BY last_crawled DESC NULLS LAST LIMIT 1) t ON true
+       ORDER BY x.answers DESC, x.url`.execute(db),
   ]);
   return {
     crawledNotCited: notCited.rows.map((r) => ({ path: r.path, url: r.url, title: r.title, pageId: r.pageId, hits: n(r.hits), agents: r.agents ?? [] })),
@@ -214,9 +201,7 @@ export async function crawlerTrafficReport(ctx: AppContext, site: SiteRow, query
     referrals(ctx.db, site.id, p),
     join(ctx.db, site.id, p),
     latestImport(ctx, site.id),
-    sql<{ pages: number }>`SELECT count(DISTINCT path_id) AS pages FROM traffic_page_period WHERE site_id = ${site.id} AND period = ${p.period} AND start = ${p.start}`.execute(
-      ctx.db,
-    ),
+    sql<{ pages: number }>`SELECT count(*) AS pages FROM traffic_period_pages WHERE site_id = ${site.id} AND period = ${p.period} AND start = ${p.start}`.execute(ctx.db),
   ]);
   const sum = (pick: (a: (typeof agents)[number]) => number) => agents.reduce((s, a) => s + pick(a), 0);
   return {

@@ -1,10 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { normaliseUrl } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { isPage } from '../../logs/paths.ts';
 import type { LineError, TrafficEvent } from '../../logs/reader.ts';
+import { periodStart, type Period } from '../reports/periods.ts';
 import type { ImportRecord } from './imports.ts';
 
 /**
@@ -16,9 +17,14 @@ import type { ImportRecord } from './imports.ts';
  *    only the requests whose hash is new are counted (the same request
  *    imported twice, or twice in one log, counts once);
  * 2. their pages get ids (`traffic_paths`, one row a path);
- * 3. the counters are added to every period holding the day (day, week,
- *    month, quarter), per (agent, page) and per agent, and per (assistant,
- *    landing page) for referrals.
+ * 3. their day counters are added, per (agent, page) and per agent, and
+ *    per (assistant, landing page) for referrals.
+ *
+ * Week, month and quarter counters are summed in memory over the whole
+ * import (a log of a month touches a few of each, where every batch would
+ * write them again) and written at its end, or sooner past a bound of keys.
+ * The import is marked `rollups_pending` meanwhile: one that stops before
+ * writing them has them rebuilt from its days (`rebuildPeriods`).
  *
  * No address, User-Agent or Referer is written: only the hash, which
  * without the rest of the line and the salt names nobody.
@@ -26,6 +32,11 @@ import type { ImportRecord } from './imports.ts';
 
 /** Paths whose ids are kept in memory per import, at most (then forgotten and read again). */
 const PATH_CACHE_MAX = 100_000;
+/** Pages listed per agent in the report. */
+export const TOP_PAGES = 10;
+/** Week, month and quarter keys held before they are written. */
+const COARSE_MAX = 200_000;
+const COARSE: readonly Period[] = ['week', 'month', 'quarter'];
 
 export interface BatchProgress {
   events: TrafficEvent[];
@@ -39,12 +50,65 @@ export interface BatchProgress {
   formats: string[];
 }
 
-type Counters = [hits: number, verified: number, spoofed: number, s2xx: number, s3xx: number, s4xx: number, s5xx: number];
+/** [hits, verified, spoofed, s2xx, s3xx, s4xx, s5xx] */
+type Counters = number[];
+const COUNTERS = ['hits', 'verified', 'spoofed', 's2xx', 's3xx', 's4xx', 's5xx'] as const;
 
-const PERIODS = sql`CROSS JOIN LATERAL (VALUES ('day'::text, t.day),
-                                               ('week', date_trunc('week', t.day::timestamp)::date),
-                                               ('month', date_trunc('month', t.day::timestamp)::date),
-                                               ('quarter', date_trunc('quarter', t.day::timestamp)::date)) AS k(period, start)`;
+/** Counters by key: `period|start|name|pathId` (pathId 0 for an agent's own row). */
+type Sums = Map<string, Counters>;
+
+function add(map: Sums, key: string, c: Counters) {
+  const have = map.get(key);
+  if (!have) map.set(key, [...c]);
+  else for (let i = 0; i < c.length; i++) (have[i] as number) += c[i] as number;
+}
+
+const keyOf = (period: Period, start: string, name: string, pathId: number) => `${period}\u0001${start}\u0001${name}\u0001${pathId}`;
+
+function columns(map: Sums) {
+  const keys = [...map.keys()].map((k) => k.split('\u0001') as [Period, string, string, string]);
+  const values = [...map.values()];
+  return {
+    period: keys.map((k) => k[0]),
+    start: keys.map((k) => k[1]),
+    name: keys.map((k) => k[2]),
+    pathId: keys.map((k) => Number(k[3])),
+    col: (i: number) => values.map((v) => v[i] ?? 0),
+  };
+}
+
+/** Adds counter rows (explicit period and start) to one of the counter tables. */
+async function upsert(db: Executor, siteId: number, table: 'pages' | 'agents' | 'referrals', map: Sums): Promise<void> {
+  if (map.size === 0) return;
+  const c = columns(map);
+  if (table === 'referrals') {
+    await sql`
+      INSERT INTO traffic_referral_period AS r (site_id, period, start, assistant, path_id, visits)
+      SELECT ${siteId}::int, t.* FROM unnest(${c.period}::text[], ${c.start}::date[], ${c.name}::text[], ${c.pathId}::int[], ${c.col(0)}::int[]) AS t
+       ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (site_id, period, start, assistant, path_id) DO UPDATE SET visits = r.visits + excluded.visits`.execute(db);
+    return;
+  }
+  const counters = sql.join(COUNTERS.map((_, i) => sql`${c.col(i)}::int[]`));
+  const set = (alias: string) => sql.raw(COUNTERS.map((k) => `${k} = ${alias}.${k} + excluded.${k}`).join(', '));
+  if (table === 'pages')
+    await sql`
+      INSERT INTO traffic_page_period AS p (site_id, period, start, agent, path_id, ${sql.raw(COUNTERS.join(', '))})
+      SELECT ${siteId}::int, t.* FROM unnest(${c.period}::text[], ${c.start}::date[], ${c.name}::text[], ${c.pathId}::int[], ${counters}) AS t
+       ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (site_id, period, start, agent, path_id) DO UPDATE SET ${set('p')}`.execute(db);
+  else
+    await sql`
+      INSERT INTO traffic_agent_period AS a (site_id, period, start, agent, ${sql.raw(COUNTERS.join(', '))})
+      SELECT ${siteId}::int, t.period, t.start, t.name, t.hits, t.verified, t.spoofed, t.s2xx, t.s3xx, t.s4xx, t.s5xx
+        FROM unnest(${c.period}::text[], ${c.start}::date[], ${c.name}::text[], ${c.pathId}::int[], ${counters})
+             AS t(period, start, name, path_id, hits, verified, spoofed, s2xx, s3xx, s4xx, s5xx)
+       ORDER BY 1, 2, 3, 4
+      ON CONFLICT (site_id, period, start, agent) DO UPDATE SET ${set('a')}`.execute(db);
+}
+
+/** A batch's transaction does not wait for its commit to reach the disk: a crash loses the batch and its resume point together. */
+const relaxedCommit = (db: Executor) => sql`SET LOCAL synchronous_commit = off`.execute(db);
 
 export class TrafficWriter {
   counted: number;
@@ -55,6 +119,12 @@ export class TrafficWriter {
   lastDay: string | null;
   private readonly salts = new Map<string, string>();
   private readonly pathIds = new Map<string, number>();
+  /** Week, month and quarter sums of committed batches, not yet written, and the last day each page was crawled. */
+  private coarse = { pages: new Map() as Sums, agents: new Map() as Sums, referrals: new Map() as Sums };
+  private crawled = new Map<number, string>();
+  /** Every period (`period|start`) the import added to, days included: their summaries are written at its end. */
+  private touched = new Set<string>();
+  private readonly starts = new Map<string, string[]>();
   private readonly ctx: AppContext;
   private readonly site: { id: number; domain: string };
   private readonly importId: number;
@@ -72,9 +142,10 @@ export class TrafficWriter {
   }
 
   async write(batch: BatchProgress): Promise<void> {
-    const totals = await this.ctx.db.transaction().execute(async (trx) => {
+    const { totals, coarse } = await this.ctx.db.transaction().execute(async (trx) => {
+      await relaxedCommit(trx);
       const fresh = batch.events.length ? await this.newEvents(trx, batch.events) : [];
-      if (fresh.length) await this.addCounters(trx, fresh);
+      const coarse = fresh.length ? await this.addCounters(trx, fresh) : null;
       const t = { counted: this.counted + fresh.length, duplicates: this.duplicates + batch.events.length - fresh.length, agentHits: this.agentHits, referrals: this.referrals };
       for (const e of fresh) {
         if (e.kind === 'agent') t.agentHits++;
@@ -99,13 +170,51 @@ export class TrafficWriter {
           errors: JSON.stringify(batch.errors),
           formats: batch.formats,
           progressedAt: this.ctx.clock.now(),
+          ...(coarse && { rollupsPending: true }),
         })
         .where('id', '=', this.importId)
         .execute();
-      return { ...t, firstDay, lastDay };
+      return { totals: { ...t, firstDay, lastDay }, coarse };
     });
     // Only once committed: a batch rolled back counted nothing.
     Object.assign(this, totals);
+    if (coarse) {
+      for (const k of ['pages', 'agents', 'referrals'] as const) for (const [key, c] of coarse.sums[k]) add(this.coarse[k], key, c);
+      for (const key of coarse.sums.agents.keys()) this.touched.add(key.split('\u0001', 2).join('|'));
+      for (const day of coarse.days) this.touched.add(`day|${day}`);
+      for (const [pathId, day] of coarse.crawled) if ((this.crawled.get(pathId) ?? '') < day) this.crawled.set(pathId, day);
+      if (this.coarse.pages.size + this.coarse.referrals.size > COARSE_MAX) await this.flushPeriods();
+    }
+  }
+
+  /** Writes the week, month and quarter sums held and the summaries of every period touched, and clears the import's pending mark. */
+  async flushPeriods(): Promise<void> {
+    const held = this.coarse;
+    const touched = [...this.touched].map((k) => k.split('|') as [Period, string]);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await relaxedCommit(trx);
+      await upsert(trx, this.site.id, 'pages', held.pages);
+      await upsert(trx, this.site.id, 'agents', held.agents);
+      await upsert(trx, this.site.id, 'referrals', held.referrals);
+      if (this.crawled.size) {
+        await sql`
+          UPDATE traffic_paths p SET last_crawled = greatest(p.last_crawled, u.day)
+            FROM unnest(${[...this.crawled.keys()]}::int[], ${[...this.crawled.values()]}::date[]) AS u(id, day)
+           WHERE p.id = u.id AND p.last_crawled IS DISTINCT FROM greatest(p.last_crawled, u.day)`.execute(trx);
+      }
+      await summarizePeriods(trx, this.site.id, touched);
+      await trx.updateTable('crawlerLogImports').set({ rollupsPending: false }).where('id', '=', this.importId).execute();
+    });
+    this.coarse = { pages: new Map(), agents: new Map(), referrals: new Map() };
+    this.crawled = new Map();
+    this.touched = new Set();
+  }
+
+  /** The week, month and quarter holding a day. */
+  private startsOf(day: string): string[] {
+    let starts = this.starts.get(day);
+    if (!starts) this.starts.set(day, (starts = COARSE.map((p) => periodStart(p, day))));
+    return starts;
   }
 
   /** The salt of each day, made the first time a day is seen. */
@@ -149,71 +258,115 @@ export class TrafficWriter {
     for (const r of rows.rows) this.pathIds.set(r.path, r.id);
   }
 
-  private async addCounters(db: Executor, events: TrafficEvent[]): Promise<void> {
+  /** Writes the day counters of new events; answers their week, month and quarter sums, for the writer to hold. */
+  private async addCounters(db: Executor, events: TrafficEvent[]) {
     await this.idsFor(db, [...new Set(events.map((e) => e.path))]);
-    const pages = new Map<string, Counters>();
-    const visits = new Map<string, number>();
+    const day = { pages: new Map() as Sums, agents: new Map() as Sums, referrals: new Map() as Sums };
     const crawled = new Map<number, string>();
     for (const e of events) {
       const pathId = this.pathIds.get(e.path) as number;
-      const key = `${e.day}\u0001${e.name}\u0001${pathId}`;
       if (e.kind === 'referral') {
-        visits.set(key, (visits.get(key) ?? 0) + 1);
+        add(day.referrals, keyOf('day', e.day, e.name, pathId), [1]);
         continue;
       }
-      let c = pages.get(key);
-      if (!c) pages.set(key, (c = [0, 0, 0, 0, 0, 0, 0]));
-      c[0]++;
-      if (e.verification === 'verified') c[1]++;
-      else if (e.verification === 'spoofed') c[2]++;
       const cls = Math.floor(e.status / 100);
-      if (cls >= 2 && cls <= 5) c[cls + 1] = (c[cls + 1] as number) + 1;
+      const c = [1, e.verification === 'verified' ? 1 : 0, e.verification === 'spoofed' ? 1 : 0, cls === 2 ? 1 : 0, cls === 3 ? 1 : 0, cls === 4 ? 1 : 0, cls === 5 ? 1 : 0];
+      add(day.pages, keyOf('day', e.day, e.name, pathId), c);
+      add(day.agents, keyOf('day', e.day, e.name, 0), c);
       if (e.verification !== 'spoofed' && (crawled.get(pathId) ?? '') < e.day) crawled.set(pathId, e.day);
     }
-    const split = (key: string) => key.split('\u0001') as [string, string, string];
-    if (pages.size) {
-      const keys = [...pages.keys()].map(split);
-      const values = [...pages.values()];
-      const col = (i: number) => values.map((v) => v[i]);
-      await sql`
-        WITH t AS (
-          SELECT * FROM unnest(${keys.map((k) => k[0])}::date[], ${keys.map((k) => k[1])}::text[], ${keys.map((k) => Number(k[2]))}::int[],
-                               ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${col(6)}::int[])
-            AS t(day, agent, path_id, hits, verified, spoofed, s2xx, s3xx, s4xx, s5xx)),
-        k AS (SELECT t.*, k.period, k.start FROM t ${PERIODS}),
-        pages AS (
-          INSERT INTO traffic_page_period AS p (site_id, period, start, agent, path_id, hits, verified, spoofed, s2xx, s3xx, s4xx, s5xx)
-          SELECT ${this.site.id}, period, start, agent, path_id, sum(hits), sum(verified), sum(spoofed), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx)
-            FROM k GROUP BY period, start, agent, path_id ORDER BY period, start, agent, path_id
-          ON CONFLICT (site_id, period, start, agent, path_id) DO UPDATE SET
-            hits = p.hits + excluded.hits, verified = p.verified + excluded.verified, spoofed = p.spoofed + excluded.spoofed,
-            s2xx = p.s2xx + excluded.s2xx, s3xx = p.s3xx + excluded.s3xx, s4xx = p.s4xx + excluded.s4xx, s5xx = p.s5xx + excluded.s5xx
-          RETURNING 1),
-        agents AS (
-          INSERT INTO traffic_agent_period AS a (site_id, period, start, agent, hits, verified, spoofed, s2xx, s3xx, s4xx, s5xx)
-          SELECT ${this.site.id}, period, start, agent, sum(hits), sum(verified), sum(spoofed), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx)
-            FROM k GROUP BY period, start, agent ORDER BY period, start, agent
-          ON CONFLICT (site_id, period, start, agent) DO UPDATE SET
-            hits = a.hits + excluded.hits, verified = a.verified + excluded.verified, spoofed = a.spoofed + excluded.spoofed,
-            s2xx = a.s2xx + excluded.s2xx, s3xx = a.s3xx + excluded.s3xx, s4xx = a.s4xx + excluded.s4xx, s5xx = a.s5xx + excluded.s5xx
-          RETURNING 1)
-        SELECT 1`.execute(db);
-    }
-    if (visits.size) {
-      const keys = [...visits.keys()].map(split);
-      await sql`
-        WITH t AS (SELECT * FROM unnest(${keys.map((k) => k[0])}::date[], ${keys.map((k) => k[1])}::text[], ${keys.map((k) => Number(k[2]))}::int[], ${[...visits.values()]}::int[])
-                     AS t(day, assistant, path_id, visits))
-        INSERT INTO traffic_referral_period AS r (site_id, period, start, assistant, path_id, visits)
-        SELECT ${this.site.id}, k.period, k.start, t.assistant, t.path_id, sum(t.visits) FROM t ${PERIODS}
-         GROUP BY k.period, k.start, t.assistant, t.path_id ORDER BY 2, 3, 4, 5
-        ON CONFLICT (site_id, period, start, assistant, path_id) DO UPDATE SET visits = r.visits + excluded.visits`.execute(db);
-    }
-    if (crawled.size) {
-      await sql`
-        UPDATE traffic_paths p SET last_crawled = greatest(p.last_crawled, u.day)
-          FROM unnest(${[...crawled.keys()]}::int[], ${[...crawled.values()]}::date[]) AS u(id, day)
-         WHERE p.id = u.id AND p.last_crawled IS DISTINCT FROM greatest(p.last_crawled, u.day)`.execute(db);
-    }
+    await upsert(db, this.site.id, 'pages', day.pages);
+    await upsert(db, this.site.id, 'agents', day.agents);
+    await upsert(db, this.site.id, 'referrals', day.referrals);
+    const sums = { pages: new Map() as Sums, agents: new Map() as Sums, referrals: new Map() as Sums };
+    for (const k of ['pages', 'agents', 'referrals'] as const)
+      for (const [key, c] of day[k]) {
+        const [, start, name, pathId] = key.split('\u0001') as [string, string, string, string];
+        const starts = this.startsOf(start);
+        COARSE.forEach((period, i) => add(sums[k], keyOf(period, starts[i] as string, name, Number(pathId)), c));
+      }
+    return { sums, crawled, days: [...new Set(events.map((e) => e.day))] };
   }
+}
+
+/**
+ * The summaries the report reads, for the periods given, from their page
+ * rows: per page all agents together (`traffic_period_pages`), and per
+ * agent its pages and ten most fetched pages (on `traffic_agent_period`).
+ * Written when an import ends: the report reads a few thousand rows a
+ * period, not every (agent, page).
+ */
+export async function summarizePeriods(db: Executor, siteId: number, periods: readonly (readonly [Period, string])[]): Promise<void> {
+  if (periods.length === 0) return;
+  const chosen = sql`(period, start) IN (SELECT * FROM unnest(${periods.map((p) => p[0])}::text[], ${periods.map((p) => p[1])}::date[]))`;
+  await sql`DELETE FROM traffic_period_pages WHERE site_id = ${siteId} AND ${chosen}`.execute(db);
+  await sql`
+    INSERT INTO traffic_period_pages (site_id, period, start, path_id, path, normalized_url, is_page, hits, spoofed, s2xx, s3xx, s4xx, s5xx, agents)
+    SELECT x.site_id, x.period, x.start, x.path_id, t.path, t.normalized_url, t.is_page, x.hits, x.spoofed, x.s2xx, x.s3xx, x.s4xx, x.s5xx, x.agents
+      FROM (SELECT site_id, period, start, path_id, sum(hits) AS hits, sum(spoofed) AS spoofed, sum(s2xx) AS s2xx, sum(s3xx) AS s3xx, sum(s4xx) AS s4xx, sum(s5xx) AS s5xx,
+                   coalesce(array_agg(agent ORDER BY hits - spoofed DESC, agent) FILTER (WHERE hits > spoofed), '{}') AS agents
+              FROM traffic_page_period WHERE site_id = ${siteId} AND ${chosen}
+             GROUP BY 1, 2, 3, 4) x
+      JOIN traffic_paths t ON t.id = x.path_id`.execute(db);
+  await sql`
+    UPDATE traffic_agent_period a SET pages = x.pages, top = x.top
+      FROM (SELECT r.period, r.start, r.agent, max(r.pages) AS pages,
+                   coalesce(jsonb_agg(jsonb_build_object('path', t.path, 'url', t.normalized_url, 'hits', r.hits, 's2xx', r.s2xx, 's3xx', r.s3xx, 's4xx', r.s4xx, 's5xx', r.s5xx)
+                                      ORDER BY r.n) FILTER (WHERE r.n <= ${TOP_PAGES}), '[]') AS top
+              FROM (SELECT period, start, agent, path_id, hits, s2xx, s3xx, s4xx, s5xx,
+                           row_number() OVER (PARTITION BY period, start, agent ORDER BY hits DESC, path_id) AS n,
+                           count(*) OVER (PARTITION BY period, start, agent) AS pages
+                      FROM traffic_page_period WHERE site_id = ${siteId} AND ${chosen}) r
+              LEFT JOIN traffic_paths t ON t.id = r.path_id AND r.n <= ${TOP_PAGES}
+             GROUP BY r.period, r.start, r.agent) x
+     WHERE a.site_id = ${siteId} AND a.period = x.period AND a.start = x.start AND a.agent = x.agent`.execute(db);
+}
+
+/** The first day of the period holding `day`, in SQL. */
+const startOf = (period: Period, day: RawBuilder<unknown>) => sql`date_trunc(${sql.lit(period)}, ${day}::timestamp)::date`;
+
+/**
+ * Recomputes the week, month and quarter counters of every period touching
+ * [firstDay, lastDay] from the day counters: what an import that stopped
+ * with sums still in memory left unwritten.
+ */
+export async function rebuildPeriods(db: Executor, siteId: number, firstDay: string, lastDay: string): Promise<void> {
+  const sums = sql.raw(COUNTERS.map((k) => `sum(${k})`).join(', '));
+  for (const period of COARSE) {
+    const from = startOf(period, sql`${firstDay}::date`);
+    const to = startOf(period, sql`${lastDay}::date`);
+    const range = sql`start >= ${from} AND start <= ${to}`;
+    const days = sql`period = 'day' AND ${startOf(period, sql`start`)} >= ${from} AND ${startOf(period, sql`start`)} <= ${to}`;
+    await sql`DELETE FROM traffic_page_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(db);
+    await sql`INSERT INTO traffic_page_period (site_id, period, start, agent, path_id, ${sql.raw(COUNTERS.join(', '))})
+              SELECT site_id, ${period}, ${startOf(period, sql`start`)}, agent, path_id, ${sums} FROM traffic_page_period
+               WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4, 5`.execute(db);
+    await sql`DELETE FROM traffic_agent_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(db);
+    await sql`INSERT INTO traffic_agent_period (site_id, period, start, agent, ${sql.raw(COUNTERS.join(', '))})
+              SELECT site_id, ${period}, ${startOf(period, sql`start`)}, agent, ${sums} FROM traffic_agent_period
+               WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4`.execute(db);
+    await sql`DELETE FROM traffic_referral_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(db);
+    await sql`INSERT INTO traffic_referral_period (site_id, period, start, assistant, path_id, visits)
+              SELECT site_id, ${period}, ${startOf(period, sql`start`)}, assistant, path_id, sum(visits) FROM traffic_referral_period
+               WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4, 5`.execute(db);
+  }
+  const touched = await sql<{ period: Period; start: string }>`
+    SELECT DISTINCT period, start FROM traffic_agent_period
+     WHERE site_id = ${siteId} AND start >= date_trunc('quarter', ${firstDay}::date)::date AND start <= ${lastDay}::date
+       AND (period <> 'day' OR start >= ${firstDay}::date)`.execute(db);
+  await summarizePeriods(
+    db,
+    siteId,
+    touched.rows.map((r) => [r.period, r.start] as const),
+  );
+}
+
+/** Rebuilds what an import left pending (it stopped between its last batch and its period sums), and clears the mark. */
+export async function settlePendingPeriods(ctx: AppContext, importId: number): Promise<void> {
+  const row = await ctx.db.selectFrom('crawlerLogImports').select(['siteId', 'firstDay', 'lastDay', 'rollupsPending']).where('id', '=', importId).executeTakeFirst();
+  if (!row?.rollupsPending) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (row.firstDay && row.lastDay) await rebuildPeriods(trx, row.siteId, row.firstDay, row.lastDay);
+    await trx.updateTable('crawlerLogImports').set({ rollupsPending: false }).where('id', '=', importId).execute();
+  });
 }

@@ -57,6 +57,8 @@ describe('pages', () => {
     expect(pathOf('https://www.acme.com')).toBe('/');
     expect(pathOf('*')).toBeNull();
     expect(pathOf(`/${'a'.repeat(5000)}`)).toHaveLength(1024);
+    // A JSON log can carry NUL and half a surrogate pair, which Postgres text refuses.
+    expect(pathOf('/a\u0000b\ud800c')).toBe('/a\ufffdb\ufffdc');
     expect([isAsset('/app.CSS'), isAsset('/img/logo.png'), isAsset('/pricing'), isAsset('/v1.2/docs')]).toEqual([true, true, false, false]);
   });
 });
