@@ -120,3 +120,25 @@ describe('the log-import job', { timeout: 120_000 }, () => {
     expect(longest).toBeLessThan(Math.min(2000, took / 4));
   });
 });
+
+describe('deleting a site', () => {
+  it('removes its traffic with it, the hashes of its requests included', async () => {
+    const { deleteSite } = await import('../../src/domain/sites/delete.ts');
+    const site = await newSite('Doomed');
+    const row = await createImport(app.ctx, site, null, { source: 'cli', format: 'auto' });
+    await runLogImport(app.ctx, site, row.id, { source: chunks(LOG.subarray(0, 200_000)) });
+    const count = async (table: 'trafficSeen' | 'trafficSalts' | 'trafficPagePeriod' | 'trafficPaths' | 'crawlerLogImports') =>
+      Number(
+        (
+          await app.ctx.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('siteId', '=', site)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('trafficSeen')).toBeGreaterThan(0);
+    await deleteSite(app.ctx, site);
+    for (const table of ['trafficSeen', 'trafficSalts', 'trafficPagePeriod', 'trafficPaths', 'crawlerLogImports'] as const) expect(await count(table), table).toBe(0);
+  });
+});
