@@ -359,6 +359,21 @@ describe('who may do what', () => {
     const res = await post(line('198.51.100.1', '24/Nov/2026', '/x', GPTBOT), 'auto', third);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('10');
+    // Queued imports whose job was lost stop counting after a day; a running one with no progress for an hour is failed.
+    const first = await app.ctx.db.selectFrom('crawlerLogImports').select('id').where('siteId', '=', third).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    await app.ctx.db.updateTable('crawlerLogImports').set({ status: 'running', progressedAt: clock.now() }).where('id', '=', first.id).execute();
+    clock.advance(2 * 3600_000);
+    try {
+      expect((await post(line('198.51.100.1', '24/Nov/2026', '/y', GPTBOT), 'auto', third)).status).toBe(200);
+      const errors = async () =>
+        (await app.ctx.db.selectFrom('crawlerLogImports').select('error').where('siteId', '=', third).where('status', '=', 'failed').execute()).map((f) => f.error);
+      expect(await errors()).toEqual([expect.stringMatching(/no progress for an hour/)]);
+      clock.advance(23 * 3600_000);
+      expect((await post(line('198.51.100.1', '24/Nov/2026', '/z', GPTBOT), 'auto', third)).status).toBe(200);
+      expect((await errors()).filter((e) => /its job was lost/.test(e ?? ''))).toHaveLength(19);
+    } finally {
+      clock.set('2026-11-26T12:00:00Z');
+    }
   });
 });
 

@@ -17,8 +17,14 @@ import type { CrawlerLogListQuery, CrawlerLogPull } from './schemas.ts';
  */
 
 export const PENDING_MAX = 20;
-/** An import with no progress for this long has lost its process (a CLI stopped); the next request marks it failed. */
-const STALE_MS = 60 * 60 * 1000;
+/**
+ * A running import with no progress for this long has lost its process (a
+ * CLI stopped; a worker's job would have been retried long before), and a
+ * queued one this long has lost its job (Redis lost it): the next request
+ * marks them failed, so they stop counting as waiting.
+ */
+const STALE_RUNNING_MS = 60 * 60 * 1000;
+const STALE_QUEUED_MS = 24 * 60 * 60 * 1000;
 
 /** Every column but the bytes waiting for the job. */
 const COLUMNS = [
@@ -93,21 +99,18 @@ export function shownUrl(url: string): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-/** Imports left running by a process that stopped (no progress for an hour) end failed, so they stop counting as waiting. */
 async function failStale(ctx: AppContext, siteId: number): Promise<void> {
-  await ctx.db
-    .updateTable('crawlerLogImports')
-    .set({
-      status: 'failed',
-      error: 'stopped: no progress for an hour (its process stopped); the lines before were counted',
-      finishedAt: ctx.clock.now(),
-      payload: null,
-      pullUrl: null,
-    })
-    .where('siteId', '=', siteId)
-    .where('status', 'in', ['queued', 'running'])
-    .where(sql<Date>`coalesce(progressed_at, started_at, requested_at)`, '<', new Date(ctx.clock.now().getTime() - STALE_MS))
-    .execute();
+  const now = ctx.clock.now().getTime();
+  const stale = (status: 'queued' | 'running', since: number, error: string) =>
+    ctx.db
+      .updateTable('crawlerLogImports')
+      .set({ status: 'failed', error, finishedAt: ctx.clock.now(), payload: null, pullUrl: null })
+      .where('siteId', '=', siteId)
+      .where('status', '=', status)
+      .where(sql<Date>`coalesce(progressed_at, started_at, requested_at)`, '<', new Date(now - since))
+      .execute();
+  await stale('running', STALE_RUNNING_MS, 'stopped: no progress for an hour (its process stopped); the lines before were counted');
+  await stale('queued', STALE_QUEUED_MS, 'never started: its job was lost; send the log again (lines already counted count once)');
 }
 
 interface NewImport {
