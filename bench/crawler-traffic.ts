@@ -130,7 +130,7 @@ async function main() {
     const bigRun = cli(bigSite.id, big);
     const bigImport = (JSON.parse(bigRun.stdout) as { import: { lines: number; counted: number } }).import;
     // What autovacuum would have done by the time anyone reads the report (it may be off on a bench database).
-    await sql`ANALYZE traffic_agent_period, traffic_period_pages, traffic_referral_period, traffic_paths, rollup_page_period`.execute(db);
+    await sql`VACUUM ANALYZE traffic_agent_period, traffic_period_pages, traffic_period_totals, traffic_paths, rollup_page_period`.execute(db);
     const reports: { period: Period; start: string; rows: number; p50: number; p95: number; max: number }[] = [];
     for (const [period, start] of [
       ['week', '2026-11-16'],

@@ -133,6 +133,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       PRIMARY KEY (site_id, period, start, assistant, path_id)
     ) WITH (fillfactor = 70);
 
+    -- Per period, written when an import ends: pages crawled, the pages that served errors or redirects, the
+    -- referrals per assistant (with top landing pages) and per landing page (with the assistants): JSON lists
+    -- the report hands out as they are, so a read is one row, whatever the pages and assistants.
+    CREATE TABLE traffic_period_totals (
+      site_id integer NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+      period text NOT NULL CHECK (period IN ('day', 'week', 'month', 'quarter')),
+      start date NOT NULL,
+      pages integer NOT NULL,
+      status_pages jsonb NOT NULL,
+      referral_assistants jsonb NOT NULL,
+      referral_pages jsonb NOT NULL,
+      PRIMARY KEY (site_id, period, start)
+    );
+
     CREATE TABLE traffic_salts (
       site_id integer NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
       day date NOT NULL,
@@ -161,7 +175,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE crawler_ranges, traffic_seen, traffic_salts, traffic_period_pages, traffic_referral_period, traffic_agent_period, traffic_page_period, traffic_paths, crawler_log_imports`.execute(
+  await sql`DROP TABLE crawler_ranges, traffic_seen, traffic_salts, traffic_period_totals, traffic_period_pages, traffic_referral_period, traffic_agent_period, traffic_page_period, traffic_paths, crawler_log_imports`.execute(
     db,
   );
 }

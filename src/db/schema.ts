@@ -674,6 +674,23 @@ export interface TrafficReferralPeriodTable extends PeriodKey {
   visits: number;
 }
 
+/** A page that served agents redirects or errors, in a period's totals. */
+export interface TrafficStatusPageJson {
+  path: string;
+  url: string;
+  hits: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+export interface TrafficPeriodTotalsTable extends PeriodKey {
+  pages: number;
+  statusPages: ColumnType<TrafficStatusPageJson[], string, string>;
+  referralAssistants: ColumnType<{ assistant: string; visits: number; pages: { path: string; url: string; visits: number }[] }[], string, string>;
+  referralPages: ColumnType<{ path: string; url: string; visits: number; assistants: { assistant: string; visits: number }[] }[], string, string>;
+}
+
 export interface TrafficSaltsTable {
   siteId: number;
   day: string;
@@ -738,6 +755,7 @@ export interface Database {
   trafficAgentPeriod: TrafficAgentPeriodTable;
   trafficReferralPeriod: TrafficReferralPeriodTable;
   trafficPeriodPages: TrafficPeriodPagesTable;
+  trafficPeriodTotals: TrafficPeriodTotalsTable;
   trafficSalts: TrafficSaltsTable;
   trafficSeen: TrafficSeenTable;
   crawlerRanges: CrawlerRangesTable;

@@ -17,14 +17,14 @@ import { latestImport, serializeImport } from './imports.ts';
  * them errors or redirects, the visits assistants sent (per assistant and
  * landing page), and the join with the site's pages and the answers'
  * citations of the same period: pages crawled that no answer cites, pages
- * cited that no agent fetched. Everything is read from the period rollups
- * (store.ts): cost grows with the pages crawled in the period, not with the
- * lines imported. Pages per agent, top pages and the page lists read the
- * summaries an import writes when it ends (store.ts `summarizePeriods`).
+ * cited that no agent fetched. Everything but the join is read from the
+ * summaries an import writes when it ends (store.ts `summarizePeriods`): a
+ * row per agent and one for the period; the join reads the period's pages
+ * (a few thousand rows) against its citations. Cost grows with the pages
+ * crawled in the period, never with the lines imported.
  */
 
-/** Pages listed per agent, per list of the join, and per referral list. */
-const TOP_PAGES = 10;
+/** Pages listed per list of the join (the other lists are cut when an import ends, store.ts). */
 const LISTED = 50;
 
 const crawlers = new Map(AI_CRAWLERS.map((c) => [c.agent, c]));
@@ -100,54 +100,52 @@ async function agentRows(db: Db, siteId: number, p: ReportPeriod) {
   });
 }
 
-/** Pages whose hits (any agent) include redirects or errors, errors first. */
-async function statusPages(db: Db, siteId: number, p: ReportPeriod) {
-  const { rows } = await sql<{ path: string; url: string; title: string | null; hits: number; s3xx: number; s4xx: number; s5xx: number }>`
-    SELECT x.path, x.url, pg.title, x.hits, x.s3xx, x.s4xx, x.s5xx
-      FROM (SELECT path, normalized_url AS url, hits, s3xx, s4xx, s5xx FROM traffic_period_pages
-             WHERE site_id = ${siteId} AND period = ${p.period} AND start = ${p.start} AND s3xx + s4xx + s5xx > 0
-             ORDER BY s4xx + s5xx DESC, s3xx DESC, path LIMIT ${LISTED}) x
-      LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = x.url
-     ORDER BY x.s4xx + x.s5xx DESC, x.s3xx DESC, x.path`.execute(db);
-  return rows.map((r) => ({ path: r.path, url: r.url, title: r.title, hits: n(r.hits), redirect: n(r.s3xx), clientError: n(r.s4xx), serverError: n(r.s5xx) }));
-}
-
-async function referrals(db: Db, siteId: number, p: ReportPeriod) {
-  const where = sql`r.site_id = ${siteId} AND r.period = ${p.period} AND r.start = ${p.start}`;
-  const [byAssistant, top, pages] = await Promise.all([
-    sql<{
-      assistant: string;
-      visits: number;
-    }>`SELECT r.assistant, sum(r.visits) AS visits FROM traffic_referral_period r WHERE ${where} GROUP BY r.assistant ORDER BY 2 DESC, 1`.execute(db),
-    sql<{ assistant: string; path: string; url: string; visits: number }>`
-      SELECT x.assistant, t.path, t.normalized_url AS url, x.visits
-        FROM (SELECT r.assistant, r.path_id, r.visits, row_number() OVER (PARTITION BY r.assistant ORDER BY r.visits DESC, r.path_id) AS n
-                FROM traffic_referral_period r WHERE ${where}) x
-        JOIN traffic_paths t ON t.id = x.path_id
-       WHERE x.n <= ${TOP_PAGES} ORDER BY x.assistant, x.n`.execute(db),
-    sql<{ path: string; url: string; title: string | null; visits: number; assistants: { assistant: string; visits: number }[] }>`
-      SELECT t.path, t.normalized_url AS url, pg.title, x.visits, x.assistants
-        FROM (SELECT r.path_id, sum(r.visits) AS visits, json_agg(json_build_object('assistant', r.assistant, 'visits', r.visits) ORDER BY r.visits DESC, r.assistant) AS assistants
-                FROM traffic_referral_period r WHERE ${where} GROUP BY r.path_id ORDER BY 2 DESC, 1 LIMIT ${LISTED}) x
-        JOIN traffic_paths t ON t.id = x.path_id
-        LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = t.normalized_url
-       ORDER BY x.visits DESC, t.path`.execute(db),
-  ]);
+/**
+ * The period's totals an import's end wrote (store.ts): pages crawled, the
+ * pages that served agents errors or redirects (errors first), referrals
+ * per assistant and per landing page; titles from the site's pages.
+ */
+async function periodTotals(db: Db, siteId: number, p: ReportPeriod) {
+  const row = await db.selectFrom('trafficPeriodTotals').selectAll().where('siteId', '=', siteId).where('period', '=', p.period).where('start', '=', p.start).executeTakeFirst();
+  const status = row?.statusPages ?? [];
+  const byAssistant = row?.referralAssistants ?? [];
+  const landing = row?.referralPages ?? [];
+  const urls = [...new Set([...status.map((x) => x.url), ...landing.map((x) => x.url)])];
+  const titles = new Map(
+    urls.length
+      ? (await db.selectFrom('pages').select(['normalizedUrl', 'title']).where('siteId', '=', siteId).where('normalizedUrl', 'in', urls).execute()).map((r) => [
+          r.normalizedUrl,
+          r.title,
+        ])
+      : [],
+  );
   return {
-    visits: byAssistant.rows.reduce((s, r) => s + n(r.visits), 0),
-    assistants: byAssistant.rows.map((r) => ({
-      assistant: r.assistant,
-      company: assistants.get(r.assistant)?.company ?? null,
-      visits: n(r.visits),
-      pages: top.rows.filter((x) => x.assistant === r.assistant).map((x) => ({ path: x.path, url: x.url, visits: n(x.visits) })),
-    })),
-    pages: pages.rows.map((r) => ({
+    pages: n(row?.pages),
+    statusPages: status.map((r) => ({
       path: r.path,
       url: r.url,
-      title: r.title,
-      visits: n(r.visits),
-      assistants: r.assistants.map((a) => ({ assistant: a.assistant, visits: n(a.visits) })),
+      title: titles.get(r.url) ?? null,
+      hits: n(r.hits),
+      redirect: n(r.s3xx),
+      clientError: n(r.s4xx),
+      serverError: n(r.s5xx),
     })),
+    referrals: {
+      visits: byAssistant.reduce((sum, a) => sum + n(a.visits), 0),
+      assistants: byAssistant.map((a) => ({
+        assistant: a.assistant,
+        company: assistants.get(a.assistant)?.company ?? null,
+        visits: n(a.visits),
+        pages: (a.pages ?? []).map((x) => ({ path: x.path, url: x.url, visits: n(x.visits) })),
+      })),
+      pages: landing.map((r) => ({
+        path: r.path,
+        url: r.url,
+        title: titles.get(r.url) ?? null,
+        visits: n(r.visits),
+        assistants: r.assistants.map((a) => ({ assistant: a.assistant, visits: n(a.visits) })),
+      })),
+    },
   };
 }
 
@@ -194,27 +192,25 @@ async function join(db: Db, siteId: number, p: ReportPeriod) {
 
 export async function crawlerTrafficReport(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
   const p = await trafficPeriod(ctx, site.id, query);
-  const [periods, agents, problems, sent, joined, last, distinctPages] = await Promise.all([
+  const [periods, agents, totals, joined, last] = await Promise.all([
     trafficPeriods(ctx.db, site.id, p.period),
     agentRows(ctx.db, site.id, p),
-    statusPages(ctx.db, site.id, p),
-    referrals(ctx.db, site.id, p),
+    periodTotals(ctx.db, site.id, p),
     join(ctx.db, site.id, p),
     latestImport(ctx, site.id),
-    sql<{ pages: number }>`SELECT count(*) AS pages FROM traffic_period_pages WHERE site_id = ${site.id} AND period = ${p.period} AND start = ${p.start}`.execute(ctx.db),
   ]);
   const sum = (pick: (a: (typeof agents)[number]) => number) => agents.reduce((s, a) => s + pick(a), 0);
   return {
     ...periodEcho(p, periods),
     totals: {
       hits: sum((a) => a.hits),
-      pages: n(distinctPages.rows[0]?.pages),
-      referrals: sent.visits,
+      pages: totals.pages,
+      referrals: totals.referrals.visits,
       ...verifiedShare({ verified: sum((a) => a.checked - a.spoofed), spoofed: sum((a) => a.spoofed) }),
     },
     agents,
-    statusPages: problems,
-    referrals: sent,
+    statusPages: totals.statusPages,
+    referrals: totals.referrals,
     ...joined,
     lastImport: last ? serializeImport(last) : null,
   };

@@ -32,8 +32,9 @@ import type { ImportRecord } from './imports.ts';
 
 /** Paths whose ids are kept in memory per import, at most (then forgotten and read again). */
 const PATH_CACHE_MAX = 100_000;
-/** Pages listed per agent in the report. */
+/** Pages listed per agent (and per assistant) in the report, and in its page lists. */
 export const TOP_PAGES = 10;
+export const LISTED = 50;
 /** Week, month and quarter keys held before they are written. */
 const COARSE_MAX = 200_000;
 const COARSE: readonly Period[] = ['week', 'month', 'quarter'];
@@ -180,7 +181,7 @@ export class TrafficWriter {
     Object.assign(this, totals);
     if (coarse) {
       for (const k of ['pages', 'agents', 'referrals'] as const) for (const [key, c] of coarse.sums[k]) add(this.coarse[k], key, c);
-      for (const key of coarse.sums.agents.keys()) this.touched.add(key.split('\u0001', 2).join('|'));
+      for (const key of [...coarse.sums.agents.keys(), ...coarse.sums.referrals.keys()]) this.touched.add(key.split('\u0001', 2).join('|'));
       for (const day of coarse.days) this.touched.add(`day|${day}`);
       for (const [pathId, day] of coarse.crawled) if ((this.crawled.get(pathId) ?? '') < day) this.crawled.set(pathId, day);
       if (this.coarse.pages.size + this.coarse.referrals.size > COARSE_MAX) await this.flushPeriods();
@@ -320,6 +321,39 @@ export async function summarizePeriods(db: Executor, siteId: number, periods: re
               LEFT JOIN traffic_paths t ON t.id = r.path_id AND r.n <= ${TOP_PAGES}
              GROUP BY r.period, r.start, r.agent) x
      WHERE a.site_id = ${siteId} AND a.period = x.period AND a.start = x.start AND a.agent = x.agent`.execute(db);
+  await sql`DELETE FROM traffic_period_totals WHERE site_id = ${siteId} AND ${chosen}`.execute(db);
+  await sql`
+    WITH chosen AS (SELECT * FROM unnest(${periods.map((p) => p[0])}::text[], ${periods.map((p) => p[1])}::date[]) AS c(period, start)),
+    pages AS (SELECT period, start, count(*) AS pages FROM traffic_period_pages WHERE site_id = ${siteId} AND ${chosen} GROUP BY 1, 2),
+    status AS (
+      SELECT period, start,
+             jsonb_agg(jsonb_build_object('path', path, 'url', normalized_url, 'hits', hits, 's3xx', s3xx, 's4xx', s4xx, 's5xx', s5xx) ORDER BY n) AS list
+        FROM (SELECT *, row_number() OVER (PARTITION BY period, start ORDER BY s4xx + s5xx DESC, s3xx DESC, path) AS n
+                FROM traffic_period_pages WHERE site_id = ${siteId} AND ${chosen} AND s3xx + s4xx + s5xx > 0) x
+       WHERE n <= ${LISTED} GROUP BY 1, 2),
+    r AS (SELECT r.period, r.start, r.assistant, r.path_id, r.visits, t.path, t.normalized_url
+            FROM traffic_referral_period r JOIN traffic_paths t ON t.id = r.path_id WHERE r.site_id = ${siteId} AND (r.period, r.start) IN (SELECT * FROM chosen)),
+    assistants AS (
+      SELECT period, start, jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits, 'pages', top) ORDER BY visits DESC, assistant) AS list
+        FROM (SELECT period, start, assistant, sum(visits) AS visits,
+                     jsonb_agg(jsonb_build_object('path', path, 'url', normalized_url, 'visits', visits) ORDER BY n) FILTER (WHERE n <= ${TOP_PAGES}) AS top
+                FROM (SELECT *, row_number() OVER (PARTITION BY period, start, assistant ORDER BY visits DESC, path_id) AS n FROM r) x
+               GROUP BY 1, 2, 3) y
+       GROUP BY 1, 2),
+    landing AS (
+      SELECT period, start, jsonb_agg(jsonb_build_object('path', path, 'url', normalized_url, 'visits', visits, 'assistants', assistants) ORDER BY n) AS list
+        FROM (SELECT *, row_number() OVER (PARTITION BY period, start ORDER BY visits DESC, path) AS n
+                FROM (SELECT period, start, path, normalized_url, sum(visits) AS visits,
+                             jsonb_agg(jsonb_build_object('assistant', assistant, 'visits', visits) ORDER BY visits DESC, assistant) AS assistants
+                        FROM r GROUP BY 1, 2, 3, 4) z) x
+       WHERE n <= ${LISTED} GROUP BY 1, 2)
+    INSERT INTO traffic_period_totals (site_id, period, start, pages, status_pages, referral_assistants, referral_pages)
+    SELECT ${siteId}::int, c.period, c.start, coalesce(p.pages, 0), coalesce(s.list, '[]'), coalesce(a.list, '[]'), coalesce(l.list, '[]')
+      FROM chosen c
+      LEFT JOIN pages p USING (period, start)
+      LEFT JOIN status s USING (period, start)
+      LEFT JOIN assistants a USING (period, start)
+      LEFT JOIN landing l USING (period, start)`.execute(db);
 }
 
 /** The first day of the period holding `day`, in SQL. */
@@ -350,10 +384,10 @@ export async function rebuildPeriods(db: Executor, siteId: number, firstDay: str
               SELECT site_id, ${period}, ${startOf(period, sql`start`)}, assistant, path_id, sum(visits) FROM traffic_referral_period
                WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4, 5`.execute(db);
   }
+  const range = sql`site_id = ${siteId} AND start >= date_trunc('quarter', ${firstDay}::date)::date AND start <= ${lastDay}::date AND (period <> 'day' OR start >= ${firstDay}::date)`;
   const touched = await sql<{ period: Period; start: string }>`
-    SELECT DISTINCT period, start FROM traffic_agent_period
-     WHERE site_id = ${siteId} AND start >= date_trunc('quarter', ${firstDay}::date)::date AND start <= ${lastDay}::date
-       AND (period <> 'day' OR start >= ${firstDay}::date)`.execute(db);
+    SELECT period, start FROM traffic_agent_period WHERE ${range}
+    UNION SELECT period, start FROM traffic_referral_period WHERE ${range}`.execute(db);
   await summarizePeriods(
     db,
     siteId,
