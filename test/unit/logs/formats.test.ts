@@ -114,3 +114,23 @@ describe('JSON logs', () => {
     expect(of('Googlebot')).toEqual(['unverifiable']);
   });
 });
+
+describe('the days kept', () => {
+  it('skips entries dated before the window or in the future, saying why', async () => {
+    const reader = new LogReader({
+      format: 'auto',
+      ranges: new AddressRanges([]),
+      oldest: Date.UTC(2026, 10, 21),
+      newest: Date.UTC(2026, 10, 22),
+      windowNote: 'dated more than 400 days ago or in the future; not counted',
+    });
+    const line = (day: number) => `198.51.100.1 - - [${day}/Nov/2026:08:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "GPTBot/1.2"\n`;
+    reader.push(Buffer.from([line(20), line(21), line(23)].join('')));
+    reader.end();
+    expect(reader.take().map((e) => e.day)).toEqual(['2026-11-21']);
+    expect(reader.errors).toEqual([
+      { line: 1, reason: 'dated more than 400 days ago or in the future; not counted' },
+      { line: 3, reason: 'dated more than 400 days ago or in the future; not counted' },
+    ]);
+  });
+});
