@@ -1,5 +1,6 @@
 import type { JobName } from '../src/queue/catalog.ts';
 import { crawlerCheck, crawlerCheckExhausted, crawlerCheckTick } from './crawler-check.ts';
+import { logImport, logImportExhausted } from './log-import.ts';
 import { reanalyse } from './reanalyse.ts';
 import { retentionTick } from './retention.ts';
 import { rewrite } from './rewrite.ts';
@@ -25,10 +26,12 @@ export const handlers: { [N in JobName]: JobHandler<N> } = {
   'webhook-delivery': webhookDelivery,
   'webhook-reconcile': webhookReconcile,
   'webhook-period-tick': webhookPeriodTick,
+  'log-import': logImport,
 };
 
 export const exhaustedHandlers: { [N in JobName]?: ExhaustedHandler<N> } = {
   scan: scanExhausted,
   'sitemap-import': sitemapImportExhausted,
   'crawler-check': crawlerCheckExhausted,
+  'log-import': logImportExhausted,
 };

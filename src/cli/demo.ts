@@ -10,6 +10,8 @@ import { createEvent, siteEventCreateSchema } from '../domain/sites/events.ts';
 import { createSite, findSite } from '../domain/sites/sites.ts';
 import { requestCrawlerCheck } from '../domain/crawlers/checks.ts';
 import { requestSitemapImport } from '../domain/pages/imports.ts';
+import { createImport } from '../domain/traffic/imports.ts';
+import { DEMO_LOG_URL } from '../fixture-site/demo-site.ts';
 import { createUser } from '../domain/workspace/users.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
@@ -26,18 +28,22 @@ const DEMO_PROMPTS = [
 ];
 
 /**
- * The demo project's pages and crawler check, queued when it has none: a
- * demo seeded before they existed gets them too (a new one got them when
- * its site was made).
+ * The demo project's pages, crawler check and server log, queued when it
+ * has none: a demo seeded before they existed gets them too (a new one got
+ * the first two when its site was made). The log is the demo site's own
+ * (`/logs/access.log.gz`), pulled as a log drain would be, so the first
+ * crawler traffic report has AI crawlers and assistants' visitors in it.
  */
 export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Promise<void> {
-  const [imported, checked] = await Promise.all([
+  const [imported, checked, logged] = await Promise.all([
     ctx.db.selectFrom('sitemapImports').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
     ctx.db.selectFrom('crawlerChecks').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
+    ctx.db.selectFrom('crawlerLogImports').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
   ]);
   const site = { id: seed.projectId };
   if (!imported) await requestSitemapImport(ctx, site, seed.userId, 'create');
   if (!checked) await requestCrawlerCheck(ctx, site, seed.userId, 'create');
+  if (!logged) await createImport(ctx, seed.projectId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
 }
 
 /** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */

@@ -8,6 +8,7 @@ import { nameCommands } from './commands/names.ts';
 import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
 import { webhookCommands } from './commands/webhooks.ts';
+import { trafficCommands } from './commands/traffic.ts';
 import { workspaceCommands } from './commands/workspace.ts';
 
 /**
@@ -23,6 +24,7 @@ const COMMANDS: Command[] = [
   ...workspaceCommands,
   ...scanCommands,
   ...siteIntelligenceCommands,
+  ...trafficCommands,
   ...nameCommands,
   ...dataCommands,
   ...webhookCommands,
@@ -36,8 +38,8 @@ ${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
 const commandUsage = (c: Command) => `usage: sightline ${c.usage}\n  ${c.summary}`;
 
 function findCommand(argv: string[]): Command | undefined {
-  const two = argv.slice(0, 2).join(' ');
-  return COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === argv[0]);
+  const [three, two] = [argv.slice(0, 3).join(' '), argv.slice(0, 2).join(' ')];
+  return COMMANDS.find((c) => c.name === three) ?? COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === argv[0]);
 }
 
 export async function main(argv: string[]): Promise<number> {

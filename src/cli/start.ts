@@ -43,7 +43,7 @@ export async function runStart(config: Config): Promise<void> {
   });
   const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });
   const demo = await seedDemo(ctx, '.sightline');
-  await ensureDemoSiteReads(ctx, demo).catch((err: Error) => log.warn({ err: err.message }, 'demo pages and crawler check not queued'));
+  await ensureDemoSiteReads(ctx, demo).catch((err: Error) => log.warn({ err: err.message }, 'demo pages, crawler check and server log not queued'));
 
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
@@ -119,6 +119,7 @@ export async function runStart(config: Config): Promise<void> {
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/pages`,
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawlers`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawler-traffic`,
       '',
       '  Ctrl-C stops everything.',
       '',

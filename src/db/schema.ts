@@ -625,6 +625,139 @@ export interface CrawlerChecksTable {
   finishedAt: Timestamp | null;
 }
 
+/** An import of a server access log (migration 20261128T1200): what it read and what it counted. */
+export interface CrawlerLogImportsTable {
+  id: Generated<number>;
+  siteId: number;
+  status: ColumnType<SiteJobStatus, SiteJobStatus | undefined, SiteJobStatus>;
+  source: 'upload' | 'pull' | 'cli';
+  format: 'auto' | 'combined' | 'json';
+  formats: ColumnType<string[], string[] | undefined, string[]>;
+  url: string | null;
+  pullUrl: string | null;
+  payload: Buffer | null;
+  bytes: ColumnType<number, number | undefined, number>;
+  lines: ColumnType<number, number | undefined, number>;
+  counted: ColumnType<number, number | undefined, number>;
+  duplicates: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  other: ColumnType<number, number | undefined, number>;
+  agentHits: ColumnType<number, number | undefined, number>;
+  referrals: ColumnType<number, number | undefined, number>;
+  firstDay: string | null;
+  lastDay: string | null;
+  errors: ColumnType<{ line: number; reason: string }[], string | undefined, string>;
+  error: string | null;
+  resumeLine: ColumnType<number, number | undefined, number>;
+  rollupsPending: ColumnType<boolean, boolean | undefined, boolean>;
+  requestedBy: number | null;
+  requestedAt: CreatedAt;
+  startedAt: Timestamp | null;
+  progressedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
+/** A page AI agents or referred visitors reached, by its path (migration 20261128T1200). */
+export interface TrafficPathsTable {
+  id: Generated<number>;
+  siteId: number;
+  path: string;
+  normalizedUrl: string;
+  isPage: boolean;
+  lastCrawled: string | null;
+}
+
+/** The hit counters of an agent (and a page), per period. */
+interface TrafficCounters {
+  hits: number;
+  verified: number;
+  spoofed: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+export interface TrafficPagePeriodTable extends PeriodKey, TrafficCounters {
+  agent: string;
+  pathId: number;
+}
+
+export interface TrafficAgentPeriodTable extends PeriodKey, TrafficCounters {
+  agent: string;
+  pages: ColumnType<number, number | undefined, number>;
+  top: ColumnType<TrafficTopPageJson[], string | undefined, string>;
+}
+
+/** One of an agent's most fetched pages in a period, as an import's end writes it. */
+export interface TrafficTopPageJson {
+  path: string;
+  url: string;
+  hits: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+export interface TrafficPeriodPagesTable extends PeriodKey {
+  pathId: number;
+  path: string;
+  normalizedUrl: string;
+  isPage: boolean;
+  hits: number;
+  spoofed: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+  agents: string[];
+}
+
+export interface TrafficReferralPeriodTable extends PeriodKey {
+  assistant: string;
+  pathId: number;
+  visits: number;
+}
+
+/** A page that served agents redirects or errors, in a period's totals. */
+export interface TrafficStatusPageJson {
+  path: string;
+  url: string;
+  hits: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+}
+
+export interface TrafficPeriodTotalsTable extends PeriodKey {
+  pages: number;
+  statusPages: ColumnType<TrafficStatusPageJson[], string, string>;
+  referralAssistants: ColumnType<{ assistant: string; visits: number; pages: { path: string; url: string; visits: number }[] }[], string, string>;
+  referralPages: ColumnType<{ path: string; url: string; visits: number; assistants: { assistant: string; visits: number }[] }[], string, string>;
+}
+
+export interface TrafficSaltsTable {
+  siteId: number;
+  day: string;
+  salt: string;
+}
+
+export interface TrafficSeenTable {
+  siteId: number;
+  day: string;
+  hash: string;
+}
+
+/** A published address prefix of an AI crawler, loaded by the operator. */
+export interface CrawlerRangesTable {
+  agent: string;
+  prefix: string;
+  source: string;
+  createdAt: string | null;
+  loadedAt: CreatedAt;
+}
+
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
 /** A site whose rollups must be rebuilt after retention dropped a month of its answers (domain/answers/retention.ts). */
@@ -737,6 +870,16 @@ export interface Database {
   pages: PagesTable;
   sitemapImports: SitemapImportsTable;
   crawlerChecks: CrawlerChecksTable;
+  crawlerLogImports: CrawlerLogImportsTable;
+  trafficPaths: TrafficPathsTable;
+  trafficPagePeriod: TrafficPagePeriodTable;
+  trafficAgentPeriod: TrafficAgentPeriodTable;
+  trafficReferralPeriod: TrafficReferralPeriodTable;
+  trafficPeriodPages: TrafficPeriodPagesTable;
+  trafficPeriodTotals: TrafficPeriodTotalsTable;
+  trafficSalts: TrafficSaltsTable;
+  trafficSeen: TrafficSeenTable;
+  crawlerRanges: CrawlerRangesTable;
   shareLinks: ShareLinksTable;
   categories: CategoriesTable;
   prompts: PromptsTable;
@@ -785,6 +928,7 @@ export type SiteEventRow = Selectable<SiteEventsTable>;
 export type PageRow = Selectable<PagesTable>;
 export type SitemapImportRow = Selectable<SitemapImportsTable>;
 export type CrawlerCheckRow = Selectable<CrawlerChecksTable>;
+export type CrawlerLogImportRow = Selectable<CrawlerLogImportsTable>;
 export type ShareLinkRow = Selectable<ShareLinksTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type PromptRow = Selectable<PromptsTable>;

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { accessLog } from './access-log.ts';
 import type { FixtureRoute } from './server.ts';
 
 /**
@@ -6,7 +7,9 @@ import type { FixtureRoute } from './server.ts';
  * simulator cites for the brand, so demo answers link its pages), served locally
  * by `npm start` so the demo project has pages and a crawler check without
  * touching the internet: a robots.txt that blocks some AI crawlers, a
- * sitemap index with a gzipped part, titled pages and an llms.txt.
+ * sitemap index with a gzipped part, titled pages and an llms.txt, and the
+ * site's access log of the last two weeks (`/logs/access.log.gz`, as a log
+ * drain or a bucket would serve it), which the demo imports.
  */
 
 export const DEMO_SITE_DOMAIN = 'brightdesk.com';
@@ -43,8 +46,21 @@ const urlset = (pages: [string, string][]) =>
 const page = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta property="og:title" content="${title}"></head><body><h1>${title}</h1></body></html>`;
 
-export function demoSiteRoutes(): Record<string, FixtureRoute | string> {
+/** Where the demo site serves its access log; the demo project pulls it through the site-fetch guard. */
+export const DEMO_LOG_URL = `${ORIGIN}/logs/access.log.gz`;
+const DEMO_LOG_LINES = 30_000;
+const DAY_MS = 86_400_000;
+
+/** The demo site's access log: the fourteen days up to `now`, people and crawlers on its pages (most visited first). */
+export function demoAccessLog(now: number): Buffer {
+  const paths = [...PAGES, ...BLOG].map(([path]) => path);
+  const blocks = [...accessLog({ pages: paths, host: 'www.brightdesk.com', from: now - 14 * DAY_MS, to: now - 60_000, lines: DEMO_LOG_LINES, seed: 2026 })];
+  return gzipSync(blocks.join(''));
+}
+
+export function demoSiteRoutes(now: number = Date.now()): Record<string, FixtureRoute | string> {
   return {
+    '/logs/access.log.gz': { body: demoAccessLog(now), type: 'application/gzip' },
     '/robots.txt': [
       '# Brightdesk robots.txt',
       'User-agent: *',

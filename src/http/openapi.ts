@@ -71,7 +71,7 @@ function sharedRefusals(route: Route, hasParams: boolean): Record<string, string
   if (hasParams) out[404] = 'Not found, or it belongs to another workspace';
   if (route.body) {
     out[413] = 'Body over 4 MB';
-    out[415] = 'Body without a JSON content type';
+    out[415] = route.rawBody ? `Body neither JSON nor ${route.rawBody.contentType}` : 'Body without a JSON content type';
   }
   if (route.body || route.query) out[422] = `Validation failed; \`fields\` names each wrong ${route.body ? 'field' : 'query parameter'}`;
   return out;
@@ -184,7 +184,13 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     if (route.body) {
       const media = { schema: inputSchema(route.body), ...(route.example !== undefined && { example: route.example }) };
       // The server reads an empty body as {}: the body is required only when {} is not a valid one.
-      op.requestBody = { required: !route.body.safeParse({}).success, content: { 'application/json': media } };
+      op.requestBody = {
+        required: !route.body.safeParse({}).success,
+        content: {
+          'application/json': media,
+          ...(route.rawBody && { [route.rawBody.contentType]: { schema: { type: 'string', format: 'binary', description: route.rawBody.description } } }),
+        },
+      };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = op;
   }

@@ -22,6 +22,7 @@ export const TAGS = [
   { name: 'Reports', description: 'Numbers over periods, read from rollups: visibility, share of voice, trends, sentiment, sources and searches.' },
   { name: 'Pages', description: 'The site’s pages from its sitemaps, and which of them the answers link to.' },
   { name: 'Crawlers', description: 'What AI crawlers may read of the site (robots.txt), and its llms.txt.' },
+  { name: 'Traffic', description: 'What AI crawlers fetched and which visits assistants sent, from the site’s server logs, joined with pages and citations.' },
   { name: 'Shares', description: 'Variant A: revocable public links to a project’s report page.' },
   { name: 'Reanalysis', description: 'Re-reading stored answers with the project’s current names; asks no assistant.' },
   { name: 'Webhooks', description: 'Signed webhooks and Slack messages when something changes for real: endpoints, deliveries, replays; every payload is under `webhooks`.' },
@@ -110,6 +111,11 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
 
   'GET /projects/:id/crawlers': ['getCrawlers', 'Crawlers'],
   'POST /projects/:id/crawlers/check': ['checkCrawlers', 'Crawlers'],
+
+  'POST /projects/:id/crawler-logs': ['importCrawlerLog', 'Traffic'],
+  'POST /projects/:id/crawler-logs/pull': ['pullCrawlerLog', 'Traffic'],
+  'GET /projects/:id/crawler-logs': ['listCrawlerLogs', 'Traffic'],
+  'GET /projects/:id/crawler-traffic': ['getCrawlerTraffic', 'Traffic'],
 
   'GET /projects/:id/shares': ['listShares', 'Shares'],
   'POST /projects/:id/shares': ['createShare', 'Shares'],

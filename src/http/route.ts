@@ -27,6 +27,17 @@ export type Reply =
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
+ * A body of another content type, beside the JSON one, that reaches the
+ * handler as bytes (read up to the body limit): a gzip file. The handler
+ * then gets `raw`, and `body` is undefined.
+ */
+export interface RawBodySpec {
+  contentType: string;
+  description: string;
+}
+type BodyOf<B, W> = W extends RawBodySpec ? Infer<B> | undefined : Infer<B>;
+
+/**
  * What a route answers with one status (`responses` of the route):
  * - a zod schema: a JSON body, named in src/domain/<feature>/responses.ts;
  *   the handler's body is typed from it and the tests validate every such
@@ -78,11 +89,20 @@ export interface HandlerInput<P extends string, A extends Access, B, Q> {
   req: IncomingMessage;
   log: Logger;
   requestId: string;
+  /** The body as bytes, when it came as the route's `rawBody` type. */
+  raw?: Buffer;
 }
 
 type BodyFields<B> = B extends z.ZodType ? keyof z.input<B> & string : never;
 
-export interface RouteSpec<P extends string, A extends Access, B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends Responses | undefined> {
+export interface RouteSpec<
+  P extends string,
+  A extends Access,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  R extends Responses | undefined,
+  W extends RawBodySpec | undefined = undefined,
+> {
   method: Method;
   path: P;
   summary: string;
@@ -92,12 +112,14 @@ export interface RouteSpec<P extends string, A extends Access, B extends z.ZodTy
   /** Body fields that only one variant has: sent to a deployment without it, they are a 422 on that field. */
   variantFields?: Partial<Record<BodyFields<B>, Variant>>;
   body?: B;
+  /** A non-JSON body the route also takes (see RawBodySpec). */
+  rawBody?: W;
   query?: Q;
   /** What it answers, by status: success bodies and its own refusals (see ResponseSpec). `{}` for a route that never succeeds. */
   responses?: R;
   /** A valid body: shown in OpenAPI and used by the role-matrix tests. */
   example?: B extends z.ZodType ? z.input<B> : never;
-  handler: (input: HandlerInput<P, A, Infer<B>, Infer<Q>>) => Promise<HandlerReply<R>> | HandlerReply<R>;
+  handler: (input: HandlerInput<P, A, BodyOf<B, W>, Infer<Q>>) => Promise<HandlerReply<R>> | HandlerReply<R>;
 }
 
 /** A table entry with its types erased, as the server, OpenAPI and the tests read it. */
@@ -109,6 +131,7 @@ export interface Route {
   variant?: Variant;
   variantFields?: Partial<Record<string, Variant>>;
   body?: z.ZodType;
+  rawBody?: RawBodySpec;
   query?: z.ZodType;
   responses?: Responses;
   example?: unknown;
@@ -127,6 +150,7 @@ export interface ServerInput {
   req: IncomingMessage;
   log: Logger;
   requestId: string;
+  raw?: Buffer;
 }
 
 export function defineRoute<
@@ -135,7 +159,8 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   const R extends Responses | undefined = undefined,
->(spec: RouteSpec<P, A, B, Q, R>): Route {
+  const W extends RawBodySpec | undefined = undefined,
+>(spec: RouteSpec<P, A, B, Q, R, W>): Route {
   // The server hands each handler the input its spec declares (ids from its path, a site under /projects/:id,
   // a principal unless public), which the erased table type cannot express.
   return spec as unknown as Route;

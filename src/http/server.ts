@@ -10,7 +10,7 @@ import { bearer } from './bearer.ts';
 import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
 import { tracingHooks } from '../telemetry/state.ts';
 import { ADMIN_QUEUES_PATH, adminQueues } from './admin-queues.ts';
-import { bodyWasAbandoned, readJsonBody } from './body.ts';
+import { bodyWasAbandoned, readJsonBody, readRawBody } from './body.ts';
 import { authorize, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
@@ -146,8 +146,10 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     const ids = parseIds(match.params);
     const site = principal ? await authorize(ctx, route, principal, ids) : null;
     const query = route.query ? validate(route.query, queryObject(queryParams()), 'query') : undefined;
-    const rawBody = route.body ? await readJsonBody(req) : undefined;
-    const body = route.body ? validate(route.body, rawBody ?? {}, 'body') : undefined;
+    // A route's non-JSON body type (a gzip file) reaches its handler as bytes.
+    const raw = route.rawBody && req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === route.rawBody.contentType ? await readRawBody(req) : undefined;
+    const rawBody = route.body && !raw ? await readJsonBody(req) : undefined;
+    const body = route.body && !raw ? validate(route.body, rawBody ?? {}, 'body') : undefined;
     refuseUnservedFields(route, body, ctx.config.apiVariant);
 
     // Most handlers never log: their child logger is made on first use.
@@ -165,6 +167,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
         return (log ??= ctx.logger.child({ reqId: requestId }));
       },
       requestId,
+      raw,
     });
     await sendReply(res, requestId, reply);
   }

@@ -12,6 +12,7 @@ import type { listShares } from '../domain/shares/shares.ts';
 import type { addMentionFeedback } from '../domain/names/feedback.ts';
 import type { listNames } from '../domain/names/names.ts';
 import type { whoami } from '../domain/workspace/orgs.ts';
+import type { crawlerTrafficReport } from '../domain/traffic/report.ts';
 
 /**
  * The short text a tool result opens with, for clients that show text only;
@@ -87,6 +88,14 @@ export const summaries: Record<string, Summary> = {
           ? `; most cited: ${list(b.sources.map((s) => `${s.domain} (${s.count}, ${s.siteType}, in ${withRange(s.share, s.shareLow, s.shareHigh)} of answers)`))}`
           : ''
       }. ${b.ownPages.length} own pages cited.`,
+  ),
+  get_crawler_traffic: of<Result<typeof crawlerTrafficReport>>(
+    (b) =>
+      `AI crawler traffic for ${period(b)}: ${b.totals.hits} hits on ${b.totals.pages} pages${
+        b.agents.length
+          ? ` (${list(b.agents.map((a) => `${a.agent} ${a.hits}${a.verified === null ? '' : `, ${withRange(a.verified, a.verifiedLow, a.verifiedHigh)} verified`}`))})`
+          : ''
+      }; ${b.referrals.visits} visits sent by assistants; ${b.crawledNotCitedTotal} pages crawled but not cited, ${b.citedNotCrawledTotal} cited but not crawled.`,
   ),
   get_competitors: of<Result<typeof siteCompetitors>>(
     (b) =>

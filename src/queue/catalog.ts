@@ -65,6 +65,14 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 60_000,
   },
+  // Reads a server log into crawler traffic. A retry resumes after the lines already committed; a log's own
+  // problems (a line that does not parse, a truncated gzip file) end the import with its message, not a retry.
+  'log-import': {
+    queue: 'traffic',
+    payload: z.object({ siteId: z.number().int().positive(), importId: z.number().int().positive() }),
+    attempts: 3,
+    backoffMs: 30_000,
+  },
   // Makes next months' answer partitions and drops what workspaces no longer keep; idempotent, so a retry is safe.
   'retention-tick': {
     queue: 'schedule',

@@ -8,10 +8,10 @@ const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call(
 
 /**
  * What a lock guards on one site: `facts` (scan analysis, reanalysis),
- * `pages` (sitemap imports), `crawlers` (crawler checks). Separate locks, so a
- * slow sitemap never holds back a scan.
+ * `pages` (sitemap imports), `crawlers` (crawler checks), `traffic` (server
+ * log imports). Separate locks, so a slow sitemap never holds back a scan.
  */
-export type SiteLockScope = 'facts' | 'pages' | 'crawlers';
+export type SiteLockScope = 'facts' | 'pages' | 'crawlers' | 'traffic';
 
 /**
  * Runs `fn` holding the site's lock: jobs that write a site's facts (scan

@@ -3,6 +3,7 @@ import { PERIODS, type Period } from '../domain/reports/periods.ts';
 import { dayLabel, PERIOD_NAMES, periodLabel } from './format.ts';
 import { etagOf, HTML_TYPE, logoOrigin, pageHeaders } from './headers.ts';
 import { html, SafeHtml } from './html.ts';
+import { crawlers } from './crawlers.ts';
 import { assistants, cards, changes, charts, ranking, scope, sources } from './sections.ts';
 import { STYLE_ELEMENT } from './styles.ts';
 
@@ -76,6 +77,7 @@ export function renderSharePage(data: SharedReport) {
                   <p class="muted">This report fills in once the first questions have been put to the assistants.</p>
                 </section>`
           }
+          ${crawlers(data.crawlerTraffic)}
           <footer>Report by ${data.brand.name} · periods in UTC, ${dayLabel(data.start)} to ${dayLabel(data.end)} · made with Sightline</footer>
         </main>
       </body>

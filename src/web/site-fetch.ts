@@ -57,6 +57,8 @@ export interface FetchOptions {
   accept?: string;
   /** A shorter total limit than the fetcher's. */
   timeoutMs?: number;
+  /** A longer total limit than the fetcher's, for a body read as it streams (a server log the traffic import pulls). */
+  downloadMs?: number;
   signal?: AbortSignal;
   /** Unwraps a gzip file served without Content-Encoding (`sitemap.xml.gz`). */
   gunzipFiles?: boolean;
@@ -175,7 +177,7 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
     } catch {
       throw new SiteFetchError('refused', rawUrl, `${rawUrl} is not an address`);
     }
-    const limitMs = Math.min(options.timeoutMs ?? settings.timeoutMs, settings.timeoutMs);
+    const limitMs = options.downloadMs ?? Math.min(options.timeoutMs ?? settings.timeoutMs, settings.timeoutMs);
     const started = Date.now();
     const state: { failure: SiteFetchError | null; stop: (() => void) | null } = { failure: null, stop: null };
     const fail = (err: SiteFetchError) => {

@@ -30,6 +30,7 @@ describe('layers the linter keeps', () => {
     ['mcp-imports-db-value.ts', 'src/mcp/fixture.ts', /queries live in src\/domain/],
     ['share-imports-kysely.ts', 'src/share/fixture.ts', /src\/share renders/],
     ['share-imports-http.ts', 'src/share/fixture.ts', /src\/share renders/],
+    ['logs-imports-db.ts', 'src/logs/fixture.ts', /src\/logs reads log lines/],
   ])('%s fails as %s', async (fixture, filePath, message) => {
     const messages = await lintAs(fixture, filePath);
     expect(messages).toHaveLength(1);

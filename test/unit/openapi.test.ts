@@ -19,7 +19,7 @@ type Operation = {
   operationId: string;
   tags: string[];
   responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }>;
-  requestBody?: { required: boolean };
+  requestBody?: { required: boolean; content: Record<string, unknown> };
   security: unknown[];
   'x-access': string;
 };
@@ -99,6 +99,8 @@ describe('the OpenAPI document', () => {
       'POST /orgs/{orgId}/invitations',
       'POST /orgs/{orgId}/webhooks/{webhookId}/deliveries/{deliveryId}/replay',
       'POST /orgs/{orgId}/webhooks/{webhookId}/test',
+      'POST /projects/{id}/crawler-logs',
+      'POST /projects/{id}/crawler-logs/pull',
       'POST /projects/{id}/crawlers/check',
       'POST /projects/{id}/pages/import-sitemap',
       'POST /projects/{id}/prompts/rewrite',
@@ -110,6 +112,8 @@ describe('the OpenAPI document', () => {
     expect(opOf('POST', '/projects/:id/prompts')?.requestBody?.required).toBe(true);
     expect(opOf('POST', '/projects/:id/scans/estimate')?.requestBody?.required).toBe(false);
     expect(opOf('PATCH', '/projects/:id')?.requestBody?.required).toBe(false);
+    // A log piece is JSON text or a gzip file.
+    expect(Object.keys(opOf('POST', '/projects/:id/crawler-logs')?.requestBody?.content ?? {})).toEqual(['application/json', 'application/gzip']);
   });
 
   it('names every operation readably and groups it under a described tag', () => {

@@ -3,6 +3,7 @@ import { siteType } from '../answers/responses.ts';
 import { count, dateTime, day, id, named, paging, percent, periodEcho, provider, stability, tone, verdict } from '../common/responses.ts';
 import { stabilityChange } from '../prompts/responses.ts';
 import { event } from '../sites/responses.ts';
+import { crawlerHitsItem } from '../traffic/periods.ts';
 
 /** Response schemas of the reports (see src/domain/common/responses.ts). Shares are percentages to one decimal, null when their whole is empty. */
 
@@ -179,6 +180,7 @@ export const trends = named(
     held: z.array(listedPrompt),
     volatile: z.array(listedPrompt),
     lost: z.array(listedPrompt),
+    crawlerHits: z.array(crawlerHitsItem).describe('AI agents’ hits and assistants’ referrals per period of the window, from imported server logs'),
     events: z.array(event).optional(),
   }),
 );

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
 import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from './periods.ts';
 import { eventsBetween } from '../sites/events.ts';
+import { crawlerHitsByPeriod } from '../traffic/periods.ts';
 import { stabilityOf } from '../prompts/verdicts.ts';
 import { emptyCounts, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
@@ -95,7 +96,7 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
   const p = await resolvePeriod(ctx, site.id, query);
   const window = periodWindow(p.period, p.start);
   const withEvents = ctx.config.apiVariant.includes('B');
-  const [periods, counts, prompts, changes, categories, events, spreads] = await Promise.all([
+  const [periods, counts, prompts, changes, categories, events, spreads, crawlerHits] = await Promise.all([
     periodsWithData(ctx.db, site.id, p.period),
     windowCounts(ctx.db, site.id, p.period, window),
     activePromptVerdicts(ctx.db, site.id, p.period, window),
@@ -103,6 +104,7 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
     categoryShares(ctx.db, site.id, p.period, window),
     withEvents ? eventsBetween(ctx.db, site.id, window[0] ?? p.start, periodEnd(p.period, p.start)) : null,
     siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
+    crawlerHitsByPeriod(ctx.db, site.id, p.period, window),
   ]);
   // `real`: the latest period departs from the earlier ones by more than noise (a real loss, or a held share that moved).
   const listed = (s: Stability) => prompts.filter((x) => x.stability === s).map((x) => ({ id: x.id, text: x.text, real: x.stabilityChange?.real ?? null }));
@@ -116,6 +118,7 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
     held: listed('held'),
     volatile: listed('volatile'),
     lost: listed('lost'),
+    crawlerHits,
     // Variant B draws the site's events dated inside the window on its charts.
     ...(events && { events }),
   };

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { PeriodQuery } from '../reports/periods.ts';
 import { siteReport } from '../reports/report.ts';
+import { crawlerTrafficReport } from '../traffic/report.ts';
 import { hashShareToken, isWellFormedShareToken } from './tokens.ts';
 
 /**
@@ -23,11 +24,14 @@ export async function sharedReport(ctx: AppContext, token: string, query: Period
   if (!shared) return null;
   const { orgName, reportName, reportLogo, ...site } = shared;
   const report = await siteReport(ctx, site, query);
+  // The same period as the report: its AI crawlers section, from the site's server logs.
+  const crawlerTraffic = await crawlerTrafficReport(ctx, site, { period: report.period, start: report.start });
   return {
     // Report branding defaults to the workspace name and no logo (CONTRACT.md "Sites").
     brand: { name: reportName ?? orgName, logo: reportLogo },
     site: { name: site.name, domain: site.domain },
     ...report,
+    crawlerTraffic,
   };
 }
 

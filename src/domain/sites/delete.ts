@@ -33,6 +33,8 @@ export async function deleteSite(ctx: AppContext, siteId: number) {
         const active = await trx.selectFrom('scans').select('id').where('siteId', '=', siteId).where('status', 'in', ['queued', 'running', 'cancelling']).executeTakeFirst();
         if (active) throw new ConflictError(`Scan ${active.id} of project ${siteId} is still active; cancel it and wait for it to stop first`);
         await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).execute();
+        // The one table with a site_id and no foreign key (its rows are checked in bulk by log imports).
+        await trx.deleteFrom('trafficSeen').where('siteId', '=', siteId).execute();
         const answers = await trx.deleteFrom('answers').where('siteId', '=', siteId).executeTakeFirst();
         const prompts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM prompts WHERE site_id = ${siteId}`.execute(trx);
         await trx.deleteFrom('sites').where('id', '=', siteId).execute();

@@ -17,6 +17,7 @@ import { signedInRoutes } from './signed-in.routes.ts';
 import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
+import { trafficRoutes } from './traffic.routes.ts';
 import { workspaceRoutes } from './workspace.routes.ts';
 
 /** The one route table: one `<feature>.routes.ts` per folder of src/domain. */
@@ -30,6 +31,7 @@ export function allRoutes(metrics: Metrics): Route[] {
     ...nameRoutes,
     ...pageRoutes,
     ...crawlerRoutes,
+    ...trafficRoutes,
     ...promptRoutes,
     ...categoryRoutes,
     ...personaRoutes,
