@@ -48,6 +48,7 @@ describe('sightline webhooks', { timeout: 120_000 }, () => {
     expect(changed.json?.webhook).toMatchObject({ events: ['*'], enabled: false, disabledReason: 'disabled by a person' });
     await sightline(['update', '--org', org, '--webhook', id, '--enabled', 'true']);
     const tested = await sightline(['test', '--org', org, '--webhook', id]);
+    expect(tested.stderr, tested.stderr).toBe('');
     expect(tested.json).toMatchObject({ event: { type: 'webhook.test' }, delivery: { status: 'pending' } });
     const rotated = await sightline(['rotate-secret', '--org', org, '--webhook', id]);
     expect(rotated.json?.webhook?.secret).not.toBe(made.json?.webhook?.secret);
