@@ -34,9 +34,28 @@ function limiterFor(ctx: AppContext, name: RateLimitName): RateLimiterRedis {
   return limiter;
 }
 
+/**
+ * The limiter refuses while its connection is not ready (so a Redis outage is a
+ * 503 at once, not a hang); a process that has only just started (a CLI
+ * command) waits for its first connection instead, for up to a second.
+ */
+async function connected(redis: AppContext['redis']): Promise<void> {
+  if (redis.status !== 'connecting' && redis.status !== 'connect' && redis.status !== 'wait') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 1_000);
+    redis.once('ready', done);
+  });
+}
+
 /** Takes one point for `subject` (a workspace or site id) or throws 429 with the wait. */
 export async function consumeRateLimit(ctx: AppContext, name: RateLimitName, subject: string | number): Promise<void> {
   try {
+    await connected(ctx.redis);
     await limiterFor(ctx, name).consume(String(subject), 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) {
