@@ -11,20 +11,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  caseProblems,
-  caseSchema,
-  foldText,
-  KINDS,
-  SET_NAMES,
-  setNamed,
-  SETS,
-  trackedOf,
-  type Kind,
-  type NameCase,
-  type NameSet,
-  type Occurrence,
-} from './names-set.ts';
+import { caseProblems, caseSchema, foldText, KINDS, SET_NAMES, setNamed, SETS, trackedOf, type Kind, type NameCase, type NameSet, type Occurrence } from './names-set.ts';
 
 const MARK = /⟦([+-])([^⟦⟧|]+)(?:\|([^⟦⟧]+))?⟧/g;
 
