@@ -2,14 +2,16 @@
  * Builds the labelled names set (test/fixtures/names/<kind>.json) from the
  * marked-up answers it is written in (test/fixtures/names/source/<kind>.txt,
  * format in the README there), so no offset is ever counted by hand:
- *   node scripts/names-build.ts           write the JSON files, print counts
- *   node scripts/names-build.ts --check   exit 1 when the JSON is not what the source builds
- * Halves are decided here, before any scoring: within a kind, cases
- * alternate dev, held, dev, ... in the order the source lists them.
+ *   node scripts/names-build.ts [--set first|fresh]           write the JSON files, print counts
+ *   node scripts/names-build.ts [--set first|fresh] --check   exit 1 when the JSON is not what the source builds
+ * Every set without --set. Halves are decided here, before any scoring: in
+ * the first set, within a kind, cases alternate dev, held, dev, ... in the
+ * order the source lists them; every case of the fresh set is held.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { caseProblems, caseSchema, foldText, KINDS, NAMES_DIR, trackedOf, type Kind, type NameCase, type Occurrence } from './names-set.ts';
+import { parseArgs } from 'node:util';
+import { caseProblems, caseSchema, foldText, KINDS, SET_NAMES, setNamed, SETS, trackedOf, type Kind, type NameCase, type NameSet, type Occurrence } from './names-set.ts';
 
 const MARK = /⟦([+-])([^⟦⟧|]+)(?:\|([^⟦⟧]+))?⟧/g;
 
@@ -43,7 +45,7 @@ function unmark(marked: string): { answer: string; marks: { at: number; text: st
   return { answer, marks };
 }
 
-function parseCase(kind: Kind, index: number, block: string): NameCase {
+function parseCase(kind: Kind, index: number, block: string, halves: NameSet['halves']): NameCase {
   const lines = block.split('\n');
   const id = (lines.shift() ?? '').trim();
   const cut = lines.indexOf('---');
@@ -79,7 +81,7 @@ function parseCase(kind: Kind, index: number, block: string): NameCase {
   const c = caseSchema.parse({
     id,
     kind,
-    half: index % 2 === 0 ? 'dev' : 'held',
+    half: halves === 'held' || index % 2 === 1 ? 'held' : 'dev',
     prompt: head.get('prompt'),
     industry: head.get('industry'),
     ...partial,
@@ -93,13 +95,13 @@ function parseCase(kind: Kind, index: number, block: string): NameCase {
 }
 
 /** The cases of one kind's source file, in its order. Lines before the first "=== id" are comments. */
-export function parseSource(kind: Kind, text: string): NameCase[] {
+export function parseSource(kind: Kind, text: string, halves: NameSet['halves'] = 'alternate'): NameCase[] {
   const blocks = text.replace(/\r\n/g, '\n').split(/^=== /m).slice(1);
   const cases: NameCase[] = [];
   const problems: string[] = [];
   blocks.forEach((block, i) => {
     try {
-      cases.push(parseCase(kind, i, block));
+      cases.push(parseCase(kind, i, block, halves));
     } catch (err) {
       problems.push((err as Error).message);
     }
@@ -108,8 +110,8 @@ export function parseSource(kind: Kind, text: string): NameCase[] {
   return cases;
 }
 
-export function buildKind(kind: Kind, dir = NAMES_DIR): NameCase[] {
-  return parseSource(kind, readFileSync(join(dir, 'source', `${kind}.txt`), 'utf8'));
+export function buildKind(kind: Kind, set: NameSet = SETS.first): NameCase[] {
+  return parseSource(kind, readFileSync(join(set.dir, 'source', `${kind}.txt`), 'utf8'), set.halves);
 }
 
 export function jsonOf(cases: readonly NameCase[]): string {
@@ -122,19 +124,19 @@ function counts(cases: readonly NameCase[]): string {
   return `${cases.length} cases, ${occ.length} occurrences (${yes} mean the name, ${occ.length - yes} do not)`;
 }
 
-if (import.meta.main) {
-  const check = process.argv.includes('--check');
+/** Builds (or checks) one set; returns how many of its files are stale or missing. */
+function buildSet(label: string, set: NameSet, check: boolean): number {
   let stale = 0;
   const all: NameCase[] = [];
   for (const kind of KINDS) {
-    if (!existsSync(join(NAMES_DIR, 'source', `${kind}.txt`))) {
+    if (!existsSync(join(set.dir, 'source', `${kind}.txt`))) {
       stale++;
-      console.error(`source/${kind}.txt is missing`);
+      console.error(`${label}: source/${kind}.txt is missing`);
       continue;
     }
-    const cases = buildKind(kind);
+    const cases = buildKind(kind, set);
     all.push(...cases);
-    const file = join(NAMES_DIR, `${kind}.json`);
+    const file = join(set.dir, `${kind}.json`);
     const text = jsonOf(cases);
     if (check) {
       let old = '';
@@ -145,12 +147,26 @@ if (import.meta.main) {
       }
       if (old !== text) {
         stale++;
-        console.error(`${kind}.json is not what source/${kind}.txt builds`);
+        console.error(`${label}: ${kind}.json is not what source/${kind}.txt builds`);
       }
     } else writeFileSync(file, text);
     const names = new Set(cases.flatMap((c) => c.everyday));
-    console.log(`${kind}: ${counts(cases)}; ${names.size} names: ${[...names].join(', ')}; dev ${counts(cases.filter((c) => c.half === 'dev'))}`);
+    console.log(`${label} ${kind}: ${counts(cases)}; ${names.size} names: ${[...names].join(', ')}; dev ${counts(cases.filter((c) => c.half === 'dev'))}`);
   }
-  console.log(`all: ${counts(all)}`);
-  if (stale > 0) process.exitCode = 1;
+  console.log(`${label} all: ${counts(all)}; ${new Set(all.flatMap((c) => c.everyday)).size} everyday names`);
+  return stale;
+}
+
+if (import.meta.main) {
+  try {
+    const { values } = parseArgs({ options: { set: { type: 'string' }, check: { type: 'boolean', default: false } } });
+    const labels = values.set === undefined ? SET_NAMES : [values.set];
+    let stale = 0;
+    for (const label of labels) stale += buildSet(label, setNamed(label), values.check);
+    if (stale > 0) process.exitCode = 1;
+  } catch (err) {
+    // A wrong argument or a source that does not build: say what, without a stack trace, and fail.
+    console.error((err as Error).message);
+    process.exitCode = 1;
+  }
 }

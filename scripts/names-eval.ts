@@ -1,8 +1,9 @@
 /**
  * Scores the answer analysis against the labelled names set
  * (test/fixtures/names, README there):
- *   node scripts/names-eval.ts [--half dev|held|all] [--json]
- * Dev half by default; the held half is for the end of tuning only.
+ *   node scripts/names-eval.ts [--set first|fresh] [--half dev|held|all] [--json]
+ * The first set's dev half by default; a held half is for the end of tuning
+ * only. `--set fresh` scores the fresh set, which is all held.
  *
  * Two levels. Pairs: for each (case, entity), does `analyse()` list the
  * entity in `brands`, against gold "some occurrence of it means it".
@@ -15,7 +16,7 @@
 import { parseArgs } from 'node:util';
 import { analyse, compileBrandBook, type BrandBook } from '../src/analysis/index.ts';
 import { findMentions } from '../src/analysis/mentions.ts';
-import { entityName, HALVES, KINDS, loadCheckedNameSet, type Half, type Kind, type NameCase } from './names-set.ts';
+import { entityName, HALVES, KINDS, loadCheckedNameSet, setNamed, type Half, type Kind, type NameCase, type NameSet } from './names-set.ts';
 
 export interface PairResult {
   id: string;
@@ -163,15 +164,16 @@ export function markdownTable(title: string, rows: readonly Row[]): string {
   return lines.join('\n');
 }
 
-function halvesOf(arg: string | undefined): Half[] {
-  if (arg === undefined || arg === 'dev') return ['dev'];
+function halvesOf(arg: string | undefined, set: NameSet): Half[] {
+  if (arg === undefined) return set.halves === 'held' ? ['held'] : ['dev'];
+  if (arg === 'dev') return ['dev'];
   if (arg === 'held') return ['held'];
   if (arg === 'all') return [...HALVES];
   throw new Error(`--half must be dev, held or all, not "${arg}"`);
 }
 
-function report(halves: Half[], json: boolean): string {
-  const cases = loadCheckedNameSet().filter((c) => halves.includes(c.half));
+function report(set: NameSet, halves: Half[], json: boolean): string {
+  const cases = loadCheckedNameSet(set.dir).filter((c) => halves.includes(c.half));
   const { pairs, occurrences, strays } = scoreCases(cases);
   const pairRows = rowsOf(pairs, halves);
   const occurrenceRows = rowsOf(occurrences, halves);
@@ -200,8 +202,9 @@ function report(halves: Half[], json: boolean): string {
 
 if (import.meta.main) {
   try {
-    const { values } = parseArgs({ options: { half: { type: 'string' }, json: { type: 'boolean', default: false } } });
-    process.stdout.write(`${report(halvesOf(values.half), values.json)}\n`);
+    const { values } = parseArgs({ options: { set: { type: 'string', default: 'first' }, half: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    const set = setNamed(values.set);
+    process.stdout.write(`${report(set, halvesOf(values.half, set), values.json)}\n`);
   } catch (err) {
     // A wrong argument or an inconsistent set: say what, without a stack trace, and fail.
     console.error((err as Error).message);

@@ -20,6 +20,25 @@ import { z } from 'zod';
 
 export const NAMES_DIR = new URL('../test/fixtures/names/', import.meta.url).pathname;
 
+/**
+ * The sets, each a folder of <kind>.json built from source/<kind>.txt.
+ * `first`: the set tuned on; its cases alternate dev, held, ... within a kind.
+ * `fresh`: written later, before any tuning against it, by a writer who had
+ * not read the reader's code; every case of it is held back (README there).
+ */
+export const SETS = {
+  first: { dir: NAMES_DIR, halves: 'alternate' },
+  fresh: { dir: new URL('../test/fixtures/names/fresh/', import.meta.url).pathname, halves: 'held' },
+} as const;
+export type SetName = keyof typeof SETS;
+export type NameSet = (typeof SETS)[SetName];
+export const SET_NAMES = Object.keys(SETS) as SetName[];
+
+export function setNamed(name: string): NameSet {
+  if (!Object.hasOwn(SETS, name)) throw new Error(`--set must be ${SET_NAMES.join(' or ')}, not "${name}"`);
+  return SETS[name as SetName];
+}
+
 export const KINDS = ['weekday', 'month', 'fruit', 'animal', 'planet', 'verb', 'pronoun', 'surname', 'place', 'two-letter', 'always-capitalised', 'common-noun'] as const;
 export const HALVES = ['dev', 'held'] as const;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildKind, jsonOf, parseSource } from '../../../scripts/names-build.ts';
-import { caseProblems, findOccurrences, HALVES, KINDS, loadNameSet, NAMES_DIR, type NameCase } from '../../../scripts/names-set.ts';
+import { caseProblems, findOccurrences, HALVES, KINDS, loadNameSet, NAMES_DIR, SETS, type NameCase } from '../../../scripts/names-set.ts';
 
 /**
  * Integrity of the labelled names set (test/fixtures/names/README.md): sizes,
@@ -64,6 +64,45 @@ describe('names set: every case holds together', () => {
 
   it.each(KINDS)('%s: the JSON file is what its source file builds', (kind) => {
     expect(readFileSync(join(NAMES_DIR, `${kind}.json`), 'utf8')).toBe(jsonOf(buildKind(kind)));
+  });
+});
+
+/**
+ * The fresh set (README "The fresh held-back set"): written before any tuning
+ * against it, every case held back. The first set above is development data.
+ */
+describe('fresh names set', () => {
+  const FRESH = loadNameSet(SETS.fresh.dir);
+
+  it('holds at least 440 labelled occurrences in at least 90 answers over at least 45 everyday-word names', () => {
+    expect(occurrencesOf(FRESH)).toBeGreaterThanOrEqual(440);
+    expect(FRESH.length).toBeGreaterThanOrEqual(90);
+    expect(namesOf(FRESH).size).toBeGreaterThanOrEqual(45);
+  });
+
+  it.each(KINDS)('kind %s: at least 30 occurrences, at least 10 each way', (kind) => {
+    const occurrences = FRESH.filter((c) => c.kind === kind).flatMap((c) => c.occurrences);
+    expect(occurrences.length).toBeGreaterThanOrEqual(30);
+    expect(occurrences.filter((o) => o.means).length).toBeGreaterThanOrEqual(10);
+    expect(occurrences.filter((o) => !o.means).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('is all held back', () => {
+    expect(FRESH.filter((c) => c.half !== 'held').map((c) => c.id)).toEqual([]);
+  });
+
+  it('every offset holds its text, every whole-word occurrence has a label, every label an occurrence', () => {
+    expect(FRESH.flatMap(caseProblems)).toEqual([]);
+  });
+
+  it('shares no id and no answer with the first set, nor repeats one of its own', () => {
+    const all = [...CASES, ...FRESH];
+    expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
+    expect(new Set(all.map((c) => c.answer.toLowerCase().replace(/\s+/g, ' ').trim())).size).toBe(all.length);
+  });
+
+  it.each(KINDS)('%s: the JSON file is what its source file builds', (kind) => {
+    expect(readFileSync(join(SETS.fresh.dir, `${kind}.json`), 'utf8')).toBe(jsonOf(buildKind(kind, SETS.fresh)));
   });
 });
 
