@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagingShape } from '../reports/query.ts';
+import { pagingShape } from '../common/index.ts';
 
 /** Request schemas of the workspace: invitations, roles and the member list. */
 
