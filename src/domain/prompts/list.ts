@@ -25,7 +25,7 @@ import { intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './schemas.ts'
 /**
  * The prompt list and the filters and sorts it shares with the CSV export.
  * Result columns, filters and sorts read the prompt rollups
- * (src/domain/prompt-verdicts.ts) over the window of the period parameters.
+ * (src/domain/prompts/verdicts.ts) over the window of the period parameters.
  */
 
 export const PROMPT_SORTS = ['created', 'text', 'category', ...RESULT_SORTS] as const;
