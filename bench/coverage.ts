@@ -35,7 +35,7 @@ import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { siteReport } from '../src/domain/reports/report.ts';
 import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
-import { createSite } from '../src/domain/sites/sites.ts';
+import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { createUser } from '../src/domain/workspace/users.ts';

@@ -32,7 +32,7 @@ import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { crawlerTrafficReport } from '../src/domain/traffic/report.ts';
 import { createOrg } from '../src/domain/workspace/orgs.ts';
 import { accessLog } from '../src/fixture-site/access-log.ts';
-import type { Period } from '../src/domain/reports/periods.ts';
+import type { Period } from '../src/domain/common/periods.ts';
 import { runBench } from './lib.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -14,7 +14,8 @@ import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { importPrompts } from '../src/domain/prompts/import.ts';
 import { promptImportSchema } from '../src/domain/prompts/schemas.ts';
-import { createSite, findSite } from '../src/domain/sites/sites.ts';
+import { createSite } from '../src/domain/onboarding/new-site.ts';
+import { findSite } from '../src/domain/sites/sites.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
 import { runBench } from './lib.ts';
 

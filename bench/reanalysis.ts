@@ -13,7 +13,7 @@ import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg } from '../src/domain/workspace/orgs.ts';
 import { runReanalysis } from '../src/domain/reanalysis/reanalysis.ts';
-import { createSite } from '../src/domain/sites/sites.ts';
+import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
 import { runBench } from './lib.ts';
 

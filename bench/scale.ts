@@ -23,7 +23,7 @@ import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { cancelScan, startScan } from '../src/domain/scans/scans.ts';
-import { createSite } from '../src/domain/sites/sites.ts';
+import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { createUser } from '../src/domain/workspace/users.ts';

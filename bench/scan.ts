@@ -28,7 +28,7 @@ import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
-import { createSite } from '../src/domain/sites/sites.ts';
+import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
 import type { ProviderKey } from '../src/assistants/catalog.ts';
 import { usdToMicros } from '../src/money.ts';

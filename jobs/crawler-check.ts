@@ -1,5 +1,4 @@
-import { failCrawlerCheck, runNightlyChecks } from '../src/domain/crawlers/checks.ts';
-import { runCrawlerCheck } from '../src/domain/crawlers/run-check.ts';
+import { failCrawlerCheck, runNightlyChecks, runCrawlerCheck } from '../src/domain/crawlers/index.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 export const crawlerCheck: JobHandler<'crawler-check'> = (ctx, { siteId, checkId }) => runCrawlerCheck(ctx, siteId, checkId);

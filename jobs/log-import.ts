@@ -1,5 +1,4 @@
-import { failLogImport } from '../src/domain/traffic/imports.ts';
-import { runLogImport } from '../src/domain/traffic/run-import.ts';
+import { failLogImport, runLogImport } from '../src/domain/traffic/index.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 export const logImport: JobHandler<'log-import'> = (ctx, { siteId, importId }) => runLogImport(ctx, siteId, importId);

@@ -1,4 +1,4 @@
-import { reconcileScans } from '../src/domain/scans/reconcile.ts';
+import { reconcileScans } from '../src/domain/scans/index.ts';
 import type { JobHandler } from './types.ts';
 
 export const scanReconcile: JobHandler<'scan-reconcile'> = (ctx) => reconcileScans(ctx);

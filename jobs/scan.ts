@@ -1,4 +1,4 @@
-import { failScan, runScan } from '../src/domain/scans/run.ts';
+import { failScan, runScan } from '../src/domain/scans/index.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 export const scan: JobHandler<'scan'> = (ctx, { scanId }) => runScan(ctx, scanId);

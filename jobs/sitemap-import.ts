@@ -1,5 +1,4 @@
-import { failImport, runNightlyImports } from '../src/domain/pages/imports.ts';
-import { runSitemapImport } from '../src/domain/pages/sitemap-import.ts';
+import { failImport, runNightlyImports, runSitemapImport } from '../src/domain/pages/index.ts';
 import type { ExhaustedHandler, JobHandler } from './types.ts';
 
 export const sitemapImport: JobHandler<'sitemap-import'> = (ctx, { siteId, importId }) => runSitemapImport(ctx, siteId, importId);

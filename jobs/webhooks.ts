@@ -1,6 +1,4 @@
-import { runDelivery } from '../src/domain/webhooks/deliver.ts';
-import { runPeriodTick } from '../src/domain/webhooks/period-tick.ts';
-import { reconcileDeliveries } from '../src/domain/webhooks/reconcile.ts';
+import { runDelivery, runPeriodTick, reconcileDeliveries } from '../src/domain/webhooks/index.ts';
 import type { JobHandler } from './types.ts';
 
 export const webhookDelivery: JobHandler<'webhook-delivery'> = (ctx, { deliveryId, replay }) => runDelivery(ctx, deliveryId, { replay: replay !== undefined });

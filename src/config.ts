@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPSTREAMS } from './assistants/types.ts';
 
 /**
  * The only place that reads process.env. Every problem is collected and
@@ -47,8 +48,6 @@ const retryDelays = z
     return delays;
   });
 
-/** The upstreams (src/assistants/types.ts UpstreamKey): each has an account with its own limits. */
-const UPSTREAMS = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const;
 type Upstream = (typeof UPSTREAMS)[number];
 
 const rpm = z.coerce.number().int().min(1).max(1_000_000).optional();

@@ -15,6 +15,7 @@ import { DEFAULT_RETRY, sleep, withRetry, type RetryPolicy } from './retry.ts';
 import { isConnected, resolveTarget, targetKind } from './targets.ts';
 import { storableAnswer } from './storable.ts';
 import { capAnswer, MAX_ANSWER_BYTES } from './truncate.ts';
+import { UPSTREAMS } from './types.ts';
 import type {
   AnswerTarget,
   Assistants,
@@ -62,7 +63,7 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
   const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   const adapters = new Map<string, ProviderAdapter & Partial<BatchAdapter>>();
 
-  for (const upstream of ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const) {
+  for (const upstream of UPSTREAMS) {
     if (config.mode === 'auto' && config[upstream].apiKey && targetKind(config, upstream) === 'simulator') {
       log.warn({ upstream }, 'credential set without a base URL; answering from the simulator');
     }

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import { AssistantError } from './assistant-error.ts';
 import { sleep } from './retry.ts';
 import { targetKind } from './targets.ts';
-import type { UpstreamKey } from './types.ts';
+import { UPSTREAMS, type UpstreamKey } from './types.ts';
 
 /**
  * Glossary
@@ -52,8 +52,6 @@ export const DEFAULT_LIMITS: Record<UpstreamKey, { rpm: number; maxInFlight: num
   serp: { rpm: 100, maxInFlight: 8 },
   appGateway: { rpm: 60, maxInFlight: 4 },
 };
-
-const UPSTREAMS: UpstreamKey[] = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'];
 
 /**
  * Each upstream's limits from the config: `<UPSTREAM>_RPM` and

@@ -13,7 +13,9 @@ import type { ProviderKey } from './catalog.ts';
  * - queue: the app gateway's submit-then-poll flow for `*-app-queue` models.
  */
 
-export type UpstreamKey = 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'serp' | 'appGateway';
+/** The upstream accounts answers are asked through, each with its own credential and limits: the one list of them. */
+export const UPSTREAMS = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const;
+export type UpstreamKey = (typeof UPSTREAMS)[number];
 export type AnswerTarget = 'api' | 'simulator';
 
 export interface AskRequest {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { MAX_ID } from '../domain/common/index.ts';
 
 /**
  * One operator command: its words (`org create`), a usage line, what it
@@ -34,7 +35,7 @@ export class CheckFailed extends Error {
   }
 }
 
-export const id = z.coerce.number().int().positive().max(2_147_483_647);
+export const id = z.coerce.number().int().positive().max(MAX_ID);
 export const count = z.coerce.number().int().min(0);
 
 /** Parses argv against the command's flags; `--help` is every command's. */

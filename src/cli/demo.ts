@@ -2,17 +2,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { usdToMicros } from '../money.ts';
-import { createApiKey } from '../domain/workspace/api-keys.ts';
-import { authenticateKey } from '../domain/workspace/auth.ts';
-import { addMember } from '../domain/workspace/members.ts';
-import { createOrg } from '../domain/workspace/orgs.ts';
-import { createEvent, siteEventCreateSchema } from '../domain/sites/events.ts';
-import { createSite, findSite } from '../domain/sites/sites.ts';
-import { requestCrawlerCheck } from '../domain/crawlers/checks.ts';
-import { requestSitemapImport } from '../domain/pages/imports.ts';
-import { createImport } from '../domain/traffic/imports.ts';
+import { createApiKey, authenticateKey, addMember, createOrg, createUser } from '../domain/workspace/index.ts';
+import { createEvent, siteEventCreateSchema, findSite } from '../domain/sites/index.ts';
+import { createSite } from '../domain/onboarding/index.ts';
+import { requestCrawlerCheck } from '../domain/crawlers/index.ts';
+import { requestSitemapImport } from '../domain/pages/index.ts';
+import { createImport } from '../domain/traffic/index.ts';
 import { DEMO_LOG_URL } from '../fixture-site/demo-site.ts';
-import { createUser } from '../domain/workspace/users.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
 
@@ -51,7 +47,7 @@ export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<nu
   const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.projectId).executeTakeFirst();
   if (any) return null;
   const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', seed.projectId).executeTakeFirstOrThrow();
-  const { startScan } = await import('../domain/scans/scans.ts');
+  const { startScan } = await import('../domain/scans/index.ts');
   const started = await startScan(ctx, site, seed.userId, { label: 'Demo scan' });
   return started.scan.id;
 }

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts';
 import { bar, duration, progressLine } from './progress.ts';
 import type { SiteRow } from '../db/schema.ts';
-import { findScan, liveScan, serializeScan } from '../domain/scans/scans.ts';
+import { findScan, liveScan } from '../domain/scans/index.ts';
+import { serializeScan } from '../domain/common/index.ts';
 
 const FINAL = ['done', 'failed', 'cancelled'];
 

@@ -26,7 +26,7 @@ export interface OrgsTable {
   reservedMicros: Generated<number>;
   reportName: string | null;
   reportLogo: string | null;
-  /** Months of answers kept before the current one; null keeps everything (domain/answers/retention.ts). */
+  /** Months of answers kept before the current one; null keeps everything (domain/facts/retention.ts). */
   retentionMonths: number | null;
   /** balance.low fires when the balance falls under this; null: 10% of the last top-up (domain/webhooks). */
   balanceAlertMicros: ColumnType<number | null, number | null | undefined, number | null>;
@@ -361,7 +361,7 @@ export interface RollupSiteDayTable {
   toneSum: number;
 }
 
-/** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/reports/rollup-tables.ts. */
+/** Rollups keyed by period kind and start (migration 20261122T0700): see src/domain/facts/rollup-tables.ts. */
 export type PeriodKind = 'day' | 'week' | 'month' | 'quarter';
 
 interface PeriodKey {
@@ -760,7 +760,7 @@ export interface CrawlerRangesTable {
 
 export type LedgerKind = 'topup' | 'charge' | 'adjustment';
 
-/** A site whose rollups must be rebuilt after retention dropped a month of its answers (domain/answers/retention.ts). */
+/** A site whose rollups must be rebuilt after retention dropped a month of its answers (domain/facts/retention.ts). */
 export interface RetentionRebuildsTable {
   siteId: number;
   createdAt: CreatedAt;

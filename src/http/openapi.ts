@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errorEnvelope, responseSchemas } from '../domain/common/responses.ts';
-import { EVENT_BODIES, EVENT_TYPES } from '../domain/webhooks/event-types.ts';
+import { MAX_ID, errorEnvelope, responseSchemas } from '../domain/common/index.ts';
+import { EVENT_BODIES, EVENT_TYPES } from '../domain/webhooks/index.ts';
 import { OPERATIONS, TAGS } from './operations.ts';
 import type { ResponseSpec, Route } from './route.ts';
 
@@ -156,7 +156,7 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
       name: m[1],
       in: 'path',
       required: true,
-      schema: m[1] === 'token' || m[1] === 'rest' ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+      schema: m[1] === 'token' || m[1] === 'rest' ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: MAX_ID },
     }));
     const hasParams = parameters.length > 0;
     if (route.query) {

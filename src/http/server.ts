@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_ID } from '../domain/common/index.ts';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
-import { authenticateKey, type Principal } from '../domain/workspace/auth.ts';
-import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
+import { authenticateKey, type Principal, dropCachedKeysOnChange } from '../domain/workspace/index.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bearer } from './bearer.ts';
 import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
@@ -20,7 +20,6 @@ import { validate } from './validate.ts';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const ID_PARAM = /^(id|[a-z]+Id)$/;
-const MAX_ID = 2_147_483_647;
 
 /** What the access log and the metrics say of a request, filled in as it is handled. */
 interface RequestState {

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
-import { idSchema } from '../domain/common/fields.ts';
-import type { Principal } from '../domain/workspace/auth.ts';
+import { idSchema } from '../domain/common/index.ts';
+import type { Principal } from '../domain/workspace/index.ts';
 import { AppError, ValidationError, type FieldErrors } from '../errors.ts';
 import { authorize, refuseUnservedFields } from '../http/checks.ts';
 import { validate } from '../http/validate.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '../domain/common/fields.ts';
+import { idSchema } from '../domain/common/index.ts';
 import type { Route } from '../http/route.ts';
 import { TOOL_ENTRIES } from './tools.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from '../domain/common/responses.ts';
+import { named } from '../domain/common/index.ts';
 
 /** The JSON-RPC 2.0 message POST /mcp answers with (the MCP transport writes it; see docs/mcp.md). */
 export const jsonRpcResponse = named(

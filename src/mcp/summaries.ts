@@ -1,18 +1,12 @@
-import type { siteCompetitors } from '../domain/reports/competitors.ts';
-import type { siteReport } from '../domain/reports/report.ts';
-import type { siteSentiment } from '../domain/reports/site-sentiment.ts';
-import type { siteSources } from '../domain/reports/sources.ts';
-import type { siteTrends } from '../domain/reports/trends.ts';
-import type { promptAnswer, promptDetail } from '../domain/prompts/detail.ts';
-import type { listPrompts } from '../domain/prompts/list.ts';
-import type { cancelScan, estimateScan, listScans, liveScan, scanDetail, startScan } from '../domain/scans/scans.ts';
-import type { siteWithDetails } from '../domain/sites/settings.ts';
-import type { listSites } from '../domain/sites/sites.ts';
-import type { listShares } from '../domain/shares/shares.ts';
-import type { addMentionFeedback } from '../domain/names/feedback.ts';
-import type { listNames } from '../domain/names/names.ts';
-import type { whoami } from '../domain/workspace/orgs.ts';
-import type { crawlerTrafficReport } from '../domain/traffic/report.ts';
+import type { siteCompetitors, siteReport, siteSentiment, siteSources, siteTrends } from '../domain/reports/index.ts';
+import type { promptAnswer, promptDetail, listPrompts } from '../domain/prompts/index.ts';
+import type { cancelScan, estimateScan, listScans, liveScan, scanDetail, startScan } from '../domain/scans/index.ts';
+import type { siteWithDetails } from '../domain/site-settings/index.ts';
+import type { listSites } from '../domain/sites/index.ts';
+import type { listShares } from '../domain/shares/index.ts';
+import type { addMentionFeedback, listNames } from '../domain/names/index.ts';
+import type { whoami } from '../domain/workspace/index.ts';
+import type { crawlerTrafficReport } from '../domain/traffic/index.ts';
 
 /**
  * The short text a tool result opens with, for clients that show text only;

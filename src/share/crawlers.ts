@@ -1,4 +1,4 @@
-import type { SharedReport } from '../domain/shares/shared-report.ts';
+import type { SharedReport } from '../domain/shares/index.ts';
 import { count, percent, plural, range } from './format.ts';
 import { html } from './html.ts';
 

@@ -1,5 +1,5 @@
-import type { Period } from '../domain/reports/periods.ts';
-import { periodEnd } from '../domain/reports/periods.ts';
+import type { Period } from '../domain/common/index.ts';
+import { periodEnd } from '../domain/common/index.ts';
 
 /** How the page writes numbers and periods. Dates are UTC calendar days (`YYYY-MM-DD`) throughout. */
 

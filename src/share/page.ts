@@ -1,5 +1,5 @@
-import type { SharedReport } from '../domain/shares/shared-report.ts';
-import { PERIODS, type Period } from '../domain/reports/periods.ts';
+import type { SharedReport } from '../domain/shares/index.ts';
+import { PERIODS, type Period } from '../domain/common/index.ts';
 import { dayLabel, PERIOD_NAMES, periodLabel } from './format.ts';
 import { etagOf, HTML_TYPE, logoOrigin, pageHeaders } from './headers.ts';
 import { html, SafeHtml } from './html.ts';

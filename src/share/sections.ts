@@ -1,4 +1,4 @@
-import type { SharedReport } from '../domain/shares/shared-report.ts';
+import type { SharedReport } from '../domain/shares/index.ts';
 import { bar, lineChart, type ChartPoint } from './charts.ts';
 import { count, percent, periodLabel, plural, points, range, rank, shortPeriodLabel, trend } from './format.ts';
 import { html } from './html.ts';

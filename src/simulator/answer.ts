@@ -104,7 +104,7 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** Sightline's own query rewrite instruction (src/domain/prompt-rewrite.ts) gets a question, as a real assistant would give. */
+/** Sightline's own query rewrite instruction (src/domain/prompts/rewrite.ts) gets a question, as a real assistant would give. */
 const REWRITE = /^Rewrite this search query as the question[\s\S]*?\nQuery:\s*(.+)\s*$/;
 
 function rewriteAnswer(query: string): SimAnswer {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPSTREAMS, type UpstreamKey } from '../assistants/types.ts';
 import { json, type SimResponse } from './context.ts';
 import { anthropicError } from './providers/anthropic.ts';
 import { appError } from './providers/app.ts';
@@ -17,9 +18,6 @@ import { serpError } from './providers/serp.ts';
  * second. Past it: 429 in the provider's own format, with how long to wait.
  */
 
-export const UPSTREAMS = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'] as const;
-export type SimUpstream = (typeof UPSTREAMS)[number];
-
 const limitSchema = z.union([
   z.number().int().min(1).max(1_000_000),
   z.object({ rpm: z.number().int().min(1).max(1_000_000), burst: z.number().int().min(1).max(1_000_000).optional() }),
@@ -34,17 +32,17 @@ interface Bucket {
   at: number;
 }
 
-export type Verdict = { ok: true } | { ok: false; upstream: SimUpstream; rpm: number; retryAfterMs: number };
+export type Verdict = { ok: true } | { ok: false; upstream: UpstreamKey; rpm: number; retryAfterMs: number };
 
 export class AccountLimits {
-  private buckets = new Map<SimUpstream, Bucket>();
+  private buckets = new Map<UpstreamKey, Bucket>();
   /** Requests accepted and refused (429) per upstream since the limits were last set or cleared. */
   readonly counts: Record<string, { accepted: number; limited: number }> = {};
 
   /** Sets (or, with null, removes) the limits named; the others stay. */
   set(input: unknown): void {
     const parsed = limitsSchema.parse(input);
-    for (const [name, value] of Object.entries(parsed) as [SimUpstream, z.output<typeof limitSchema> | null][]) {
+    for (const [name, value] of Object.entries(parsed) as [UpstreamKey, z.output<typeof limitSchema> | null][]) {
       if (value === null) {
         this.buckets.delete(name);
         continue;
@@ -66,7 +64,7 @@ export class AccountLimits {
   }
 
   /** Takes one request from the upstream's bucket; refused with the wait until the next token. */
-  take(upstream: SimUpstream, now = Date.now()): Verdict {
+  take(upstream: UpstreamKey, now = Date.now()): Verdict {
     const b = this.buckets.get(upstream);
     if (!b) return { ok: true };
     const perMs = b.rpm / 60_000;

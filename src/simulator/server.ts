@@ -8,7 +8,8 @@ import { geminiRoute } from './providers/gemini.ts';
 import { openaiRoute } from './providers/openai.ts';
 import { perplexityRoute } from './providers/perplexity.ts';
 import { serpRoute } from './providers/serp.ts';
-import { limitedResponse, type LimitsInput, type SimUpstream } from './limits.ts';
+import { limitedResponse, type LimitsInput } from './limits.ts';
+import type { UpstreamKey as SimUpstream } from '../assistants/types.ts';
 import { SimState } from './state.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { Metric, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
-import { liveWorkers, providerGateState, queueStates, scanAndMoneyState, ACTIVE_SCAN_STATUSES, QUEUE_STATES } from '../domain/system/operations.ts';
+import { liveWorkers, providerGateState, queueStates, scanAndMoneyState, QUEUE_STATES } from '../domain/system/index.ts';
+import { ACTIVE_SCAN_STATUSES } from '../domain/common/index.ts';
 import { METRICS, type MetricSpec } from './metric-catalog.ts';
 import { readSharedMetrics, specOf, type SharedSeries } from './shared-metrics.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import type { Route } from '../../src/http/route.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';

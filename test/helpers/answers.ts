@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/context.ts';
-import { importAnswers, type ImportedAnswer } from '../../src/domain/answers/import.ts';
+import { importAnswers, type ImportedAnswer } from '../../src/domain/scans/answer-import.ts';
 
 /** Seeds answers through the same path scans and `sightline answers import` use. */
 export function seedAnswers(ctx: AppContext, orgId: number, siteId: number, rows: Partial<ImportedAnswer>[]) {

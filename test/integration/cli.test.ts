@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { createSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { seedWorkspace } from '../helpers/fixtures.ts';
 
 const run = promisify(execFile);

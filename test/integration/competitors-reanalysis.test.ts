@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups } from '../../src/domain/reports/rollups.ts';
+import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { runReanalysis } from '../../src/domain/reanalysis/reanalysis.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';

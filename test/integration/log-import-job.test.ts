@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
-import { createSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { createImport, findImport } from '../../src/domain/traffic/imports.ts';
 import { crawlerTrafficReport } from '../../src/domain/traffic/report.ts';
 import { runLogImport } from '../../src/domain/traffic/run-import.ts';

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wilson } from '../../src/analysis/index.ts';
-import { dropAnswerMonth } from '../../src/domain/answers/partitions.ts';
+import { dropAnswerMonth } from '../../src/domain/facts/partitions.ts';
 import { FEEDBACK_LOCK_WAIT_MS } from '../../src/domain/names/feedback.ts';
-import { ROLLUP_TABLE_NAMES } from '../../src/domain/reports/rollup-tables.ts';
-import { rebuildRollups } from '../../src/domain/reports/rollups.ts';
+import { ROLLUP_TABLE_NAMES } from '../../src/domain/facts/rollup-tables.ts';
+import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { deleteSite } from '../../src/domain/sites/delete.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
-import { importAnswers, parseAnswerLines } from '../../src/domain/answers/import.ts';
+import { importAnswers, parseAnswerLines } from '../../src/domain/scans/answer-import.ts';
 import { requestSitemapImport } from '../../src/domain/pages/imports.ts';
 import { runSitemapImport } from '../../src/domain/pages/sitemap-import.ts';
 import { createSiteFileReader, siteFileReaderFor } from '../../src/web/site-file-pool.ts';

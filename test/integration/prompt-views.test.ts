@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stability } from '../../src/analysis/index.ts';
-import type { Period } from '../../src/domain/reports/periods.ts';
+import type { Period } from '../../src/domain/common/periods.ts';
 import {
   competitorFilter,
   historySquares,

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups, searchKeySql } from '../../src/domain/reports/rollups.ts';
-import { ROLLUP_TABLE_NAMES } from '../../src/domain/reports/rollup-tables.ts';
+import { rebuildRollups, searchKeySql } from '../../src/domain/facts/rollups.ts';
+import { ROLLUP_TABLE_NAMES } from '../../src/domain/facts/rollup-tables.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { storeAnswers } from '../../src/domain/answers/store.ts';
-import { loadBrandBook } from '../../src/domain/sites/brand-book.ts';
+import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
+import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
 import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 /**

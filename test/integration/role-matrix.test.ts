@@ -3,7 +3,8 @@ import { createPersona, personaCreateSchema } from '../../src/domain/personas/pe
 import { promptCreateSchema } from '../../src/domain/prompts/schemas.ts';
 import { createPrompt } from '../../src/domain/prompts/prompts.ts';
 import { createShare } from '../../src/domain/shares/shares.ts';
-import { createSite, findSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
+import { findSite } from '../../src/domain/sites/sites.ts';
 import { inviteMember } from '../../src/domain/workspace/invitations.ts';
 import { atLeast } from '../../src/domain/workspace/roles.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';

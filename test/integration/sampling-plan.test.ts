@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intraclassCorrelation, smallestRealChange } from '../../src/analysis/sampling.ts';
-import { importAnswers } from '../../src/domain/answers/import.ts';
+import { importAnswers } from '../../src/domain/scans/answer-import.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSiteRoutes } from '../../src/fixture-site/demo-site.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
-import { createSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace } from '../helpers/fixtures.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite } from '../../src/domain/sites/sites.ts';
+import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace } from '../helpers/fixtures.ts';
 

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import domainTiers from '../../docs/domain-tiers.json' with { type: 'json' };
 
 /**
  * The layers of docs/architecture.md are kept by `npm run lint`: each
@@ -31,6 +32,10 @@ describe('layers the linter keeps', () => {
     ['share-imports-kysely.ts', 'src/share/fixture.ts', /src\/share renders/],
     ['share-imports-http.ts', 'src/share/fixture.ts', /src\/share renders/],
     ['logs-imports-db.ts', 'src/logs/fixture.ts', /src\/logs reads log lines/],
+    ['domain-imports-up-a-tier.ts', 'src/domain/sites/fixture.ts', /src\/domain\/sites \(tier: sites\) imports only lower tiers/],
+    ['domain-imports-later-peer.ts', 'src/domain/categories/fixture.ts', /no two folders import each other in a circle/],
+    ['domain-imports-past-index.ts', 'src/domain/reports/fixture.ts', /through its index\.ts, never a file inside it/],
+    ['http-imports-past-index.ts', 'src/http/routes/fixture.ts', /through its index\.ts, never a file inside it/],
   ])('%s fails as %s', async (fixture, filePath, message) => {
     const messages = await lintAs(fixture, filePath);
     expect(messages).toHaveLength(1);
@@ -40,4 +45,21 @@ describe('layers the linter keeps', () => {
   it('lets HTTP import types from src/db', async () => {
     expect(await lintAs('allowed.ts', 'src/http/routes/fixture.ts')).toEqual([]);
   });
+
+  it('lets a domain folder import lower tiers and earlier peers through their index.ts', async () => {
+    expect(await lintAs('domain-imports-lower-tier.ts', 'src/domain/reports/fixture.ts')).toEqual([]);
+  });
+
+  it('places every src/domain folder in exactly one tier', async () => {
+    const folders = (await readdir(path.resolve('src/domain'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    const placed = domainTiers.tiers.flatMap((t) => t.folders);
+    expect([...placed].sort()).toEqual([...folders].sort());
+    expect(new Set(placed).size).toBe(placed.length);
+  });
+
+  it('finds the domain itself clean of tier, entry and circle breaks', async () => {
+    const results = await eslint.lintFiles(['src/domain', 'src/http', 'src/mcp', 'src/cli', 'jobs']);
+    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${path.relative('.', r.filePath)}: ${m.message}`));
+    expect(broken).toEqual([]);
+  }, 120_000);
 });

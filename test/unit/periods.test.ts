@@ -10,7 +10,7 @@ import {
   periodWindow,
   previousPeriod,
   type Period,
-} from '../../src/domain/reports/periods.ts';
+} from '../../src/domain/common/periods.ts';
 import { utcDay } from '../../src/dates.ts';
 
 describe('periodStart', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodStart } from '../../src/domain/reports/periods.ts';
+import { periodStart } from '../../src/domain/common/periods.ts';
 import { defaultDir } from '../../src/domain/prompts/list.ts';
 
 describe('periodStart', () => {

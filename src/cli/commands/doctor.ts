@@ -1,4 +1,4 @@
-import type { Check } from '../../domain/system/doctor.ts';
+import type { Check } from '../../domain/system/index.ts';
 import { CheckFailed, defineCommand, withContext } from '../command.ts';
 
 const MARK: Record<Check['verdict'], string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
@@ -19,7 +19,7 @@ export const doctorCommands = [
     flags: {},
     run: (_a, config) =>
       withContext(config, async (ctx) => {
-        const [{ runDoctor }, { closeQueues }] = await Promise.all([import('../../domain/system/doctor.ts'), import('../../queue/queues.ts')]);
+        const [{ runDoctor }, { closeQueues }] = await Promise.all([import('../../domain/system/index.ts'), import('../../queue/queues.ts')]);
         try {
           const report = await runDoctor(ctx);
           printChecks(report.checks);

@@ -15,9 +15,9 @@ export const nameCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const [{ findSiteForOperator }, { listNames }, { nameListQuerySchema }] = await Promise.all([
-          import('../../domain/sites/sites.ts'),
-          import('../../domain/names/names.ts'),
-          import('../../domain/names/schemas.ts'),
+          import('../../domain/sites/index.ts'),
+          import('../../domain/names/index.ts'),
+          import('../../domain/names/index.ts'),
         ]);
         const query = nameListQuerySchema.safeParse({ page: a.page, perPage: a['per-page'] });
         if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
@@ -32,9 +32,9 @@ export const nameCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const [{ findSiteForOperator }, { listMentionFeedback }, { mentionFeedbackListQuerySchema }] = await Promise.all([
-          import('../../domain/sites/sites.ts'),
-          import('../../domain/names/feedback.ts'),
-          import('../../domain/names/schemas.ts'),
+          import('../../domain/sites/index.ts'),
+          import('../../domain/names/index.ts'),
+          import('../../domain/names/index.ts'),
         ]);
         const query = mentionFeedbackListQuerySchema.safeParse({ name: a.name, page: a.page, perPage: a['per-page'] });
         if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));

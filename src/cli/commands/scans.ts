@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { scanRequestSchema } from '../../domain/scans/schemas.ts';
-import { findSiteForOperator } from '../../domain/sites/sites.ts';
+import { scanRequestSchema } from '../../domain/scans/index.ts';
+import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
 import { bar, duration, progressLine } from '../progress.ts';
 
@@ -21,7 +21,7 @@ export const scanCommands = [
     run: (a, config) => {
       if (!a.all === !a.project) throw new UsageError('give --all or --project, not both');
       return withContext(config, async (ctx) => {
-        const { reanalyseSites } = await import('../../domain/reanalysis/reanalysis.ts');
+        const { reanalyseSites } = await import('../../domain/reanalysis/index.ts');
         const progress = progressLine();
         const started = Date.now();
         const result = await reanalyseSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
@@ -42,7 +42,7 @@ export const scanCommands = [
     flags: {},
     run: (_a, config) =>
       withContext(config, async (ctx) => {
-        const { checkMoney } = await import('../../domain/scans/money-check.ts');
+        const { checkMoney } = await import('../../domain/scans/index.ts');
         const report = await checkMoney(ctx);
         if (!report.ok) throw new CheckFailed(`${report.problems.length} money problem(s) found`, report);
         return report;
@@ -56,7 +56,7 @@ export const scanCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const site = await findSiteForOperator(ctx.db, a.project);
-        const { importAnswers, parseAnswerLines } = await import('../../domain/answers/import.ts');
+        const { importAnswers, parseAnswerLines } = await import('../../domain/scans/index.ts');
         const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
         const result = await importAnswers(ctx, site.orgId, site.id, rows);
         return { scanId: result.scanId, answers: result.answers, promptsCreated: result.promptsCreated };
@@ -79,7 +79,7 @@ export const scanCommands = [
         });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
         const site = await findSiteForOperator(ctx.db, a.project);
-        const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/scans.ts'), import('../scan-watch.ts')]);
+        const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/index.ts'), import('../scan-watch.ts')]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
         return a.watch ? watchScan(ctx, site, started.scan.id) : started;
       }),

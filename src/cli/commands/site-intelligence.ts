@@ -1,5 +1,5 @@
-import { waitFor } from '../../domain/common/wait-for.ts';
-import { findSiteForOperator } from '../../domain/sites/sites.ts';
+import { waitFor } from '../../domain/common/index.ts';
+import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { CheckFailed, defineCommand, id, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
@@ -18,10 +18,7 @@ export const siteIntelligenceCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const site = await findSiteForOperator(ctx.db, a.project);
-        const [{ requestSitemapImport, serializeImport }, { runSitemapImport }] = await Promise.all([
-          import('../../domain/pages/imports.ts'),
-          import('../../domain/pages/sitemap-import.ts'),
-        ]);
+        const [{ requestSitemapImport, serializeImport }, { runSitemapImport }] = await Promise.all([import('../../domain/pages/index.ts'), import('../../domain/pages/index.ts')]);
         const line = progressLine();
         const { import: row } = await requestSitemapImport(ctx, site, null, 'cli', { queue: false });
         const ran = await runSitemapImport(ctx, site.id, row.id, {
@@ -60,10 +57,10 @@ export const siteIntelligenceCommands = [
       withContext(config, async (ctx) => {
         const site = await findSiteForOperator(ctx.db, a.project);
         const [{ requestCrawlerCheck }, { runCrawlerCheck }, { crawlerReport }, { siteOrigin }] = await Promise.all([
-          import('../../domain/crawlers/checks.ts'),
-          import('../../domain/crawlers/run-check.ts'),
-          import('../../domain/crawlers/report.ts'),
-          import('../../domain/sites/site-domain.ts'),
+          import('../../domain/crawlers/index.ts'),
+          import('../../domain/crawlers/index.ts'),
+          import('../../domain/crawlers/index.ts'),
+          import('../../domain/sites/index.ts'),
         ]);
         const line = progressLine();
         line.draw(`reading ${siteOrigin(site)}/robots.txt and /llms.txt`);

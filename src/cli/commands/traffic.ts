@@ -1,6 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { findSiteForOperator } from '../../domain/sites/sites.ts';
+import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { LOG_FORMATS } from '../../logs/record.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
@@ -29,8 +29,8 @@ export const trafficCommands = [
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
         const site = await findSiteForOperator(ctx.db, a.project);
         const [{ createImport, findImport, serializeImport }, { runLogImport }] = await Promise.all([
-          import('../../domain/traffic/imports.ts'),
-          import('../../domain/traffic/run-import.ts'),
+          import('../../domain/traffic/index.ts'),
+          import('../../domain/traffic/index.ts'),
         ]);
         const row = await createImport(ctx, site.id, null, { source: 'cli', format: a.format });
         const line = progressLine();
@@ -65,7 +65,7 @@ export const trafficCommands = [
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
         if (stat.size > RANGES_FILE_MAX) throw new UsageError(`${a.file} is larger than ${mb(RANGES_FILE_MAX)}: not a published ranges file`);
-        const { loadRangesFile } = await import('../../domain/traffic/ranges.ts');
+        const { loadRangesFile } = await import('../../domain/traffic/index.ts');
         return loadRangesFile(ctx, { text: await fs.readFile(a.file, 'utf8'), file: a.file, agent: a.agent });
       }),
   }),

@@ -67,7 +67,7 @@ export const webhookCommands = [
     usage: 'webhooks list --org ID',
     summary: "A workspace's webhooks (never their secrets)",
     flags: { org: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/webhooks.ts')).listWebhooks(ctx, a.org)),
+    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).listWebhooks(ctx, a.org)),
   }),
   defineCommand({
     name: 'webhooks create',
@@ -76,7 +76,7 @@ export const webhookCommands = [
     flags: { org: id, ...webhookFlags },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ createWebhook }, { webhookCreateSchema }] = await Promise.all([import('../../domain/webhooks/webhooks.ts'), import('../../domain/webhooks/schemas.ts')]);
+        const [{ createWebhook }, { webhookCreateSchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
         return createWebhook(ctx, { orgId: a.org, userId: null }, await parsed(webhookCreateSchema, body(a)));
       }),
   }),
@@ -87,7 +87,7 @@ export const webhookCommands = [
     flags: { org: id, webhook: id, ...webhookFlags, enabled: z.enum(['true', 'false']).optional() },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ updateWebhook }, { webhookUpdateSchema }] = await Promise.all([import('../../domain/webhooks/webhooks.ts'), import('../../domain/webhooks/schemas.ts')]);
+        const [{ updateWebhook }, { webhookUpdateSchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
         const input = await parsed(webhookUpdateSchema, { ...body(a), ...(a.enabled !== undefined && { enabled: a.enabled === 'true' }) });
         return updateWebhook(ctx, a.org, a.webhook, input);
       }),
@@ -97,21 +97,21 @@ export const webhookCommands = [
     usage: 'webhooks delete --org ID --webhook ID',
     summary: 'Delete a webhook with its deliveries',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/webhooks.ts')).deleteWebhook(ctx, a.org, a.webhook)),
+    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).deleteWebhook(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks test',
     usage: 'webhooks test --org ID --webhook ID',
     summary: 'Send a webhook.test event (a worker delivers it); prints the delivery',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/deliveries.ts')).testWebhook(ctx, a.org, a.webhook)),
+    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).testWebhook(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks rotate-secret',
     usage: 'webhooks rotate-secret --org ID --webhook ID',
     summary: 'A new signing secret, printed this once; the previous one still signs for 24 hours',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/webhooks.ts')).rotateSecret(ctx, a.org, a.webhook)),
+    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).rotateSecret(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks deliveries',
@@ -120,7 +120,7 @@ export const webhookCommands = [
     flags: { org: id, webhook: id, page: z.string().optional(), 'per-page': z.string().optional(), status: z.string().optional() },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ listDeliveries }, { deliveriesQuerySchema }] = await Promise.all([import('../../domain/webhooks/deliveries.ts'), import('../../domain/webhooks/schemas.ts')]);
+        const [{ listDeliveries }, { deliveriesQuerySchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
         const query = await parsed(deliveriesQuerySchema, { page: a.page, perPage: a['per-page'], status: a.status });
         return listDeliveries(ctx, a.org, a.webhook, query);
       }),
@@ -130,6 +130,6 @@ export const webhookCommands = [
     usage: 'webhooks replay --org ID --webhook ID --delivery ID',
     summary: 'Send a delivery again (a worker sends it), with the same webhook-id',
     flags: { org: id, webhook: id, delivery: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/deliveries.ts')).replayDelivery(ctx, a.org, a.webhook, a.delivery)),
+    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).replayDelivery(ctx, a.org, a.webhook, a.delivery)),
   }),
 ];

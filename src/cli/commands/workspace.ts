@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { microsToUsd, usdToMicros } from '../../money.ts';
-import { PLANS } from '../../domain/workspace/plans.ts';
-import { KEY_ROLES, PERSON_ROLES } from '../../domain/workspace/roles.ts';
+import { PLANS, KEY_ROLES, PERSON_ROLES } from '../../domain/workspace/index.ts';
 import { count, defineCommand, id, withContext } from '../command.ts';
 
 /** Workspaces, people, keys and money: what the web app's signed-in screens do, for operators. */
@@ -13,7 +12,7 @@ export const workspaceCommands = [
     flags: { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
+        (await import('../../domain/workspace/index.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
       ),
   }),
   defineCommand({
@@ -23,7 +22,7 @@ export const workspaceCommands = [
     flags: { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).setOrgLimits(ctx.db, a.org, {
+        (await import('../../domain/workspace/index.ts')).setOrgLimits(ctx.db, a.org, {
           sites: a.sites,
           promptsPerSite: a['prompts-per-site'],
           scansPerMonth: a['scans-per-month'],
@@ -38,7 +37,7 @@ export const workspaceCommands = [
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
+        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
       ),
   }),
   defineCommand({
@@ -46,14 +45,14 @@ export const workspaceCommands = [
     usage: 'user create --email EMAIL --name NAME',
     summary: 'Create a person',
     flags: { email: z.email(), name: z.string().min(1) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/users.ts')).createUser(ctx.db, a)),
+    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx.db, a)),
   }),
   defineCommand({
     name: 'member add',
     usage: 'member add --org ID --user ID --role owner|admin|member|viewer',
     summary: 'Add a person to a workspace with a role',
     flags: { org: id, user: id, role: z.enum(PERSON_ROLES) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/members.ts')).addMember(ctx, { orgId: a.org, userId: a.user, role: a.role })),
+    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).addMember(ctx, { orgId: a.org, userId: a.user, role: a.role })),
   }),
   defineCommand({
     name: 'member remove',
@@ -62,7 +61,7 @@ export const workspaceCommands = [
     flags: { org: id, user: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        await (await import('../../domain/workspace/members.ts')).removeMemberAsOperator(ctx, a.org, a.user);
+        await (await import('../../domain/workspace/index.ts')).removeMemberAsOperator(ctx, a.org, a.user);
         return { orgId: a.org, userId: a.user, removed: true };
       }),
   }),
@@ -72,14 +71,14 @@ export const workspaceCommands = [
     summary: "Make an API key for a member (without --role: the member's own role, an owner's key is admin)",
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
+      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
   }),
   defineCommand({
     name: 'key revoke',
     usage: 'key revoke --id ID',
     summary: 'Revoke an API key for good',
     flags: { id },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).revokeApiKey(ctx, a.id)),
+    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).revokeApiKey(ctx, a.id)),
   }),
   defineCommand({
     name: 'balance topup',
@@ -88,7 +87,7 @@ export const workspaceCommands = [
     flags: { org: id, usd: z.coerce.number().finite().positive() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const { topUp } = await import('../../domain/workspace/billing.ts');
+        const { topUp } = await import('../../domain/workspace/index.ts');
         const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
         return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
       }),

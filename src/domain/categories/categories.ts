@@ -4,11 +4,8 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, ValidationError } from '../../errors.ts';
-import { text } from '../common/fields.ts';
-import { nameKey, uniqueNames } from '../common/names.ts';
-import { CATEGORY_NAME_MAX, CATEGORY_SEPARATOR_MESSAGE, CATEGORY_SEPARATORS, categoryNameSchema } from '../prompts/schemas.ts';
-import { lockSite } from '../prompts/limits.ts';
-import { pagingShape } from '../reports/query.ts';
+import { text, nameKey, uniqueNames, lockSite, pagingShape } from '../common/index.ts';
+import { CATEGORY_NAME_MAX, CATEGORY_SEPARATOR_MESSAGE, CATEGORY_SEPARATORS, categoryNameSchema } from './schemas.ts';
 
 /**
  * Categories of a site's prompts. Names are unique per site compared

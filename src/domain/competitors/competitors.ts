@@ -1,14 +1,11 @@
 import type { AppContext } from '../../context.ts';
 import type { CompetitorRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import { domainFromAddress } from '../sites/site-domain.ts';
-import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
-import { serializeCompetitor } from '../sites/sites.ts';
-import { loadBrandBookInput } from '../sites/brand-book.ts';
-import { uniqueNames } from '../common/names.ts';
-import { MAX_ID } from '../common/fields.ts';
-import { previewNames } from '../names/preview.ts';
-import { nameWarnings } from '../names/warnings.ts';
+import { domainFromAddress, serializeCompetitor } from '../sites/index.ts';
+import { requestReanalysis, type ReanalysisView } from '../reanalysis/index.ts';
+import { loadBrandBookInput } from '../facts/index.ts';
+import { uniqueNames, MAX_ID } from '../common/index.ts';
+import { previewNames, nameWarnings } from '../names/index.ts';
 import type { BrandBookInput } from '../../analysis/index.ts';
 import type { CompetitorInput } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { named } from '../common/responses.ts';
-import { namesDryRun, warnings } from '../names/responses.ts';
-import { reanalysis } from '../reanalysis/responses.ts';
-import { competitor } from '../sites/responses.ts';
+import { named } from '../common/index.ts';
+import { namesDryRun, warnings } from '../names/index.ts';
+import { reanalysis } from '../reanalysis/index.ts';
+import { competitor } from '../sites/index.ts';
 
 /** Response schemas of tracking competitors (see src/domain/common/responses.ts); their report is in reports/responses.ts. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from '../common/fields.ts';
-import { dryRunField, excludePhrasesField } from '../names/schemas.ts';
+import { text } from '../common/index.ts';
+import { dryRunField, excludePhrasesField } from '../names/index.ts';
 
 /**
  * Request schemas of competitors; `domain: null` removes a domain, `aliases`

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import type { CrawlerCheckRow, SiteJobTrigger, SiteRow } from '../../db/schema.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { requestSiteJob, type SiteJobSpec } from '../common/site-jobs.ts';
-import { waitFor } from '../common/wait-for.ts';
-import { consumeRateLimit } from '../workspace/rate-limits.ts';
+import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
+import { consumeRateLimit } from '../workspace/index.ts';
 import { crawlerReport } from './report.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named } from '../common/responses.ts';
+import { count, dateTime, id, named } from '../common/index.ts';
 
 /** Response schemas of crawler checks (see src/domain/common/responses.ts). */
 
@@ -7,7 +7,7 @@ const access = z.enum(['allowed', 'partial', 'blocked']);
 const robotsState = z.enum(['found', 'missing', 'unreachable']);
 const llmsState = z.enum(['present', 'missing', 'invalid']);
 
-export const crawlerReport = named(
+export const crawlerReportResponse = named(
   'CrawlerReport',
   'Per AI crawler, what robots.txt lets it read and the deciding line; llms.txt; the latest check’s own state; the history of finished checks with what changed',
   z.object({

@@ -9,10 +9,9 @@ import { ROBOTS_MAX_BYTES, type CrawlerAccess } from '../../web/robots.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SiteFileError } from '../../web/site-file-error.ts';
 import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
-import { claimSiteJob } from '../common/site-jobs.ts';
-import { siteOrigin } from '../sites/site-domain.ts';
-import { recordCrawlerEvents } from '../webhooks/crawler-events.ts';
-import { dispatch } from '../webhooks/outbox.ts';
+import { claimSiteJob } from '../common/index.ts';
+import { siteOrigin } from '../sites/index.ts';
+import { recordCrawlerEvents, dispatch } from '../webhooks/index.ts';
 
 /**
  * The `crawler-check` job: reads the site's robots.txt and llms.txt (at

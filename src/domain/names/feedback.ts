@@ -5,11 +5,7 @@ import type { MentionFeedbackRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
-import { analyseAnswers, writeFacts } from '../answers/facts.ts';
-import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
-import { replaceInRollups } from '../reports/rollups.ts';
-import { loadBrandBook } from '../sites/brand-book.ts';
-import { correctionsOf } from './corrections.ts';
+import { analyseAnswers, writeFacts, answersWithFacts, serializeAnswer, replaceInRollups, loadBrandBook, correctionsOf } from '../facts/index.ts';
 import { namesInUse } from './names.ts';
 import type { MentionFeedbackInput, MentionFeedbackListQuery } from './schemas.ts';
 

@@ -3,7 +3,7 @@ import { ambiguityOf, foldName, QUOTE_MAX, quoteAround, wilson } from '../../ana
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { round1 } from '../reports/base.ts';
+import { round1 } from '../common/index.ts';
 import type { NAME_FIELDS } from './responses.ts';
 import type { NameListQuery } from './schemas.ts';
 

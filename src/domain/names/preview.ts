@@ -1,8 +1,7 @@
 import { compileBrandBook, foldName, quoteAround, type AnswerFacts, type BrandBookInput, type NameReading, type Verdict } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { NameReadingJson, SiteRow } from '../../db/schema.ts';
-import { analyseAnswers } from '../answers/facts.ts';
-import { correctionsOf } from './corrections.ts';
+import { analyseAnswers, correctionsOf } from '../facts/index.ts';
 
 /** Stored answers a preview re-reads at most: the newest. Bounds a dry run's time and memory whatever the site holds. */
 export const PREVIEW_ANSWERS = 2000;

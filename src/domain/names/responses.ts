@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { answer } from '../answers/responses.ts';
-import { count, dateTime, id, named, paging, percent, provider, verdict } from '../common/responses.ts';
+import { answer } from '../facts/index.ts';
+import { count, dateTime, id, named, paging, percent, provider, verdict } from '../common/index.ts';
 
 /** Response schemas of names, previews and corrections (see src/domain/common/responses.ts). */
 

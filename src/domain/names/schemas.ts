@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { booleanField, queryText, text } from '../common/fields.ts';
-import { pagingShape } from '../reports/query.ts';
+import { booleanField, queryText, text, pagingShape } from '../common/index.ts';
 
 /** Request schemas of names and corrections (CONTRACT.md "Names and corrections"). */
 

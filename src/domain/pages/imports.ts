@@ -2,9 +2,8 @@ import type { AppContext } from '../../context.ts';
 import type { SiteJobTrigger, SiteRow, SitemapImportRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { requestSiteJob, type SiteJobSpec } from '../common/site-jobs.ts';
-import { waitFor } from '../common/wait-for.ts';
-import { consumeRateLimit } from '../workspace/rate-limits.ts';
+import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
+import { consumeRateLimit } from '../workspace/index.ts';
 
 /**
  * Sitemap import records: asking for one (a person, a new site, the nightly

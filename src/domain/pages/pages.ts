@@ -3,8 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { PageRow, SiteRow, Verdict } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
-import { queryText } from '../common/fields.ts';
-import { pagingShape } from '../reports/query.ts';
+import { queryText, pagingShape } from '../common/index.ts';
 import { latestImport, serializeImport } from './imports.ts';
 
 /**

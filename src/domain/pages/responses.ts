@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, oneOf, paging, provider, verdict } from '../common/responses.ts';
+import { count, dateTime, id, named, oneOf, paging, provider, verdict } from '../common/index.ts';
 
 /** Response schemas of the site's pages (see src/domain/common/responses.ts). */
 
@@ -53,7 +53,7 @@ export const pageList = named(
   }),
 );
 
-export const pagePrompts = named(
+export const pagePromptsResponse = named(
   'PagePrompts',
   'The prompts whose current answers link to the page, with each linking answer',
   z.object({

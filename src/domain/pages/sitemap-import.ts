@@ -7,8 +7,8 @@ import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SiteFileError } from '../../web/site-file-error.ts';
 import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
 import { SitemapError } from '../../web/sitemap-parser.ts';
-import { claimSiteJob } from '../common/site-jobs.ts';
-import { siteOrigin } from '../sites/site-domain.ts';
+import { claimSiteJob } from '../common/index.ts';
+import { siteOrigin } from '../sites/index.ts';
 import { discoverPages, ImportError, type FoundPage } from './discover.ts';
 import { fetchTitles, type TitleResult } from './titles.ts';
 

@@ -4,9 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PersonaRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import { lockSite } from '../prompts/limits.ts';
-import { text } from '../common/fields.ts';
-import { pagingShape } from '../reports/query.ts';
+import { lockSite, text, pagingShape } from '../common/index.ts';
 
 /**
  * Buyer personas (variant A): who asks a prompt, in their words. A scan asks

@@ -1,8 +1,9 @@
 import { parse, type CsvError } from 'csv-parse/sync';
 import type { Funnel, Intent, PromptStatus } from '../../db/schema.ts';
 import { ValidationError } from '../../errors.ts';
-import { uniqueNames } from '../common/names.ts';
-import { CATEGORIES_PER_PROMPT, CATEGORY_NAME_MAX, FUNNELS, INTENTS, PROMPT_STATUSES, PROMPT_TEXT_MAX, PROMPT_TEXT_MIN } from './schemas.ts';
+import { uniqueNames } from '../common/index.ts';
+import { CATEGORIES_PER_PROMPT, FUNNELS, INTENTS, PROMPT_STATUSES, PROMPT_TEXT_MAX, PROMPT_TEXT_MIN } from './schemas.ts';
+import { CATEGORY_NAME_MAX } from '../categories/index.ts';
 
 /**
  * Reading a prompt CSV: pure, no database. Columns are found by header name

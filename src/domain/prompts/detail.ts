@@ -3,15 +3,13 @@ import { z } from 'zod';
 import { bestVerdict, stabilityChange } from '../../analysis/index.ts';
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
-import { findPrompt } from './prompts.ts';
+import { findPrompt, serializePrompt } from './prompts.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
-import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
-import { categoryNamesOf } from '../categories/categories.ts';
-import { addPeriods, periodQuerySchema } from '../reports/periods.ts';
+import { answersWithFacts, serializeAnswer } from '../facts/index.ts';
+import { categoryNamesOf } from '../categories/index.ts';
+import { addPeriods, periodQuerySchema, engineParam, pagingShape } from '../common/index.ts';
 import { historyStart, historyWindow, latestResults, noLatest, stabilityOf } from './verdicts.ts';
-import { serializePrompt } from './prompts.ts';
-import { engineParam, pagingShape } from '../reports/query.ts';
 
 /**
  * One prompt with its scan results (GET /projects/:id/prompts/:promptId) and

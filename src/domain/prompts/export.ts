@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { categoryNamesOf } from '../categories/categories.ts';
+import { categoryNamesOf } from '../categories/index.ts';
 import { defaultDir, filteredPrompts, orderedPrompts, type PromptExportQuery } from './list.ts';
 import { historyStart, promptResults } from './verdicts.ts';
 

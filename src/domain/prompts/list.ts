@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database, SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema, type Period } from '../reports/periods.ts';
+import { periodQuerySchema, type Period, queryText, pagingShape } from '../common/index.ts';
 import {
   competitorFilter,
   consistencyFilter,
@@ -19,14 +19,13 @@ import {
   type ResultSort,
 } from './verdicts.ts';
 import { serializePrompts } from './prompts.ts';
-import { queryText } from '../common/fields.ts';
-import { CATEGORY_NAME_MAX, intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './schemas.ts';
-import { pagingShape } from '../reports/query.ts';
+import { CATEGORY_NAME_MAX } from '../categories/index.ts';
+import { intentSchema, PROMPT_TEXT_MAX, promptStatusSchema } from './schemas.ts';
 
 /**
  * The prompt list and the filters and sorts it shares with the CSV export.
  * Result columns, filters and sorts read the prompt rollups
- * (src/domain/prompt-verdicts.ts) over the window of the period parameters.
+ * (src/domain/prompts/verdicts.ts) over the window of the period parameters.
  */
 
 export const PROMPT_SORTS = ['created', 'text', 'category', ...RESULT_SORTS] as const;

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import { rebuildRollups } from '../reports/rollups.ts';
+import { rebuildRollups } from '../facts/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { PromptRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
-import { assertCategoryRoom, categoryNamesOf, missingCategories, replaceCategories } from '../categories/categories.ts';
-import { uniqueNames } from '../common/names.ts';
-import { assertPersonaOfSite } from '../personas/personas.ts';
-import { assertPromptRoom, lockSite } from './limits.ts';
+import { assertCategoryRoom, categoryNamesOf, missingCategories, replaceCategories } from '../categories/index.ts';
+import { uniqueNames, lockSite } from '../common/index.ts';
+import { assertPersonaOfSite } from '../personas/index.ts';
+import { assertPromptRoom } from './prompt-room.ts';
 import type { PromptBulk, PromptCreate, PromptUpdate } from './schemas.ts';
 
 /**

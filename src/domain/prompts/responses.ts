@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { answer } from '../answers/responses.ts';
-import { byProvider, count, dateTime, day, id, named, oneOf, paging, periodKind, provider, stability, tone, verdict } from '../common/responses.ts';
+import { answer } from '../facts/index.ts';
+import { byProvider, count, dateTime, day, id, named, oneOf, paging, periodKind, provider, stability, tone, verdict } from '../common/index.ts';
 import { PROMPT_SORTS } from './list.ts';
 
 /** Response schemas of prompts (see src/domain/common/responses.ts). */
@@ -76,7 +76,7 @@ const latestAnswer = named(
   z.object({ answerId: id, askedAt: dateTime, verdict, brandRank: z.int().positive().nullable(), samples: count, answered: count, named: count }),
 );
 
-export const promptDetail = named(
+export const promptDetailResponse = named(
   'PromptDetail',
   'One prompt with its results: week-by-week history, the window’s squares, each assistant’s latest answer, and every answer over time (newest first, paged)',
   z.object({
@@ -109,7 +109,7 @@ export const promptDetail = named(
   }),
 );
 
-export const promptAnswer = named(
+export const promptAnswerResponse = named(
   'PromptAnswer',
   'One answer of a prompt word for word (null when it has none), and each assistant’s latest answer to pick from',
   z.object({
@@ -143,7 +143,7 @@ export const promptImportResult = named(
 
 const rewritesLeftToday = count.describe('Query rewrites the workspace may still ask for today (UTC), across its sites');
 
-export const pendingRewrites = named(
+export const pendingRewritesResponse = named(
   'PendingRewrites',
   'Imported prompts still worded as search queries, and the workspace’s rewrites left today',
   z.object({ pending: count, rewritesLeftToday }),

@@ -3,10 +3,8 @@ import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError, RateLimitedError } from '../../errors.ts';
 import { jobState, removeJob } from '../../queue/job-state.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { connectedAssistants } from '../providers/providers.ts';
-import { assistantsFor } from '../providers/assistants.ts';
-import { limitsOf } from '../workspace/plans.ts';
-import { consumeRateLimit } from '../workspace/rate-limits.ts';
+import { connectedAssistants, assistantsFor } from '../providers/index.ts';
+import { limitsOf, consumeRateLimit } from '../workspace/index.ts';
 import { rewritesLeftToday, secondsUntilNextUtcDay, takeRewrites } from './rewrite-allowance.ts';
 
 /** The instruction sent to the assistant; the simulator recognises it and answers with a question. */

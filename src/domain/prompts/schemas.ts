@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Funnel, Intent, PromptStatus } from '../../db/schema.ts';
-import { hasNoNul, idSchema, text } from '../common/fields.ts';
+import { hasNoNul, idSchema, text } from '../common/index.ts';
+import { categoryNameSchema } from '../categories/index.ts';
 
 /**
  * Request schemas of prompts, one place for every field's rule and message.
@@ -23,7 +24,6 @@ const _everyValueListed: [Exclude<Intent, (typeof INTENTS)[number]>, Exclude<Fun
 
 export const PROMPT_TEXT_MIN = 3;
 export const PROMPT_TEXT_MAX = 500;
-export const CATEGORY_NAME_MAX = 100;
 export const CATEGORIES_PER_PROMPT = 8;
 export const BULK_IDS_MAX = 5000;
 export const IMPORT_CHARS_MAX = 2_000_000;
@@ -35,12 +35,6 @@ export const funnelSchema = oneOf('funnel', FUNNELS);
 export const promptStatusSchema = oneOf('status', PROMPT_STATUSES);
 
 export const promptTextSchema = text('text', PROMPT_TEXT_MAX, PROMPT_TEXT_MIN, { length: `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters` });
-
-/** They separate categories in one CSV cell, so a name holding one could not survive an export and import. */
-export const CATEGORY_SEPARATORS = /[;|]/;
-export const CATEGORY_SEPARATOR_MESSAGE = 'a category name cannot contain ; or | (they separate categories in CSV files)';
-
-export const categoryNameSchema = text('a category name', CATEGORY_NAME_MAX).refine((n) => !CATEGORY_SEPARATORS.test(n), CATEGORY_SEPARATOR_MESSAGE);
 
 const categoryListSchema = z
   .array(categoryNameSchema, { error: 'categories must be a list of names' })

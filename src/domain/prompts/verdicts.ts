@@ -4,9 +4,8 @@ import { stability, stabilityChange, type PeriodCounts, type Stability, type Sta
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { Db } from '../../db/database.ts';
 import type { Verdict } from '../../db/schema.ts';
-import { chosenStart, periodWindow, type Period } from '../reports/periods.ts';
-import { queryText } from '../common/fields.ts';
-import { latestDayWithData } from '../reports/base.ts';
+import { chosenStart, periodWindow, type Period, queryText } from '../common/index.ts';
+import { latestDayWithData } from '../facts/index.ts';
 import { utcDay } from '../../dates.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { pagingShape } from '../reports/query.ts';
+import { pagingShape } from '../common/index.ts';
 import type { Config } from '../../config.ts';
 import { CATALOG, credentialFor, defaultModel, type ModelEntry, type ProviderEntry, type ProviderKey } from '../../assistants/catalog.ts';
 import { isConnected, targetKind } from '../../assistants/targets.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, paging, provider, usd } from '../common/responses.ts';
+import { named, paging, provider, usd } from '../common/index.ts';
 
 /** Response schemas of the providers endpoint (see src/domain/common/responses.ts). */
 

@@ -5,11 +5,8 @@ import { NotFoundError } from '../../errors.ts';
 import { enqueue } from '../../queue/queues.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
-import { loadBrandBook } from '../sites/brand-book.ts';
+import { loadBrandBook, analyseAnswers, factsKey, warnUnread, writeFacts, rebuildRollups, correctionsOf } from '../facts/index.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
-import { analyseAnswers, factsKey, warnUnread, writeFacts } from '../answers/facts.ts';
-import { rebuildRollups } from '../reports/rollups.ts';
-import { correctionsOf } from '../names/corrections.ts';
 
 const BATCH = 1000;
 const WRITES_IN_FLIGHT = 2;

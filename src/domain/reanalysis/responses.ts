@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named } from '../common/responses.ts';
+import { count, dateTime, id, named } from '../common/index.ts';
 
 /** Response schemas of reanalysis (see src/domain/common/responses.ts). */
 

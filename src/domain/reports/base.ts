@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { shareOfVoice, visibility } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery, type Db } from '../../db/database.ts';
-import { SITE_DAY_COUNTERS, snakeCase, type SiteDayCounter } from './rollup-tables.ts';
-import { chosenStart, periodEnd, periodStartSql, type Period, type PeriodQuery } from './periods.ts';
+import { latestDayWithData, SITE_DAY_COUNTERS, snakeCase, type SiteDayCounter } from '../facts/index.ts';
+import { chosenStart, periodEnd, periodStartSql, type Period, type PeriodQuery, round1 } from '../common/index.ts';
 import { utcDay } from '../../dates.ts';
 
 /**
@@ -18,15 +18,6 @@ export interface ReportPeriod {
   start: string;
   /** Its last day. */
   end: string;
-}
-
-export async function latestDayWithData(db: Db, siteId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('rollupSiteDay')
-    .select((eb) => eb.fn.max('day').as('day'))
-    .where('siteId', '=', siteId)
-    .executeTakeFirst();
-  return row?.day ?? null;
 }
 
 /**
@@ -128,9 +119,6 @@ export function periodAndPreviousCountsJson(siteId: number, p: ReportPeriod, pre
                  WHERE site_id = ${hidden(siteId, 'int')} AND day >= ${hidden(previousStart, 'date')} AND day <= ${hidden(p.end, 'date')}
                  GROUP BY 1, provider) c)`;
 }
-
-export const round1 = (n: number) => Math.round(n * 10) / 10;
-export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Headline numbers of a set of answers (CONTRACT.md "Answer analysis"). */
 export function headline(c: SiteCounts) {

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
-import { previousPeriod, type PeriodQuery } from './periods.ts';
+import { previousPeriod, type PeriodQuery } from '../common/index.ts';
 import {
   addCounts,
   emptyCounts,

@@ -5,8 +5,8 @@ import { PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { previousPeriod, type Period, type PeriodQuery } from './periods.ts';
-import { addCounts, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, round1, siteCountsByPeriod, type SiteCounts } from './base.ts';
+import { previousPeriod, type Period, type PeriodQuery, round1 } from '../common/index.ts';
+import { addCounts, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod, type SiteCounts } from './base.ts';
 import {
   against,
   competitorShareSpread,

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import type { Role } from '../../db/schema.ts';
+import { listSites } from '../sites/index.ts';
+import { workspace } from '../workspace/index.ts';
 import { emptyCounts, sums, type SiteCounts } from './base.ts';
 import { headlineWithIntervals } from './report.ts';
 import { estimatesOf, PROMPT_PERIOD_SPREAD, spreadOf, type SpreadRow } from './spread.ts';
@@ -42,4 +46,43 @@ export async function siteSummaries(db: Db, siteIds: readonly number[]) {
     out.set(id, { period: 'week', start, lastScanAt: lastScan.get(id) ?? null, ...headlineWithIntervals(counts as SiteCounts, estimatesOf(spread.get(id))) });
   }
   return out;
+}
+
+/** GET /orgs/:orgId/dashboard: the workspace, and every site with the numbers of its latest week. */
+export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
+  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx, orgId)]);
+  const figures = await siteSummaries(
+    ctx.db,
+    sites.map((s) => s.id),
+  );
+  return {
+    org: { id: org.id, name: org.name, plan: org.plan, role, balanceUsd: org.balanceUsd },
+    connectedAssistants: org.connectedAssistants,
+    limits: { ...org.limits, scansUsedThisMonth: org.scansUsedThisMonth },
+    scansUsedThisMonth: org.scansUsedThisMonth,
+    sites: sites.map((s) => {
+      // The site's latest week with data, the numbers of its weekly report; nulls before the first scan.
+      const f = figures.get(s.id);
+      const scanned = f?.start != null;
+      return {
+        id: s.id,
+        name: s.name,
+        domain: s.domain,
+        period: 'week' as const,
+        start: f?.start ?? null,
+        answers: f?.answers ?? 0,
+        visibility: f?.visibility ?? null,
+        visibilityLow: f?.visibilityLow ?? null,
+        visibilityHigh: f?.visibilityHigh ?? null,
+        mentioned: scanned ? (f?.mentioned ?? null) : null,
+        ownCited: scanned ? (f?.ownCited ?? null) : null,
+        brandRank: f?.brandRank ?? null,
+        shareOfVoice: f?.shareOfVoice ?? null,
+        shareOfVoiceLow: f?.shareOfVoiceLow ?? null,
+        shareOfVoiceHigh: f?.shareOfVoiceHigh ?? null,
+        lastScanAt: f?.lastScanAt ?? null,
+        schedule: s.schedule,
+      };
+    }),
+  };
 }

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Period } from './periods.ts';
+import type { Period } from '../common/index.ts';
 import { hidden } from './base.ts';
-import { searchKeySql } from './rollups.ts';
+import { searchKeySql } from '../facts/index.ts';
 
 /**
  * The rows of one period of the per-prompt tables that keep no day rows

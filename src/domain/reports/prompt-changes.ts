@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { countChange } from '../../analysis/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { Verdict } from '../../db/schema.ts';
-import { previousPeriod, type Period } from './periods.ts';
-import { bestVerdictSql } from '../prompts/verdicts.ts';
+import { previousPeriod, type Period } from '../common/index.ts';
+import { bestVerdictSql } from '../prompts/index.ts';
 
 export interface PromptChange {
   id: number;

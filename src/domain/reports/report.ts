@@ -3,8 +3,8 @@ import { answerSource, findModel, isProviderKey, PROVIDER_KEYS, providerEntry } 
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { periodWindow, type Period, type PeriodQuery } from './periods.ts';
-import { addCounts, change, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, round1, siteCountsByPeriod, type SiteCounts } from './base.ts';
+import { periodWindow, type Period, type PeriodQuery, round1 } from '../common/index.ts';
+import { addCounts, change, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod, type SiteCounts } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { topSources } from './sources.ts';
 import {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { siteType } from '../answers/responses.ts';
-import { count, dateTime, day, id, named, paging, percent, periodEcho, provider, stability, tone, verdict } from '../common/responses.ts';
-import { stabilityChange } from '../prompts/responses.ts';
-import { event } from '../sites/responses.ts';
-import { crawlerHitsItem } from '../traffic/periods.ts';
+import { siteType } from '../facts/index.ts';
+import { count, dateTime, day, id, named, paging, percent, periodEcho, provider, stability, tone, usd, verdict } from '../common/index.ts';
+import { stabilityChange } from '../prompts/index.ts';
+import { event, schedule } from '../sites/index.ts';
+import { limits, plan, role } from '../workspace/index.ts';
+import { crawlerHitsItem } from './crawler-hits.ts';
 
 /** Response schemas of the reports (see src/domain/common/responses.ts). Shares are percentages to one decimal, null when their whole is empty. */
 
@@ -29,7 +30,11 @@ const intervalFields = {
   shareOfVoiceHigh: percent,
 };
 
-export const headline = named('Headline', 'The numbers of a set of answers, with the 95% interval (Low, High) of each share', z.object({ ...headlineFields, ...intervalFields }));
+export const headlineResponse = named(
+  'Headline',
+  'The numbers of a set of answers, with the 95% interval (Low, High) of each share',
+  z.object({ ...headlineFields, ...intervalFields }),
+);
 
 export const headlineChange = named(
   'HeadlineChange',
@@ -95,8 +100,8 @@ export const report = named(
   'A project’s numbers for one period against the previous one',
   z.object({
     previousStart: day,
-    current: headline,
-    previous: headline,
+    current: headlineResponse,
+    previous: headlineResponse,
     change: headlineChange,
     ranking: z.array(
       z.object({
@@ -114,11 +119,11 @@ export const report = named(
         shareOfVoiceHigh: percent,
       }),
     ),
-    providers: z.array(headline.extend({ provider, name: z.string(), previous: headline, change: headlineChange })),
+    providers: z.array(headlineResponse.extend({ provider, name: z.string(), previous: headlineResponse, change: headlineChange })),
     changes: promptChanges,
     topSources: z.array(source),
     series: z.array(
-      headline.extend({
+      headlineResponse.extend({
         start: day,
         providers: z.record(z.string(), percent).describe('Visibility per provider key'),
         providerShares: z.record(z.string(), providerShares).describe('Each assistant’s shares with their 95% intervals, per provider key'),
@@ -159,7 +164,7 @@ export const trends = named(
   z.object({
     ...periodEcho,
     window: z.array(day),
-    shares: z.array(headline.extend({ start: day })),
+    shares: z.array(headlineResponse.extend({ start: day })),
     prompts: z.array(
       z.object({
         id,
@@ -313,7 +318,7 @@ const paired = { answered: count, brand: side, competitor: side, ...headToHead }
 const listed = z.array(z.object({ id, text: z.string() }));
 const mentions = z.object({ mentioned: count, visibility: percent, ...bounds('visibility') });
 
-export const competitorDetail = named(
+export const competitorDetailResponse = named(
   'CompetitorDetail',
   'One competitor against the brand: paired numbers this period and the previous, per assistant, per category, prompts split three ways, its cited pages',
   z.object({
@@ -344,4 +349,40 @@ export const searches = named(
   'Searches',
   'Web searches the assistants ran for active prompts, most common first: answers running each (count) and prompts',
   z.object({ ...periodEcho, searches: z.array(z.object({ query: z.string(), count, prompts: count })), ...paging }),
+);
+
+export const dashboardResponse = named(
+  'Dashboard',
+  'Every site with its latest week’s numbers, connected assistants, limits and scans used this month',
+  z.object({
+    org: z.object({ id, name: z.string(), plan, role, balanceUsd: usd }),
+    connectedAssistants: z.array(provider),
+    limits: limits.extend({ scansUsedThisMonth: count }),
+    scansUsedThisMonth: count,
+    sites: z.array(
+      named(
+        'DashboardSite',
+        'A site with the numbers of its latest week with data (nulls before its first scan)',
+        z.object({
+          id,
+          name: z.string(),
+          domain: z.string(),
+          period: z.literal('week'),
+          start: z.iso.date().nullable(),
+          answers: count,
+          visibility: percent,
+          visibilityLow: percent.describe('95% interval of visibility'),
+          visibilityHigh: percent,
+          mentioned: count.nullable(),
+          ownCited: count.nullable(),
+          brandRank: z.number().nullable(),
+          shareOfVoice: percent,
+          shareOfVoiceLow: percent.describe('95% interval of share of voice'),
+          shareOfVoiceHigh: percent,
+          lastScanAt: dateTime.nullable(),
+          schedule,
+        }),
+      ),
+    ),
+  }),
 );

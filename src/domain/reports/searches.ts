@@ -2,10 +2,9 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema } from './periods.ts';
+import { periodQuerySchema, pagingShape } from '../common/index.ts';
 import { periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { searchRows } from './period-rows.ts';
-import { pagingShape } from './query.ts';
 
 /** GET /projects/:id/searches: the web searches assistants ran for active prompts, most common first. */
 

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery } from '../../db/database.ts';
 import type { SiteRow, Tone } from '../../db/schema.ts';
-import { periodQuerySchema, previousPeriod } from './periods.ts';
+import { periodQuerySchema, previousPeriod, round3, engineParam, pagingShape } from '../common/index.ts';
 import {
   addCounts,
   emptyCounts,
@@ -15,16 +15,14 @@ import {
   periodsJson,
   preparedRow,
   resolvePeriod,
-  round3,
   type CountsRow,
   type ReportPeriod,
   type SiteCounts,
 } from './base.ts';
-import { engineParam, pagingShape } from './query.ts';
 import { clusterJson, clusterOf, promptProviderRows, shareBounds } from './spread.ts';
 import type { ClusterSums } from '../../analysis/index.ts';
 import type { Db } from '../../db/database.ts';
-import type { Period } from './periods.ts';
+import type { Period } from '../common/index.ts';
 
 /** GET /projects/:id/sentiment: tone of the answers that name the brand. */
 

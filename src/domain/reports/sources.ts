@@ -4,16 +4,13 @@ import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
-import { periodQuerySchema, type Period } from './periods.ts';
+import { periodQuerySchema, SITE_TYPES, type Period, pagingShape } from '../common/index.ts';
 import { ownPagePromptRows, promptSiteTypeRows, promptSourceRows } from './period-rows.ts';
 import type { ClusterSums } from '../../analysis/index.ts';
 import { clusterJson, clusterOf, shareBounds } from './spread.ts';
-import { pagingShape } from './query.ts';
 import { addCounts, emptyCounts, headline, percentOf, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod } from './base.ts';
 
 /** GET /projects/:id/sources: cited domains and the brand's own pages. */
-
-export const SITE_TYPES = ['own', 'competitor', 'ugc', 'review', 'news', 'reference', 'social', 'video', 'other'] as const;
 
 export const sourcesQuerySchema = periodQuerySchema.extend({
   siteType: z.enum(SITE_TYPES, { error: `siteType must be one of ${SITE_TYPES.join(', ')}` }).optional(),

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { clusteredShare, realChange, type ClusterSums, type ShareEstimate } from '../../analysis/index.ts';
 import type { Db } from '../../db/database.ts';
-import type { Period } from './periods.ts';
+import type { Period } from '../common/index.ts';
 
 /**
  * How sure each share of a report is (docs/analysis.md "Intervals"). A

@@ -3,10 +3,10 @@ import { shareOfVoice, stabilityChange, visibility, type PeriodCounts, type Stab
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
-import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from './periods.ts';
-import { eventsBetween } from '../sites/events.ts';
-import { crawlerHitsByPeriod } from '../traffic/periods.ts';
-import { stabilityOf } from '../prompts/verdicts.ts';
+import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from '../common/index.ts';
+import { eventsBetween } from '../sites/index.ts';
+import { crawlerHitsByPeriod } from './crawler-hits.ts';
+import { stabilityOf } from '../prompts/index.ts';
 import { emptyCounts, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { headlineWithIntervals, windowCounts } from './report.ts';

@@ -1,8 +1,7 @@
 import pLimit from 'p-limit';
 import type { BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
-import { storeAnswers, type NewAnswer } from '../answers/store.ts';
-import { analyseAnswers } from '../answers/facts.ts';
+import { storeAnswers, type NewAnswer, analyseAnswers } from '../facts/index.ts';
 import { release, settle, type ScanMoneyRef } from './money.ts';
 
 export interface PendingAnswer {

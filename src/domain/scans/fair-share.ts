@@ -1,7 +1,7 @@
 import { sleep } from '../../assistants/retry.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
-import { gateFor } from '../providers/assistants.ts';
+import { gateFor } from '../providers/index.ts';
 
 /**
  * A site's turn at a provider account: every site with a scan running

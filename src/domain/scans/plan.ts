@@ -6,8 +6,8 @@ import type { ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ValidationError } from '../../errors.ts';
 import { usdToMicros, type Micros } from '../../money.ts';
 import type { ScanRequest } from './schemas.ts';
-import { findCategoryByName } from '../categories/categories.ts';
-import { answersFree, chargedPrice, connectedAssistants } from '../providers/providers.ts';
+import { findCategoryByName } from '../categories/index.ts';
+import { answersFree, chargedPrice, connectedAssistants } from '../providers/index.ts';
 
 export type { ScanRequest } from './schemas.ts';
 

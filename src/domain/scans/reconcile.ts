@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
 import { jobState, removeJob } from '../../queue/job-state.ts';
 import { enqueue } from '../../queue/queues.ts';
 import { endScan, failScan } from './run.ts';
@@ -23,7 +24,7 @@ export async function reconcileScans(ctx: AppContext): Promise<Reconciled> {
   const scans = await ctx.db
     .selectFrom('scans')
     .select(['id', 'siteId', 'orgId', 'status'])
-    .where('status', 'in', ['queued', 'running', 'cancelling'])
+    .where('status', 'in', ACTIVE_SCAN_STATUSES)
     .where('createdAt', '<', before)
     .orderBy('id')
     .execute();

@@ -1,39 +1,11 @@
 import { z } from 'zod';
-import { answer } from '../answers/responses.ts';
-import { count, dateTime, id, named, paging, provider, usd } from '../common/responses.ts';
-import { assistant } from '../providers/responses.ts';
-import { scanSettings } from '../sites/responses.ts';
+import { answer } from '../facts/index.ts';
+import { count, named, paging, provider, usd, scan, scanFields } from '../common/index.ts';
+import { assistant } from '../providers/index.ts';
+import { scanSettings } from '../sites/index.ts';
 import { SCAN_TABS } from './schemas.ts';
 
 /** Response schemas of scans (see src/domain/common/responses.ts). */
-
-const scanFields = {
-  id,
-  projectId: id,
-  status: z.enum(['queued', 'running', 'cancelling', 'cancelled', 'done', 'failed']),
-  label: z.string().nullable(),
-  trigger: z.enum(['manual', 'schedule', 'import']),
-  batch: z.boolean().describe('Batch-priced (variant B): answers within hours at half price'),
-  costUsd: usd.describe('Spent so far'),
-  cost: z.string().describe('costUsd formatted, e.g. "$1.23"'),
-  budgetUsd: usd,
-  stopReason: z.enum(['budget', 'cap', 'balance', 'cancelled', 'error']).nullable(),
-  answersTotal: count,
-  answersDone: count,
-  answersFailed: count,
-  providers: z.array(provider),
-  models: z.record(z.string(), z.string()).describe('Model id per provider key'),
-  category: z.string().nullable(),
-  samples: z.int().positive().describe('Answers per prompt and assistant'),
-  simulated: z.boolean().describe('Some answers come from the bundled simulator'),
-  simulatedProviders: z.array(provider),
-  error: z.string().nullable(),
-  createdAt: dateTime,
-  startedAt: dateTime.nullable(),
-  finishedAt: dateTime.nullable(),
-};
-
-export const scan = named('Scan', 'A scan: what it asks, its state, progress and cost', z.object(scanFields));
 
 export const scanEstimate = named(
   'ScanEstimate',
@@ -49,7 +21,7 @@ export const scanEstimate = named(
   }),
 );
 
-export const scanOptions = named(
+export const scanOptionsResponse = named(
   'ScanOptions',
   'What a scan of this project can ask and what is left to spend: assistants with models and prices, active prompts per category, scans used this month, spend against the cap, the available balance, saved settings',
   z.object({
@@ -72,7 +44,7 @@ export const scanResponse = named('ScanResponse', 'The scan', z.object({ scan })
 
 export const scanList = named('ScanList', 'The project’s scans, newest first, a page at a time (the first page: the last 30)', z.object({ scans: z.array(scan), ...paging }));
 
-export const liveScan = named(
+export const liveScanResponse = named(
   'LiveScan',
   'The scan in progress with its pace and time left; run is null when none runs',
   z.object({
@@ -89,13 +61,13 @@ export const liveScan = named(
   }),
 );
 
-export const scanDetail = named(
+export const scanDetailResponse = named(
   'ScanDetail',
   'One scan and a page of its answers (25 a page), filtered by tab and assistant',
   z.object({ scan, answers: z.array(answer), ...paging, tab: z.enum(SCAN_TABS), engine: provider.nullable() }),
 );
 
-export const samplingPlan = named(
+export const samplingPlanResponse = named(
   'SamplingPlan',
   'How many samples per prompt and assistant a scan needs for a move of `detect` points in visibility to be called real at 95%, and what it costs',
   z.object({

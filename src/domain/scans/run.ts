@@ -7,14 +7,13 @@ import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../../db/schem
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
-import { assistantsFor, concurrencyFor, upstreamOf } from '../providers/assistants.ts';
-import { chargedPrice } from '../providers/providers.ts';
+import { assistantsFor, concurrencyFor, upstreamOf, chargedPrice } from '../providers/index.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import { joinShare, type SiteShare } from './fair-share.ts';
-import { loadBrandBook } from '../sites/brand-book.ts';
+import { loadBrandBook } from '../facts/index.ts';
 import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
 import { createPurse } from './purse.ts';
-import { closeScan } from '../webhooks/scan-events.ts';
+import { closeScan } from '../webhooks/index.ts';
 
 /**
  * The scan job. Work = the scan's prompts x providers x samples, minus

@@ -2,7 +2,7 @@ import { detects, intraclassCorrelation, smallestRealChange } from '../../analys
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { formatUsd, microsToUsd } from '../../money.ts';
-import { SAMPLES_MAX } from '../common/fields.ts';
+import { SAMPLES_MAX } from '../common/index.ts';
 import { planScan } from './plan.ts';
 import type { SamplingPlanQuery } from './schemas.ts';
 

@@ -1,62 +1,19 @@
 import { sql } from 'kysely';
 import { CATALOG } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
 import type { ScanRow, ScanTrigger, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../errors.ts';
 import { formatUsd, microsToUsd } from '../../money.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { startOfUtcMonth, utcMonthFirstDay } from '../../dates.ts';
-import { ensureAnswerMonths } from '../answers/partitions.ts';
-import { answersWithFacts, serializeAnswer } from '../answers/view.ts';
-import { limitsOf } from '../workspace/plans.ts';
-import { providerView } from '../providers/providers.ts';
+import { utcMonthFirstDay } from '../../dates.ts';
+import { ensureAnswerMonths, answersWithFacts, serializeAnswer } from '../facts/index.ts';
+import { limitsOf, scansUsedThisMonth } from '../workspace/index.ts';
+import { providerView } from '../providers/index.ts';
 import { planScan, type ScanPlan, type ScanRequest } from './plan.ts';
 import type { ScanDetailQuery, ScanListQuery, ScanTab } from './schemas.ts';
 import type { Verdict } from '../../analysis/index.ts';
-import { serializeScanSettings } from '../sites/sites.ts';
-
-export const ACTIVE_STATUSES = ['queued', 'running', 'cancelling'] as const;
-
-export function serializeScan(s: ScanRow) {
-  return {
-    id: s.id,
-    projectId: s.siteId,
-    status: s.status,
-    label: s.label,
-    trigger: s.trigger,
-    batch: s.batch,
-    costUsd: microsToUsd(s.spentMicros),
-    cost: formatUsd(s.spentMicros),
-    budgetUsd: microsToUsd(s.budgetMicros),
-    stopReason: s.stopReason,
-    answersTotal: s.answersTotal,
-    answersDone: s.answersDone,
-    answersFailed: s.answersFailed,
-    providers: s.plan.providers ?? [],
-    models: s.plan.models ?? {},
-    category: s.plan.category ?? null,
-    samples: s.plan.samples ?? 1,
-    // CONTRACT.md: a customer always sees which answers the simulator gave.
-    simulated: (s.plan.simulated ?? []).length > 0,
-    simulatedProviders: s.plan.simulated ?? [],
-    error: s.error,
-    createdAt: s.createdAt,
-    startedAt: s.startedAt,
-    finishedAt: s.finishedAt,
-  };
-}
-
-export async function scansUsedThisMonth(ctx: AppContext, orgId: number, db: Executor = ctx.db): Promise<number> {
-  const row = await db
-    .selectFrom('scans')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('orgId', '=', orgId)
-    .where('trigger', '!=', 'import')
-    .where('createdAt', '>=', startOfUtcMonth(ctx.clock.now()))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+import { serializeScanSettings } from '../sites/index.ts';
+import { ACTIVE_SCAN_STATUSES, serializeScan } from '../common/index.ts';
 
 export async function siteSpendThisMonth(ctx: AppContext, siteId: number): Promise<number> {
   const row = await ctx.db.selectFrom('siteSpend').select('spentMicros').where('siteId', '=', siteId).where('month', '=', utcMonthFirstDay(ctx.clock.now())).executeTakeFirst();
@@ -137,7 +94,7 @@ export async function startScan(
   options: { delayMs?: number } = {},
 ) {
   const plan = await planScan(ctx, site, req);
-  const active = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', site.id).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  const active = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', site.id).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
   if (active) throw new BadRequestError(`Another scan (id ${active.id}) is running on this project; wait for it or cancel it`);
   if (plan.promptIds.length === 0) throw new BadRequestError('There are no active prompts to scan; activate some prompts first');
 
@@ -244,7 +201,7 @@ export async function listScans(ctx: AppContext, site: SiteRow, query: ScanListQ
 
 /** The scan in progress with its pace (answers a minute) and an estimate of the time left. */
 export async function liveScan(ctx: AppContext, site: SiteRow) {
-  const scan = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  const scan = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
   if (!scan) return { run: null };
   const done = scan.answersDone + scan.answersFailed;
   const elapsedMs = scan.startedAt ? ctx.clock.now().getTime() - scan.startedAt.getTime() : 0;

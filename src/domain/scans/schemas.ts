@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { booleanField, idSchema, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
-import { pagingShape } from '../reports/query.ts';
+import { booleanField, idSchema, modelsByProvider, providerKey, samplesField, text, usdAmount, pagingShape } from '../common/index.ts';
 
 /** Request schemas of scans: what to ask (estimate and start take the same body) and the detail view. */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, paging } from '../common/responses.ts';
+import { count, dateTime, id, named, paging } from '../common/index.ts';
 
 /** Response schemas of share links, variant A (see src/domain/common/responses.ts). */
 

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { text } from '../common/fields.ts';
-import { DEFAULT_PERIOD, isoDateSchema, periodSchema } from '../reports/periods.ts';
-import { pagingShape } from '../reports/query.ts';
+import { text, DEFAULT_PERIOD, isoDateSchema, periodSchema, pagingShape } from '../common/index.ts';
 
 export const SHARE_LABEL_MAX = 100;
 

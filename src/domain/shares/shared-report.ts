@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import type { PeriodQuery } from '../reports/periods.ts';
-import { siteReport } from '../reports/report.ts';
-import { crawlerTrafficReport } from '../traffic/report.ts';
+import type { PeriodQuery } from '../common/index.ts';
+import { siteReport } from '../reports/index.ts';
+import { crawlerTrafficReport } from '../traffic/index.ts';
 import { hashShareToken, isWellFormedShareToken } from './tokens.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { ShareLinkRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
-import { lockSite } from '../prompts/limits.ts';
+import { lockSite } from '../common/index.ts';
 import type { ShareCreate, ShareListQuery } from './schemas.ts';
 import { generateShareToken, hashShareToken, SHARE_PREFIX_LENGTH } from './tokens.ts';
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ConflictError } from '../../errors.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
@@ -30,7 +31,7 @@ export async function deleteSite(ctx: AppContext, siteId: number) {
       ctx.db.transaction().execute(async (trx) => {
         // The row lock also holds back a scan starting now (its insert waits on the site, then finds it gone).
         await trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().executeTakeFirstOrThrow();
-        const active = await trx.selectFrom('scans').select('id').where('siteId', '=', siteId).where('status', 'in', ['queued', 'running', 'cancelling']).executeTakeFirst();
+        const active = await trx.selectFrom('scans').select('id').where('siteId', '=', siteId).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
         if (active) throw new ConflictError(`Scan ${active.id} of project ${siteId} is still active; cancel it and wait for it to stop first`);
         await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).execute();
         // The one table with a site_id and no foreign key (its rows are checked in bulk by log imports).

@@ -3,10 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteEventRow, SiteEventType, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
-import { isoDateSchema } from '../reports/periods.ts';
-import { lockSite } from '../prompts/limits.ts';
-import { text } from '../common/fields.ts';
-import { pagingShape } from '../reports/query.ts';
+import { isoDateSchema, lockSite, text, pagingShape } from '../common/index.ts';
 
 /**
  * Site events (variant B): dated annotations a team adds (a release, a

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { count, dateTime, day, id, named, paging, provider, usd } from '../common/responses.ts';
-import { namesDryRun, warnings } from '../names/responses.ts';
-import { reanalysis } from '../reanalysis/responses.ts';
+import { count, dateTime, day, id, named, paging, provider, usd } from '../common/index.ts';
+import { namesDryRun, warnings } from '../names/index.ts';
+import { reanalysis } from '../reanalysis/index.ts';
 
 /** Response schemas of sites (projects) and their events (see src/domain/common/responses.ts). */
 

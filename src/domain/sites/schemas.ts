@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
-import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount } from '../common/fields.ts';
-import { dryRunField, excludePhrasesField } from '../names/schemas.ts';
-import { pagingShape } from '../reports/query.ts';
+import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount, pagingShape } from '../common/index.ts';
+import { dryRunField, excludePhrasesField } from '../names/index.ts';
 
 /** Request schemas of sites; domain functions take their output types. */
 

@@ -1,13 +1,12 @@
 import type { AppContext } from '../../context.ts';
-import { uniqueNames } from '../common/names.ts';
+import { uniqueNames } from '../common/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { CompetitorRow, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
 import type { ProjectListQuery, SiteCreate } from './schemas.ts';
-import { limitsOf } from '../workspace/plans.ts';
-import { nameWarnings } from '../names/warnings.ts';
+import { limitsOf } from '../workspace/index.ts';
 
 export function serializeScanSettings(s: ScanSettingsJson) {
   return {
@@ -94,7 +93,8 @@ export async function listSitePage(ctx: AppContext, orgId: number, query: Projec
   return { projects, total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
-export async function createSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
+/** The site row and its first competitors, within the workspace's limit of sites; createSite (src/domain/onboarding) also queues its first reads. */
+export async function insertSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
   const domain = domainFromAddress(input.url);
   if (!domain) throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, { url: 'not a domain' });
 
@@ -153,29 +153,5 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
       : [];
     return serializeSite(site, rows);
   });
-  await firstSiteReads(ctx, project.id, actor.userId);
   return project;
-}
-
-/** POST /orgs/:orgId/projects: the site made (createSite) and the ambiguous names it tracks (`warnings`). */
-export async function addProject(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
-  const project = await createSite(ctx, actor, input);
-  const warnings = nameWarnings([
-    { field: 'name', names: [project.name] },
-    { field: 'brandTerms', names: project.brandTerms },
-    { field: 'competitors', names: project.competitors.map((c) => c.name) },
-  ]);
-  return { project, warnings };
-}
-
-/**
- * A new site's first sitemap import and crawler check, queued once it
- * exists. The site is made either way: a queue that is down only delays
- * them to the nightly run or the next request.
- */
-async function firstSiteReads(ctx: AppContext, siteId: number, userId: number): Promise<void> {
-  // Loaded here, not at the top: every CLI command loads this module, and these bring in the queue client.
-  const [{ requestSitemapImport }, { requestCrawlerCheck }] = await Promise.all([import('../pages/imports.ts'), import('../crawlers/checks.ts')]);
-  const results = await Promise.allSettled([requestSitemapImport(ctx, { id: siteId }, userId, 'create'), requestCrawlerCheck(ctx, { id: siteId }, userId, 'create')]);
-  for (const r of results) if (r.status === 'rejected') ctx.logger.warn({ siteId, err: (r.reason as Error).message }, 'first site read not queued');
 }

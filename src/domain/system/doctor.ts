@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { targetKind } from '../../assistants/targets.ts';
-import type { UpstreamKey } from '../../assistants/types.ts';
+import { UPSTREAMS } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
 import { createMigrator } from '../../db/migrate.ts';
 import { liveWorkers } from './operations.ts';
@@ -36,7 +36,6 @@ const POSTGRES_MIN_NUM = 130_000;
 /** Leases of calls in flight expire by wall time across processes (15 s); a second of skew shifts them by as much. */
 const SKEW_WARN_MS = 500;
 const SKEW_FAIL_MS = 2_000;
-const UPSTREAMS: UpstreamKey[] = ['openai', 'anthropic', 'perplexity', 'gemini', 'serp', 'appGateway'];
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
 import { readGateState, resolveLimits } from '../../assistants/limits.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
@@ -39,8 +40,6 @@ export async function liveWorkers(ctx: AppContext): Promise<Record<string, numbe
   const counts = await Promise.all(QUEUE_NAMES.map(async (queue) => [queue, await queueFor(ctx, queue).getWorkersCount()] as const));
   return Object.fromEntries(counts);
 }
-
-export const ACTIVE_SCAN_STATUSES = ['queued', 'running', 'cancelling'] as const;
 
 export interface ScanAndMoneyState {
   scans: Record<(typeof ACTIVE_SCAN_STATUSES)[number], number>;

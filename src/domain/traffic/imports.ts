@@ -4,7 +4,7 @@ import type { CrawlerLogImportRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, RateLimitedError } from '../../errors.ts';
 import type { LogFormatChoice } from '../../logs/record.ts';
 import { enqueue } from '../../queue/queues.ts';
-import { waitFor } from '../common/wait-for.ts';
+import { waitFor } from '../common/index.ts';
 import type { CrawlerLogListQuery, CrawlerLogPull } from './schemas.ts';
 
 /**

@@ -6,8 +6,9 @@ import type { SiteRow } from '../../db/schema.ts';
 import { utcDay } from '../../dates.ts';
 import { AI_ASSISTANTS } from '../../logs/referrers.ts';
 import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
-import { latestDayWithData, percentOf, periodEcho, type ReportPeriod } from '../reports/base.ts';
-import { chosenStart, periodEnd, type Period, type PeriodQuery } from '../reports/periods.ts';
+import { latestDayWithData } from '../facts/index.ts';
+import { percentOf, periodEcho, type ReportPeriod } from '../reports/index.ts';
+import { chosenStart, periodEnd, type Period, type PeriodQuery } from '../common/index.ts';
 import { latestImport, serializeImport } from './imports.ts';
 
 /**

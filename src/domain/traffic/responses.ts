@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, day, id, named, percent, periodEcho } from '../common/responses.ts';
+import { count, dateTime, day, id, named, percent, periodEcho } from '../common/index.ts';
 
 /** Response schemas of crawler traffic (see src/domain/common/responses.ts). */
 

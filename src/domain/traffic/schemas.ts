@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LOG_FORMATS } from '../../logs/record.ts';
-import { periodQuerySchema } from '../reports/periods.ts';
-import { pagingShape } from '../reports/query.ts';
+import { periodQuerySchema, pagingShape } from '../common/index.ts';
 
 /** Request schemas of crawler traffic (CONTRACT.md "Crawler traffic"). */
 

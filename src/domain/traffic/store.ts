@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { isPage } from '../../logs/paths.ts';
 import type { LineError, TrafficEvent } from '../../logs/reader.ts';
-import { periodStart, type Period } from '../reports/periods.ts';
+import { periodStart, type Period } from '../common/index.ts';
 import type { ImportRecord } from './imports.ts';
 
 /**

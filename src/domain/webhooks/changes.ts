@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import { clusteredShare, clusterSums, countChange, realChange, type ShareEstimate } from '../../analysis/index.ts';
 import { twoProportionPValue } from '../../analysis/intervals.ts';
 import type { Db } from '../../db/database.ts';
-import { bounds, estimatesOf, realChanges, siteSpreadByPeriod, type ShareSpread } from '../reports/spread.ts';
-import { promptChanges } from '../reports/prompt-changes.ts';
-import { periodEnd, previousPeriod } from '../reports/periods.ts';
+import { bounds, estimatesOf, realChanges, siteSpreadByPeriod, type ShareSpread, promptChanges } from '../reports/index.ts';
+import { periodEnd, previousPeriod } from '../common/index.ts';
 import { draft, type EventData, type EventDraft, type EventType } from './event-types.ts';
 
 /**

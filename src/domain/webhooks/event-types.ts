@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, day, id, named, usd } from '../common/responses.ts';
-import { scan } from '../scans/responses.ts';
+import { count, dateTime, day, id, named, usd, scan } from '../common/index.ts';
 
 /**
  * Every event a webhook can receive (CONTRACT.md "Webhooks"), and the body of

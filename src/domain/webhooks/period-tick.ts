@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { utcDay } from '../../dates.ts';
-import { periodEnd, periodStart, previousPeriod } from '../reports/periods.ts';
+import { periodEnd, periodStart, previousPeriod } from '../common/index.ts';
 import { periodChangeDrafts, type Period } from './changes.ts';
 import { dispatch, listenedTypes, recordEvents } from './outbox.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, paging, usd } from '../common/responses.ts';
+import { count, dateTime, id, named, paging, usd } from '../common/index.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
 /** Response schemas of webhooks and their deliveries (see src/domain/common/responses.ts). */
@@ -77,7 +77,7 @@ export const testResult = named(
   z.object({ event: z.object({ id: z.string(), type: z.literal('webhook.test') }), delivery }),
 );
 
-export const alertSettings = named(
+export const alertSettingsResponse = named(
   'AlertSettings',
   'When balance.low fires: the workspace’s threshold, or by default 10% of its last top-up',
   z.object({

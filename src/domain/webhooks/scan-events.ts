@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { ScanRow, ScanStatus, StopReason } from '../../db/schema.ts';
 import { utcMonthFirstDay } from '../../dates.ts';
-import { serializeScan } from '../scans/scans.ts';
+import { serializeScan } from '../common/index.ts';
 import { scanChangeDrafts, wantsChanges } from './changes.ts';
 import { draft, type EventDraft, type EventType } from './event-types.ts';
 import { moneyDrafts } from './money-events.ts';

@@ -1,6 +1,5 @@
-import { pagingShape } from '../reports/query.ts';
+import { pagingShape, booleanField, idSchema, text, usdAmount } from '../common/index.ts';
 import { z } from 'zod';
-import { booleanField, idSchema, text, usdAmount } from '../common/fields.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
 /** Request schemas of webhooks (CONTRACT.md "Webhooks"). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { CATALOG, defaultModel } from '../../assistants/catalog.ts';
-import { chargedPrice } from '../providers/providers.ts';
+import { chargedPrice } from '../providers/index.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { formatUsd, microsToUsd, type Micros } from '../../money.ts';
 import { monthKey, startOfUtcMonth } from '../../dates.ts';

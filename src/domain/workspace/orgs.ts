@@ -7,10 +7,8 @@ import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
 import { topUp } from './billing.ts';
 import { limitsOf, type WorkspaceLimits } from './plans.ts';
 import { retentionSchema, type RetentionInput } from './schemas.ts';
-import { connectedAssistants } from '../providers/providers.ts';
-import { siteSummaries } from '../reports/dashboard.ts';
-import { listSites } from '../sites/sites.ts';
-import { scansUsedThisMonth } from '../scans/scans.ts';
+import { connectedAssistants } from '../providers/index.ts';
+import { scansUsedThisMonth } from './usage.ts';
 
 export async function createOrg(db: Db, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
   const name = input.name.trim();
@@ -91,43 +89,5 @@ export async function workspace(ctx: AppContext, orgId: number, role: Role) {
       balance: formatUsd(balance),
       createdAt: org.createdAt,
     },
-  };
-}
-
-export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
-  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx, orgId)]);
-  const figures = await siteSummaries(
-    ctx.db,
-    sites.map((s) => s.id),
-  );
-  return {
-    org: { id: org.id, name: org.name, plan: org.plan, role, balanceUsd: org.balanceUsd },
-    connectedAssistants: org.connectedAssistants,
-    limits: { ...org.limits, scansUsedThisMonth: org.scansUsedThisMonth },
-    scansUsedThisMonth: org.scansUsedThisMonth,
-    sites: sites.map((s) => {
-      // The site's latest week with data, the numbers of its weekly report; nulls before the first scan.
-      const f = figures.get(s.id);
-      const scanned = f?.start != null;
-      return {
-        id: s.id,
-        name: s.name,
-        domain: s.domain,
-        period: 'week' as const,
-        start: f?.start ?? null,
-        answers: f?.answers ?? 0,
-        visibility: f?.visibility ?? null,
-        visibilityLow: f?.visibilityLow ?? null,
-        visibilityHigh: f?.visibilityHigh ?? null,
-        mentioned: scanned ? (f?.mentioned ?? null) : null,
-        ownCited: scanned ? (f?.ownCited ?? null) : null,
-        brandRank: f?.brandRank ?? null,
-        shareOfVoice: f?.shareOfVoice ?? null,
-        shareOfVoiceLow: f?.shareOfVoiceLow ?? null,
-        shareOfVoiceHigh: f?.shareOfVoiceHigh ?? null,
-        lastScanAt: f?.lastScanAt ?? null,
-        schedule: s.schedule,
-      };
-    }),
   };
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, paging, percent, provider, usd } from '../common/responses.ts';
-import { schedule } from '../sites/responses.ts';
+import { count, dateTime, id, named, paging, provider, usd } from '../common/index.ts';
 
 /** Response schemas of the workspace endpoints (see src/domain/common/responses.ts). */
 
-const plan = z.enum(['free', 'starter', 'pro', 'enterprise']);
-const role = z.enum(['owner', 'admin', 'member', 'viewer']);
+export const plan = z.enum(['free', 'starter', 'pro', 'enterprise']);
+export const role = z.enum(['owner', 'admin', 'member', 'viewer']);
 const keyRole = z.enum(['admin', 'member', 'viewer']);
 
 export const whoamiResponse = named(
@@ -59,42 +58,6 @@ export const workspaceResponse = named(
         balance: z.string().describe('The balance formatted, e.g. "$12.50"'),
         createdAt: dateTime,
       }),
-    ),
-  }),
-);
-
-export const dashboardResponse = named(
-  'Dashboard',
-  'Every site with its latest week’s numbers, connected assistants, limits and scans used this month',
-  z.object({
-    org: z.object({ id, name: z.string(), plan, role, balanceUsd: usd }),
-    connectedAssistants: z.array(provider),
-    limits: limits.extend({ scansUsedThisMonth: count }),
-    scansUsedThisMonth: count,
-    sites: z.array(
-      named(
-        'DashboardSite',
-        'A site with the numbers of its latest week with data (nulls before its first scan)',
-        z.object({
-          id,
-          name: z.string(),
-          domain: z.string(),
-          period: z.literal('week'),
-          start: z.iso.date().nullable(),
-          answers: count,
-          visibility: percent,
-          visibilityLow: percent.describe('95% interval of visibility'),
-          visibilityHigh: percent,
-          mentioned: count.nullable(),
-          ownCited: count.nullable(),
-          brandRank: z.number().nullable(),
-          shareOfVoice: percent,
-          shareOfVoiceLow: percent.describe('95% interval of share of voice'),
-          shareOfVoiceHigh: percent,
-          lastScanAt: dateTime.nullable(),
-          schedule,
-        }),
-      ),
     ),
   }),
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagingShape } from '../reports/query.ts';
+import { pagingShape } from '../common/index.ts';
 
 /** Request schemas of the workspace: invitations, roles and the member list. */
 
@@ -12,7 +12,7 @@ export const invitationSchema = z.object({
 
 export const roleChangeSchema = z.object({ role: keyRole });
 
-/** Retention (domain/answers/retention.ts): months of answers kept before the current one; null keeps everything. */
+/** Retention (domain/facts/retention.ts): months of answers kept before the current one; null keeps everything. */
 export const retentionMonths = z.number().int().min(1).max(1200).nullable();
 export const retentionSchema = z.object({ retentionMonths });
 

@@ -7,9 +7,11 @@ import {
   createCategory,
   listCategories,
   mergeCategories,
-} from '../../domain/categories/categories.ts';
+  categoryList,
+  categoryMerge,
+  categoryResponse,
+} from '../../domain/categories/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { categoryList, categoryMerge, categoryResponse } from '../../domain/categories/responses.ts';
 
 /** Prompt categories (src/domain/categories). */
 export const categoryRoutes: Route[] = [

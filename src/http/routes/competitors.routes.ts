@@ -1,7 +1,13 @@
-import { changeCompetitor, trackCompetitor, untrackCompetitor } from '../../domain/competitors/competitors.ts';
-import { competitorChangeSchema, competitorTrackSchema } from '../../domain/competitors/schemas.ts';
+import {
+  changeCompetitor,
+  trackCompetitor,
+  untrackCompetitor,
+  competitorChangeSchema,
+  competitorTrackSchema,
+  competitorChangeResult,
+  untrackedCompetitor,
+} from '../../domain/competitors/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { competitorChangeResult, untrackedCompetitor } from '../../domain/competitors/responses.ts';
 
 /** Tracked competitors (src/domain/competitors); their report is in reports.routes.ts. */
 export const competitorRoutes: Route[] = [

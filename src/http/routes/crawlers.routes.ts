@@ -1,7 +1,5 @@
-import { checkCrawlersNow } from '../../domain/crawlers/checks.ts';
-import { crawlerReport } from '../../domain/crawlers/report.ts';
+import { checkCrawlersNow, crawlerReport, crawlerReportResponse } from '../../domain/crawlers/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { crawlerReport as crawlerReportResponse } from '../../domain/crawlers/responses.ts';
 
 /** What AI crawlers may read of the site, and its llms.txt (src/domain/crawlers). */
 export const crawlerRoutes: Route[] = [

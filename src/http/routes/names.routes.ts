@@ -1,7 +1,14 @@
-import { addMentionFeedback, listMentionFeedback } from '../../domain/names/feedback.ts';
-import { listNames } from '../../domain/names/names.ts';
-import { mentionFeedbackList, mentionFeedbackResponse, nameList } from '../../domain/names/responses.ts';
-import { mentionFeedbackListQuerySchema, mentionFeedbackSchema, nameListQuerySchema } from '../../domain/names/schemas.ts';
+import {
+  addMentionFeedback,
+  listMentionFeedback,
+  listNames,
+  mentionFeedbackList,
+  mentionFeedbackResponse,
+  nameList,
+  mentionFeedbackListQuerySchema,
+  mentionFeedbackSchema,
+  nameListQuerySchema,
+} from '../../domain/names/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** The names a project tracks, how answers read them, and readers' corrections (src/domain/names). */

@@ -1,7 +1,5 @@
-import { importSitemapNow } from '../../domain/pages/imports.ts';
-import { listPages, pageListQuerySchema, pagePrompts } from '../../domain/pages/pages.ts';
+import { importSitemapNow, listPages, pageListQuerySchema, pagePrompts, pageList, pagePromptsResponse, sitemapImportResponse } from '../../domain/pages/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { pageList, pagePrompts as pagePromptsResponse, sitemapImportResponse } from '../../domain/pages/responses.ts';
 
 /** The site's pages from its sitemaps, and which of them the assistants link to (src/domain/pages). */
 export const pageRoutes: Route[] = [

@@ -7,9 +7,11 @@ import {
   personaListQuerySchema,
   personaUpdateSchema,
   updatePersona,
-} from '../../domain/personas/personas.ts';
+  deletedPersona,
+  personaList,
+  personaResponse,
+} from '../../domain/personas/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { deletedPersona, personaList, personaResponse } from '../../domain/personas/responses.ts';
 
 /** Buyer personas (src/domain/personas), variant A only: a deployment serving B alone answers 404 for these paths. */
 export const personaRoutes: Route[] = [

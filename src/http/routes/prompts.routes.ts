@@ -1,21 +1,33 @@
-import { promptAnswer, promptAnswerQuerySchema, promptDetail, promptDetailQuerySchema } from '../../domain/prompts/detail.ts';
-import { EXPORT_COLUMNS, exportPromptsCsv } from '../../domain/prompts/export.ts';
-import { importPrompts } from '../../domain/prompts/import.ts';
-import { listPrompts, promptExportQuerySchema, promptListQuerySchema } from '../../domain/prompts/list.ts';
-import { promptBulkSchema, promptCreateSchema, promptImportSchema, promptUpdateSchema } from '../../domain/prompts/schemas.ts';
-import { bulkPrompts, createPrompt, updatePrompt } from '../../domain/prompts/prompts.ts';
-import { pendingRewrites, requestRewrite } from '../../domain/prompts/rewrite.ts';
-import { defineRoute, json, type Route } from '../route.ts';
 import {
-  pendingRewrites as pendingRewritesResponse,
-  promptAnswer as promptAnswerResponse,
+  promptAnswer,
+  promptAnswerQuerySchema,
+  promptDetail,
+  promptDetailQuerySchema,
+  EXPORT_COLUMNS,
+  exportPromptsCsv,
+  importPrompts,
+  listPrompts,
+  promptExportQuerySchema,
+  promptListQuerySchema,
+  promptBulkSchema,
+  promptCreateSchema,
+  promptImportSchema,
+  promptUpdateSchema,
+  bulkPrompts,
+  createPrompt,
+  updatePrompt,
+  pendingRewrites,
+  requestRewrite,
+  pendingRewritesResponse,
+  promptAnswerResponse,
   promptBulkResult,
-  promptDetail as promptDetailResponse,
+  promptDetailResponse,
   promptImportResult,
   promptList,
   promptResponse,
   rewriteResponse,
-} from '../../domain/prompts/responses.ts';
+} from '../../domain/prompts/index.ts';
+import { defineRoute, json, type Route } from '../route.ts';
 
 /** Prompts: the list and its CSV, edits, import, one prompt's results and answers, rewriting (src/domain/prompts). */
 export const promptRoutes: Route[] = [

@@ -1,6 +1,5 @@
-import { listProviders, PROVIDER_PAGE_DEFAULT, providerListQuerySchema } from '../../domain/providers/providers.ts';
+import { listProviders, PROVIDER_PAGE_DEFAULT, providerListQuerySchema, assistantList } from '../../domain/providers/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { assistantList } from '../../domain/providers/responses.ts';
 
 /** The assistants this deployment can ask (src/domain/providers). */
 export const providerRoutes: Route[] = [

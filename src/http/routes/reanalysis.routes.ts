@@ -1,6 +1,5 @@
-import { getReanalysis, requestReanalysis } from '../../domain/reanalysis/reanalysis.ts';
+import { getReanalysis, requestReanalysis, reanalysisResponse } from '../../domain/reanalysis/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { reanalysisResponse } from '../../domain/reanalysis/responses.ts';
 
 /** Re-reading stored answers with the site's current names (src/domain/reanalysis). */
 export const reanalysisRoutes: Route[] = [

@@ -1,13 +1,24 @@
-import { periodQuerySchema } from '../../domain/reports/periods.ts';
-import { competitorDetail } from '../../domain/reports/competitor-detail.ts';
-import { siteCompetitors } from '../../domain/reports/competitors.ts';
-import { siteReport } from '../../domain/reports/report.ts';
-import { searchesQuerySchema, siteSearches } from '../../domain/reports/searches.ts';
-import { sentimentQuerySchema, siteSentiment } from '../../domain/reports/site-sentiment.ts';
-import { siteSources, sourcesQuerySchema } from '../../domain/reports/sources.ts';
-import { siteTrends } from '../../domain/reports/trends.ts';
+import { periodQuerySchema } from '../../domain/common/index.ts';
+import {
+  competitorDetail,
+  siteCompetitors,
+  siteReport,
+  searchesQuerySchema,
+  siteSearches,
+  sentimentQuerySchema,
+  siteSentiment,
+  siteSources,
+  sourcesQuerySchema,
+  siteTrends,
+  competitorDetailResponse,
+  competitorReport,
+  reportResponse,
+  searches,
+  sentiment,
+  sources,
+  trends,
+} from '../../domain/reports/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { competitorDetail as competitorDetailResponse, competitorReport, reportResponse, searches, sentiment, sources, trends } from '../../domain/reports/responses.ts';
 
 const PERIOD = 'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
 

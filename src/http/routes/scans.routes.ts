@@ -1,17 +1,27 @@
-import { cancelScan, estimateScan, listScans, liveScan, scanDetail, scanOptions, startScan } from '../../domain/scans/scans.ts';
-import { SCAN_PAGE_DEFAULT, samplingPlanQuerySchema, scanDetailQuerySchema, scanListQuerySchema, scanRequestSchema } from '../../domain/scans/schemas.ts';
-import { samplingPlan } from '../../domain/scans/sampling-plan.ts';
-import { defineRoute, json, type Route } from '../route.ts';
 import {
-  liveScan as liveScanResponse,
-  scanDetail as scanDetailResponse,
+  cancelScan,
+  estimateScan,
+  listScans,
+  liveScan,
+  scanDetail,
+  scanOptions,
+  startScan,
+  SCAN_PAGE_DEFAULT,
+  samplingPlanQuerySchema,
+  scanDetailQuerySchema,
+  scanListQuerySchema,
+  scanRequestSchema,
+  samplingPlan,
+  liveScanResponse,
+  scanDetailResponse,
   scanEstimate,
   scanList,
-  samplingPlan as samplingPlanResponse,
-  scanOptions as scanOptionsResponse,
+  samplingPlanResponse,
+  scanOptionsResponse,
   scanResponse,
   scanStarted,
-} from '../../domain/scans/responses.ts';
+} from '../../domain/scans/index.ts';
+import { defineRoute, json, type Route } from '../route.ts';
 
 /** Scans: options, estimate, start, live progress, cancel, history and one scan's answers (src/domain/scans). */
 export const scanRoutes: Route[] = [

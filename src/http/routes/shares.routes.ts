@@ -1,10 +1,19 @@
-import { SHARE_PAGE_DEFAULT, shareListQuerySchema, sharePageQuerySchema, shareCreateSchema } from '../../domain/shares/schemas.ts';
-import { createShare, listShares, revokeShare } from '../../domain/shares/shares.ts';
-import { sharedReport } from '../../domain/shares/shared-report.ts';
+import {
+  SHARE_PAGE_DEFAULT,
+  shareListQuerySchema,
+  sharePageQuerySchema,
+  shareCreateSchema,
+  createShare,
+  listShares,
+  revokeShare,
+  sharedReport,
+  createdShare,
+  revokedShare,
+  shareList,
+} from '../../domain/shares/index.ts';
 import { renderNotFoundPage } from '../../share/not-found.ts';
 import { renderSharePage } from '../../share/page.ts';
 import { defineRoute, json, type Reply, type Route } from '../route.ts';
-import { createdShare, revokedShare, shareList } from '../../domain/shares/responses.ts';
 
 /** Share links (src/domain/shares) and the public page they open (src/share), variant A only. */
 

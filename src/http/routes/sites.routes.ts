@@ -1,9 +1,26 @@
-import { createEvent, deleteEvent, listEvents, siteEventCreateSchema, siteEventListQuerySchema } from '../../domain/sites/events.ts';
-import { PROJECT_PAGE_DEFAULT, projectListQuerySchema, siteChangeSchema, siteCreateSchema, scheduleSchema } from '../../domain/sites/schemas.ts';
-import { changeSite, setSchedule, siteWithDetails } from '../../domain/sites/settings.ts';
-import { addProject, listSitePage } from '../../domain/sites/sites.ts';
+import {
+  createEvent,
+  deleteEvent,
+  listEvents,
+  siteEventCreateSchema,
+  siteEventListQuerySchema,
+  PROJECT_PAGE_DEFAULT,
+  projectListQuerySchema,
+  siteChangeSchema,
+  siteCreateSchema,
+  scheduleSchema,
+  listSitePage,
+  createdProject,
+  deletedEvent,
+  eventList,
+  eventResponse,
+  projectChangeResult,
+  projectList,
+  projectResponse,
+} from '../../domain/sites/index.ts';
+import { addSite } from '../../domain/onboarding/index.ts';
+import { changeSite, setSchedule, siteWithDetails } from '../../domain/site-settings/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { createdProject, deletedEvent, eventList, eventResponse, projectChangeResult, projectList, projectResponse } from '../../domain/sites/responses.ts';
 
 /** Sites (projects), their settings and schedule, and their events (src/domain/sites). */
 export const siteRoutes: Route[] = [
@@ -24,7 +41,7 @@ export const siteRoutes: Route[] = [
     body: siteCreateSchema,
     example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], excludePhrases: ['Acme Street'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
     responses: { 200: createdProject, 400: 'Not a domain, or the workspace’s site limit is reached', 409: 'The domain is already a project of this workspace' },
-    handler: async ({ ctx, principal, body }) => json(await addProject(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
+    handler: async ({ ctx, principal, body }) => json(await addSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'GET',

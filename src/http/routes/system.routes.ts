@@ -1,10 +1,9 @@
-import { readiness } from '../../domain/system/readiness.ts';
+import { readiness, health, readinessResponse as readinessSchema } from '../../domain/system/index.ts';
 import { UnauthorizedError } from '../../errors.ts';
 import { carriesBearer } from '../bearer.ts';
 import { buildOpenApi } from '../openapi.ts';
 import type { Metrics } from '../prometheus.ts';
 import { defineRoute, json, type Route } from '../route.ts';
-import { health, readiness as readinessSchema } from '../../domain/system/responses.ts';
 
 /** The API's version, shown in the OpenAPI document. */
 export const API_VERSION = '0.1.0';

@@ -1,7 +1,17 @@
-import { listCrawlerLogs, postCrawlerLog, pullCrawlerLog } from '../../domain/traffic/imports.ts';
-import { crawlerTrafficReport } from '../../domain/traffic/report.ts';
-import { crawlerLogImportList, crawlerLogImportResponse, crawlerTraffic } from '../../domain/traffic/responses.ts';
-import { crawlerLogListSchema, crawlerLogPostQuerySchema, crawlerLogPostSchema, crawlerLogPullSchema, trafficQuerySchema } from '../../domain/traffic/schemas.ts';
+import {
+  listCrawlerLogs,
+  postCrawlerLog,
+  pullCrawlerLog,
+  crawlerTrafficReport,
+  crawlerLogImportList,
+  crawlerLogImportResponse,
+  crawlerTraffic,
+  crawlerLogListSchema,
+  crawlerLogPostQuerySchema,
+  crawlerLogPostSchema,
+  crawlerLogPullSchema,
+  trafficQuerySchema,
+} from '../../domain/traffic/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 const WAITING = 'Twenty log imports of this project are waiting to be read; send more when they are done (Retry-After)';

@@ -1,7 +1,10 @@
-import { listDeliveries, replayDelivery, testWebhook } from '../../domain/webhooks/deliveries.ts';
-import { alertSettings, setAlertSettings } from '../../domain/webhooks/money-events.ts';
 import {
-  alertSettings as alertSettingsResponse,
+  listDeliveries,
+  replayDelivery,
+  testWebhook,
+  alertSettings,
+  setAlertSettings,
+  alertSettingsResponse,
   createdWebhook,
   deletedWebhook,
   deliveryList,
@@ -10,9 +13,18 @@ import {
   testResult,
   webhookList,
   webhookResponse,
-} from '../../domain/webhooks/responses.ts';
-import { alertSettingsSchema, deliveriesQuerySchema, webhookCreateSchema, webhookListQuerySchema, webhookUpdateSchema } from '../../domain/webhooks/schemas.ts';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSecret, updateWebhook } from '../../domain/webhooks/webhooks.ts';
+  alertSettingsSchema,
+  deliveriesQuerySchema,
+  webhookCreateSchema,
+  webhookListQuerySchema,
+  webhookUpdateSchema,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateSecret,
+  updateWebhook,
+} from '../../domain/webhooks/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** Webhooks and their deliveries (src/domain/webhooks, CONTRACT.md "Webhooks"): admin keys only, reads included. */

@@ -1,10 +1,25 @@
-import { usage } from '../../domain/workspace/billing.ts';
-import { cancelInvitation, inviteMember } from '../../domain/workspace/invitations.ts';
-import { changeMemberRole, listMembers, removeMember } from '../../domain/workspace/members.ts';
-import { dashboard, whoami, workspace } from '../../domain/workspace/orgs.ts';
-import { invitationSchema, MEMBER_PAGE_DEFAULT, memberListQuerySchema, roleChangeSchema } from '../../domain/workspace/schemas.ts';
+import {
+  usage,
+  cancelInvitation,
+  inviteMember,
+  changeMemberRole,
+  listMembers,
+  removeMember,
+  whoami,
+  workspace,
+  invitationSchema,
+  MEMBER_PAGE_DEFAULT,
+  memberListQuerySchema,
+  roleChangeSchema,
+  invitationResponse,
+  memberList,
+  memberRoleResponse,
+  usageResponse,
+  whoamiResponse,
+  workspaceResponse,
+} from '../../domain/workspace/index.ts';
+import { dashboard, dashboardResponse } from '../../domain/reports/index.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
-import { dashboardResponse, invitationResponse, memberList, memberRoleResponse, usageResponse, whoamiResponse, workspaceResponse } from '../../domain/workspace/responses.ts';
 
 /** The key's workspace: who it is, members, invitations, usage (src/domain/workspace). */
 export const workspaceRoutes: Route[] = [

@@ -12,7 +12,7 @@ import { analyse, compileBrandBook, toneOf, type Tone } from '../../../src/analy
 import { scoreSentence } from '../../../src/analysis/sentiment.ts';
 import { figuresOfCells, TONES, toneFigures, type ToneFigures } from './tone-metrics.ts';
 import { NEUTRAL_RULES, scorerWith } from './neutral-rules.ts';
-import { loadRated, PUBLIC_SETS, publicSetsPresent } from './vader-ground-truth.ts';
+import { loadRated, PUBLIC_SETS } from './vader-ground-truth.ts';
 
 export interface Labelled {
   text: string;
@@ -201,26 +201,23 @@ function printTable(rows: readonly Row[]): void {
 
 if (process.argv[1]?.endsWith('sentiment-evaluation.ts')) {
   const rows = evaluateOwnSet();
-  if (publicSetsPresent()) rows.push(...evaluatePublicSets());
-  else console.log('(public VADER sets not found: set SIGHTLINE_VADER_GROUND_TRUTH)\n');
+  rows.push(...evaluatePublicSets());
   printTable(rows);
-  if (publicSetsPresent()) {
+  console.log(
+    "\nThe most neutral recall any pair of cut-offs reaches with positive and negative recall within 5 points of the package's and macro-F1 above it (cut-offs fitted to the snippets measured):\n",
+  );
+  console.log("| set | approach | twice the package's neutral | cut-offs | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|");
+  for (const { set, approach, needed, band } of bestBands()) {
+    const f = band?.figures;
     console.log(
-      "\nThe most neutral recall any pair of cut-offs reaches with positive and negative recall within 5 points of the package's and macro-F1 above it (cut-offs fitted to the snippets measured):\n",
+      f === undefined || band === null
+        ? `| ${set} | ${approach} | ${needed}% | none keeps the other targets | | | | |`
+        : `| ${set} | ${approach} | ${needed}% | ${band.negativeFrom} / +${band.positiveFrom} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% |`,
     );
-    console.log("| set | approach | twice the package's neutral | cut-offs | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|");
-    for (const { set, approach, needed, band } of bestBands()) {
-      const f = band?.figures;
-      console.log(
-        f === undefined || band === null
-          ? `| ${set} | ${approach} | ${needed}% | none keeps the other targets | | | | |`
-          : `| ${set} | ${approach} | ${needed}% | ${band.negativeFrom} / +${band.positiveFrom} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% |`,
-      );
-    }
-    console.log('\nNeutral-band rules tried (neutral-rules.ts), each on top of the scorer:\n');
-    console.log('| rule | set | positive | neutral | negative | macro-F1 | all targets |\n|---|---|---|---|---|---|---|');
-    for (const { rule, set, figures: f, met } of ruleTrials()) {
-      console.log(`| ${rule} | ${set} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% | ${met ? 'met' : 'no'} |`);
-    }
+  }
+  console.log('\nNeutral-band rules tried (neutral-rules.ts), each on top of the scorer:\n');
+  console.log('| rule | set | positive | neutral | negative | macro-F1 | all targets |\n|---|---|---|---|---|---|---|');
+  for (const { rule, set, figures: f, met } of ruleTrials()) {
+    console.log(`| ${rule} | ${set} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% | ${met ? 'met' : 'no'} |`);
   }
 }

@@ -2,11 +2,11 @@
  * The public human-rated sets published with VADER (Hutto, C.J. & Gilbert,
  * E.E. (2014). VADER: A Parsimonious Rule-based Model for Sentiment Analysis
  * of Social Media Text. ICWSM-14), from the cjhutto/vaderSentiment
- * repository (MIT licence). Not copied into this repository: read from
- * SIGHTLINE_VADER_GROUND_TRUTH, else from ../shared/data/vader-ground-truth
- * beside the repository; the evaluation skips them when absent.
+ * repository (MIT licence), kept in the repository with their source and
+ * licence (test/fixtures/sentiment/vader-ground-truth/README.md), so the
+ * evaluation runs on a clean clone.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tone } from '../../../src/analysis/index.ts';
@@ -26,13 +26,7 @@ export const PUBLIC_SETS = [
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export function groundTruthDir(): string {
-  return process.env.SIGHTLINE_VADER_GROUND_TRUTH ?? path.resolve(REPO_ROOT, '../shared/data/vader-ground-truth');
-}
-
-export function publicSetsPresent(): boolean {
-  return PUBLIC_SETS.every((s) => existsSync(path.join(groundTruthDir(), s.file)));
-}
+const GROUND_TRUTH_DIR = path.resolve(REPO_ROOT, 'test/fixtures/sentiment/vader-ground-truth');
 
 /**
  * Three classes from the mean rating, as the data's README gives them for
@@ -47,7 +41,7 @@ export function ratingClass(rating: number): Tone {
 /** Lines `id<TAB>rating<TAB>text` (CRLF line ends in the published files). */
 export function loadRated(file: string): RatedSnippet[] {
   const out: RatedSnippet[] = [];
-  for (const line of readFileSync(path.join(groundTruthDir(), file), 'utf8').split(/\r?\n/)) {
+  for (const line of readFileSync(path.join(GROUND_TRUTH_DIR, file), 'utf8').split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const [id, rating, ...rest] = line.split('\t');
     const value = Number(rating);

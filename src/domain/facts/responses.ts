@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { count, dateTime, id, named, oneOf, provider, tone, usd, verdict } from '../common/responses.ts';
-import { SITE_TYPES } from '../reports/sources.ts';
+import { count, dateTime, id, named, oneOf, provider, tone, usd, verdict, SITE_TYPES } from '../common/index.ts';
 
 /** Response schemas of answers (see src/domain/common/responses.ts). */
 

@@ -3,12 +3,9 @@ import { z } from 'zod';
 import { PROVIDER_KEYS, defaultModel, isProviderKey } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { BadRequestError } from '../../errors.ts';
-import { analyseAnswers } from './facts.ts';
-import { ensureAnswerMonths } from './partitions.ts';
-import { storeAnswer, type NewAnswer } from './store.ts';
-import { loadBrandBook } from '../sites/brand-book.ts';
-import { limitsOf } from '../workspace/plans.ts';
-import { findSite } from '../sites/sites.ts';
+import { analyseAnswers, ensureAnswerMonths, storeAnswer, type NewAnswer, loadBrandBook } from '../facts/index.ts';
+import { limitsOf } from '../workspace/index.ts';
+import { findSite } from '../sites/index.ts';
 
 /** Imported answers analysed per task on the analysis threads. */
 const IMPORT_BATCH = 100;

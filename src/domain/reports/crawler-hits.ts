@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { count, day } from '../common/responses.ts';
-import type { Period } from '../reports/periods.ts';
+import { count, day } from '../common/index.ts';
+import type { Period } from '../common/index.ts';
 
 /**
  * Crawler traffic per period, for the trends (one item per period of the

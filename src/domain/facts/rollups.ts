@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { PERIODS, type Period } from './periods.ts';
+import { PERIODS, type Period } from '../common/index.ts';
 import { PERIOD_TABLES, SEARCH_MAX_CHARS, SITE_DAY, SITE_DAY_COUNTERS, type RollupTable, type SiteDayCounter } from './rollup-tables.ts';
 
 type Table = RollupTable;

@@ -1,16 +1,15 @@
 import type { AppContext } from '../../context.ts';
-import { uniqueNames } from '../common/names.ts';
-import { findCategoryByName } from '../categories/categories.ts';
+import { uniqueNames } from '../common/index.ts';
+import { findCategoryByName } from '../categories/index.ts';
 import type { Role, ScanSettingsJson, SiteRow } from '../../db/schema.ts';
 import { ForbiddenError, ValidationError } from '../../errors.ts';
 import { usdToMicros } from '../../money.ts';
-import { requestReanalysis, type ReanalysisView } from '../reanalysis/reanalysis.ts';
-import { previewNames } from '../names/preview.ts';
-import { nameWarnings } from '../names/warnings.ts';
-import { loadBrandBookInput } from './brand-book.ts';
-import { atLeast } from '../workspace/roles.ts';
-import { competitorsOf, serializeSite } from './sites.ts';
-import type { ScanSettingsInput, SiteChanges } from './schemas.ts';
+import { requestReanalysis, type ReanalysisView } from '../reanalysis/index.ts';
+import { previewNames, nameWarnings } from '../names/index.ts';
+import { loadBrandBookInput } from '../facts/index.ts';
+import { atLeast } from '../workspace/index.ts';
+import { competitorsOf, serializeSite } from '../sites/index.ts';
+import type { ScanSettingsInput, SiteChanges } from '../sites/index.ts';
 
 const ADMIN_ONLY = ['monthlyCapUsd', 'scanSettings', 'allowedProviders'] as const;
 

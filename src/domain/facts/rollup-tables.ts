@@ -1,5 +1,5 @@
 import type { RollupSiteDayTable } from '../../db/schema.ts';
-import type { Period } from './periods.ts';
+import type { Period } from '../common/index.ts';
 
 /**
  * The one definition of the rollup tables' columns (migrations

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts';
 import type { CitationJson } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
 import { rawJson } from '../../assistants/truncate.ts';
-import { analyseAnswer, warnUnread, writeFacts } from './facts.ts';
-import { addToRollups } from '../reports/rollups.ts';
+import { analyseAnswer, warnUnread, writeFacts } from './answer-facts.ts';
+import { addToRollups } from './rollups.ts';
 import { utcDay } from '../../dates.ts';
 
 export interface NewAnswer {

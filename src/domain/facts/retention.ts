@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { startOfUtcMonth, utcMonthFirstDay } from '../../dates.ts';
 import { RetryLaterError } from '../../queue/retry-later.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
-import { rebuildRollups } from '../reports/rollups.ts';
+import { rebuildRollups } from './rollups.ts';
 import { answerMonths, dropAnswerMonth, ensureAnswerMonths, MONTHS_AHEAD } from './partitions.ts';
 
 /**

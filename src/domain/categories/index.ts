@@ -1,0 +1,3 @@
+export * from './categories.ts';
+export * from './responses.ts';
+export * from './schemas.ts';

@@ -1,0 +1,3 @@
+export * from './competitors.ts';
+export * from './responses.ts';
+export * from './schemas.ts';

@@ -1,0 +1,2 @@
+export * from './personas.ts';
+export * from './responses.ts';

@@ -1,0 +1,3 @@
+export * from './assistants.ts';
+export * from './providers.ts';
+export * from './responses.ts';

@@ -1,0 +1,2 @@
+export * from './reanalysis.ts';
+export * from './responses.ts';

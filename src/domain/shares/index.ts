@@ -1,0 +1,5 @@
+export * from './responses.ts';
+export * from './schemas.ts';
+export * from './shared-report.ts';
+export * from './shares.ts';
+export * from './tokens.ts';
