@@ -3,7 +3,7 @@ import http, { type IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
-import type { Logger } from '../logger.ts';
+import { accessLog, type Logger } from '../logger.ts';
 import { authenticateKey, cachedPrincipal, type Principal } from '../domain/workspace/auth.ts';
 import { dropCachedKeysOnChange } from '../domain/workspace/key-changes.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
@@ -264,24 +264,23 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     return dispatch(req, res);
   }
 
+  const writeAccessLine = accessLog(ctx.logger);
+
   /** The access line and the metrics of a request, once its response is handed to the socket: a 'finish' listener, the response as `this`. */
   function finished(this: TrackedResponse): void {
     const ms = performance.now() - this.startedAt;
     const method = this.req.method ?? 'GET';
     metrics.observe(method, this.routeName, this.statusCode, ms / 1000);
-    ctx.logger.info(
-      {
-        reqId: this.requestId,
-        method,
-        path: this.logPath,
-        route: this.routeName,
-        status: this.statusCode,
-        ms: Math.round(ms * 10) / 10,
-        orgId: this.principal?.org.id,
-        keyId: this.principal?.keyId,
-      },
-      'request',
-    );
+    writeAccessLine({
+      reqId: this.requestId,
+      method,
+      path: this.logPath,
+      route: this.routeName,
+      status: this.statusCode,
+      ms: Math.round(ms * 10) / 10,
+      orgId: this.principal?.org.id,
+      keyId: this.principal?.keyId,
+    });
   }
 
   function failed(res: TrackedResponse, err: unknown): void {
