@@ -87,6 +87,7 @@ function cpuMicros(child: ChildProcess): number | null {
 
 interface Measured {
   rps: number;
+  requests: number;
   p50: number;
   p99: number;
   cpuUsPerReq: number | null;
@@ -100,7 +101,7 @@ async function load(server: ChildProcess, url: string, headers: Record<string, s
   const cpuAfter = cpuMicros(server);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const cpuUsPerReq = cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 10) / 10;
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, cpuUsPerReq };
+  return { rps: Math.round(r.requests.average), requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerReq };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -188,6 +189,14 @@ async function main() {
       const values = rounds.map(pick).filter((v): v is number => typeof v === 'number');
       return values.length ? round3(median(values)) : null;
     };
+    /** CPU per request over every round at once (all CPU over all requests): beside the medians, less moved by one round's neighbours. */
+    const pooledCpu = (name: ServerName) => {
+      const measured = rounds.map((r) => r[name]).filter((m): m is Measured => m?.cpuUsPerReq != null);
+      const requests = measured.reduce((sum, m) => sum + m.requests, 0);
+      return requests ? Math.round((measured.reduce((sum, m) => sum + m.cpuUsPerReq! * m.requests, 0) / requests) * 10) / 10 : null;
+    };
+    const pooled = Object.fromEntries(only.map((n) => [n, pooledCpu(n)])) as Partial<Record<ServerName, number | null>>;
+    const pooledRatio = (other: ServerName) => (pooled.sightline && pooled[other] ? round3(pooled[other] / pooled.sightline) : null);
     const medians = {
       cpuUsPerReq: Object.fromEntries(only.map((n) => [n, medianOf((r) => r[n]?.cpuUsPerReq)])),
       reqPerSec: Object.fromEntries(only.map((n) => [n, medianOf((r) => r[n]?.rps)])),
@@ -218,6 +227,7 @@ async function main() {
       seconds: DURATION,
       rounds: rounds.length,
       medians,
+      pooled: { cpuUsPerReq: pooled, vsFastify: pooledRatio('fastify'), vsFastifySameWriter: pooledRatio('fastifySightlineWriter'), vsBare: pooledRatio('bare') },
       ...(CALIBRATE ? { bareWithBusyWork: calibration } : {}),
       targets: {
         vsFastifySameWriterCpuAtLeast: 1.1,
