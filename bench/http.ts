@@ -64,7 +64,7 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Chil
 }
 
 async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 600; i++) {
     try {
       if ((await fetch(url, { headers })).ok) return;
     } catch {
