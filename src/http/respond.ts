@@ -5,6 +5,8 @@ import { knownError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Reply } from './route.ts';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Every response names its request id (`X-Request-Id`, as in the access
  * log). It is written with the other headers in one writeHead: a header set
@@ -12,7 +14,14 @@ import type { Reply } from './route.ts';
  */
 export function sendJson(res: ServerResponse, requestId: string, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'X-Request-Id': requestId, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload) });
+  const length = Buffer.byteLength(payload);
+  // Without a route's own headers, no object is spread.
+  res.writeHead(
+    status,
+    headers
+      ? { 'X-Request-Id': requestId, ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': length }
+      : ['X-Request-Id', requestId, 'Content-Type', JSON_TYPE, 'Content-Length', String(length)],
+  );
   res.end(payload);
 }
 

@@ -1,36 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_ID } from '../domain/common/index.ts';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
-import type { Logger } from '../logger.ts';
-import { authenticateKey, type Principal, dropCachedKeysOnChange } from '../domain/workspace/index.ts';
+import type { SiteRow } from '../db/schema.ts';
+import { accessLog, type Logger } from '../logger.ts';
+import { authenticateKey, cachedPrincipal, type Principal, dropCachedKeysOnChange } from '../domain/workspace/index.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bearer } from './bearer.ts';
 import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
 import { tracingHooks } from '../telemetry/state.ts';
 import { ADMIN_QUEUES_PATH, adminQueues } from './admin-queues.ts';
 import { bodyWasAbandoned, readJsonBody, readRawBody } from './body.ts';
-import { authorize, refuseUnservedFields } from './checks.ts';
+import { authorize, checkRole, checkWorkspace, needsSite, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
-import type { Method, Route } from './route.ts';
-import { parseTarget } from './target.ts';
+import type { Method, Route, ServerInput } from './route.ts';
+import { parseTarget, type Target } from './target.ts';
 import { validate } from './validate.ts';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const ID_PARAM = /^(id|[a-z]+Id)$/;
 
-/** What the access log and the metrics say of a request, filled in as it is handled. */
-interface RequestState {
-  route: string;
+/**
+ * The response of each request, carrying what the access log and the
+ * metrics say of it, filled in as it is handled: fields of the response
+ * object itself (node:http's `ServerResponse` option) rather than a state
+ * object and closures made per request (bench/http).
+ */
+class TrackedResponse extends http.ServerResponse {
+  requestId = '';
+  /** performance.now() when the request arrived. */
+  startedAt = 0;
+  routeName = 'unmatched';
   /** The path as logged (routeLogPath, sanitisedLogPath); null when the target could not be read. */
-  path: string | null;
-  principal: Principal | null;
+  logPath: string | null = null;
+  principal: Principal | null = null;
 }
 
 export interface HttpServer {
-  server: http.Server;
+  server: http.Server<typeof IncomingMessage, typeof TrackedResponse>;
   metrics: Metrics;
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
@@ -70,6 +79,7 @@ const NUMERIC_SEGMENT = /^\d{1,10}$/;
  * secret in a path never reaches the logs. The query is never logged.
  */
 function routeLogPath(template: string, params: Record<string, string | undefined>): string {
+  if (!template.includes(':')) return template;
   return template.replace(/:([A-Za-z]+)/g, (placeholder, name: string) => {
     const value = params[name];
     return ID_PARAM.test(name) && value !== undefined && NUMERIC_SEGMENT.test(value) ? value : placeholder;
@@ -104,6 +114,53 @@ function queryObject(params: URLSearchParams): Record<string, string | string[]>
   return out;
 }
 
+type Params = Record<string, string | undefined>;
+
+/**
+ * What a handler is given. A class, so its child logger can be made on first
+ * use (most handlers never log) from a getter on the prototype: an object
+ * literal with a getter was the costliest line of a request (bench/http).
+ */
+class Input implements ServerInput {
+  readonly ctx: AppContext;
+  readonly principal: Principal | null;
+  readonly ids: Record<string, number>;
+  readonly params: Record<string, string>;
+  readonly site: SiteRow | null;
+  readonly body: unknown;
+  readonly query: unknown;
+  readonly req: IncomingMessage;
+  readonly requestId: string;
+  readonly raw: Buffer | undefined;
+  #log: Logger | undefined;
+  constructor(
+    ctx: AppContext,
+    principal: Principal | null,
+    ids: Record<string, number>,
+    params: Record<string, string>,
+    site: SiteRow | null,
+    body: unknown,
+    query: unknown,
+    req: IncomingMessage,
+    requestId: string,
+    raw: Buffer | undefined,
+  ) {
+    this.ctx = ctx;
+    this.principal = principal;
+    this.ids = ids;
+    this.params = params;
+    this.site = site;
+    this.body = body;
+    this.query = query;
+    this.req = req;
+    this.requestId = requestId;
+    this.raw = raw;
+  }
+  get log(): Logger {
+    return (this.#log ??= this.ctx.logger.child({ reqId: this.requestId }));
+  }
+}
+
 export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => Route[]): HttpServer {
   const metrics = createMetrics();
   // Queues, workers, scans, money and provider calls for operators (src/telemetry/operator-metrics.ts).
@@ -122,91 +179,126 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     for (const segment of route.path.split('/')) if (segment && !segment.startsWith(':') && segment !== '*') pathWords.add(segment);
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, state: RequestState): Promise<void> {
+  /**
+   * The route's work, in one synchronous pass unless something has to be
+   * waited for (a key look-up, a site, a body, an async handler, a stream):
+   * a promise only then, so a cached key's GET costs no promise tick.
+   */
+  function dispatch(req: IncomingMessage, res: TrackedResponse): Promise<void> | undefined {
     const method = (req.method ?? 'GET').toUpperCase() as Method;
-    const { path, routable, query: queryParams } = parseTarget(req.url ?? '');
-    const match = router.find(method, routable);
-    state.path = match ? routeLogPath((match.store as Route).path, match.params) : sanitisedLogPath(path, pathWords);
+    const target = parseTarget(req.url ?? '');
+    const match = router.find(method, target.routable);
     if (!match) {
-      const allow = METHODS.filter((m) => router.find(m, routable));
+      res.logPath = sanitisedLogPath(target.path, pathWords);
+      const allow = METHODS.filter((m) => router.find(m, target.routable));
       if (allow.length) throw new MethodNotAllowedError(allow);
-      throw new NotFoundError(`No endpoint at ${method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`);
+      throw new NotFoundError(`No endpoint at ${method} ${target.path.length > 200 ? `${target.path.slice(0, 200)}...` : target.path}`);
     }
     const route = match.store as Route;
-    state.route = route.path;
+    res.logPath = routeLogPath(route.path, match.params);
+    res.routeName = route.path;
     tracingHooks()?.nameRequest(route.path);
+    if (route.access === 'public') return authorized(req, res, route, target, match.params, null);
+    const key = bearer(req);
+    const now = ctx.clock.now();
+    const cached = cachedPrincipal(ctx, key, now);
+    if (cached) return authorized(req, res, route, target, match.params, cached);
+    return authenticateKey(ctx, key, now).then((principal) => authorized(req, res, route, target, match.params, principal));
+  }
 
-    let principal: Principal | null = null;
-    if (route.access !== 'public') {
-      principal = await authenticateKey(ctx, bearer(req), ctx.clock.now());
-      state.principal = principal;
-      if (route.access === 'signed-in') throw new SignedInOnlyError();
+  function authorized(req: IncomingMessage, res: TrackedResponse, route: Route, target: Target, params: Params, principal: Principal | null): Promise<void> | undefined {
+    res.principal = principal;
+    if (principal && route.access === 'signed-in') throw new SignedInOnlyError();
+    const ids = parseIds(params);
+    if (!principal) return withSite(req, res, route, target, params, null, ids, null);
+    // authorize's checks, without a promise where no site is looked up.
+    if (!needsSite(route, ids)) {
+      checkWorkspace(principal, ids);
+      checkRole(route, principal);
+      return withSite(req, res, route, target, params, principal, ids, null);
     }
-    const ids = parseIds(match.params);
-    const site = principal ? await authorize(ctx, route, principal, ids) : null;
-    const query = route.query ? validate(route.query, queryObject(queryParams()), 'query') : undefined;
+    return authorize(ctx, route, principal, ids).then((site) => withSite(req, res, route, target, params, principal, ids, site));
+  }
+
+  function withSite(
+    req: IncomingMessage,
+    res: TrackedResponse,
+    route: Route,
+    target: Target,
+    params: Params,
+    principal: Principal | null,
+    ids: Record<string, number>,
+    site: SiteRow | null,
+  ): Promise<void> | undefined {
+    const query = route.query ? validate(route.query, queryObject(target.query()), 'query') : undefined;
+    if (!route.body && !route.rawBody) return handle(req, res, route, new Input(ctx, principal, ids, textParams(params), site, undefined, query, req, res.requestId, undefined));
+    return readBody(req, route).then(({ body, raw }) => {
+      refuseUnservedFields(route, body, ctx.config.apiVariant);
+      return handle(req, res, route, new Input(ctx, principal, ids, textParams(params), site, body, query, req, res.requestId, raw));
+    });
+  }
+
+  async function readBody(req: IncomingMessage, route: Route): Promise<{ body: unknown; raw: Buffer | undefined }> {
     // A route's non-JSON body type (a gzip file) reaches its handler as bytes.
     const raw = route.rawBody && req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === route.rawBody.contentType ? await readRawBody(req) : undefined;
     const rawBody = route.body && !raw ? await readJsonBody(req) : undefined;
     const body = route.body && !raw ? validate(route.body, rawBody ?? {}, 'body') : undefined;
-    refuseUnservedFields(route, body, ctx.config.apiVariant);
+    return { body, raw };
+  }
 
-    // Most handlers never log: their child logger is made on first use.
-    let log: Logger | undefined;
-    const reply = await route.handler({
-      ctx,
-      principal,
-      ids,
-      params: textParams(match.params),
-      site,
-      body,
-      query,
-      req,
-      get log() {
-        return (log ??= ctx.logger.child({ reqId: requestId }));
-      },
-      requestId,
-      raw,
-    });
-    await sendReply(res, requestId, reply);
+  function handle(req: IncomingMessage, res: TrackedResponse, route: Route, input: Input): Promise<void> | undefined {
+    const reply = route.handler(input);
+    if (reply instanceof Promise) return reply.then((r) => sendReply(res, input.requestId, r));
+    return sendReply(res, input.requestId, reply);
   }
 
   /** The queue dashboard is served beside the route table, not in it: it is no operation of the API (nor of its OpenAPI document or MCP tools). */
-  function serve(req: IncomingMessage, res: ServerResponse, requestId: string, state: RequestState): Promise<void> {
+  function serve(req: IncomingMessage, res: TrackedResponse): Promise<void> | undefined {
     if (admin?.owns(req.url ?? '')) {
-      state.route = ADMIN_QUEUES_PATH;
-      state.path = ADMIN_QUEUES_PATH;
+      res.routeName = ADMIN_QUEUES_PATH;
+      res.logPath = ADMIN_QUEUES_PATH;
       tracingHooks()?.nameRequest(ADMIN_QUEUES_PATH);
-      return admin.handle(req, res, requestId);
+      return admin.handle(req, res, res.requestId);
     }
-    return dispatch(req, res, requestId, state);
+    return dispatch(req, res);
   }
 
-  const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req);
-    const state: RequestState = { route: 'unmatched', path: null, principal: null };
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observe(req.method ?? 'GET', state.route, res.statusCode, seconds);
-      ctx.logger.info(
-        {
-          reqId: requestId,
-          method: req.method,
-          path: state.path,
-          route: state.route,
-          status: res.statusCode,
-          ms: Math.round(seconds * 1e4) / 10,
-          orgId: state.principal?.org.id,
-          keyId: state.principal?.keyId,
-        },
-        'request',
-      );
+  const writeAccessLine = accessLog(ctx.logger);
+
+  /** The access line and the metrics of a request, once its response is handed to the socket: a 'finish' listener, the response as `this`. */
+  function finished(this: TrackedResponse): void {
+    const ms = performance.now() - this.startedAt;
+    const method = this.req.method ?? 'GET';
+    metrics.observe(method, this.routeName, this.statusCode, ms / 1000);
+    writeAccessLine({
+      reqId: this.requestId,
+      method,
+      path: this.logPath,
+      route: this.routeName,
+      status: this.statusCode,
+      ms: Math.round(ms * 10) / 10,
+      orgId: this.principal?.org.id,
+      keyId: this.principal?.keyId,
     });
-    serve(req, res, requestId, state).catch((err: unknown) => {
-      if (bodyWasAbandoned(err)) res.setHeader('Connection', 'close');
-      sendError(res, requestId, err, ctx.logger.child({ reqId: requestId }));
-    });
+  }
+
+  function failed(res: TrackedResponse, err: unknown): void {
+    if (bodyWasAbandoned(err)) res.setHeader('Connection', 'close');
+    sendError(res, res.requestId, err, ctx.logger.child({ reqId: res.requestId }));
+  }
+
+  const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, ServerResponse: TrackedResponse }, (req, res) => {
+    res.startedAt = performance.now();
+    res.requestId = requestIdOf(req);
+    res.on('finish', finished);
+    let pending: Promise<void> | undefined;
+    try {
+      pending = serve(req, res);
+    } catch (err) {
+      failed(res, err);
+      return;
+    }
+    pending?.catch((err: unknown) => failed(res, err));
   });
 
   return {

@@ -66,6 +66,17 @@ const due = (lastUsedAt: Date | null, now: Date) => !lastUsedAt || now.getTime()
  * Refusals of well-formed keys are remembered for KEY_REFUSAL_TTL_MS (a
  * bounded map), so unknown keys cannot make every request a database query.
  */
+/**
+ * The principal of a key whose look-up is cached and whose last use needs no
+ * write, without a promise (the server's path for most requests); undefined
+ * when authenticateKey has something to wait for or to refuse.
+ */
+export function cachedPrincipal(ctx: AppContext, key: string | null, now: Date): Principal | undefined {
+  if (!key) return undefined;
+  const cached = cacheOf(ctx).get(key);
+  return cached && cached.expires > performance.now() && !due(cached.lastUsedAt, now) ? cached.principal : undefined;
+}
+
 export async function authenticateKey(ctx: AppContext, key: string | null, now: Date): Promise<Principal> {
   if (!key) throw new UnauthorizedError();
   const cache = cacheOf(ctx);
