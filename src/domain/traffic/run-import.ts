@@ -16,11 +16,13 @@ import { settlePendingPeriods, TrafficWriter, type BatchProgress } from './store
  * under the site's traffic lock, stream the log (the posted bytes, the
  * pulled address through the site-fetch guard, or a local file), decode it
  * (gzip by its magic bytes), read it line by line (src/logs) and write its
- * events a batch at a time (store.ts). Memory holds one chunk, one line and
- * two batches whatever the log's size; the loop hands the event loop back
- * every few milliseconds, so an import never stalls the other jobs of its
- * worker. One batch is written while the next is read; week, month and
- * quarter counters are summed over the whole import and written at its end.
+ * events a batch at a time (store.ts), in order. Past its first 16 MB a log
+ * is parsed on a reader thread (src/logs/batch-reader.ts) while this thread
+ * hashes and writes the batch before. Memory holds a few chunks, one line
+ * and two batches whatever the log's size; the loop hands the event loop
+ * back every few milliseconds, so an import never stalls the other jobs of
+ * its worker. Week, month and quarter counters per agent and assistant are
+ * summed over the whole import and written at its end, with the summaries.
  *
  * A line that does not parse is counted and skipped. A log that cannot be
  * read on (a truncated gzip file, an address the guard refuses, a timeout)
