@@ -11,6 +11,13 @@
 const NEWLINE = 0x0a;
 
 export type LineHandler = (line: string, lineNo: number) => void;
+
+/** Where a splitter is: handed to another splitter (on another thread) that reads on from there. */
+export interface SplitterState {
+  lineNo: number;
+  carry: Uint8Array | null;
+  skipping: boolean;
+}
 export type LongLineHandler = (lineNo: number) => void;
 
 export class LineSplitter {
@@ -23,8 +30,17 @@ export class LineSplitter {
 
   private readonly maxLineBytes: number;
 
-  constructor(maxLineBytes: number) {
+  constructor(maxLineBytes: number, from?: SplitterState) {
     this.maxLineBytes = maxLineBytes;
+    if (from) {
+      this.lineNo = from.lineNo;
+      this.carry = from.carry ? Buffer.from(from.carry) : null;
+      this.skipping = from.skipping;
+    }
+  }
+
+  state(): SplitterState {
+    return { lineNo: this.lineNo, carry: this.carry ? new Uint8Array(this.carry) : null, skipping: this.skipping };
   }
 
   push(chunk: Buffer, onLine: LineHandler, onLong: LongLineHandler): void {

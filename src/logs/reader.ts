@@ -1,7 +1,7 @@
 import { agentOf } from './agents.ts';
 import { parseCombined } from './combined.ts';
 import { parseJsonLine } from './json-records.ts';
-import { LineSplitter } from './lines.ts';
+import { LineSplitter, type SplitterState } from './lines.ts';
 import { isAsset, pathOf } from './paths.ts';
 import type { AddressRanges, Verification } from './ranges.ts';
 import type { LogFormat, LogFormatChoice, LogRecord, Parsed } from './record.ts';
@@ -54,6 +54,17 @@ export interface ReaderOptions {
 
 const DAY_MS = 86_400_000;
 
+/** A reader's counts and place, for another reader to go on from (its events taken). */
+export interface ReaderState {
+  lines: number;
+  events: number;
+  other: number;
+  skipped: number;
+  errors: LineError[];
+  formats: LogFormat[];
+  splitter: SplitterState;
+}
+
 export class LogReader {
   /** Non-blank lines read. */
   lines = 0;
@@ -66,14 +77,36 @@ export class LogReader {
   readonly errors: LineError[] = [];
   readonly formats = new Set<LogFormat>();
   private pending: TrafficEvent[] = [];
-  private readonly splitter = new LineSplitter(MAX_LINE_BYTES);
+  private readonly splitter: LineSplitter;
   private dayStart = NaN;
   private dayText = '';
 
   private readonly options: ReaderOptions;
 
-  constructor(options: ReaderOptions) {
+  constructor(options: ReaderOptions, from?: ReaderState) {
     this.options = options;
+    this.splitter = new LineSplitter(MAX_LINE_BYTES, from?.splitter);
+    if (from) {
+      this.lines = from.lines;
+      this.events = from.events;
+      this.other = from.other;
+      this.skipped = from.skipped;
+      this.errors.push(...from.errors);
+      for (const f of from.formats) this.formats.add(f);
+    }
+  }
+
+  /** Where this reader is (its pending events aside: take them first). */
+  state(): ReaderState {
+    return {
+      lines: this.lines,
+      events: this.events,
+      other: this.other,
+      skipped: this.skipped,
+      errors: [...this.errors],
+      formats: [...this.formats],
+      splitter: this.splitter.state(),
+    };
   }
 
   /** Physical lines seen so far, blank ones included: where a resumed read starts again. */

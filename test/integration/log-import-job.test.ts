@@ -58,19 +58,26 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('the log-import job', { timeout: 120_000 }, () => {
-  it('resumes a run that stopped half way after the lines it committed: the same counts and report as one clean run', async () => {
-    const clean = await newSite('Clean');
+  // Read in this thread throughout, or handed to a reader thread after its first 2 MB (before the stop) or 10 MB (after).
+  it.each([
+    ['read in this thread', undefined, 'Resumed'],
+    ['read on a thread from 2 MB', 2 * 2 ** 20, 'Threaded'],
+    ['read on a thread from 10 MB', 10 * 2 ** 20, 'Handover'],
+  ] as const)('resumes a run that stopped half way after the lines it committed, %s: the same counts and report as one clean run', async (_, threadAfterBytes, name) => {
+    const clean = await newSite(`Clean${name}`);
     const cleanRow = await createImport(app.ctx, clean, null, { source: 'cli', format: 'auto' });
     expect(await runLogImport(app.ctx, clean, cleanRow.id, { source: chunks(LOG) })).toEqual({ state: 'done' });
 
-    const resumed = await newSite('Resumed');
+    const resumed = await newSite(name);
     const row = await createImport(app.ctx, resumed, null, { source: 'cli', format: 'auto' });
-    await expect(runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG, { failAfter: Math.floor(LOG.length * 0.7) }) })).rejects.toThrow('the disk went away');
+    await expect(runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG, { failAfter: Math.floor(LOG.length * 0.7) }), threadAfterBytes })).rejects.toThrow(
+      'the disk went away',
+    );
     const stopped = await findImport(app.ctx, resumed, row.id);
     expect(stopped.status).toBe('running');
     expect(stopped.resumeLine).toBeGreaterThan(20_000);
     expect(stopped.counted).toBeGreaterThan(0);
-    expect(await runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG) })).toEqual({ state: 'done' });
+    expect(await runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG), threadAfterBytes })).toEqual({ state: 'done' });
 
     const [a, b] = [await findImport(app.ctx, clean, cleanRow.id), await findImport(app.ctx, resumed, row.id)];
     expect(counts(b)).toEqual(counts(a));
@@ -82,7 +89,7 @@ describe('the log-import job', { timeout: 120_000 }, () => {
         crawlerTrafficReport(app.ctx, { id: resumed } as never, { period, start }),
       ]);
       // The same but for the site's name in page URLs.
-      const same = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('https://clean.com/', 'https://resumed.com/')) as unknown;
+      const same = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll(`https://clean${name.toLowerCase()}.com/`, `https://${name.toLowerCase()}.com/`)) as unknown;
       expect(y.agents, period).toEqual(same(x.agents));
       expect(y.totals, period).toEqual(x.totals);
       expect(y.referrals, period).toEqual(same(x.referrals));

@@ -64,7 +64,11 @@ export async function rangesSummary(db: Db) {
 }
 
 /** Every loaded range, for an import to check its hits against. */
+/** The loaded ranges as rows (what a log reader's thread is given). */
+export async function addressRangeRows(db: Db): Promise<{ agent: string; prefix: string }[]> {
+  return (await sql<{ agent: string; prefix: string }>`SELECT agent, prefix::text AS prefix FROM crawler_ranges`.execute(db)).rows;
+}
+
 export async function addressRanges(db: Db): Promise<AddressRanges> {
-  const rows = await sql<{ agent: string; prefix: string }>`SELECT agent, prefix::text AS prefix FROM crawler_ranges`.execute(db);
-  return new AddressRanges(rows.rows);
+  return new AddressRanges(await addressRangeRows(db));
 }

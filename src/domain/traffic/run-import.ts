@@ -1,12 +1,14 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { AppContext } from '../../context.ts';
 import { decodeLog, LogDecodeError } from '../../logs/decode.ts';
-import { ERRORS_KEPT, LogReader } from '../../logs/reader.ts';
+import { ERRORS_KEPT } from '../../logs/reader.ts';
+import { BatchReader } from '../../logs/batch-reader.ts';
+import type { ReadCut } from '../../logs/threaded-reader.ts';
 import { withSiteLock } from '../../queue/site-lock.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { findImport } from './imports.ts';
-import { addressRanges } from './ranges.ts';
+import { addressRangeRows } from './ranges.ts';
 import { settlePendingPeriods, TrafficWriter, type BatchProgress } from './store.ts';
 
 /**
@@ -14,11 +16,13 @@ import { settlePendingPeriods, TrafficWriter, type BatchProgress } from './store
  * under the site's traffic lock, stream the log (the posted bytes, the
  * pulled address through the site-fetch guard, or a local file), decode it
  * (gzip by its magic bytes), read it line by line (src/logs) and write its
- * events a batch at a time (store.ts). Memory holds one chunk, one line and
- * two batches whatever the log's size; the loop hands the event loop back
- * every few milliseconds, so an import never stalls the other jobs of its
- * worker. One batch is written while the next is read; week, month and
- * quarter counters are summed over the whole import and written at its end.
+ * events a batch at a time (store.ts), in order. Past its first 16 MB a log
+ * is parsed on a reader thread (src/logs/batch-reader.ts) while this thread
+ * hashes and writes the batch before. Memory holds a few chunks, one line
+ * and two batches whatever the log's size; the loop hands the event loop
+ * back every few milliseconds, so an import never stalls the other jobs of
+ * its worker. Week, month and quarter counters per agent and assistant are
+ * summed over the whole import and written at its end, with the summaries.
  *
  * A line that does not parse is counted and skipped. A log that cannot be
  * read on (a truncated gzip file, an address the guard refuses, a timeout)
@@ -52,6 +56,8 @@ export interface RunOptions {
   source?: AsyncIterable<Buffer>;
   fetcher?: SiteFetcher;
   onProgress?: (p: LogImportProgress) => void;
+  /** Bytes read in this thread before a reader thread takes the rest (batch-reader.ts); tests lower it. */
+  threadAfterBytes?: number;
 }
 
 async function* slices(payload: Buffer): AsyncGenerator<Buffer> {
@@ -119,68 +125,92 @@ export async function runLogImport(ctx: AppContext, siteId: number, importId: nu
       await ctx.db.deleteFrom('trafficSeen').where('siteId', '=', siteId).where('day', '<', oldest).execute();
       await ctx.db.deleteFrom('trafficSalts').where('siteId', '=', siteId).where('day', '<', oldest).execute();
 
-      const reader = new LogReader({
-        format: base.format,
-        ranges: await addressRanges(ctx.db),
-        oldest: today - KEEP_DAYS * DAY_MS,
-        newest: now.getTime() + DAY_MS,
-        windowNote: `dated more than ${KEEP_DAYS} days ago or in the future; not counted`,
-        skipThrough: Number(base.resumeLine),
-      });
       const writer = new TrafficWriter(ctx, site, importId, base);
       let bytes = 0;
-      let linesAtCut = 0;
-      let inFlight: Promise<void> | null = null;
-      const progress = () => options.onProgress?.({ lines: Number(base.lines) + reader.lines, counted: writer.counted, bytes });
-      /** Hands the events read so far to the writer once the batch before is written. */
-      const cut = async () => {
+      let lines = 0;
+      /** Batches handed to the writer and not yet committed, oldest first; each is written after the one before. */
+      const writes: Promise<void>[] = [];
+      let lastRead: ReadCut | null = null;
+      const progress = () => options.onProgress?.({ lines: Number(base.lines) + lines, counted: writer.counted, bytes });
+      const write = (read: ReadCut) => {
+        lastRead = read;
+        lines = read.lines;
         const batch: BatchProgress = {
-          events: reader.take(),
-          lines: Number(base.lines) + reader.lines,
-          skipped: Number(base.skipped) + reader.skipped,
-          other: Number(base.other) + reader.other,
+          events: read.events,
+          lines: Number(base.lines) + read.lines,
+          skipped: Number(base.skipped) + read.skipped,
+          other: Number(base.other) + read.other,
           bytes,
-          resumeLine: Math.max(Number(base.resumeLine), reader.lineNo),
-          errors: [...base.errors, ...reader.errors].slice(0, ERRORS_KEPT),
-          formats: [...new Set([...base.formats, ...reader.formats])],
+          resumeLine: Math.max(Number(base.resumeLine), read.lineNo),
+          errors: [...base.errors, ...read.errors].slice(0, ERRORS_KEPT),
+          formats: [...new Set([...base.formats, ...read.formats])],
         };
-        linesAtCut = reader.lines;
-        if (inFlight) await inFlight;
-        inFlight = writer.write(batch);
-        // Awaited at the next cut or at the end; until then a failure must not be unhandled.
-        inFlight.catch(() => undefined);
+        const written = (writes.at(-1) ?? Promise.resolve()).then(() => writer.write(batch));
+        writes.push(written);
+        // Awaited by the loop or at the end; until then a failure must not be unhandled.
+        const settled = () => void writes.shift();
+        written.then(settled, settled);
+      };
+      const reader = new BatchReader(
+        {
+          options: {
+            format: base.format,
+            ranges: await addressRangeRows(ctx.db),
+            oldest: today - KEEP_DAYS * DAY_MS,
+            newest: now.getTime() + DAY_MS,
+            windowNote: `dated more than ${KEEP_DAYS} days ago or in the future; not counted`,
+            skipThrough: Number(base.resumeLine),
+          },
+          batchEvents: BATCH_EVENTS,
+          batchLines: BATCH_LINES,
+        },
+        write,
+        options.threadAfterBytes,
+      );
+      /** Every write before the last, settled: a failed one throws. */
+      const written = async () => {
+        while (writes.length > 0) await writes[0];
       };
 
       let failure: string | null = null;
       try {
-        const source = await logSource(ctx, importId, options, lost);
-        let lastYield = Date.now();
-        for await (const chunk of source) {
-          for (let i = 0; i < chunk.length; i += SLICE_BYTES) {
-            if (lost.aborted) throw lost.reason;
-            const piece = chunk.length > SLICE_BYTES ? chunk.subarray(i, i + SLICE_BYTES) : chunk;
-            bytes += piece.length;
-            reader.push(piece);
-            if (reader.pendingEvents >= BATCH_EVENTS || reader.lines - linesAtCut >= BATCH_LINES) await cut();
-            if (Date.now() - lastYield >= YIELD_EVERY_MS) {
-              await yieldToLoop();
-              lastYield = Date.now();
-              progress();
+        try {
+          const source = await logSource(ctx, importId, options, lost);
+          let lastYield = Date.now();
+          for await (const chunk of source) {
+            for (let i = 0; i < chunk.length; i += SLICE_BYTES) {
+              if (lost.aborted) throw lost.reason;
+              const piece = chunk.length > SLICE_BYTES ? chunk.subarray(i, i + SLICE_BYTES) : chunk;
+              bytes += piece.length;
+              await reader.push(piece);
+              // One batch written, one waiting: the reader waits for the database past that, so memory stays flat.
+              while (writes.length >= 2) await writes[0];
+              if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+                // Read in this thread (the start of a log), a piece must not stall the worker's other jobs.
+                await yieldToLoop();
+                lastYield = Date.now();
+                lines = reader.lines;
+                progress();
+              }
             }
           }
+          write(await reader.finish('end'));
+        } catch (err) {
+          failure = expectedFailure(err);
+          if (failure === null || lost.aborted) {
+            // Retried by the job (or the caller): what was committed stays, the rest is read again. The reader
+            // stops first, so no batch is handed to the writer once this run has given up.
+            await reader.stop();
+            await Promise.allSettled(writes);
+            throw lost.aborted ? (lost.reason as Error) : err;
+          }
+          // The lines read before a failure count too.
+          write(await reader.finish('flush'));
         }
-        reader.end();
-      } catch (err) {
-        failure = expectedFailure(err);
-        if (failure === null || lost.aborted) {
-          // Retried by the job (or the caller): what was committed stays, the rest is read again.
-          await (inFlight as Promise<void> | null)?.catch(() => undefined);
-          throw lost.aborted ? (lost.reason as Error) : err;
-        }
+      } finally {
+        await reader.stop();
       }
-      // The lines read before a failure count too.
-      await cut();
-      await inFlight;
+      await written();
       await writer.flushPeriods();
       progress();
       await ctx.db
@@ -189,10 +219,10 @@ export async function runLogImport(ctx: AppContext, siteId: number, importId: nu
         .where('id', '=', importId)
         .execute();
       const summary = {
-        lines: Number(base.lines) + reader.lines,
+        lines: Number(base.lines) + lines,
         counted: writer.counted,
         duplicates: writer.duplicates,
-        skipped: reader.skipped,
+        skipped: (lastRead as ReadCut | null)?.skipped ?? 0,
         bytes,
         ms: Date.now() - started,
       };
