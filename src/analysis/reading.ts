@@ -1,6 +1,6 @@
 import type { OtherSense } from './lexicon.ts';
 import { IS_WORD } from './fold.ts';
-import { isGivenName, isProperAnyway } from './lexicon.ts';
+import { isEverydayWord, isFunctionWord, isGivenName, isMostlyName, isProperAnyway } from './lexicon.ts';
 import { posAround } from './pos.ts';
 import { sentenceAround } from './sentences.ts';
 
@@ -168,9 +168,16 @@ const PERSON_TITLES = new Set(
   'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(' '),
 );
 const PLACE_AFTER = new Set(
-  'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake'.split(' '),
+  'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake highway road street avenue boulevard bridge center centre national alps'.split(
+    ' ',
+  ),
+);
+/** Words that end the name of an institution or of a company in another trade ("Columbia University", "GE Aerospace"). */
+const ORGANISATION_AFTER = new Set(
+  'company corporation foundation university college institute school academy hospital museum library society council church motor aerospace healthcare energy pharmaceuticals airlines airways bank'.split(' '),
 );
 const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
+const REGION_BEFORE = new Set('northern southern eastern western central northeastern northwestern southeastern southwestern upstate coastal rural'.split(' '));
 const SKY_WORDS = new Set(
   'planet planets orbit orbits orbiting moon moons mission missions nasa solar telescope rover god goddess myth myths mythology greek roman norse retrograde atmosphere surface spacecraft probe temple'.split(
     ' ',
@@ -349,10 +356,13 @@ type Casing = 'lower' | 'capital' | 'caps' | 'book';
 
 function casingOf(written: string, casings: readonly string[]): Casing {
   const letters = written.replace(/[^\p{L}]/gu, '');
+  // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
+  if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
   if (letters === letters.toLowerCase()) return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
-  // A capital past the first letter that the book gives ("HubSpot", "HP") is the writer's, never the sentence's.
-  if (casings.includes(written) && /\p{Lu}/u.test(letters.slice(1))) return 'book';
+  // A capital inside a word that the book gives ("HubSpot", "HP") is the writer's, never the sentence's; one
+  // opening a word of several ("Santa Fe") is only title case.
+  if (casings.includes(written) && /[\p{L}\p{N}]\p{Lu}/u.test(written)) return 'book';
   return 'capital';
 }
 
@@ -381,7 +391,8 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const verb = ADVERBS.has(next) ? next2 : next;
   const sentenceStart = atSentenceStart(text, start);
   const casing = casingOf(written, o.casings);
-  const shouting = casing === 'caps' && allCapitalsAround(text, start, end);
+  const allCaps = casing === 'caps' || (casing === 'book' && written.length > 1 && written === written.toUpperCase());
+  const shouting = allCaps && allCapitalsAround(text, start, end);
   const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
@@ -401,8 +412,10 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   if (sense === 'short') {
     if (!o.casings.includes(written)) cue(-3, 'not written as the brand writes it');
     else if (casing === 'book') cue(2.5, 'written as the brand writes it');
-  } else if (casing === 'book') cue(2.5, 'written as the brand writes it');
-  else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
+  } else if (casing === 'book') {
+    // A brand that writes itself in capitals ("HERE", "HER") is all but certain where the sentence is not in capitals.
+    if (!shouting) cue(allCaps ? 3 : 2.5, 'written as the brand writes it');
+  } else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
   else if (casing === 'capital' && !sentenceStart && !inTitle) {
     if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
   } else if (casing === 'lower') {
@@ -415,13 +428,18 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // Where nothing else tells, an answer that names the brand elsewhere, or another brand beside it, tips it.
   if (evidence.brandBeside) cue(3, 'listed beside other brands');
   else if (evidence.brandInSentence) cue(1.25, 'another brand in the sentence');
-  if (evidence.namedElsewhere) cue(1.25, 'the answer names the brand elsewhere');
+  if (evidence.namedElsewhere) cue(0.75, 'the answer names the brand elsewhere');
   if (evidence.inPrompt) cue(1, 'the prompt names it');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
   else if (!possessive && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
   else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
-  if ((next === 'is' || next === 'was' || next === 'remains') && rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w))) cue(2, 'called a product or a choice');
+  if ((next === 'is' || next === 'was' || next === 'remains') && (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest)))
+    cue(2, 'called a product or a choice');
+  // "a tool as popular as Apollo", "apps cheaper than Monday": compared with a product named just before.
+  if ((b1 === 'as' || b1 === 'than') && a.before.slice(1, 5).some((w) => PRODUCT_NOUNS.has(w))) cue(1.5, `compared with a product ("${b1} ${written}")`);
+  if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2))) cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
+  if (sense === 'short' && /^\s?\d/.test(text.slice(end, end + 2)) && /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))) cue(-4, 'a multiplication or dimension sign');
   if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
   else if (PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
   else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
@@ -434,9 +452,14 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // Part of another name: "the Big Apple", "Gen X", "Lake Tahoe", "Robin Dunbar", "Orange County".
   if (evidence.afterBrand) cue(2.5, 'right after a brand: its product line');
   else if (prevCapital && !evidence.brandBeside && !mark) {
-    if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
-    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+    // "Michael Dell", "Sir James Dyson": a first name before it makes it a person's, wherever it stands.
+    if (isGivenName(b1) && !isEverydayWord(b1)) cue(-3.5, `after "${a.beforeWritten}", a person's name`);
+    else if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
+    // A capital opening a sentence tells nothing ("Use Notion"), but a word written capitalised anyway does ("British Columbia").
+    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1) || isMostlyName(b1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
   }
+  // "GE Aerospace", "Columbia University", "Ford Foundation": another organisation named after the same word.
+  if (nextCapital && !evidence.brandBeside && ORGANISATION_AFTER.has(next)) cue(-3.5, `"${written} ${a.afterWritten}", another organisation`);
   if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1)) cue(-4, 'a first name followed by a surname');
   if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
   if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
@@ -452,14 +475,16 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   }
   if (sense === 'place' || sense === 'person') {
     if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside) cue(-2, 'a place and its region');
-    if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
+    if (sense === 'place' && REGION_BEFORE.has(b1)) cue(-2.5, `"${b1} ${written}", a region`);
+    else if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
     if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
   }
   if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2))) cue(-3.5, 'the planet or the myth');
   if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2))) cue(-3.5, 'the animal');
   if (sense === 'language') {
     if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in') cue(-3, 'the language');
-    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && next !== 'is' && next !== 'and' && next !== 'or')
+    // "Swiss chocolate", "Turkish delight": an adjective before a noun; not before a preposition ("prefer Swiss for").
+    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && !isFunctionWord(next))
       cue(-2, `"${written} ${next}": a nationality or language`);
   }
   // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
@@ -486,6 +511,16 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
   return { means: score > 0, score, cues: cues.map((c) => c.why) };
 }
+
+/** "X is the one built for this", "the one that": the one picked among others. */
+function theOneThat(rest: readonly string[]): boolean {
+  if (rest[1] !== 'the' || rest[2] !== 'one') return false;
+  const w = rest[3] ?? '';
+  return w === 'that' || w === 'which' || w === 'to' || w === 'for' || w === 'i' || w === 'we' || w === 'you' || w === 'most' || w === 'built' || w === 'made' || w.endsWith('ed');
+}
+
+/** Kinds of creative work whose title follows them ("the film Her", "the novel Pandora"). */
+const WORK_NOUNS = new Set('film films movie movies novel novels book books song songs album albums poem play opera musical painting series sitcom documentary episode'.split(' '));
 
 const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
 const DAY_NEAR = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
