@@ -3,6 +3,7 @@ import type { BrandBook } from './brand-book.ts';
 import { allowedHits } from './exclusions.ts';
 import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
 import { IS_WORD } from './fold.ts';
+import { isEverydayWord, isGivenName } from './lexicon.ts';
 import { findInlineItems } from './inline-lists.ts';
 import { lineStarts } from './lines.ts';
 import { tokensOf, type Tokens } from './tokens.ts';
@@ -112,6 +113,9 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     }
     if (spanAt(urls, h.start) !== null) continue;
     if (!nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
+    // "Sir James Dyson", "Michael Dell": a first name before a name makes it a person's, ambiguous or not
+    // (reading.ts weighs it for ambiguous names among their other cues).
+    if ((flags & CASED) === 0 && afterFirstName(text, h.start)) continue;
     accepted.push({ entity, start: h.start, end: h.end, kind: 'name', pattern: (flags & CASED) !== 0 ? h.pattern : -1 });
   }
   sortByStartLongestFirst(accepted);
@@ -123,6 +127,17 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     reach = m.end;
   }
   return chosen;
+}
+
+/** Whether a capitalised first name ("James", not "Will" or "Mark", which are everyday words too) stands right before `start`. */
+function afterFirstName(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== 32) return false;
+  let i = start - 2;
+  // First names are short: looking back 16 letters at most keeps this constant per name.
+  while (i >= 0 && start - 2 - i < 16 && /\p{Ll}/u.test(text[i] ?? '')) i--;
+  if (i < 0 || i === start - 2 || !/\p{Lu}/u.test(text[i] ?? '') || word(text, i - 1)) return false;
+  const first = text.slice(i, start - 1).toLowerCase();
+  return isGivenName(first) && !isEverydayWord(first);
 }
 
 /** `pattern` is the book's pattern for an ambiguous name, -1 for a name or domain that needs no reading. */

@@ -78,7 +78,7 @@ const PRODUCT_NOUNS = new Set(
     'product products solution solutions system systems editor builder checkout terminal terminals reader readers device devices printer printers laptop laptops phone phones store ' +
     'marketplace card cards rewards membership members delivery deliveries shipping menu menus stock shares settings checking savings ' +
     'bag bags shoe shoes sneakers watch watches car cars truck trucks suv laptop jacket jackets boots bike bikes mattress mattresses vacuum vacuums lock locks oven ovens ' +
-    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking'
+    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking documentation docs sdk library libraries'
   ).split(' '),
 );
 
@@ -92,7 +92,7 @@ const PRODUCT_VERBS = new Set(
     'connect scales scale automates automate handles handle focuses focus excels excel shines shine stands tracks track stores store hosts host runs run delivers deliver ' +
     'helps help gives give features feature bundles bundle adds add launched launches released releases announced announces acquired raised sells sell makes offered provided integrated ' +
     'supported included cost charged started shipped handled focused tracked stored delivered helped gave added made has have had works work comes come ' +
-    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets'
+    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets powers powered'
   ).split(' '),
 );
 
@@ -489,7 +489,11 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   }
   // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
   if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital') || (casing === 'capital' && proper)) {
-    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next)) cue(-2, `after "${b1}"`);
+    // A determiner before a list of brands belongs to the noun after the list ("an Oracle or IBM database").
+    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next) && !evidence.brandBeside) cue(-2, `after "${b1}"`);
+    // "Every one of these", "Indeed, many employers": a determiner, or an adverb set off by a comma, opening the sentence.
+    if (sentenceStart && DETERMINERS.has(folded) && !ADVERBS.has(next) && !PRODUCT_VERBS.has(verb)) cue(-1.5, 'a determiner opening the sentence');
+    else if (sentenceStart && o.lowerWord && a.glue.startsWith(',') && !evidence.brandBeside) cue(-1.5, 'an opening word set off by a comma');
     if (next === 'of') cue(-2, `"${written} of"`);
     if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
     if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
@@ -506,7 +510,13 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
     const sentence = sentenceNear(text, start);
     const here = text.slice(sentence.start, sentence.end);
     const tags = posAround(here, start - sentence.start, end - sentence.start);
-    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) cue(1.5, `the subject of the verb "${next}"`);
+    // "Every crossed-off day": a participle joined by a hyphen is an adjective, not the name's verb.
+    const compound = text[end + a.glue.length + (a.afterWritten.length || 0)] === '-';
+    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
+    // "Target audience definition", "Square tables": an everyday word before a noun that is no product's modifies it.
+    // Not where another brand shares the sentence: there "Zoom breakout rooms" is a product's feature.
+    else if (tags.next === 'NOUN' && sense === 'word' && !evidence.brandInSentence && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next))
+      cue(-1.5, `modifies the noun "${next}"`);
   }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
   return { means: score > 0, score, cues: cues.map((c) => c.why) };
