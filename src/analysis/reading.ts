@@ -354,15 +354,15 @@ const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
 
 type Casing = 'lower' | 'capital' | 'caps' | 'book';
 
-function casingOf(written: string, casings: readonly string[]): Casing {
+function casingOf(written: string, casings: readonly string[], proper: boolean): Casing {
   const letters = written.replace(/[^\p{L}]/gu, '');
   // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
   if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
   if (letters === letters.toLowerCase()) return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
-  // A capital inside a word that the book gives ("HubSpot", "HP") is the writer's, never the sentence's; one
-  // opening a word of several ("Santa Fe") is only title case.
-  if (casings.includes(written) && /[\p{L}\p{N}]\p{Lu}/u.test(written)) return 'book';
+  // A capital past the first letter that the book gives ("HubSpot", "HP", "Bar Labs") is the writer's, never the
+  // sentence's; but a name English capitalises anyway ("Santa Fe") has every word capitalised whatever it means.
+  if (casings.includes(written) && (proper ? /[\p{L}\p{N}]\p{Lu}/u : /\p{Lu}/u).test(proper ? written : letters.slice(1))) return 'book';
   return 'capital';
 }
 
@@ -390,10 +390,10 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // "You also lets you", "Saturn is widely used": adverbs between a subject and its verb.
   const verb = ADVERBS.has(next) ? next2 : next;
   const sentenceStart = atSentenceStart(text, start);
-  const casing = casingOf(written, o.casings);
+  const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
+  const casing = casingOf(written, o.casings, proper);
   const allCaps = casing === 'caps' || (casing === 'book' && written.length > 1 && written === written.toUpperCase());
   const shouting = allCaps && allCapitalsAround(text, start, end);
-  const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
@@ -515,7 +515,7 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
     if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
     // "Target audience definition", "Square tables": an everyday word before a noun that is no product's modifies it.
     // Not where another brand shares the sentence: there "Zoom breakout rooms" is a product's feature.
-    else if (tags.next === 'NOUN' && sense === 'word' && !evidence.brandInSentence && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next))
+    else if (tags.next === 'NOUN' && sense === 'word' && !evidence.brandInSentence && !PRODUCT_VERBS.has(verb) && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next))
       cue(-1.5, `modifies the noun "${next}"`);
   }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
