@@ -6,6 +6,7 @@ import { IS_WORD } from './fold.ts';
 import { isEverydayWord, isGivenName } from './lexicon.ts';
 import { findInlineItems } from './inline-lists.ts';
 import { lineStarts } from './lines.ts';
+import type { Pos } from './pos.ts';
 import { tokensOf, type Tokens } from './tokens.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
@@ -129,12 +130,17 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
   return chosen;
 }
 
+function lowerAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c >= 97 && c <= 122) || (c > 127 && /\p{Ll}/u.test(text[i] ?? ''));
+}
+
 /** Whether a capitalised first name ("James", not "Will" or "Mark", which are everyday words too) stands right before `start`. */
 function afterFirstName(text: string, start: number): boolean {
   if (text.charCodeAt(start - 1) !== 32) return false;
   let i = start - 2;
   // First names are short: looking back 16 letters at most keeps this constant per name.
-  while (i >= 0 && start - 2 - i < 16 && /\p{Ll}/u.test(text[i] ?? '')) i--;
+  while (i >= 0 && start - 2 - i < 16 && lowerAt(text, i)) i--;
   if (i < 0 || i === start - 2 || !/\p{Lu}/u.test(text[i] ?? '') || word(text, i - 1)) return false;
   const first = text.slice(i, start - 1).toLowerCase();
   return isGivenName(first) && !isEverydayWord(first);
@@ -193,11 +199,13 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[],
   const plain = new Set<number>();
   for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
   const heads = inlineHeads(text);
-  const tagger = { left: TAGGINGS_PER_ANSWER };
+  const tagger = { left: TAGGINGS_PER_ANSWER, seen: new Map<number, Pos | null>() };
+  // Each occurrence's sentence, found once for both rounds.
+  const sentences: ({ start: number; end: number } | undefined)[] = [];
   const italics = text.includes('*') || text.includes('_');
   const lineStartOf = lineStarts(text);
   const evidenceOf = (i: number, m: Candidate, elsewhere: boolean): AnswerEvidence => {
-    const sentence = sentenceNear(text, m.start);
+    const sentence = (sentences[i] ??= sentenceNear(text, m.start));
     let brandInSentence = false;
     for (let j = i - 1; j >= 0 && (chosen[j]?.end ?? 0) > sentence.start; j--) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
     for (let j = i + 1; j < chosen.length && (chosen[j]?.start ?? Infinity) < sentence.end; j++) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
@@ -208,6 +216,7 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[],
       afterBrand: i > 0 && text.slice(chosen[i - 1]?.end ?? 0, m.start) === ' ',
       inPrompt: false,
       tagger,
+      sentence,
       italics,
       lineStartOf,
       listHead: heads.has(m.start),

@@ -1,7 +1,7 @@
 import type { OtherSense } from './lexicon.ts';
 import { IS_WORD } from './fold.ts';
 import { isEverydayWord, isFunctionWord, isGivenName, isMostlyName, isProperAnyway } from './lexicon.ts';
-import { posAround } from './pos.ts';
+import { posAround, type Pos } from './pos.ts';
 import { sentenceAround } from './sentences.ts';
 
 /**
@@ -40,8 +40,13 @@ export interface AnswerEvidence {
   lineStartOf: (at: number) => number;
   /** the answer holds a `*` or `_` at all: without one, no name is inside italics */
   italics: boolean;
-  /** taggings this answer may still ask for: a tagging costs about 0.2 ms, so an answer of thousands of names gets a few */
-  tagger: { left: number };
+  /**
+   * taggings this answer may still ask for (a tagging costs tens of µs, so an answer of thousands of names gets a
+   * few), and the tags already found, by the name's offset: a second reading of an occurrence tags nothing again
+   */
+  tagger: { left: number; seen: Map<number, Pos | null> };
+  /** the sentence holding the name (sentenceNear), found once an occurrence */
+  sentence: { start: number; end: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
 }
@@ -149,6 +154,9 @@ const PRODUCT_BEFORE_2 = new Set(
   ].filter((x) => x.includes(' ')),
 );
 
+/** The last words of PRODUCT_BEFORE_2: the pair is looked up only after one of them. */
+const BEFORE_2_LAST = new Set([...PRODUCT_BEFORE_2].map((p) => p.slice(p.lastIndexOf(' ') + 1)));
+
 /** "X is a/an ... (tool|platform|...)" and its kin: "a solid pick", "the best option". */
 const CHOICE_NOUNS = new Set('pick choice option options alternative alternatives fit bet winner favorite favourite leader contender standout'.split(' '));
 
@@ -195,6 +203,7 @@ const LANGUAGE_WORDS = new Set(
 );
 const ADVERBS = new Set('also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(' '));
 const USED = /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
+const USED_FIRST = new Set('is are was were gets got'.split(' '));
 const IN_PRODUCT = new Set('of in for on inside within'.split(' '));
 const DAY_DETERMINERS = new Set('a an the this that next last every each'.split(' '));
 const PRONOUNS = new Set('you we they i he she it your our their'.split(' '));
@@ -216,7 +225,8 @@ interface Around {
 }
 
 function isWordAt(text: string, i: number): boolean {
-  return i >= 0 && i < text.length && (IS_WORD[text.charCodeAt(i)] === 1 || text[i] === "'" || text[i] === '’');
+  const c = text.charCodeAt(i);
+  return IS_WORD[c] === 1 || c === 39 || c === 0x2019;
 }
 
 /** Up to `n` words each side, within the sentence (stopping at `.!?` and line breaks). */
@@ -276,13 +286,6 @@ const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`
  */
 const REACH = 400;
 
-/** Start of the line holding offset i, looked for at most REACH back. */
-function lineStartNear(text: string, i: number): number {
-  const stop = Math.max(0, i - REACH);
-  for (let j = i - 1; j >= stop; j--) if (text.charCodeAt(j) === 10) return j + 1;
-  return stop;
-}
-
 /** End of the line holding offset i (the newline's offset), looked for at most REACH ahead. */
 function lineEndNear(text: string, i: number): number {
   const stop = Math.min(text.length, i + REACH);
@@ -298,9 +301,7 @@ function findBefore(text: string, c: string, from: number, to: number): number {
 
 /** The sentence around `at`, looked for within REACH each way. */
 export function sentenceNear(text: string, at: number): { start: number; end: number } {
-  const from = Math.max(0, at - REACH);
-  const s = sentenceAround(text.slice(from, Math.min(text.length, at + REACH)), at - from);
-  return { start: s.start + from, end: s.end + from };
+  return sentenceAround(text, at, Math.max(0, at - REACH), Math.min(text.length, at + REACH));
 }
 
 function atSentenceStart(text: string, start: number): boolean {
@@ -353,9 +354,10 @@ function markedAsName(text: string, start: number, end: number, lineStartOf: (at
 const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
 
 type Casing = 'lower' | 'capital' | 'caps' | 'book';
+const ASCII_LETTERS = /^[A-Za-z]+$/;
 
 function casingOf(written: string, casings: readonly string[], proper: boolean): Casing {
-  const letters = written.replace(/[^\p{L}]/gu, '');
+  const letters = ASCII_LETTERS.test(written) ? written : written.replace(/[^\p{L}]/gu, '');
   // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
   if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
@@ -386,19 +388,20 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const rest = possessive ? a.after.slice(1) : a.after;
   const next = rest[0] ?? '';
   const next2 = rest[1] ?? '';
-  const nextBare = next.split(/['’]/)[0] ?? '';
+  const apostrophe = next.search(/['’]/);
+  const nextBare = apostrophe < 0 ? next : next.slice(0, apostrophe);
   // "You also lets you", "Saturn is widely used": adverbs between a subject and its verb.
   const verb = ADVERBS.has(next) ? next2 : next;
   const sentenceStart = atSentenceStart(text, start);
   const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
   const casing = casingOf(written, o.casings, proper);
   const allCaps = casing === 'caps' || (casing === 'book' && written.length > 1 && written === written.toUpperCase());
-  const shouting = allCaps && allCapitalsAround(text, start, end);
+  const shouting = allCaps && allCapitalsAround(text, start, end, evidence.sentence);
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
-  const inTitle = evidence.italics && insideItalicTitle(text, start, end);
+  const inTitle = evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
   let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
   if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
@@ -432,7 +435,7 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   if (evidence.inPrompt) cue(1, 'the prompt names it');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
-  else if (!possessive && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
+  else if (!possessive && USED_FIRST.has(next) && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
   else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
   if ((next === 'is' || next === 'was' || next === 'remains') && (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest)))
     cue(2, 'called a product or a choice');
@@ -441,7 +444,7 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2))) cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
   if (sense === 'short' && /^\s?\d/.test(text.slice(end, end + 2)) && /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))) cue(-4, 'a multiplication or dimension sign');
   if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
-  else if (PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
+  else if (BEFORE_2_LAST.has(b1) && PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
   else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
   else if (b1 === 'on' && !dayLike && casing !== 'lower') cue(1, 'after "on", as a platform');
   else if (POSSESSIVE_DETERMINERS.has(b1)) {
@@ -505,11 +508,9 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
   // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
   // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
-  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && evidence.tagger.left > 0) {
-    evidence.tagger.left--;
-    const sentence = sentenceNear(text, start);
-    const here = text.slice(sentence.start, sentence.end);
-    const tags = posAround(here, start - sentence.start, end - sentence.start);
+  // A closed-class word after the name ("is", "and", "the") is never the verb or the noun asked about: no tagging.
+  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && !CLOSED_CLASS.has(next) && next !== '') {
+    const tags = { next: nextTag(text, start, end, evidence) };
     // "Every crossed-off day": a participle joined by a hyphen is an adjective, not the name's verb.
     const compound = text[end + a.glue.length + (a.afterWritten.length || 0)] === '-';
     if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
@@ -532,6 +533,34 @@ function theOneThat(rest: readonly string[]): boolean {
 /** Kinds of creative work whose title follows them ("the film Her", "the novel Pandora"). */
 const WORK_NOUNS = new Set('film films movie movies novel novels book books song songs album albums poem play opera musical painting series sitcom documentary episode'.split(' '));
 
+/** Words of closed classes (articles, auxiliaries, prepositions, conjunctions, pronouns) the tagger need not be asked about. */
+const CLOSED_CLASS = new Set(
+  'a an the this that these those is are was were be been being am has have had do does did will would can could should shall may might must and or but nor so yet of to in on at by for with from as into onto over under about than then if when while because although though it its he she they we you i me him her them us my your our their his not no'.split(
+    ' ',
+  ),
+);
+
+/** Words after the name the tagger reads: enough for the word after it and the adverbs before that. */
+const TAG_WORDS = 6;
+
+/**
+ * The tag of the word after a sentence-start name (past adverbs), from wink-nlp over the sentence up to a few words
+ * after the name: a tag depends on the words near it, and a shorter text costs less. Kept by offset for a second
+ * reading of the occurrence; null once the answer's taggings are spent.
+ */
+function nextTag(text: string, start: number, end: number, evidence: AnswerEvidence): Pos | null {
+  const { tagger, sentence } = evidence;
+  const seen = tagger.seen.get(start);
+  if (seen !== undefined) return seen;
+  if (tagger.left <= 0) return null;
+  tagger.left--;
+  let stop = end;
+  for (let words = 0; stop < sentence.end && words <= TAG_WORDS; stop++) if (text.charCodeAt(stop) === 32 && text.charCodeAt(stop - 1) !== 32) words++;
+  const tag = posAround(text.slice(sentence.start, Math.min(stop, sentence.end)), start - sentence.start, end - sentence.start).next;
+  tagger.seen.set(start, tag);
+  return tag;
+}
+
 const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
 const DAY_NEAR = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
 
@@ -548,11 +577,10 @@ function otherDaysNear(text: string, start: number, end: number, folded: string)
 }
 
 /** Inside `*Death and the Penguin*`: a title of several words set in italics. */
-function insideItalicTitle(text: string, start: number, end: number): boolean {
-  const lineStart = lineStartNear(text, start);
+function insideItalicTitle(text: string, start: number, end: number, lineStart: number): boolean {
   let open = -1;
   for (let j = start - 1; j >= lineStart; j--)
-    if (text[j] === '*') {
+    if (text.charCodeAt(j) === 42) {
       open = j;
       break;
     }
@@ -563,8 +591,7 @@ function insideItalicTitle(text: string, start: number, end: number): boolean {
 }
 
 /** Whether the sentence holding the name has no lower-case letter besides it: there, capitals say nothing. */
-function allCapitalsAround(text: string, start: number, end: number): boolean {
-  const s = sentenceNear(text, start);
+function allCapitalsAround(text: string, start: number, end: number, s: { start: number; end: number }): boolean {
   for (let i = s.start; i < s.end; i++) {
     if (i >= start && i < end) continue;
     const c = text[i] as string;
