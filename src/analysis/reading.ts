@@ -45,8 +45,8 @@ export interface AnswerEvidence {
    * few), and the tags already found, by the name's offset: a second reading of an occurrence tags nothing again
    */
   tagger: { left: number; seen: Map<number, Pos | null> };
-  /** the sentence holding the name (sentenceNear), found once an occurrence */
-  sentence: { start: number; end: number };
+  /** the sentence holding the name (sentenceNear), found on first asking, once an occurrence */
+  sentenceOf: () => { start: number; end: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
 }
@@ -354,10 +354,39 @@ function markedAsName(text: string, start: number, end: number, lineStartOf: (at
 const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
 
 type Casing = 'lower' | 'capital' | 'caps' | 'book';
-const ASCII_LETTERS = /^[A-Za-z]+$/;
 
 function casingOf(written: string, casings: readonly string[], proper: boolean): Casing {
-  const letters = ASCII_LETTERS.test(written) ? written : written.replace(/[^\p{L}]/gu, '');
+  if (!ASCII_NAME.test(written)) return casingOfAny(written, casings, proper);
+  // The same rules as casingOfAny, counted over character codes: most names are ASCII, and this runs once an occurrence.
+  let letters = 0;
+  let upper = 0;
+  let laterUpper = false;
+  let innerUpper = false;
+  for (let i = 0; i < written.length; i++) {
+    const c = written.charCodeAt(i);
+    const up = c >= 65 && c <= 90;
+    if (up || (c >= 97 && c <= 122)) {
+      if (up) {
+        upper++;
+        if (letters > 0) laterUpper = true;
+        const p = i > 0 ? written.charCodeAt(i - 1) : 0;
+        if ((p >= 65 && p <= 90) || (p >= 97 && p <= 122) || (p >= 48 && p <= 57)) innerUpper = true;
+      }
+      letters++;
+    }
+  }
+  const allUpper = upper > 0 && upper === letters;
+  if (letters >= 2 && allUpper && casings.includes(written)) return 'book';
+  if (letters >= 3 && allUpper) return 'caps';
+  if (upper === 0) return casings.includes(written) && letters > 0 ? 'book' : 'lower';
+  if (casings.includes(written) && (proper ? innerUpper : laterUpper)) return 'book';
+  return 'capital';
+}
+
+const ASCII_NAME = /^[\x20-\x7e]*$/;
+
+function casingOfAny(written: string, casings: readonly string[], proper: boolean): Casing {
+  const letters = written.replace(/[^\p{L}]/gu, '');
   // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
   if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
@@ -396,7 +425,7 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
   const casing = casingOf(written, o.casings, proper);
   const allCaps = casing === 'caps' || (casing === 'book' && written.length > 1 && written === written.toUpperCase());
-  const shouting = allCaps && allCapitalsAround(text, start, end, evidence.sentence);
+  const shouting = allCaps && allCapitalsAround(text, start, end, evidence.sentenceOf());
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
@@ -549,11 +578,12 @@ const TAG_WORDS = 6;
  * reading of the occurrence; null once the answer's taggings are spent.
  */
 function nextTag(text: string, start: number, end: number, evidence: AnswerEvidence): Pos | null {
-  const { tagger, sentence } = evidence;
+  const { tagger } = evidence;
   const seen = tagger.seen.get(start);
   if (seen !== undefined) return seen;
   if (tagger.left <= 0) return null;
   tagger.left--;
+  const sentence = evidence.sentenceOf();
   let stop = end;
   for (let words = 0; stop < sentence.end && words <= TAG_WORDS; stop++) if (text.charCodeAt(stop) === 32 && text.charCodeAt(stop - 1) !== 32) words++;
   const tag = posAround(text.slice(sentence.start, Math.min(stop, sentence.end)), start - sentence.start, end - sentence.start).next;

@@ -82,6 +82,25 @@ function trim(text: string, start: number, end: number): Span {
   return { start: s, end: e };
 }
 
+/**
+ * Whether a sentence ends anywhere in text[from, to): two offsets with none
+ * between them are in one sentence. Scans from the end nearer the caller's
+ * offset (`fromEnd`) and stops at the first boundary; a period's word is
+ * looked for at most 64 characters back, far longer than any abbreviation.
+ */
+export function breakWithin(text: string, from: number, to: number, fromEnd: boolean): boolean {
+  const lo = Math.max(0, from);
+  const hi = Math.min(text.length, to);
+  const at = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return (c === 10 || c === 46 || c === 33 || c === 63) && boundaryAt(text, i, Math.max(0, i - 64)) >= 0;
+  };
+  if (fromEnd) {
+    for (let i = hi - 1; i >= lo; i--) if (at(i)) return true;
+  } else for (let i = lo; i < hi; i++) if (at(i)) return true;
+  return false;
+}
+
 /** The only characters at which boundaryAt finds a boundary. */
 const BOUNDARY_CHAR = /[\n.!?]/g;
 
