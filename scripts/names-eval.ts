@@ -195,7 +195,8 @@ function report(halves: Half[], json: boolean): string {
     out.push('', `### Wrong (case, entity) pairs, ${which} (${wrongPairs.length})`, '', '| case | kind | entity | gold | predicted |', '|---|---|---|---|---|');
     for (const p of wrongPairs) out.push(`| ${p.id} | ${p.kind} | ${p.name} (${p.entity}) | ${p.gold ? 'named' : 'not named'} | ${p.predicted ? 'named' : 'not named'} |`);
     out.push('', `### Wrong occurrences, ${which} (${wrongOccurrences.length})`, '');
-    for (const o of wrongOccurrences) out.push(`- ${o.id} ${o.half} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`);
+    for (const o of wrongOccurrences)
+      out.push(`- ${o.id} ${o.half} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`);
     out.push('', `### Mentions on no labelled occurrence, ${which} (${devStrays.length})`, '');
     for (const s of devStrays) out.push(`- ${s.id} ${s.entity} @${s.at}: "${s.text}"`);
   }

@@ -180,9 +180,13 @@ const PLACE_AFTER = new Set(
     ' ',
   ),
 );
-/** Words that end the name of an institution or of a company in another trade ("Columbia University", "GE Aerospace"). */
+/**
+ * Words that end the name of an institution ("Columbia University", "Ford Foundation") or of a conglomerate's
+ * division in another trade ("GE Aerospace", "GE HealthCare"). Not a company's own legal or trade words (Company,
+ * Bank, Airlines, Energy): "Chase Bank" and "American Airlines" are those brands themselves.
+ */
 const ORGANISATION_AFTER = new Set(
-  'company corporation foundation university college institute school academy hospital museum library society council church motor aerospace healthcare energy pharmaceuticals airlines airways bank'.split(' '),
+  'foundation university college institute school academy hospital museum library society council church aerospace healthcare pharmaceuticals biotech'.split(' '),
 );
 const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
 const REGION_BEFORE = new Set('northern southern eastern western central northeastern northwestern southeastern southwestern upstate coastal rural'.split(' '));
@@ -545,7 +549,15 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
     if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
     // "Target audience definition", "Square tables": an everyday word before a noun that is no product's modifies it.
     // Not where another brand shares the sentence: there "Zoom breakout rooms" is a product's feature.
-    else if (tags.next === 'NOUN' && sense === 'word' && !evidence.brandInSentence && !PRODUCT_VERBS.has(verb) && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next))
+    else if (
+      tags.next === 'NOUN' &&
+      sense === 'word' &&
+      !evidence.brandInSentence &&
+      !PRODUCT_VERBS.has(verb) &&
+      a.glue === ' ' &&
+      /^\p{Ll}/u.test(a.afterWritten) &&
+      !PRODUCT_NOUNS.has(next)
+    )
       cue(-1.5, `modifies the noun "${next}"`);
   }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
