@@ -2,8 +2,9 @@
  * Scores the answer analysis against the labelled names set
  * (test/fixtures/names, README there):
  *   node scripts/names-eval.ts [--set first|fresh] [--half dev|held|all] [--json]
- * The first set's dev half by default; a held half is for the end of tuning
- * only. `--set fresh` scores the fresh set, which is all held.
+ * The first set's dev half by default. Both halves of the first set are
+ * development data now (its held half was scored once, on 2026-11-26, then
+ * looked at); `--set fresh` scores the fresh held-back set, all held, once.
  *
  * Two levels. Pairs: for each (case, entity), does `analyse()` list the
  * entity in `brands`, against gold "some occurrence of it means it".
@@ -177,10 +178,11 @@ function report(set: NameSet, halves: Half[], json: boolean): string {
   const { pairs, occurrences, strays } = scoreCases(cases);
   const pairRows = rowsOf(pairs, halves);
   const occurrenceRows = rowsOf(occurrences, halves);
-  // Only the dev half is shown case by case: the held half stays a number until tuning ends.
-  const wrongPairs = pairs.filter((p) => p.half === 'dev' && p.gold !== p.predicted);
-  const wrongOccurrences = occurrences.filter((o) => o.half === 'dev' && o.gold !== o.predicted);
-  const devStrays = strays.filter((s) => s.half === 'dev');
+  // Both halves of this set are development data now, so both are shown case by case.
+  const shown = (h: Half) => halves.includes(h);
+  const wrongPairs = pairs.filter((p) => shown(p.half) && p.gold !== p.predicted);
+  const wrongOccurrences = occurrences.filter((o) => shown(o.half) && o.gold !== o.predicted);
+  const devStrays = strays.filter((s) => shown(s.half));
   if (json) return JSON.stringify({ halves, cases: cases.length, pairs: pairRows, occurrences: occurrenceRows, wrongPairs, wrongOccurrences, strays: devStrays }, null, 2);
   const out = [
     `# Names set: ${cases.length} cases, half ${halves.join(' + ')}`,
@@ -189,12 +191,14 @@ function report(set: NameSet, halves: Half[], json: boolean): string {
     '',
     markdownTable('Occurrences: a mention of the entity overlaps the labelled occurrence', occurrenceRows),
   ];
-  if (halves.includes('dev')) {
-    out.push('', `### Wrong (case, entity) pairs, dev half (${wrongPairs.length})`, '', '| case | kind | entity | gold | predicted |', '|---|---|---|---|---|');
+  {
+    const which = halves.join(' + ');
+    out.push('', `### Wrong (case, entity) pairs, ${which} (${wrongPairs.length})`, '', '| case | kind | entity | gold | predicted |', '|---|---|---|---|---|');
     for (const p of wrongPairs) out.push(`| ${p.id} | ${p.kind} | ${p.name} (${p.entity}) | ${p.gold ? 'named' : 'not named'} | ${p.predicted ? 'named' : 'not named'} |`);
-    out.push('', `### Wrong occurrences, dev half (${wrongOccurrences.length})`, '');
-    for (const o of wrongOccurrences) out.push(`- ${o.id} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`);
-    out.push('', `### Mentions on no labelled occurrence, dev half (${devStrays.length})`, '');
+    out.push('', `### Wrong occurrences, ${which} (${wrongOccurrences.length})`, '');
+    for (const o of wrongOccurrences)
+      out.push(`- ${o.id} ${o.half} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`);
+    out.push('', `### Mentions on no labelled occurrence, ${which} (${devStrays.length})`, '');
     for (const s of devStrays) out.push(`- ${s.id} ${s.entity} @${s.at}: "${s.text}"`);
   }
   return out.join('\n');

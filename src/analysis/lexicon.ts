@@ -69,10 +69,25 @@ export function wordCount(folded: string): number {
   return words().get(folded)?.count ?? 0;
 }
 
+/** One of the most frequent lower-case words: a pronoun, article, preposition, auxiliary ("for", "on", "is"). */
+export function isFunctionWord(folded: string): boolean {
+  const w = words().get(folded);
+  return w !== undefined && !w.capitalised && w.rank < FUNCTION_RANK;
+}
+
+/** Points of the compass: everyday words that subtitles mostly write capitalised, inside place names ("North Carolina"). */
+const COMPASS = new Set(senses.compass);
+
 /** A folded word that is a lower-case everyday word (not mostly a name). */
 export function isEverydayWord(folded: string): boolean {
   const w = words().get(folded);
-  return w !== undefined && !w.capitalised && w.count >= EVERYDAY_MIN_COUNT;
+  return (w !== undefined && !w.capitalised && w.count >= EVERYDAY_MIN_COUNT) || COMPASS.has(folded);
+}
+
+/** A folded word subtitles mostly write with a capital: a name ("Michael", "British", "Santa"), whatever it stands for. */
+export function isMostlyName(folded: string): boolean {
+  const w = words().get(folded);
+  return w !== undefined && w.capitalised && !COMPASS.has(folded);
 }
 
 function isEverydayOrPlural(word: string): boolean {

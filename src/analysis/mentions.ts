@@ -3,8 +3,11 @@ import type { BrandBook } from './brand-book.ts';
 import { allowedHits } from './exclusions.ts';
 import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
 import { IS_WORD } from './fold.ts';
+import { isEverydayWord, isGivenName } from './lexicon.ts';
 import { findInlineItems } from './inline-lists.ts';
 import { lineStarts } from './lines.ts';
+import { breakWithin, type Span } from './sentences.ts';
+import type { Pos } from './pos.ts';
 import { tokensOf, type Tokens } from './tokens.ts';
 import { findUrlSpans, spanAt, type UrlSpan } from './urls.ts';
 
@@ -112,6 +115,9 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     }
     if (spanAt(urls, h.start) !== null) continue;
     if (!nameFits(text, h.start, h.end, (tokens ??= tokensOf(text)))) continue;
+    // "Sir James Dyson", "Michael Dell": a first name before a name makes it a person's, ambiguous or not
+    // (reading.ts weighs it for ambiguous names among their other cues).
+    if ((flags & CASED) === 0 && afterFirstName(text, h.start)) continue;
     accepted.push({ entity, start: h.start, end: h.end, kind: 'name', pattern: (flags & CASED) !== 0 ? h.pattern : -1 });
   }
   sortByStartLongestFirst(accepted);
@@ -123,6 +129,27 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     reach = m.end;
   }
   return chosen;
+}
+
+function upperAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c >= 65 && c <= 90) || (c > 127 && /\p{Lu}/u.test(text[i] ?? ''));
+}
+
+function lowerAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c >= 97 && c <= 122) || (c > 127 && /\p{Ll}/u.test(text[i] ?? ''));
+}
+
+/** Whether a capitalised first name ("James", not "Will" or "Mark", which are everyday words too) stands right before `start`. */
+function afterFirstName(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== 32) return false;
+  let i = start - 2;
+  // First names are short: looking back 16 letters at most keeps this constant per name.
+  while (i >= 0 && start - 2 - i < 16 && lowerAt(text, i)) i--;
+  if (i < 0 || i === start - 2 || !upperAt(text, i) || word(text, i - 1)) return false;
+  const first = text.slice(i, start - 1).toLowerCase();
+  return isGivenName(first) && !isEverydayWord(first);
 }
 
 /** `pattern` is the book's pattern for an ambiguous name, -1 for a name or domain that needs no reading. */
@@ -175,49 +202,77 @@ function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate
 }
 
 function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[], explain: boolean): (AmbiguousReading | null)[] {
-  const plain = new Set<number>();
-  for (const m of chosen) if (m.pattern < 0) plain.add(m.entity);
+  // Entities are small indices into book.entities: flags in an array, not a Set.
+  const plain = new Uint8Array(book.entities.length);
+  for (const m of chosen) if (m.pattern < 0) plain[m.entity] = 1;
   const heads = inlineHeads(text);
-  const tagger = { left: TAGGINGS_PER_ANSWER };
-  const italics = text.includes('*') || text.includes('_');
-  const lineStartOf = lineStarts(text);
-  const evidenceOf = (i: number, m: Candidate, elsewhere: boolean): AnswerEvidence => {
-    const sentence = sentenceNear(text, m.start);
-    let brandInSentence = false;
-    for (let j = i - 1; j >= 0 && (chosen[j]?.end ?? 0) > sentence.start; j--) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
-    for (let j = i + 1; j < chosen.length && (chosen[j]?.start ?? Infinity) < sentence.end; j++) if (chosen[j]?.entity !== m.entity) brandInSentence = true;
-    return {
-      namedElsewhere: elsewhere,
-      brandInSentence,
-      brandBeside: beside(text, chosen[i - 1], m) || beside(text, m, chosen[i + 1]),
-      afterBrand: i > 0 && text.slice(chosen[i - 1]?.end ?? 0, m.start) === ' ',
-      inPrompt: false,
-      tagger,
-      italics,
-      lineStartOf,
-      listHead: heads.has(m.start),
-    };
+  // Each occurrence's sentence, found once for both rounds and only where a cue asks for it.
+  const sentences: (Span | undefined)[] = [];
+  let current = 0;
+  // One evidence object for the answer, its fields set for each occurrence in turn: readOccurrence keeps none of it.
+  const evidence: AnswerEvidence = {
+    namedElsewhere: false,
+    brandInSentence: false,
+    brandBeside: false,
+    afterBrand: false,
+    inPrompt: false,
+    tagger: { left: TAGGINGS_PER_ANSWER, seen: new Map<number, Pos | null>() },
+    sentenceOf: () => (sentences[current] ??= sentenceNear(text, chosen[current]?.start ?? 0)),
+    italics: text.includes('*') || text.includes('_'),
+    lineStartOf: lineStarts(text),
+    listHead: false,
   };
   const read = (i: number, m: Candidate, elsewhere: boolean): AmbiguousReading => {
     const info = book.info[m.pattern];
+    const prev = chosen[i - 1];
+    current = i;
+    evidence.namedElsewhere = elsewhere;
+    evidence.brandInSentence = brandInSentence(text, chosen, i);
+    evidence.brandBeside = beside(text, prev, m) || beside(text, m, chosen[i + 1]);
+    evidence.afterBrand = prev !== undefined && m.start - prev.end === 1 && text.charCodeAt(prev.end) === 32;
+    evidence.listHead = heads.has(m.start);
     const r = readOccurrence(
       { text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [], lowerWord: info?.lowerWord ?? false },
-      evidenceOf(i, m, elsewhere),
+      evidence,
       explain,
     );
-    return { entity: m.entity, start: m.start, end: m.end, ...r };
+    return { entity: m.entity, start: m.start, end: m.end, means: r.means, score: r.score, cues: r.cues };
   };
-  const first = chosen.map((m, i) => (m.pattern < 0 ? null : read(i, m, plain.has(m.entity))));
-  const sure = new Set(plain);
-  first.forEach((r) => {
-    if (r !== null && r.score >= SURE) sure.add(r.entity);
-  });
+  const first = chosen.map((m, i) => (m.pattern < 0 ? null : read(i, m, plain[m.entity] === 1)));
+  const sure = Uint8Array.from(plain);
+  for (const r of first) if (r !== null && r.score >= SURE) sure[r.entity] = 1;
   return first.map((r, i) => {
     const m = chosen[i];
-    if (r === null || m === undefined || r.means || !sure.has(m.entity) || plain.has(m.entity)) return r;
+    if (r === null || m === undefined || r.means || sure[m.entity] !== 1 || plain[m.entity] === 1) return r;
     return read(i, m, true);
   });
 }
+
+/**
+ * Whether another tracked brand is named in the sentence of chosen[i] (within REACH_SENTENCE of it, as
+ * sentenceNear looks): the nearest other brand on each side, with no sentence break between them.
+ */
+function brandInSentence(text: string, chosen: readonly Candidate[], i: number): boolean {
+  const m = chosen[i];
+  if (m === undefined) return false;
+  for (let j = i - 1; j >= 0; j--) {
+    const p = chosen[j];
+    if (p === undefined || p.end <= m.start - REACH_SENTENCE) break;
+    if (p.entity === m.entity) continue;
+    if (!breakWithin(text, p.end - 1, m.start, true)) return true;
+    break;
+  }
+  for (let j = i + 1; j < chosen.length; j++) {
+    const n = chosen[j];
+    if (n === undefined || n.start >= m.start + REACH_SENTENCE) break;
+    if (n.entity === m.entity) continue;
+    return !breakWithin(text, m.start, n.start, false);
+  }
+  return false;
+}
+
+/** How far sentenceNear looks each way (reading.ts REACH): a brand farther away is not in the sentence. */
+const REACH_SENTENCE = 400;
 
 /** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
 export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {

@@ -30,7 +30,7 @@ function load(): Tagger {
   return tagger;
 }
 
-/** Tags of the word at [start, end) of `sentence` and of the word after it; null where no token starts there. */
+/** Tags of the word at [start, end) of `sentence` and of the word after it (past adverbs); null where no token starts there. */
 export function posAround(sentence: string, start: number, end: number): { word: Pos | null; next: Pos | null } {
   const nlp = load();
   let at = 0;
@@ -45,7 +45,11 @@ export function posAround(sentence: string, start: number, end: number): { word:
       at += t.out(nlp.its.precedingSpaces).length;
       const value = t.out(nlp.its.value);
       if (at === start) word = t.out(nlp.its.pos) as Pos;
-      else if (passed && at >= end && /\p{L}/u.test(value)) next = t.out(nlp.its.pos) as Pos;
+      else if (passed && at >= end && /\p{L}/u.test(value)) {
+        // "Patagonia also repairs gear": the verb past an adverb is the one the name is the subject of.
+        const pos = t.out(nlp.its.pos) as Pos;
+        if (pos !== 'ADV') next = pos;
+      }
       at += value.length;
       if (at >= end) passed = true;
     });

@@ -1,7 +1,7 @@
 import type { OtherSense } from './lexicon.ts';
 import { IS_WORD } from './fold.ts';
-import { isGivenName, isProperAnyway } from './lexicon.ts';
-import { posAround } from './pos.ts';
+import { isEverydayWord, isFunctionWord, isGivenName, isMostlyName, isProperAnyway } from './lexicon.ts';
+import { posAround, type Pos } from './pos.ts';
 import { sentenceAround } from './sentences.ts';
 
 /**
@@ -40,8 +40,13 @@ export interface AnswerEvidence {
   lineStartOf: (at: number) => number;
   /** the answer holds a `*` or `_` at all: without one, no name is inside italics */
   italics: boolean;
-  /** taggings this answer may still ask for: a tagging costs about 0.2 ms, so an answer of thousands of names gets a few */
-  tagger: { left: number };
+  /**
+   * taggings this answer may still ask for (a tagging costs tens of µs, so an answer of thousands of names gets a
+   * few), and the tags already found, by the name's offset: a second reading of an occurrence tags nothing again
+   */
+  tagger: { left: number; seen: Map<number, Pos | null> };
+  /** the sentence holding the name (sentenceNear), found on first asking, once an occurrence */
+  sentenceOf: () => { start: number; end: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
 }
@@ -78,7 +83,7 @@ const PRODUCT_NOUNS = new Set(
     'product products solution solutions system systems editor builder checkout terminal terminals reader readers device devices printer printers laptop laptops phone phones store ' +
     'marketplace card cards rewards membership members delivery deliveries shipping menu menus stock shares settings checking savings ' +
     'bag bags shoe shoes sneakers watch watches car cars truck trucks suv laptop jacket jackets boots bike bikes mattress mattresses vacuum vacuums lock locks oven ovens ' +
-    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking'
+    'bracelet bracelets charm charms earbuds headphones camera cameras tv tvs console consoles stations station bank banking documentation docs sdk library libraries'
   ).split(' '),
 );
 
@@ -92,7 +97,7 @@ const PRODUCT_VERBS = new Set(
     'connect scales scale automates automate handles handle focuses focus excels excel shines shine stands tracks track stores store hosts host runs run delivers deliver ' +
     'helps help gives give features feature bundles bundle adds add launched launches released releases announced announces acquired raised sells sell makes offered provided integrated ' +
     'supported included cost charged started shipped handled focused tracked stored delivered helped gave added made has have had works work comes come ' +
-    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets'
+    'limits sells sold designs designed produces produced manufactures manufactured operates operated settled became owns owned builds built compiles lets powers powered'
   ).split(' '),
 );
 
@@ -149,6 +154,9 @@ const PRODUCT_BEFORE_2 = new Set(
   ].filter((x) => x.includes(' ')),
 );
 
+/** The last words of PRODUCT_BEFORE_2: the pair is looked up only after one of them. */
+const BEFORE_2_LAST = new Set([...PRODUCT_BEFORE_2].map((p) => p.slice(p.lastIndexOf(' ') + 1)));
+
 /** "X is a/an ... (tool|platform|...)" and its kin: "a solid pick", "the best option". */
 const CHOICE_NOUNS = new Set('pick choice option options alternative alternatives fit bet winner favorite favourite leader contender standout'.split(' '));
 
@@ -168,9 +176,20 @@ const PERSON_TITLES = new Set(
   'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(' '),
 );
 const PLACE_AFTER = new Set(
-  'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake'.split(' '),
+  'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake highway road street avenue boulevard bridge center centre national alps'.split(
+    ' ',
+  ),
+);
+/**
+ * Words that end the name of an institution ("Columbia University", "Ford Foundation") or of a conglomerate's
+ * division in another trade ("GE Aerospace", "GE HealthCare"). Not a company's own legal or trade words (Company,
+ * Bank, Airlines, Energy): "Chase Bank" and "American Airlines" are those brands themselves.
+ */
+const ORGANISATION_AFTER = new Set(
+  'foundation university college institute school academy hospital museum library society council church aerospace healthcare pharmaceuticals biotech'.split(' '),
 );
 const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
+const REGION_BEFORE = new Set('northern southern eastern western central northeastern northwestern southeastern southwestern upstate coastal rural'.split(' '));
 const SKY_WORDS = new Set(
   'planet planets orbit orbits orbiting moon moons mission missions nasa solar telescope rover god goddess myth myths mythology greek roman norse retrograde atmosphere surface spacecraft probe temple'.split(
     ' ',
@@ -188,6 +207,7 @@ const LANGUAGE_WORDS = new Set(
 );
 const ADVERBS = new Set('also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(' '));
 const USED = /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
+const USED_FIRST = new Set('is are was were gets got'.split(' '));
 const IN_PRODUCT = new Set('of in for on inside within'.split(' '));
 const DAY_DETERMINERS = new Set('a an the this that next last every each'.split(' '));
 const PRONOUNS = new Set('you we they i he she it your our their'.split(' '));
@@ -209,7 +229,8 @@ interface Around {
 }
 
 function isWordAt(text: string, i: number): boolean {
-  return i >= 0 && i < text.length && (IS_WORD[text.charCodeAt(i)] === 1 || text[i] === "'" || text[i] === '’');
+  const c = text.charCodeAt(i);
+  return IS_WORD[c] === 1 || c === 39 || c === 0x2019;
 }
 
 /** Up to `n` words each side, within the sentence (stopping at `.!?` and line breaks). */
@@ -269,13 +290,6 @@ const SKIP_BACK = new Set([' ', '\t', '*', '_', '#', '>', '[', '(', '"', "'", '`
  */
 const REACH = 400;
 
-/** Start of the line holding offset i, looked for at most REACH back. */
-function lineStartNear(text: string, i: number): number {
-  const stop = Math.max(0, i - REACH);
-  for (let j = i - 1; j >= stop; j--) if (text.charCodeAt(j) === 10) return j + 1;
-  return stop;
-}
-
 /** End of the line holding offset i (the newline's offset), looked for at most REACH ahead. */
 function lineEndNear(text: string, i: number): number {
   const stop = Math.min(text.length, i + REACH);
@@ -291,9 +305,7 @@ function findBefore(text: string, c: string, from: number, to: number): number {
 
 /** The sentence around `at`, looked for within REACH each way. */
 export function sentenceNear(text: string, at: number): { start: number; end: number } {
-  const from = Math.max(0, at - REACH);
-  const s = sentenceAround(text.slice(from, Math.min(text.length, at + REACH)), at - from);
-  return { start: s.start + from, end: s.end + from };
+  return sentenceAround(text, at, Math.max(0, at - REACH), Math.min(text.length, at + REACH));
 }
 
 function atSentenceStart(text: string, start: number): boolean {
@@ -347,12 +359,45 @@ const LIST_HEAD = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+(?:\*\*|__)?$/;
 
 type Casing = 'lower' | 'capital' | 'caps' | 'book';
 
-function casingOf(written: string, casings: readonly string[]): Casing {
+function casingOf(written: string, casings: readonly string[], proper: boolean): Casing {
+  if (!ASCII_NAME.test(written)) return casingOfAny(written, casings, proper);
+  // The same rules as casingOfAny, counted over character codes: most names are ASCII, and this runs once an occurrence.
+  let letters = 0;
+  let upper = 0;
+  let laterUpper = false;
+  let innerUpper = false;
+  for (let i = 0; i < written.length; i++) {
+    const c = written.charCodeAt(i);
+    const up = c >= 65 && c <= 90;
+    if (up || (c >= 97 && c <= 122)) {
+      if (up) {
+        upper++;
+        if (letters > 0) laterUpper = true;
+        const p = i > 0 ? written.charCodeAt(i - 1) : 0;
+        if ((p >= 65 && p <= 90) || (p >= 97 && p <= 122) || (p >= 48 && p <= 57)) innerUpper = true;
+      }
+      letters++;
+    }
+  }
+  const allUpper = upper > 0 && upper === letters;
+  if (letters >= 2 && allUpper && casings.includes(written)) return 'book';
+  if (letters >= 3 && allUpper) return 'caps';
+  if (upper === 0) return casings.includes(written) && letters > 0 ? 'book' : 'lower';
+  if (casings.includes(written) && (proper ? innerUpper : laterUpper)) return 'book';
+  return 'capital';
+}
+
+const ASCII_NAME = /^[\x20-\x7e]*$/;
+
+function casingOfAny(written: string, casings: readonly string[], proper: boolean): Casing {
   const letters = written.replace(/[^\p{L}]/gu, '');
+  // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
+  if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
   if (letters === letters.toLowerCase()) return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
-  // A capital past the first letter that the book gives ("HubSpot", "HP") is the writer's, never the sentence's.
-  if (casings.includes(written) && /\p{Lu}/u.test(letters.slice(1))) return 'book';
+  // A capital past the first letter that the book gives ("HubSpot", "HP", "Bar Labs") is the writer's, never the
+  // sentence's; but a name English capitalises anyway ("Santa Fe") has every word capitalised whatever it means.
+  if (casings.includes(written) && (proper ? /[\p{L}\p{N}]\p{Lu}/u : /\p{Lu}/u).test(proper ? written : letters.slice(1))) return 'book';
   return 'capital';
 }
 
@@ -376,18 +421,20 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const rest = possessive ? a.after.slice(1) : a.after;
   const next = rest[0] ?? '';
   const next2 = rest[1] ?? '';
-  const nextBare = next.split(/['’]/)[0] ?? '';
+  const apostrophe = next.search(/['’]/);
+  const nextBare = apostrophe < 0 ? next : next.slice(0, apostrophe);
   // "You also lets you", "Saturn is widely used": adverbs between a subject and its verb.
   const verb = ADVERBS.has(next) ? next2 : next;
   const sentenceStart = atSentenceStart(text, start);
-  const casing = casingOf(written, o.casings);
-  const shouting = casing === 'caps' && allCapitalsAround(text, start, end);
   const proper = CAPITALISED_ANYWAY.has(sense) || isProperAnyway(folded);
+  const casing = casingOf(written, o.casings, proper);
+  const allCaps = casing === 'caps' || (casing === 'book' && written.length > 1 && written === written.toUpperCase());
+  const shouting = allCaps && allCapitalsAround(text, start, end, evidence.sentenceOf());
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
-  const inTitle = evidence.italics && insideItalicTitle(text, start, end);
+  const inTitle = evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
   let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
   if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
@@ -401,8 +448,10 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   if (sense === 'short') {
     if (!o.casings.includes(written)) cue(-3, 'not written as the brand writes it');
     else if (casing === 'book') cue(2.5, 'written as the brand writes it');
-  } else if (casing === 'book') cue(2.5, 'written as the brand writes it');
-  else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
+  } else if (casing === 'book') {
+    // A brand that writes itself in capitals ("HERE", "HER") is all but certain where the sentence is not in capitals.
+    if (!shouting) cue(allCaps ? 3 : 2.5, 'written as the brand writes it');
+  } else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
   else if (casing === 'capital' && !sentenceStart && !inTitle) {
     if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
   } else if (casing === 'lower') {
@@ -415,15 +464,20 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // Where nothing else tells, an answer that names the brand elsewhere, or another brand beside it, tips it.
   if (evidence.brandBeside) cue(3, 'listed beside other brands');
   else if (evidence.brandInSentence) cue(1.25, 'another brand in the sentence');
-  if (evidence.namedElsewhere) cue(1.25, 'the answer names the brand elsewhere');
+  if (evidence.namedElsewhere) cue(0.75, 'the answer names the brand elsewhere');
   if (evidence.inPrompt) cue(1, 'the prompt names it');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
-  else if (!possessive && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
+  else if (!possessive && USED_FIRST.has(next) && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
   else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
-  if ((next === 'is' || next === 'was' || next === 'remains') && rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w))) cue(2, 'called a product or a choice');
+  if ((next === 'is' || next === 'was' || next === 'remains') && (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest)))
+    cue(2, 'called a product or a choice');
+  // "a tool as popular as Apollo", "apps cheaper than Monday": compared with a product named just before.
+  if ((b1 === 'as' || b1 === 'than') && a.before.slice(1, 5).some((w) => PRODUCT_NOUNS.has(w))) cue(1.5, `compared with a product ("${b1} ${written}")`);
+  if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2))) cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
+  if (sense === 'short' && /^\s?\d/.test(text.slice(end, end + 2)) && /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))) cue(-4, 'a multiplication or dimension sign');
   if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
-  else if (PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
+  else if (BEFORE_2_LAST.has(b1) && PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
   else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
   else if (b1 === 'on' && !dayLike && casing !== 'lower') cue(1, 'after "on", as a platform');
   else if (POSSESSIVE_DETERMINERS.has(b1)) {
@@ -434,9 +488,14 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // Part of another name: "the Big Apple", "Gen X", "Lake Tahoe", "Robin Dunbar", "Orange County".
   if (evidence.afterBrand) cue(2.5, 'right after a brand: its product line');
   else if (prevCapital && !evidence.brandBeside && !mark) {
-    if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
-    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+    // "Michael Dell", "Sir James Dyson": a first name before it makes it a person's, wherever it stands.
+    if (isGivenName(b1) && !isEverydayWord(b1)) cue(-3.5, `after "${a.beforeWritten}", a person's name`);
+    else if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
+    // A capital opening a sentence tells nothing ("Use Notion"), but a word written capitalised anyway does ("British Columbia").
+    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1) || isMostlyName(b1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
   }
+  // "GE Aerospace", "Columbia University", "Ford Foundation": another organisation named after the same word.
+  if (nextCapital && !evidence.brandBeside && ORGANISATION_AFTER.has(next)) cue(-3.5, `"${written} ${a.afterWritten}", another organisation`);
   if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1)) cue(-4, 'a first name followed by a surname');
   if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
   if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
@@ -452,19 +511,25 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   }
   if (sense === 'place' || sense === 'person') {
     if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside) cue(-2, 'a place and its region');
-    if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
+    if (sense === 'place' && REGION_BEFORE.has(b1)) cue(-2.5, `"${b1} ${written}", a region`);
+    else if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
     if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
   }
   if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2))) cue(-3.5, 'the planet or the myth');
   if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2))) cue(-3.5, 'the animal');
   if (sense === 'language') {
     if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in') cue(-3, 'the language');
-    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && next !== 'is' && next !== 'and' && next !== 'or')
+    // "Swiss chocolate", "Turkish delight": an adjective before a noun; not before a preposition ("prefer Swiss for").
+    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && !isFunctionWord(next))
       cue(-2, `"${written} ${next}": a nationality or language`);
   }
   // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
   if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital') || (casing === 'capital' && proper)) {
-    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next)) cue(-2, `after "${b1}"`);
+    // A determiner before a list of brands belongs to the noun after the list ("an Oracle or IBM database").
+    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next) && !evidence.brandBeside) cue(-2, `after "${b1}"`);
+    // "Every one of these", "Indeed, many employers": a determiner, or an adverb set off by a comma, opening the sentence.
+    if (sentenceStart && DETERMINERS.has(folded) && !ADVERBS.has(next) && !PRODUCT_VERBS.has(verb)) cue(-1.5, 'a determiner opening the sentence');
+    else if (sentenceStart && o.lowerWord && a.glue.startsWith(',') && !evidence.brandBeside) cue(-1.5, 'an opening word set off by a comma');
     if (next === 'of') cue(-2, `"${written} of"`);
     if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
     if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
@@ -476,15 +541,66 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
   // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
   // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
-  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && evidence.tagger.left > 0) {
-    evidence.tagger.left--;
-    const sentence = sentenceNear(text, start);
-    const here = text.slice(sentence.start, sentence.end);
-    const tags = posAround(here, start - sentence.start, end - sentence.start);
-    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb)) cue(1.5, `the subject of the verb "${next}"`);
+  // A closed-class word after the name ("is", "and", "the") is never the verb or the noun asked about: no tagging.
+  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && !CLOSED_CLASS.has(next) && next !== '') {
+    const tags = { next: nextTag(text, start, end, evidence) };
+    // "Every crossed-off day": a participle joined by a hyphen is an adjective, not the name's verb.
+    const compound = text[end + a.glue.length + (a.afterWritten.length || 0)] === '-';
+    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
+    // "Target audience definition", "Square tables": an everyday word before a noun that is no product's modifies it.
+    // Not where another brand shares the sentence: there "Zoom breakout rooms" is a product's feature.
+    else if (
+      tags.next === 'NOUN' &&
+      sense === 'word' &&
+      !evidence.brandInSentence &&
+      !PRODUCT_VERBS.has(verb) &&
+      a.glue === ' ' &&
+      /^\p{Ll}/u.test(a.afterWritten) &&
+      !PRODUCT_NOUNS.has(next)
+    )
+      cue(-1.5, `modifies the noun "${next}"`);
   }
   cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
   return { means: score > 0, score, cues: cues.map((c) => c.why) };
+}
+
+/** "X is the one built for this", "the one that": the one picked among others. */
+function theOneThat(rest: readonly string[]): boolean {
+  if (rest[1] !== 'the' || rest[2] !== 'one') return false;
+  const w = rest[3] ?? '';
+  return w === 'that' || w === 'which' || w === 'to' || w === 'for' || w === 'i' || w === 'we' || w === 'you' || w === 'most' || w === 'built' || w === 'made' || w.endsWith('ed');
+}
+
+/** Kinds of creative work whose title follows them ("the film Her", "the novel Pandora"). */
+const WORK_NOUNS = new Set('film films movie movies novel novels book books song songs album albums poem play opera musical painting series sitcom documentary episode'.split(' '));
+
+/** Words of closed classes (articles, auxiliaries, prepositions, conjunctions, pronouns) the tagger need not be asked about. */
+const CLOSED_CLASS = new Set(
+  'a an the this that these those is are was were be been being am has have had do does did will would can could should shall may might must and or but nor so yet of to in on at by for with from as into onto over under about than then if when while because although though it its he she they we you i me him her them us my your our their his not no'.split(
+    ' ',
+  ),
+);
+
+/** Words after the name the tagger reads: enough for the word after it and the adverbs before that. */
+const TAG_WORDS = 6;
+
+/**
+ * The tag of the word after a sentence-start name (past adverbs), from wink-nlp over the sentence up to a few words
+ * after the name: a tag depends on the words near it, and a shorter text costs less. Kept by offset for a second
+ * reading of the occurrence; null once the answer's taggings are spent.
+ */
+function nextTag(text: string, start: number, end: number, evidence: AnswerEvidence): Pos | null {
+  const { tagger } = evidence;
+  const seen = tagger.seen.get(start);
+  if (seen !== undefined) return seen;
+  if (tagger.left <= 0) return null;
+  tagger.left--;
+  const sentence = evidence.sentenceOf();
+  let stop = end;
+  for (let words = 0; stop < sentence.end && words <= TAG_WORDS; stop++) if (text.charCodeAt(stop) === 32 && text.charCodeAt(stop - 1) !== 32) words++;
+  const tag = posAround(text.slice(sentence.start, Math.min(stop, sentence.end)), start - sentence.start, end - sentence.start).next;
+  tagger.seen.set(start, tag);
+  return tag;
 }
 
 const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
@@ -503,11 +619,10 @@ function otherDaysNear(text: string, start: number, end: number, folded: string)
 }
 
 /** Inside `*Death and the Penguin*`: a title of several words set in italics. */
-function insideItalicTitle(text: string, start: number, end: number): boolean {
-  const lineStart = lineStartNear(text, start);
+function insideItalicTitle(text: string, start: number, end: number, lineStart: number): boolean {
   let open = -1;
   for (let j = start - 1; j >= lineStart; j--)
-    if (text[j] === '*') {
+    if (text.charCodeAt(j) === 42) {
       open = j;
       break;
     }
@@ -518,8 +633,7 @@ function insideItalicTitle(text: string, start: number, end: number): boolean {
 }
 
 /** Whether the sentence holding the name has no lower-case letter besides it: there, capitals say nothing. */
-function allCapitalsAround(text: string, start: number, end: number): boolean {
-  const s = sentenceNear(text, start);
+function allCapitalsAround(text: string, start: number, end: number, s: { start: number; end: number }): boolean {
   for (let i = s.start; i < s.end; i++) {
     if (i >= start && i < end) continue;
     const c = text[i] as string;
