@@ -96,8 +96,8 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       if (stillWorks) seed.key = saved.key;
     }
   } else {
-    const org = await createOrg(db, { name: 'Demo workspace', plan: 'pro', balanceMicros: usdToMicros(100) });
-    const user = await createUser(db, { email: DEMO_EMAIL, name: 'Demo Owner' });
+    const org = await createOrg(ctx, { name: 'Demo workspace', plan: 'pro', balanceMicros: usdToMicros(100) });
+    const user = await createUser(ctx, { email: DEMO_EMAIL, name: 'Demo Owner' });
     await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
     const site = await createSite(
       ctx,
@@ -129,7 +129,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {
-    seed.key = (await createApiKey(db, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })).key;
+    seed.key = (await createApiKey(ctx, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })).key;
     await fs.mkdir(stateDir, { recursive: true });
     await fs.writeFile(file, `${JSON.stringify({ orgId: seed.orgId, key: seed.key }, null, 2)}\n`, { mode: 0o600 });
   }

@@ -8,7 +8,7 @@ import { runCrawlerCheck } from '../../src/domain/crawlers/run-check.ts';
 import { addPeriods, periodStart } from '../../src/domain/reports/periods.ts';
 import { failScan } from '../../src/domain/scans/run.ts';
 import { EVENT_BODIES, type EventType } from '../../src/domain/webhooks/event-types.ts';
-import { comparePeriod, runPeriodTick } from '../../src/domain/webhooks/period-tick.ts';
+import { comparePeriod, runWebhookPeriodTick } from '../../src/domain/webhooks/period-tick.ts';
 import { topUp } from '../../src/domain/workspace/billing.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { usdToMicros } from '../../src/money.ts';
@@ -263,7 +263,7 @@ describe('period on period', () => {
     expect(await comparePeriod(app.ctx, real.id, 'week', ended)).toBe(1);
     // Compared once: again (a retried tick, the daily tick) fires nothing.
     expect(await comparePeriod(app.ctx, real.id, 'week', ended)).toBe(0);
-    const tick = await runPeriodTick({ ...app.ctx, clock: fixedClock(`${thisWeek}T00:30:00Z`) });
+    const tick = await runWebhookPeriodTick({ ...app.ctx, clock: fixedClock(`${thisWeek}T00:30:00Z`) });
     expect(tick.deliveries).toBe(0);
     await receiver.waitFor(h.path, 1);
     await settle();

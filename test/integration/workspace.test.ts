@@ -181,7 +181,7 @@ describe('members and invitations', () => {
 
   it('counts pending invitations against the member limit (400)', async () => {
     const small = await seedWorkspace(app.ctx);
-    await setOrgLimits(app.ctx.db, small.orgId, { members: 5 });
+    await setOrgLimits(app.ctx, small.orgId, { members: 5 });
     const ok = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'fifth@example.com' } });
     expect(ok.status).toBe(200);
     const over = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'sixth@example.com' } });

@@ -21,10 +21,10 @@ export const scanCommands = [
     run: (a, config) => {
       if (!a.all === !a.project) throw new UsageError('give --all or --project, not both');
       return withContext(config, async (ctx) => {
-        const { reanalyseSites } = await import('../../domain/reanalysis/reanalysis.ts');
+        const { reanalysisOfSites } = await import('../../domain/reanalysis/reanalysis.ts');
         const progress = progressLine();
         const started = Date.now();
-        const result = await reanalyseSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
+        const result = await reanalysisOfSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
           const seconds = Math.round((Date.now() - started) / 1000);
           const perSecond = seconds > 0 ? p.answersDone / seconds : 0;
           const left = perSecond > 0 ? Math.round((p.answers - p.answersDone) / perSecond) : null;

@@ -1,6 +1,6 @@
 import { waitFor } from '../../domain/common/wait-for.ts';
 import { findSiteForOperator } from '../../domain/sites/sites.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
+import { BUSY } from '../../domain/common/site-lock.ts';
 import { CheckFailed, defineCommand, id, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
 
@@ -29,11 +29,8 @@ export const siteIntelligenceCommands = [
             line.draw(
               `sitemaps ${p.sitemaps}  pages ${p.urls.toLocaleString('en-US')}  ${p.phase === 'sitemaps' ? 'reading sitemaps' : p.phase === 'titles' ? `titles ${p.titles}/${p.titlesWanted}` : 'writing'}`,
             ),
-        }).catch((err: unknown) => {
-          if (err instanceof RetryLaterError) return null;
-          throw err;
         });
-        if (ran === null) {
+        if (ran === BUSY) {
           // A worker is running this site's import: follow its record until it ends.
           await waitFor(
             async () => ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
@@ -68,11 +65,8 @@ export const siteIntelligenceCommands = [
         const line = progressLine();
         line.draw(`reading ${siteOrigin(site)}/robots.txt and /llms.txt`);
         const { check } = await requestCrawlerCheck(ctx, site, null, 'cli', { queue: false });
-        let result = await runCrawlerCheck(ctx, site.id, check.id).catch((err: unknown) => {
-          if (err instanceof RetryLaterError) return null;
-          throw err;
-        });
-        if (result === null) {
+        let result = await runCrawlerCheck(ctx, site.id, check.id);
+        if (result === BUSY) {
           // A worker is running this site's check: wait for it.
           const row = await waitFor(
             async () => ctx.db.selectFrom('crawlerChecks').select(['status', 'error']).where('id', '=', check.id).executeTakeFirstOrThrow(),

@@ -13,7 +13,7 @@ export const workspaceCommands = [
     flags: { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
+        (await import('../../domain/workspace/orgs.ts')).createOrg(ctx, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
       ),
   }),
   defineCommand({
@@ -23,7 +23,7 @@ export const workspaceCommands = [
     flags: { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).setOrgLimits(ctx.db, a.org, {
+        (await import('../../domain/workspace/orgs.ts')).setOrgLimits(ctx, a.org, {
           sites: a.sites,
           promptsPerSite: a['prompts-per-site'],
           scansPerMonth: a['scans-per-month'],
@@ -38,7 +38,7 @@ export const workspaceCommands = [
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/orgs.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
+        (await import('../../domain/workspace/orgs.ts')).setOrgBranding(ctx, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
       ),
   }),
   defineCommand({
@@ -46,7 +46,7 @@ export const workspaceCommands = [
     usage: 'user create --email EMAIL --name NAME',
     summary: 'Create a person',
     flags: { email: z.email(), name: z.string().min(1) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/users.ts')).createUser(ctx.db, a)),
+    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/users.ts')).createUser(ctx, a)),
   }),
   defineCommand({
     name: 'member add',
@@ -72,7 +72,7 @@ export const workspaceCommands = [
     summary: "Make an API key for a member (without --role: the member's own role, an owner's key is admin)",
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
+      withContext(config, async (ctx) => (await import('../../domain/workspace/api-keys.ts')).createApiKey(ctx, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
   }),
   defineCommand({
     name: 'key revoke',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { CrawlerChecksTable, CrawlerResultJson } from '../../db/schema.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy } from '../common/site-lock.ts';
 import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { LLMS_TXT_MAX_BYTES } from '../../web/llms-txt.ts';
@@ -126,7 +126,7 @@ export async function runCrawlerCheck(
   siteId: number,
   checkId: number,
   options: { fetcher?: SiteFetcher; reader?: SiteFileReader } = {},
-): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string }> {
+): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,

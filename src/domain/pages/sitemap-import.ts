@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy } from '../common/site-lock.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SiteFileError } from '../../web/site-file-error.ts';
@@ -98,7 +98,7 @@ export async function runSitemapImport(
   siteId: number,
   importId: number,
   options: { fetcher?: SiteFetcher; reader?: SiteFileReader; onProgress?: (p: ImportProgress) => void } = {},
-): Promise<{ state: 'done' | 'failed' | 'skipped'; urls?: number; added?: number; error?: string }> {
+): Promise<{ state: 'done' | 'failed' | 'skipped'; urls?: number; added?: number; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,

@@ -4,10 +4,10 @@ import { findModel, providerEntry, type ModelEntry, type ProviderKey } from '../
 import type { BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../../db/schema.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { Later } from '../common/later.ts';
+import { withSiteLock, type Busy } from '../common/site-lock.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
-import { assistantsFor, concurrencyFor, upstreamOf } from '../providers/assistants.ts';
+import { concurrencyFor, upstreamOf } from '../providers/assistants.ts';
 import { chargedPrice } from '../providers/providers.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import { joinShare, type SiteShare } from './fair-share.ts';
@@ -130,7 +130,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
   const reservedAt = unit.reservedAt;
   let result: { answer: AskResult } | { error: string };
   try {
-    const answer = await assistantsFor(st.ctx).ask({
+    const answer = await st.ctx.assistants().ask({
       provider: work.provider,
       model: work.model.id,
       prompt: prompt.text,
@@ -165,7 +165,7 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
   const reservedAt = st.ctx.clock.now();
   let handle: BatchHandle;
   try {
-    handle = await assistantsFor(st.ctx).submitBatch(
+    handle = await st.ctx.assistants().submitBatch(
       items.map((i) => ({
         id: i.id,
         provider: work.provider,
@@ -202,7 +202,7 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
   let stillPending = 0;
   for (const batch of open) {
     const work = works.find((w) => w.provider === batch.provider);
-    const poll = await assistantsFor(st.ctx).pollBatch(batch.handle as BatchHandle);
+    const poll = await st.ctx.assistants().pollBatch(batch.handle as BatchHandle);
     if (!poll.done || !work) {
       stillPending++;
       continue;
@@ -241,7 +241,11 @@ export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState
   await ctx.db.updateTable('scanBatches').set({ status: 'abandoned', finishedAt: ctx.clock.now() }).where('scanId', '=', ref.scanId).where('status', '=', 'pending').execute();
 }
 
-export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string }> {
+/**
+ * The `scan` job. BUSY when another job holds the site; a `Later` while
+ * submitted batches are still running (the job polls again then).
+ */
+export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string } | Busy | Later> {
   const first = await ctx.db.selectFrom('scans').select(['siteId', 'status']).where('id', '=', scanId).executeTakeFirst();
   if (!first || FINAL.includes(first.status)) return { status: first?.status ?? 'missing' };
   return withSiteLock(ctx, first.siteId, async (lockLost) => {
@@ -351,7 +355,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       // Answers already paid for are stored above; the run that now holds the lock does the rest.
       if (lockLost.aborted) throw new Error(`scan ${scanId} lost its site lock; another run continues it`);
       const stillPending = halted(st) ? 0 : await pollBatches(st, works, prompts);
-      if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
+      if (stillPending > 0) return new Later(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {
       clearInterval(watcher);
     }

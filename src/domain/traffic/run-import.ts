@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { AppContext } from '../../context.ts';
 import { decodeLog, LogDecodeError } from '../../logs/decode.ts';
 import { ERRORS_KEPT, LogReader } from '../../logs/reader.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy } from '../common/site-lock.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { findImport } from './imports.ts';
@@ -87,7 +87,12 @@ async function logSource(ctx: AppContext, importId: number, options: RunOptions,
   throw new LogDecodeError('nothing to read: the import has no log (it was read before, or never sent)');
 }
 
-export async function runLogImport(ctx: AppContext, siteId: number, importId: number, options: RunOptions = {}): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string }> {
+export async function runLogImport(
+  ctx: AppContext,
+  siteId: number,
+  importId: number,
+  options: RunOptions = {},
+): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,
