@@ -12,8 +12,8 @@ import { chargedPrice } from '../providers/providers.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import { joinShare, type SiteShare } from './fair-share.ts';
 import { loadBrandBook } from '../sites/brand-book.ts';
-import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
-import { createPurse } from './purse.ts';
+
+import { scanPurse, type LanePurse, type ScanMoneyRef, type ScanPurse } from './purse.ts';
 import { closeScan } from '../webhooks/scan-events.ts';
 
 /**
@@ -23,7 +23,7 @@ import { closeScan } from '../webhooks/scan-events.ts';
  * per scan, prompt, provider and sample). Synchronous models are asked in the
  * site's turn at its provider account (./fair-share.ts; the account's limits
  * hold across processes in the gate), taking each price from the lane's reserved block
- * (./scan-purse.ts) just before its call; batch and
+ * (./purse.ts, the one owner of the scan's money) just before its call; batch and
  * queue models are submitted, then the job re-delays itself to poll them.
  */
 
@@ -52,10 +52,9 @@ interface Ask {
 /** A batch request's id: `p<prompt>` for the first sample (as before samples), `p<prompt>s<n>` for the others. */
 const batchItemId = (ask: Ask) => (ask.sample === 1 ? `p${ask.prompt.id}` : `p${ask.prompt.id}s${ask.sample}`);
 
-type Purse = ReturnType<typeof createPurse>;
-
 interface RunState {
   ctx: AppContext;
+  purse: ScanPurse;
   writer: ReturnType<typeof createAnswerWriter>;
   scan: ScanRow;
   site: SiteRow;
@@ -119,7 +118,7 @@ function pending(st: RunState, work: ProviderWork, ask: Ask, result: { answer: A
   };
 }
 
-async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask): Promise<void> {
+async function askOne(st: RunState, work: ProviderWork, purse: LanePurse, ask: Ask): Promise<void> {
   const { prompt } = ask;
   if (halted(st)) return;
   const unit = await purse.take();
@@ -141,7 +140,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
     result = { answer };
   } catch (err) {
     if (!(err instanceof AssistantError)) {
-      await release(st.ctx, st.ref, work.priceMicros, reservedAt);
+      await st.purse.release(work.priceMicros, reservedAt);
       throw err;
     }
     result = { error: `${err.reason}: ${err.message}` };
@@ -151,7 +150,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
 
 async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Promise<void> {
   if (halted(st) || asks.length === 0) return;
-  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, asks.length);
+  const reservation = await st.purse.reserve(work.priceMicros, asks.length);
   if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
   const items: (BatchItemJson & { ask: Ask })[] = asks.slice(0, reservation.granted).map((ask) => ({
     id: batchItemId(ask),
@@ -177,7 +176,7 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
       })),
     );
   } catch (err) {
-    for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
+    for (const i of items) await st.purse.release(i.priceMicros, reservedAt);
     if (err instanceof AssistantError && !err.retryable) {
       for (const i of items) await st.writer.add(pending(st, work, i.ask, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
       return;
@@ -231,8 +230,7 @@ async function finish(st: RunState): Promise<void> {
  * gone.
  */
 export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState['stop']): Promise<void> {
-  await settleMissing(ctx, ref);
-  await releaseScanReservations(ctx, ref);
+  await scanPurse(ctx, ref).squareUp();
   const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
   // The final update, with the scan's webhook events in its transaction (domain/webhooks/scan-events.ts).
@@ -254,14 +252,14 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
     const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
     const book = await loadBrandBook(ctx.db, site.id);
-    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
+    const purse = scanPurse(ctx, ref);
+    const st: RunState = { ctx, purse, scan, site, ref, book, writer: createAnswerWriter(ctx, purse, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
 
     // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
     // so give them back, keeping only what submitted batches still hold.
     const pendingBatches = await ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', scanId).where('status', '=', 'pending').execute();
     const heldByBatches = pendingBatches.reduce((sum, b) => sum + b.items.reduce((s, i) => s + i.priceMicros, 0), 0);
-    await settleMissing(ctx, ref);
-    await releaseScanReservations(ctx, ref, heldByBatches);
+    await purse.squareUp(heldByBatches);
     if (st.cancelled) {
       await finish(st);
       return { status: 'cancelled' };
@@ -331,7 +329,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
               const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
               // The site's share admits each call; this only bounds how many wait for their turn at once.
               const limit = pLimit(concurrency);
-              const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
+              const purse = st.purse.lane(work.priceMicros, lane.length, concurrency);
               try {
                 await Promise.all(
                   lane.map((ask) =>
@@ -370,7 +368,6 @@ export async function failScan(ctx: AppContext, scanId: number, error: string): 
   const scan = await ctx.db.selectFrom('scans').select(['siteId', 'orgId']).where('id', '=', scanId).executeTakeFirst();
   if (!scan) return;
   const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
-  await settleMissing(ctx, ref);
-  await releaseScanReservations(ctx, ref);
+  await scanPurse(ctx, ref).squareUp();
   await closeScan(ctx, scanId, { status: 'failed', stopReason: 'error', error }, ['queued', 'running', 'cancelling']);
 }
