@@ -8,6 +8,8 @@ import { addMember } from '../domain/workspace/members.ts';
 import { createOrg } from '../domain/workspace/orgs.ts';
 import { createEvent, siteEventCreateSchema } from '../domain/sites/events.ts';
 import { createSite, findSite } from '../domain/sites/sites.ts';
+import { createPrompt } from '../domain/prompts/prompts.ts';
+import { promptCreateSchema } from '../domain/prompts/schemas.ts';
 import { requestCrawlerCheck } from '../domain/crawlers/checks.ts';
 import { requestSitemapImport } from '../domain/pages/imports.ts';
 import { createImport } from '../domain/traffic/imports.ts';
@@ -50,7 +52,7 @@ export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Prom
 export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<number | null> {
   const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.projectId).executeTakeFirst();
   if (any) return null;
-  const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', seed.projectId).executeTakeFirstOrThrow();
+  const site = await findSite(ctx.db, seed.orgId, seed.projectId);
   const { startScan } = await import('../domain/scans/scans.ts');
   const started = await startScan(ctx, site, seed.userId, { label: 'Demo scan' });
   return started.scan.id;
@@ -115,12 +117,9 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
         ],
       },
     );
-    await ctx.db
-      .insertInto('prompts')
-      .values(DEMO_PROMPTS.map((text) => ({ siteId: site.id, text, status: 'active' as const, createdBy: user.id })))
-      .execute();
-    // One event for the trend charts (variant B), dated the day of the first scan.
     const siteRow = await findSite(db, org.id, site.id);
+    for (const text of DEMO_PROMPTS) await createPrompt(ctx, siteRow, user.id, promptCreateSchema.parse({ text }));
+    // One event for the trend charts (variant B), dated the day of the first scan.
     await createEvent(
       ctx,
       siteRow,

@@ -151,7 +151,7 @@ describe('reanalysis', () => {
   it('answers the poll url with the job id and state when it does not finish within the wait', async () => {
     const { requestReanalysis } = await import('../../src/domain/reanalysis/reanalysis.ts');
     const { findSiteForOperator } = await import('../../src/domain/sites/sites.ts');
-    const view = await requestReanalysis(app.ctx, await findSiteForOperator(app.ctx.db, siteId), 'test', 0);
+    const view = await requestReanalysis(app.ctx, await findSiteForOperator(app.ctx, siteId), 'test', 0);
     expect(['queued', 'running', 'done']).toContain(view.state);
     expect(view.poll).toBe(`/projects/${siteId}/reanalyses/${view.id}`);
     await expect.poll(async () => (await app.request('GET', view.poll, { key: ws.keys.viewer })).body.reanalysis.state, { timeout: 10_000 }).toBe('done');

@@ -358,7 +358,7 @@ describe('money', () => {
     await settle();
     expect(events(h)).toHaveLength(1);
     // A top-up lifts it above; the next fall under fires again.
-    await topUp(app.ctx.db, { orgId: ws.orgId, amountMicros: usdToMicros(1) });
+    await topUp(app.ctx, { orgId: ws.orgId, amountMicros: usdToMicros(1) });
     await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, { key: ws.keys.admin, body: { balanceLowUsd: 10.99 } });
     await scan(ws, project.id, { providers: ['openai'] });
     await receiver.waitFor(h.path, 2);

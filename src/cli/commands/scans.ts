@@ -55,7 +55,7 @@ export const scanCommands = [
     flags: { project: id, file: z.string().min(1) },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const { importAnswers, parseAnswerLines } = await import('../../domain/answers/import.ts');
         const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
         const result = await importAnswers(ctx, site.orgId, site.id, rows);
@@ -78,7 +78,7 @@ export const scanCommands = [
           label: a.label ?? 'Started from the CLI',
         });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/scans.ts'), import('../scan-watch.ts')]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
         return a.watch ? watchScan(ctx, site, started.scan.id) : started;
@@ -91,7 +91,7 @@ export const scanCommands = [
     flags: { project: id, scan: id.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const { watchScan } = await import('../scan-watch.ts');
         return watchScan(ctx, site, a.scan ?? null);
       }),

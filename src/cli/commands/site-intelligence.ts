@@ -17,7 +17,7 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ requestSitemapImport, serializeImport }, { runSitemapImport }] = await Promise.all([
           import('../../domain/pages/imports.ts'),
           import('../../domain/pages/sitemap-import.ts'),
@@ -55,7 +55,7 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ requestCrawlerCheck }, { runCrawlerCheck }, { crawlerReport }, { siteOrigin }] = await Promise.all([
           import('../../domain/crawlers/checks.ts'),
           import('../../domain/crawlers/run-check.ts'),

@@ -27,7 +27,7 @@ export const trafficCommands = [
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ createImport, findImport, serializeImport }, { runLogImport }] = await Promise.all([
           import('../../domain/traffic/imports.ts'),
           import('../../domain/traffic/run-import.ts'),

@@ -89,7 +89,7 @@ export const workspaceCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const { topUp } = await import('../../domain/workspace/billing.ts');
-        const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
+        const { balanceMicros } = await topUp(ctx, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
         return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
       }),
   }),

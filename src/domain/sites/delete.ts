@@ -23,7 +23,7 @@ import { findSiteForOperator } from './sites.ts';
  * lock. One transaction: a failure leaves the site whole.
  */
 export async function deleteSite(ctx: AppContext, siteId: number) {
-  const site = await findSiteForOperator(ctx.db, siteId);
+  const site = await findSiteForOperator(ctx, siteId);
   const deleted = await withSiteLock(ctx, siteId, () =>
     ctx.db.transaction().execute(async (trx) => {
       // The row lock also holds back a scan starting now (its insert waits on the site, then finds it gone).

@@ -17,7 +17,7 @@ export async function createOrg(ctx: AppContext, input: { name: string; plan?: P
   const name = input.name.trim();
   if (!name) throw new BadRequestError('A workspace needs a name');
   const org = await db.insertInto('orgs').values({ name, plan: input.plan }).returningAll().executeTakeFirstOrThrow();
-  const balance = input.balanceMicros ? (await topUp(db, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
+  const balance = input.balanceMicros ? (await topUp(ctx, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
   return { id: org.id, name: org.name, plan: org.plan, limits: limitsOf(org), balanceUsd: microsToUsd(balance), createdAt: org.createdAt };
 }
 
