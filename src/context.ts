@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Jobs } from '../jobs/index.ts';
 import { closeAnalysisPool } from './analysis/index.ts';
-import { createAssistants, createRedisGate, resolveLimits, type Assistants, type ProviderGate } from './assistants/index.ts';
+import type { Assistants, ProviderGate } from './assistants/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
@@ -10,10 +10,9 @@ import { KeyCache } from './domain/workspace/key-cache.ts';
 import { RateLimits } from './domain/workspace/rate-limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { JobQueues } from './queue/queues.ts';
-import { gateObserver } from './telemetry/gate-metrics.ts';
 import { MetricsRecorder } from './telemetry/shared-metrics.ts';
 import { closeSiteFilePool } from './web/site-file-pool.ts';
-import { siteFetcherFor, type SiteFetcher } from './web/site-fetch.ts';
+import type { SiteFetcher } from './web/site-fetch.ts';
 
 /**
  * Everything a request, a job or a CLI command needs, built once per process
@@ -33,9 +32,9 @@ export interface AppContext {
   /** The job queues: the one way to queue a job of the table in jobs/ (src/queue/queues.ts). */
   jobs: JobQueues<Jobs>;
   /** The assistants layer, made on first use (a worker's): every call goes through `gate`. */
-  assistants: () => Assistants;
+  assistants: () => Promise<Assistants>;
   /** Each provider account's limits, held in Redis for every process together (src/assistants/limits.ts). */
-  gate: () => ProviderGate;
+  gate: () => Promise<ProviderGate>;
   /** Key look-ups and refusals this process remembers (domain/workspace/key-cache.ts). */
   keys: KeyCache;
   /** The workspace's own rate limits, counted in Redis (domain/workspace/rate-limits.ts). */
@@ -43,7 +42,7 @@ export interface AppContext {
   /** Job runs and provider calls counted here and summed across processes in Redis (src/telemetry/shared-metrics.ts). */
   metrics: MetricsRecorder;
   /** The SSRF guard webhook deliveries post through, made on first use. */
-  webhookFetcher: () => SiteFetcher;
+  webhookFetcher: () => Promise<SiteFetcher>;
 }
 
 /** `test` is an API that also runs workers in the same process (test/helpers/app.ts). */
@@ -61,7 +60,7 @@ export function createRedis(config: Config, role: ProcessRole): Redis {
   });
 }
 
-/** Made on first call, then the same one. */
+/** Made on first call, then the same one (for a promise: the same promise, so it is made once). */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | null = null;
   return () => (made ??= { value: make() }).value;
@@ -81,10 +80,13 @@ export function createContext(config: Config, options: { role: ProcessRole; cloc
   const redis = createRedis(config, role);
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   const metrics = new MetricsRecorder(redis, config.redisPrefix);
-  const gate = once(() =>
+  // The assistants layer (the providers' SDKs) and the fetch guard are loaded on first use: a CLI command or an API
+  // process never pays for them.
+  const gate = once(async () => {
+    const [{ createRedisGate, resolveLimits }, { gateObserver }] = await Promise.all([import('./assistants/index.ts'), import('./telemetry/gate-metrics.ts')]);
     // Each call's wait and outcome are counted for the operator's /metrics (summed across workers).
-    createRedisGate(redis, { prefix: config.redisPrefix, limits: resolveLimits(config), logger, observer: gateObserver(metrics) }),
-  );
+    return createRedisGate(redis, { prefix: config.redisPrefix, limits: resolveLimits(config), logger, observer: gateObserver(metrics) });
+  });
   return {
     role,
     config,
@@ -98,12 +100,15 @@ export function createContext(config: Config, options: { role: ProcessRole; cloc
     clock: options.clock ?? systemClock,
     // The table imports every handler, hence the whole domain: loaded when a job is first queued.
     jobs: new JobQueues(redis, config, logger, async () => (await import('../jobs/index.ts')).JOBS),
-    assistants: once(() => createAssistants(config.assistants, logger, { gate: gate(), retry: { baseDelayMs: config.assistants.retryBaseMs } })),
+    assistants: once(async () => {
+      const { createAssistants } = await import('./assistants/index.ts');
+      return createAssistants(config.assistants, logger, { gate: await gate(), retry: { baseDelayMs: config.assistants.retryBaseMs } });
+    }),
     gate,
     keys: new KeyCache(),
     rateLimits: new RateLimits(redis, config.redisPrefix),
     metrics,
-    webhookFetcher: once(() => siteFetcherFor(config)),
+    webhookFetcher: once(async () => (await import('./web/site-fetch.ts')).siteFetcherFor(config)),
   };
 }
 

@@ -97,7 +97,7 @@ export async function runRewrite(ctx: AppContext, siteId: number): Promise<Rewri
   const site = await ctx.db.selectFrom('sites').select(['orgId', 'language', 'location']).where('id', '=', siteId).executeTakeFirst();
   if (!site) return { rewritten: 0, kept: 0, leftForCap: 0 };
   const perDay = await rewritesPerDay(ctx, site.orgId);
-  const assistants = ctx.assistants();
+  const assistants = await ctx.assistants();
   let rewritten = 0;
   let kept = 0;
   let leftForCap = 0;

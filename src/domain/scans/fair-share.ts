@@ -48,7 +48,7 @@ export interface SiteShare {
 }
 
 export async function joinShare(ctx: AppContext, upstream: UpstreamKey, siteId: number): Promise<SiteShare> {
-  const gate = ctx.gate();
+  const gate = await ctx.gate();
   const key = `${ctx.config.redisPrefix}:share:${upstream}`;
   const member = String(siteId);
   let active = 1;

@@ -129,7 +129,9 @@ async function askOne(st: RunState, work: ProviderWork, purse: LanePurse, ask: A
   const reservedAt = unit.reservedAt;
   let result: { answer: AskResult } | { error: string };
   try {
-    const answer = await st.ctx.assistants().ask({
+    const answer = await (
+      await st.ctx.assistants()
+    ).ask({
       provider: work.provider,
       model: work.model.id,
       prompt: prompt.text,
@@ -164,7 +166,9 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
   const reservedAt = st.ctx.clock.now();
   let handle: BatchHandle;
   try {
-    handle = await st.ctx.assistants().submitBatch(
+    handle = await (
+      await st.ctx.assistants()
+    ).submitBatch(
       items.map((i) => ({
         id: i.id,
         provider: work.provider,
@@ -201,7 +205,7 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
   let stillPending = 0;
   for (const batch of open) {
     const work = works.find((w) => w.provider === batch.provider);
-    const poll = await st.ctx.assistants().pollBatch(batch.handle as BatchHandle);
+    const poll = await (await st.ctx.assistants()).pollBatch(batch.handle as BatchHandle);
     if (!poll.done || !work) {
       stillPending++;
       continue;

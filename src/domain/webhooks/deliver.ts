@@ -297,7 +297,7 @@ export async function runWebhookDelivery(
   }
   let outcome: AttemptOutcome;
   try {
-    outcome = await attempt(ctx, row, options.fetcher ?? ctx.webhookFetcher());
+    outcome = await attempt(ctx, row, options.fetcher ?? (await ctx.webhookFetcher()));
   } finally {
     await slot.release();
   }
