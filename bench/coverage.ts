@@ -67,9 +67,9 @@ async function script(sim: Simulator, body: unknown): Promise<void> {
 
 async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof fixedClock>, kind: Kind, samples: number, dayOffset: number) {
   const label = `${kind}-s${samples}`;
-  const org = await createOrg(ctx.db, { name: `Coverage ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
-  await setOrgLimits(ctx.db, org.id, { promptsPerSite: 5000, scansPerMonth: 100_000 });
-  const user = await createUser(ctx.db, { email: `bench-coverage-${Date.now()}-${label}@example.com`, name: 'Bench' });
+  const org = await createOrg(ctx, { name: `Coverage ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
+  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000, scansPerMonth: 100_000 });
+  const user = await createUser(ctx, { email: `bench-coverage-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
   const created = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Acme', url: `acme-coverage-${Date.now()}-${label}.com` });
   const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();

@@ -130,7 +130,7 @@ async function main() {
   const { db } = ctx;
   try {
     await migrateToLatest(db);
-    const org = await createOrg(db, { name: `Bench traffic ${Date.now()}`, plan: 'enterprise' });
+    const org = await createOrg(ctx, { name: `Bench traffic ${Date.now()}`, plan: 'enterprise' });
     // One workspace, a domain per project (a workspace holds a domain once); the log names pages by path only.
     const newSite = (name: string, domain: string) =>
       db

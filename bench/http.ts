@@ -135,10 +135,10 @@ async function main() {
   const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
   const { db } = ctx;
   await migrateToLatest(db);
-  const org = await createOrg(db, { name: 'Bench', plan: 'pro' });
-  const user = await createUser(db, { email: `bench-${Date.now()}@example.com`, name: 'Bench' });
+  const org = await createOrg(ctx, { name: 'Bench', plan: 'pro' });
+  const user = await createUser(ctx, { email: `bench-${Date.now()}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const { key } = await createApiKey(db, { orgId: org.id, userId: user.id, name: 'bench' });
+  const { key } = await createApiKey(ctx, { orgId: org.id, userId: user.id, name: 'bench' });
   await closeContext(ctx);
 
   const auth = { authorization: `Bearer ${key}` };

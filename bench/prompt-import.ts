@@ -65,9 +65,9 @@ async function main() {
   try {
     await migrateToLatest(db);
     const stamp = Date.now();
-    const org = await createOrg(db, { name: `Bench import ${stamp}`, plan: 'enterprise' });
-    await setOrgLimits(db, org.id, { promptsPerSite: 100_000 });
-    const user = await createUser(db, { email: `bench-import-${stamp}@example.com`, name: 'Bench' });
+    const org = await createOrg(ctx, { name: `Bench import ${stamp}`, plan: 'enterprise' });
+    await setOrgLimits(ctx, org.id, { promptsPerSite: 100_000 });
+    const user = await createUser(ctx, { email: `bench-import-${stamp}@example.com`, name: 'Bench' });
     await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
     const created = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Bench import', url: `bench-import-${stamp}.com` });
     const site = await findSite(db, org.id, created.id);

@@ -94,8 +94,8 @@ const SMALL: DataSet = { domain: 'acme-reports-bench-100k.com', firstDay: FIRST_
 async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<number> {
   const { domain, firstDay, days } = set;
   const every = set.every ?? 1;
-  const org = await createOrg(ctx.db, { name: 'Bench reports', plan: 'enterprise' });
-  const user = await createUser(ctx.db, { email: `bench-reports-${Date.now()}@example.com`, name: 'Bench' });
+  const org = await createOrg(ctx, { name: 'Bench reports', plan: 'enterprise' });
+  const user = await createUser(ctx, { email: `bench-reports-${Date.now()}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
   const site = await createSite(
     ctx,

@@ -28,7 +28,6 @@ import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { createUser } from '../src/domain/workspace/users.ts';
 import { usdToMicros } from '../src/money.ts';
-import { closeQueues } from '../src/queue/queues.ts';
 import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scale';
@@ -73,9 +72,9 @@ async function resetSimulator() {
 }
 
 async function workspace(ctx: AppContext) {
-  const org = await createOrg(ctx.db, { name: `Bench scale ${Date.now()}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
-  await setOrgLimits(ctx.db, org.id, { promptsPerSite: 5000, sites: 1000, scansPerMonth: 100_000 });
-  const user = await createUser(ctx.db, { email: `bench-scale-${Date.now()}@example.com`, name: 'Bench' });
+  const org = await createOrg(ctx, { name: `Bench scale ${Date.now()}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
+  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000, sites: 1000, scansPerMonth: 100_000 });
+  const user = await createUser(ctx, { email: `bench-scale-${Date.now()}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
   return { orgId: org.id, userId: user.id };
 }
@@ -284,7 +283,6 @@ async function main() {
     );
   } finally {
     await stop(children);
-    await closeQueues(ctx);
     await closeContext(ctx);
     await clearPrefix();
   }

@@ -16,6 +16,8 @@
  * simulator is another process) and the CPU time of the Postgres backends
  * serving this process's connections (meterBackends).
  */
+import { BUSY } from '../src/domain/common/site-lock.ts';
+import { Later } from '../src/domain/common/later.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -135,9 +137,9 @@ async function redisCommands(ctx: AppContext): Promise<number> {
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
 async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
-  const org = await createOrg(ctx.db, { name: `Bench scan ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
-  await setOrgLimits(ctx.db, org.id, { promptsPerSite: 5000 });
-  const user = await createUser(ctx.db, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
+  const org = await createOrg(ctx, { name: `Bench scan ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
+  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
+  const user = await createUser(ctx, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
   const site = await createSite(
     ctx,
@@ -156,6 +158,7 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
   const mainBefore = process.threadCpuUsage();
   const t0 = performance.now();
   const result = await runScan(ctx, scan.id);
+  if (result === BUSY || result instanceof Later) throw new Error('the scan did not run to its end here');
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const main = process.threadCpuUsage(mainBefore);

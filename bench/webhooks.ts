@@ -30,7 +30,6 @@ import { endScan } from '../src/domain/scans/run.ts';
 import { webhookCreateSchema } from '../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../src/domain/webhooks/webhooks.ts';
 import { createOrg } from '../src/domain/workspace/orgs.ts';
-import { closeQueues } from '../src/queue/queues.ts';
 import { runBench } from './lib.ts';
 
 // A database of its own: this branch's migrations must not land in the database other benches share.
@@ -125,7 +124,7 @@ async function main() {
     const stamp = Date.now();
 
     // 1. One event, 1,000 webhooks.
-    const org = await createOrg(ctx.db, { name: `Bench webhooks ${stamp}`, plan: 'enterprise' });
+    const org = await createOrg(ctx, { name: `Bench webhooks ${stamp}`, plan: 'enterprise' });
     const site = await ctx.db
       .insertInto('sites')
       .values({ orgId: org.id, name: 'Bench', url: 'https://bench-hooks.com', domain: 'bench-hooks.com' })
@@ -190,7 +189,7 @@ async function main() {
     });
 
     // 2. Scan end to first delivery, 200 times.
-    const org2 = await createOrg(ctx.db, { name: `Bench webhook latency ${stamp}`, plan: 'enterprise' });
+    const org2 = await createOrg(ctx, { name: `Bench webhook latency ${stamp}`, plan: 'enterprise' });
     const site2 = await ctx.db
       .insertInto('sites')
       .values({ orgId: org2.id, name: 'Bench 2', url: 'https://bench-hooks2.com', domain: 'bench-hooks2.com' })
@@ -237,7 +236,6 @@ async function main() {
     if (!fanout.met || !latency.met || !signed) process.exitCode = 1;
   } finally {
     worker.kill('SIGTERM');
-    await closeQueues(ctx);
     await clearPrefix(config.redisUrl);
     await closeContext(ctx);
     receiver.closeAllConnections();

@@ -68,7 +68,7 @@ function isBoolean(schema: unknown): boolean {
 /** A context for one command: logs to stderr (quieter than info), a small pool, closed when done. */
 export async function withContext<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
   const [{ closeContext, createContext }, { createLogger }] = await Promise.all([import('../context.ts'), import('../logger.ts')]);
-  const ctx = createContext(config, { role: 'cli', logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }), dbPoolSize: 2 });
+  const ctx = createContext(config, { role: 'cli', logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }) });
   try {
     return await fn(ctx);
   } finally {

@@ -5,6 +5,7 @@ import { usdToMicros } from '../money.ts';
 import { createApiKey, authenticateKey, addMember, createOrg, createUser } from '../domain/workspace/index.ts';
 import { createEvent, siteEventCreateSchema, findSite } from '../domain/sites/index.ts';
 import { createSite } from '../domain/onboarding/index.ts';
+import { createPrompt, promptCreateSchema } from '../domain/prompts/index.ts';
 import { requestCrawlerCheck } from '../domain/crawlers/index.ts';
 import { requestSitemapImport } from '../domain/pages/index.ts';
 import { createImport } from '../domain/traffic/index.ts';
@@ -46,7 +47,7 @@ export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Prom
 export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<number | null> {
   const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.projectId).executeTakeFirst();
   if (any) return null;
-  const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', seed.projectId).executeTakeFirstOrThrow();
+  const site = await findSite(ctx.db, seed.orgId, seed.projectId);
   const { startScan } = await import('../domain/scans/index.ts');
   const started = await startScan(ctx, site, seed.userId, { label: 'Demo scan' });
   return started.scan.id;
@@ -92,8 +93,8 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       if (stillWorks) seed.key = saved.key;
     }
   } else {
-    const org = await createOrg(db, { name: 'Demo workspace', plan: 'pro', balanceMicros: usdToMicros(100) });
-    const user = await createUser(db, { email: DEMO_EMAIL, name: 'Demo Owner' });
+    const org = await createOrg(ctx, { name: 'Demo workspace', plan: 'pro', balanceMicros: usdToMicros(100) });
+    const user = await createUser(ctx, { email: DEMO_EMAIL, name: 'Demo Owner' });
     await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
     const site = await createSite(
       ctx,
@@ -111,12 +112,9 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
         ],
       },
     );
-    await ctx.db
-      .insertInto('prompts')
-      .values(DEMO_PROMPTS.map((text) => ({ siteId: site.id, text, status: 'active' as const, createdBy: user.id })))
-      .execute();
-    // One event for the trend charts (variant B), dated the day of the first scan.
     const siteRow = await findSite(db, org.id, site.id);
+    for (const text of DEMO_PROMPTS) await createPrompt(ctx, siteRow, user.id, promptCreateSchema.parse({ text }));
+    // One event for the trend charts (variant B), dated the day of the first scan.
     await createEvent(
       ctx,
       siteRow,
@@ -125,7 +123,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {
-    seed.key = (await createApiKey(db, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })).key;
+    seed.key = (await createApiKey(ctx, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })).key;
     await fs.mkdir(stateDir, { recursive: true });
     await fs.writeFile(file, `${JSON.stringify({ orgId: seed.orgId, key: seed.key }, null, 2)}\n`, { mode: 0o600 });
   }

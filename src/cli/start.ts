@@ -41,7 +41,7 @@ export async function runStart(config: Config): Promise<void> {
     log.warn({ err: err.message, port: config.demoSitePort }, 'demo site not started (DEMO_SITE_PORT in use?); the demo has no pages');
     return null;
   });
-  const ctx = createContext(config, { role: 'cli', logger: log, dbPoolSize: 2 });
+  const ctx = createContext(config, { role: 'cli', logger: log });
   const demo = await seedDemo(ctx, '.sightline');
   await ensureDemoSiteReads(ctx, demo).catch((err: Error) => log.warn({ err: err.message }, 'demo pages, crawler check and server log not queued'));
 

@@ -2,8 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import { AppError, ForbiddenError } from '../errors.ts';
-import { QUEUE_NAMES } from '../queue/catalog.ts';
-import { queueFor } from '../queue/queues.ts';
 import { QueueBoard } from './queue-board.ts';
 
 /**
@@ -98,7 +96,7 @@ export function adminQueues(ctx: AppContext): AdminQueues | null {
     const [{ createBullBoard }, { BullMQAdapter }] = await Promise.all([import('@bull-board/api'), import('@bull-board/api/bullMQAdapter')]);
     const adapter = new QueueBoard(ADMIN_QUEUES_PATH, HEADERS);
     createBullBoard({
-      queues: QUEUE_NAMES.map((name) => new BullMQAdapter(queueFor(ctx, name), { readOnlyMode: false, allowRetries: true, prefix: '' })),
+      queues: (await ctx.jobs.queueNames()).map((name) => new BullMQAdapter(ctx.jobs.queue(name), { readOnlyMode: false, allowRetries: true, prefix: '' })),
       serverAdapter: adapter,
       options: {
         uiConfig: { boardTitle: 'Sightline queues', hideDocsLink: true },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID, errorEnvelope, responseSchemas } from '../domain/common/index.ts';
 import { EVENT_BODIES, EVENT_TYPES } from '../domain/webhooks/index.ts';
-import { OPERATIONS, TAGS } from './operations.ts';
+import { TAGS } from './operations.ts';
 import type { ResponseSpec, Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -170,7 +170,8 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     for (const [status, spec] of Object.entries(route.responses ?? { 200: { description: 'OK' } })) responses[status] = response(Number(status), spec, key);
     for (const [status, description] of Object.entries(sharedRefusals(route, hasParams))) responses[status] ??= refusal(Number(status), description);
     responses.default = refusal(500, 'Unexpected error (500), or PostgreSQL or Redis unavailable (503)');
-    const [operationId, tag] = OPERATIONS[key] ?? [derivedOperationId(route.method, path), 'System'];
+    const operationId = route.operationId ?? derivedOperationId(route.method, path);
+    const tag = route.tag ?? 'System';
     const op: Record<string, unknown> = {
       summary: route.summary,
       operationId,

@@ -1,8 +1,8 @@
 /**
- * How the OpenAPI document names and groups each operation: a readable
- * operationId (what a generated client calls its method) and one tag (the
- * feature it belongs to), keyed `METHOD /path` as in the route table. A test
- * checks that every documented route has an entry here.
+ * The OpenAPI document's tags, in the order it lists them, each described.
+ * A route names its own tag and operationId (`tag`, `operationId` of its
+ * definition in routes/*.routes.ts); a test checks that every documented
+ * route has both.
  */
 
 export const TAGS = [
@@ -31,111 +31,3 @@ export const TAGS = [
 ] as const;
 
 export type Tag = (typeof TAGS)[number]['name'];
-
-export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, tag: Tag]>> = {
-  'GET /healthz': ['getHealth', 'System'],
-  'GET /readyz': ['getReadiness', 'System'],
-  'GET /metrics': ['getMetrics', 'System'],
-  'GET /openapi.json': ['getOpenApiDocument', 'System'],
-
-  'GET /whoami': ['whoami', 'Workspace'],
-  'GET /orgs/:orgId': ['getWorkspace', 'Workspace'],
-  'GET /orgs/:orgId/dashboard': ['getDashboard', 'Workspace'],
-  'GET /orgs/:orgId/usage': ['getUsage', 'Workspace'],
-  'GET /orgs/:orgId/members': ['listMembers', 'Workspace'],
-  'POST /orgs/:orgId/invitations': ['inviteMember', 'Workspace'],
-  'DELETE /orgs/:orgId/invitations/:invitationId': ['cancelInvitation', 'Workspace'],
-  'PATCH /orgs/:orgId/members/:userId': ['changeMemberRole', 'Workspace'],
-  'DELETE /orgs/:orgId/members/:userId': ['removeMember', 'Workspace'],
-
-  'GET /orgs/:orgId/providers': ['listProviders', 'Providers'],
-
-  'GET /orgs/:orgId/projects': ['listProjects', 'Projects'],
-  'POST /orgs/:orgId/projects': ['createProject', 'Projects'],
-  'GET /projects/:id': ['getProject', 'Projects'],
-  'PATCH /projects/:id': ['updateProject', 'Projects'],
-  'PATCH /projects/:id/schedule': ['setSchedule', 'Projects'],
-
-  'GET /projects/:id/events': ['listEvents', 'Events'],
-  'POST /projects/:id/events': ['createEvent', 'Events'],
-  'DELETE /projects/:id/events/:eventId': ['deleteEvent', 'Events'],
-
-  'POST /projects/:id/competitors': ['trackCompetitor', 'Competitors'],
-  'PATCH /projects/:id/competitors/:competitorId': ['updateCompetitor', 'Competitors'],
-  'DELETE /projects/:id/competitors/:competitorId': ['untrackCompetitor', 'Competitors'],
-  'GET /projects/:id/competitors': ['getCompetitors', 'Competitors'],
-  'GET /projects/:id/competitors/:competitorId': ['getCompetitor', 'Competitors'],
-
-  'GET /projects/:id/names': ['listNames', 'Names'],
-  'GET /projects/:id/mention-feedback': ['listMentionFeedback', 'Names'],
-  'POST /projects/:id/mention-feedback': ['addMentionFeedback', 'Names'],
-
-  'GET /projects/:id/prompts': ['listPrompts', 'Prompts'],
-  'GET /projects/:id/prompts/export.csv': ['exportPrompts', 'Prompts'],
-  'POST /projects/:id/prompts': ['createPrompt', 'Prompts'],
-  'PATCH /projects/:id/prompts/:promptId': ['updatePrompt', 'Prompts'],
-  'POST /projects/:id/prompts/bulk': ['bulkUpdatePrompts', 'Prompts'],
-  'POST /projects/:id/prompts/import': ['importPrompts', 'Prompts'],
-  'GET /projects/:id/prompts/rewrite/pending': ['getPendingRewrites', 'Prompts'],
-  'POST /projects/:id/prompts/rewrite': ['rewritePrompts', 'Prompts'],
-  'GET /projects/:id/prompts/:promptId': ['getPrompt', 'Prompts'],
-  'GET /projects/:id/prompts/:promptId/answer': ['getPromptAnswer', 'Prompts'],
-
-  'GET /projects/:id/categories': ['listCategories', 'Categories'],
-  'POST /projects/:id/categories': ['createCategory', 'Categories'],
-  'POST /projects/:id/categories/merge': ['mergeCategories', 'Categories'],
-
-  'GET /projects/:id/personas': ['listPersonas', 'Personas'],
-  'POST /projects/:id/personas': ['createPersona', 'Personas'],
-  'PATCH /projects/:id/personas/:personaId': ['updatePersona', 'Personas'],
-  'DELETE /projects/:id/personas/:personaId': ['deletePersona', 'Personas'],
-
-  'GET /projects/:id/scan-options': ['getScanOptions', 'Scans'],
-  'POST /projects/:id/scans/estimate': ['estimateScan', 'Scans'],
-  'POST /projects/:id/scans': ['startScan', 'Scans'],
-  'GET /projects/:id/scans/live': ['getLiveScan', 'Scans'],
-  'POST /projects/:id/scans/:scanId/cancel': ['cancelScan', 'Scans'],
-  'GET /projects/:id/scans': ['listScans', 'Scans'],
-  'GET /projects/:id/scans/:scanId': ['getScan', 'Scans'],
-  'GET /projects/:id/sampling-plan': ['getSamplingPlan', 'Scans'],
-
-  'GET /projects/:id/report': ['getReport', 'Reports'],
-  'GET /projects/:id/trends': ['getTrends', 'Reports'],
-  'GET /projects/:id/sentiment': ['getSentiment', 'Reports'],
-  'GET /projects/:id/sources': ['getSources', 'Reports'],
-  'GET /projects/:id/searches': ['getSearches', 'Reports'],
-
-  'GET /projects/:id/pages': ['listPages', 'Pages'],
-  'GET /projects/:id/pages/:pageId/prompts': ['listPagePrompts', 'Pages'],
-  'POST /projects/:id/pages/import-sitemap': ['importSitemap', 'Pages'],
-
-  'GET /projects/:id/crawlers': ['getCrawlers', 'Crawlers'],
-  'POST /projects/:id/crawlers/check': ['checkCrawlers', 'Crawlers'],
-
-  'POST /projects/:id/crawler-logs': ['importCrawlerLog', 'Traffic'],
-  'POST /projects/:id/crawler-logs/pull': ['pullCrawlerLog', 'Traffic'],
-  'GET /projects/:id/crawler-logs': ['listCrawlerLogs', 'Traffic'],
-  'GET /projects/:id/crawler-traffic': ['getCrawlerTraffic', 'Traffic'],
-
-  'GET /projects/:id/shares': ['listShares', 'Shares'],
-  'POST /projects/:id/shares': ['createShare', 'Shares'],
-  'DELETE /projects/:id/shares/:shareId': ['revokeShare', 'Shares'],
-  'GET /share/:token': ['getSharedReportPage', 'Shares'],
-
-  'POST /projects/:id/reanalyse': ['startReanalysis', 'Reanalysis'],
-  'GET /projects/:id/reanalyses/:reanalysisId': ['getReanalysis', 'Reanalysis'],
-
-  'GET /orgs/:orgId/webhooks': ['listWebhooks', 'Webhooks'],
-  'POST /orgs/:orgId/webhooks': ['createWebhook', 'Webhooks'],
-  'GET /orgs/:orgId/webhooks/:webhookId': ['getWebhook', 'Webhooks'],
-  'PATCH /orgs/:orgId/webhooks/:webhookId': ['updateWebhook', 'Webhooks'],
-  'DELETE /orgs/:orgId/webhooks/:webhookId': ['deleteWebhook', 'Webhooks'],
-  'POST /orgs/:orgId/webhooks/:webhookId/test': ['testWebhook', 'Webhooks'],
-  'POST /orgs/:orgId/webhooks/:webhookId/rotate-secret': ['rotateWebhookSecret', 'Webhooks'],
-  'GET /orgs/:orgId/webhooks/:webhookId/deliveries': ['listWebhookDeliveries', 'Webhooks'],
-  'POST /orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay': ['replayWebhookDelivery', 'Webhooks'],
-  'GET /orgs/:orgId/alert-settings': ['getAlertSettings', 'Webhooks'],
-  'PATCH /orgs/:orgId/alert-settings': ['updateAlertSettings', 'Webhooks'],
-
-  'POST /mcp': ['mcp', 'MCP'],
-};

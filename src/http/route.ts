@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
 import type { Principal } from '../domain/workspace/index.ts';
 import type { Logger } from '../logger.ts';
+import type { Tag } from './operations.ts';
 
 /**
  * One entry of the route table. Validation, the role check, scoping of ids
@@ -95,6 +96,13 @@ export interface HandlerInput<P extends string, A extends Access, B, Q> {
 
 type BodyFields<B> = B extends z.ZodType ? keyof z.input<B> & string : never;
 
+/**
+ * The route as an MCP tool (src/mcp): its tool name (snake_case) and what is
+ * said to the agent before the route's summary; or why a keyed read route has
+ * no tool.
+ */
+export type McpSpec = { tool: string; lead?: string } | { none: string };
+
 export interface RouteSpec<
   P extends string,
   A extends Access,
@@ -105,6 +113,10 @@ export interface RouteSpec<
 > {
   method: Method;
   path: P;
+  /** A route's identity beside its path: what a generated client calls it (OpenAPI operationId) and its OpenAPI tag. Every route the document shows has both. */
+  operationId?: string;
+  tag?: Tag;
+  mcp?: McpSpec;
   summary: string;
   access: A;
   /** The route exists only on deployments serving this variant (others answer 404). */
@@ -126,6 +138,9 @@ export interface RouteSpec<
 export interface Route {
   method: Method;
   path: string;
+  operationId?: string;
+  tag?: Tag;
+  mcp?: McpSpec;
   summary: string;
   access: Access;
   variant?: Variant;

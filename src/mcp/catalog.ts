@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { idSchema } from '../domain/common/index.ts';
 import type { Route } from '../http/route.ts';
-import { TOOL_ENTRIES } from './tools.ts';
 
 /**
- * The tools as a client sees them, built from the route table: each tool's
- * input schema is its route's path ids plus the JSON Schema of its query or
- * body schema, made by the converter that writes the OpenAPI document.
+ * The MCP tools: each is one route of the HTTP route table that names its
+ * tool (`mcp: { tool, lead }` in its definition), and is that route in every
+ * other respect. Its input schema is the route's path ids plus the JSON Schema
+ * of its query or body schema (made by the converter that writes the OpenAPI
+ * document), its role and variant are the route's, and a call runs the
+ * route's own handler (one domain call) after the same checks. A test walks
+ * the route table, so a keyed read route without a tool (or `mcp: { none }`
+ * saying why) fails the build.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -69,13 +73,12 @@ const ROLE_NOTE: Record<string, string> = { member: ' Needs a key with member ac
 
 /** The tools a deployment serves (a tool of a variant it does not serve is left out, like its route). */
 export function buildTools(routes: readonly Route[], servedVariant: string): Tool[] {
-  const byKey = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
-  return TOOL_ENTRIES.flatMap((entry) => {
-    const route = byKey.get(entry.route);
-    if (!route) throw new Error(`MCP tool ${entry.name} names ${entry.route}, which is not in the route table`);
+  return routes.flatMap((route) => {
+    if (!route.mcp || !('tool' in route.mcp)) return [];
     if (route.variant && !servedVariant.includes(route.variant)) return [];
+    const { tool: name, lead } = route.mcp;
     const ids = idArgs(route.path);
-    const description = `${entry.lead ? `${entry.lead} ` : ''}${route.summary}.${ROLE_NOTE[route.access] ?? ''} Same as ${entry.route}.`;
-    return [{ name: entry.name, route, description, ids, inputSchema: inputSchema(route, ids), readOnly: route.method === 'GET' || entry.name === 'estimate_scan' }];
+    const description = `${lead ? `${lead} ` : ''}${route.summary}.${ROLE_NOTE[route.access] ?? ''} Same as ${route.method} ${route.path}.`;
+    return [{ name, route, description, ids, inputSchema: inputSchema(route, ids), readOnly: route.method === 'GET' || name === 'estimate_scan' }];
   });
 }

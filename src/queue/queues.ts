@@ -1,84 +1,136 @@
 import { Queue } from 'bullmq';
-import type { AppContext } from '../context.ts';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { tracingHooks } from '../telemetry/state.ts';
-import { JOBS, type JobName, type JobPayload } from './catalog.ts';
+import { queueNamesOf, type JobNameOf, type JobPayloadOf, type JobTable } from './job-row.ts';
 
 /** How long an enqueue may wait on Redis before the caller is told it is unavailable. */
 const ENQUEUE_TIMEOUT_MS = 5_000;
 
-const queues = new WeakMap<AppContext['redis'], Map<string, Queue>>();
+/**
+ * What stands behind an entity's job, as a reconciler needs to know it:
+ * `live` (waiting, delayed or running: leave it), `missing` (never queued,
+ * or lost with Redis' data), `exhausted` (failed its last attempt),
+ * `ended` (completed, or failed without using its attempts, e.g. stalled too
+ * often: the entity was not told).
+ */
+export type JobState = 'live' | 'missing' | 'exhausted' | 'ended';
 
-export function queueFor(ctx: AppContext, queueName: string): Queue {
-  let byName = queues.get(ctx.redis);
-  if (!byName) queues.set(ctx.redis, (byName = new Map()));
-  let queue = byName.get(queueName);
-  if (!queue) {
-    // With tracing on, an enqueue records its trace in the job, which the worker's run continues.
-    const telemetry = tracingHooks()?.bullmq;
-    queue = new Queue(queueName, { connection: ctx.redis, prefix: ctx.config.redisPrefix, ...(telemetry && { telemetry }) });
-    byName.set(queueName, queue);
-  }
-  return queue;
-}
-
-/** The one typed way to enqueue. Job ids derive from the entity, so enqueuing twice is harmless. */
-export async function enqueue<N extends JobName>(ctx: AppContext, name: N, payload: JobPayload<N>, options: { jobId: string; delayMs?: number }): Promise<void> {
-  const def = JOBS[name];
-  const data = def.payload.parse(payload);
-  // Redis known to be down: answer at once (BullMQ would wait for it to come back, holding the request).
-  if (['reconnecting', 'close', 'end'].includes(ctx.redis.status)) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([
-      gaveUp,
-      queueFor(ctx, def.queue).add(name, data, {
-        jobId: options.jobId,
-        delay: options.delayMs,
-        attempts: def.attempts,
-        backoff: { type: 'exponential', delay: def.backoffMs },
-        removeOnComplete: { age: 24 * 3600, count: 1000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      }),
-    ]);
-  } catch (err) {
-    ctx.logger.error({ err: (err as Error).message, job: name }, 'enqueue failed');
-    throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export async function closeQueues(ctx: AppContext): Promise<void> {
-  const byName = queues.get(ctx.redis);
-  if (!byName) return;
-  await Promise.all([...byName.values()].map((q) => q.close()));
-  byName.clear();
-}
+const KEEP = { removeOnComplete: { age: 24 * 3600, count: 1000 }, removeOnFail: { age: 7 * 24 * 3600 } };
 
 /**
- * Many jobs of one name in one round trip (BullMQ addBulk), with each job's
- * own id: like `enqueue`, a job id already queued is left as it is.
+ * A process's BullMQ queues (one `Queue` per queue name, made on first use
+ * over the context's Redis connection) and the one typed way to queue a job
+ * of the table. Held by the AppContext (`ctx.jobs`), closed with it.
+ *
+ * The table is loaded on first use: it imports every handler and so the
+ * whole domain, which a CLI command that queues nothing should not pay for.
  */
-export async function enqueueMany<N extends JobName>(ctx: AppContext, name: N, jobs: { payload: JobPayload<N>; jobId: string; delayMs?: number }[]): Promise<void> {
-  if (jobs.length === 0) return;
-  const def = JOBS[name];
-  if (['reconnecting', 'close', 'end'].includes(ctx.redis.status)) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
-  await queueFor(ctx, def.queue).addBulk(
-    jobs.map((j) => ({
-      name,
-      data: def.payload.parse(j.payload),
-      opts: {
-        jobId: j.jobId,
-        delay: j.delayMs,
-        attempts: def.attempts,
-        backoff: { type: 'exponential', delay: def.backoffMs },
-        removeOnComplete: { age: 24 * 3600, count: 1000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
-    })),
-  );
+export class JobQueues<T extends JobTable> {
+  readonly #queues = new Map<string, Queue>();
+  readonly #redis: Redis;
+  readonly #config: Config;
+  readonly #logger: Logger;
+  readonly #load: () => Promise<T>;
+  #table: Promise<T> | null = null;
+
+  constructor(redis: Redis, config: Config, logger: Logger, load: () => Promise<T>) {
+    this.#redis = redis;
+    this.#config = config;
+    this.#logger = logger;
+    this.#load = load;
+  }
+
+  table(): Promise<T> {
+    return (this.#table ??= this.#load());
+  }
+
+  /** The BullMQ queue of that name, made once. */
+  queue(name: string): Queue {
+    let queue = this.#queues.get(name);
+    if (!queue) {
+      // With tracing on, an enqueue records its trace in the job, which the worker's run continues.
+      const telemetry = tracingHooks()?.bullmq;
+      queue = new Queue(name, { connection: this.#redis, prefix: this.#config.redisPrefix, ...(telemetry && { telemetry }) });
+      this.#queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Every queue of the table, each once. */
+  async queueNames(): Promise<string[]> {
+    return queueNamesOf(await this.table());
+  }
+
+  #unavailable(): boolean {
+    // Redis known to be down: answer at once (BullMQ would wait for it to come back, holding the request).
+    return ['reconnecting', 'close', 'end'].includes(this.#redis.status);
+  }
+
+  /** Job ids derive from the entity (`scan-42`), so enqueuing twice is harmless. */
+  async enqueue<N extends JobNameOf<T>>(name: N, payload: JobPayloadOf<T, N>, options: { jobId: string; delayMs?: number }): Promise<void> {
+    const row = (await this.table())[name] as T[N];
+    const data: unknown = row.payload.parse(payload);
+    if (this.#unavailable()) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([
+        gaveUp,
+        this.queue(row.queue).add(name, data, {
+          jobId: options.jobId,
+          delay: options.delayMs,
+          attempts: row.attempts,
+          backoff: { type: 'exponential', delay: row.backoffMs },
+          ...KEEP,
+        }),
+      ]);
+    } catch (err) {
+      this.#logger.error({ err: (err as Error).message, job: name }, 'enqueue failed');
+      throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Many jobs of one name in one round trip (BullMQ addBulk), each with its own id: like `enqueue`, an id already queued is left as it is. */
+  async enqueueMany<N extends JobNameOf<T>>(name: N, jobs: { payload: JobPayloadOf<T, N>; jobId: string; delayMs?: number }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const row = (await this.table())[name] as T[N];
+    if (this.#unavailable()) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+    await this.queue(row.queue).addBulk(
+      jobs.map((j) => ({
+        name,
+        data: row.payload.parse(j.payload) as unknown,
+        opts: { jobId: j.jobId, delay: j.delayMs, attempts: row.attempts, backoff: { type: 'exponential', delay: row.backoffMs }, ...KEEP },
+      })),
+    );
+  }
+
+  /** What stands behind an entity's job (see JobState). */
+  async state(name: JobNameOf<T>, jobId: string): Promise<JobState> {
+    const job = await this.queue((await this.table())[name]!.queue).getJob(jobId);
+    if (!job) return 'missing';
+    const state = await job.getState();
+    if (state === 'completed') return 'ended';
+    if (state === 'failed') return job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'ended';
+    if (state === 'unknown') return 'missing';
+    return 'live';
+  }
+
+  /** Removes a job that has ended, so the same job id can be queued again. */
+  async remove(name: JobNameOf<T>, jobId: string): Promise<void> {
+    const job = await this.queue((await this.table())[name]!.queue).getJob(jobId);
+    await job?.remove();
+  }
+
+  async close(): Promise<void> {
+    const queues = [...this.#queues.values()];
+    this.#queues.clear();
+    await Promise.all(queues.map((q) => q.close()));
+  }
 }

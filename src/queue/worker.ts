@@ -1,64 +1,57 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { exhaustedHandlers, handlers } from '../../jobs/index.ts';
 import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../shutdown.ts';
 import { timedProcessor, watchWorker } from '../telemetry/job-metrics.ts';
-import { closeRecorder, recorderFor } from '../telemetry/shared-metrics.ts';
 import { tracingHooks } from '../telemetry/state.ts';
-import { JOB_NAMES, JOBS, QUEUE_NAMES, SCHEDULES, type JobName } from './catalog.ts';
-import { closeQueues, queueFor } from './queues.ts';
+import { queueNamesOf, type JobRow, type JobTable } from './job-row.ts';
 import { RetryLaterError } from './retry-later.ts';
 import { closeWebhookConnections } from '../web/webhook-post.ts';
 
-/** Startup check: every job in the catalog has exactly one handler and no handler is orphaned. */
-export function checkHandlers(): void {
-  const names = Object.keys(handlers);
-  const missing = JOB_NAMES.filter((n) => !names.includes(n));
-  const extra = names.filter((n) => !(JOB_NAMES as string[]).includes(n));
-  if (missing.length || extra.length) throw new Error(`job handlers do not match the catalog: missing ${missing.join(', ') || 'none'}, unknown ${extra.join(', ') || 'none'}`);
-}
-
-/** The reconcilers' periods are settings (fault tests shorten them); the other schedules keep their wall-clock times. */
-function everyOf(ctx: AppContext, job: JobName): number | undefined {
-  if (job === 'scan-reconcile') return ctx.config.scans.reconcileMs;
-  if (job === 'webhook-reconcile') return ctx.config.webhooks.reconcileMs;
-  return undefined;
-}
+/**
+ * Scheduler ids this deployment once used, removed at start: each schedule's
+ * id is now its job's name, and a scheduler left under an old id would
+ * queue its job twice (or under a name no longer in the table).
+ */
+const RETIRED_SCHEDULERS: Record<string, string> = {
+  'nightly-scans': 'schedule',
+  'nightly-crawler-checks': 'schedule',
+  'nightly-sitemap-imports': 'schedule',
+  'nightly-retention': 'schedule',
+  'daily-period-changes': 'schedule',
+};
 
 export interface Workers {
   close(): Promise<void>;
 }
 
 /** Starts BullMQ workers for the given queues (all by default) inside this process. */
-export function startWorkers(ctx: AppContext, options: { queues?: string[]; concurrency?: number } = {}): Workers {
-  checkHandlers();
-  const wanted = options.queues ?? QUEUE_NAMES;
-  const unknown = wanted.filter((q) => !QUEUE_NAMES.includes(q as (typeof QUEUE_NAMES)[number]));
-  if (unknown.length) throw new Error(`unknown queues: ${unknown.join(', ')}; known: ${QUEUE_NAMES.join(', ')}`);
+export function startWorkers(ctx: AppContext, table: JobTable, options: { queues?: string[]; concurrency?: number } = {}): Workers {
+  const known = queueNamesOf(table);
+  const wanted = options.queues ?? known;
+  const unknown = wanted.filter((q) => !known.includes(q));
+  if (unknown.length) throw new Error(`unknown queues: ${unknown.join(', ')}; known: ${known.join(', ')}`);
   // Blocking worker commands need their own connection that waits out Redis restarts.
   const connection = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (err: Error) => ctx.logger.warn({ err: err.message }, 'worker redis error'));
 
   // Job runs and provider calls are counted here and summed across workers in Redis (src/telemetry/shared-metrics.ts).
-  const recorder = recorderFor(ctx);
+  const recorder = ctx.metrics;
+  const jobNames = Object.keys(table);
   const telemetry = tracingHooks()?.bullmq;
   const workers = wanted.map((queue) => {
     const worker = new Worker(
       queue,
-      timedProcessor(recorder, queue, async (job: Job, token?: string) => {
-        const name = job.name as JobName;
-        const def = JOBS[name];
+      timedProcessor(recorder, queue, jobNames, async (job: Job, token?: string) => {
+        const name = job.name;
+        const row: JobRow | undefined = table[name];
         const log = ctx.logger.child({ jobId: job.id, job: name, attempt: job.attemptsMade + 1 });
-        if (!def) throw new Error(`no job named ${job.name}`);
-        const payload = def.payload.parse(job.data);
+        if (!row) throw new Error(`no job named ${job.name}`);
+        const payload: unknown = row.payload.parse(job.data);
         try {
           log.info('job started');
-          // The payload was parsed with this job's own schema, so it fits this job's handler;
-          // TypeScript cannot correlate the two through the union of job names.
-          const handler = handlers[name] as (c: AppContext, p: typeof payload) => Promise<unknown>;
-          const result = await handler({ ...ctx, logger: log }, payload);
+          const result = await row.run({ ...ctx, logger: log }, payload);
           log.info('job done');
           return result;
         } catch (err) {
@@ -89,25 +82,32 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       },
     );
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue }, 'worker error'));
-    watchWorker(worker, queue, recorder);
+    watchWorker(worker, queue, jobNames, recorder);
     worker.on('failed', (job, err) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-      const name = job.name as JobName;
-      const onExhausted = exhaustedHandlers[name] as ((c: AppContext, p: unknown, e: Error) => Promise<void>) | undefined;
-      if (!onExhausted) return;
-      const payload = JOBS[name]?.payload.safeParse(job.data);
+      const row: JobRow | undefined = table[job.name];
+      if (!row?.exhausted) return;
+      const payload = row.payload.safeParse(job.data);
       // If this handler is lost too (the process dies now), the reconciler ends the entity instead.
-      if (payload?.success) onExhausted(ctx, payload.data, err).catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
+      if (payload.success) row.exhausted(ctx, payload.data, err).catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
     });
     return worker;
   });
   const registerSchedules = () => {
-    for (const s of SCHEDULES) {
-      const queue = JOBS[s.job].queue;
+    for (const [name, row] of Object.entries(table)) {
+      if (!row.schedule || !wanted.includes(row.queue)) continue;
+      const repeat = 'pattern' in row.schedule ? { pattern: row.schedule.pattern, tz: 'UTC' } : { every: row.schedule.everyMs(ctx.config) };
+      ctx.jobs
+        .queue(row.queue)
+        .upsertJobScheduler(name, repeat, { name, data: {} })
+        .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: name }, 'could not register schedule'));
+    }
+    for (const [id, queue] of Object.entries(RETIRED_SCHEDULERS)) {
       if (!wanted.includes(queue)) continue;
-      queueFor(ctx, queue)
-        .upsertJobScheduler(s.id, everyOf(ctx, s.job) ? { every: everyOf(ctx, s.job) } : { pattern: s.pattern, tz: 'UTC' }, { name: s.job, data: {} })
-        .catch((err: Error) => ctx.logger.error({ err: err.message, schedule: s.id }, 'could not register schedule'));
+      ctx.jobs
+        .queue(queue)
+        .removeJobScheduler(id)
+        .catch(() => undefined);
     }
   };
   // Again after every reconnect: a Redis that restarted without its data has lost the schedulers too.
@@ -120,17 +120,16 @@ export function startWorkers(ctx: AppContext, options: { queues?: string[]; conc
       // Webhook deliveries keep connections to receivers a few seconds (src/web/webhook-post.ts).
       await closeWebhookConnections();
       connection.disconnect();
-      await closeRecorder(ctx);
     },
   };
 }
 
-export async function runWorker(config: Config, queues?: string[]): Promise<void> {
+/** The worker process: a worker context, workers for the table's queues, closed on a signal. */
+export async function runWorker(config: Config, table: JobTable, queues?: string[]): Promise<void> {
   const ctx = createContext(config, { role: 'worker' });
-  const workers = startWorkers(ctx, { queues });
+  const workers = startWorkers(ctx, table, { queues });
   onShutdown(async () => {
     await workers.close();
-    await closeQueues(ctx);
     await closeContext(ctx);
   }, ctx.logger);
 }

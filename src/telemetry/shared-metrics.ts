@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { AppContext } from '../context.ts';
 import { METRICS, type MetricSpec } from './metric-catalog.ts';
 import { tracingHooks } from './state.ts';
 
@@ -138,22 +137,6 @@ export class MetricsRecorder {
     await this.flushing;
     await this.flush();
   }
-}
-
-const recorders = new WeakMap<AppContext['redis'], MetricsRecorder>();
-
-/** The process's recorder for this deployment (one per Redis connection, as the queues and the provider gate). */
-export function recorderFor(ctx: Pick<AppContext, 'redis' | 'config'>): MetricsRecorder {
-  let recorder = recorders.get(ctx.redis);
-  if (!recorder) recorders.set(ctx.redis, (recorder = new MetricsRecorder(ctx.redis, ctx.config.redisPrefix)));
-  return recorder;
-}
-
-/** Flushes and forgets the recorder of a connection about to close. */
-export async function closeRecorder(ctx: Pick<AppContext, 'redis'>): Promise<void> {
-  const recorder = recorders.get(ctx.redis);
-  recorders.delete(ctx.redis);
-  await recorder?.close();
 }
 
 export interface SharedSeries {

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { JOBS } from '../../jobs/index.ts';
 import { closeContext, createContext, type AppContext } from '../../src/context.ts';
 import { errorEnvelope } from '../../src/domain/common/responses.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
@@ -11,7 +12,6 @@ import type { Route } from '../../src/http/route.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
-import { closeQueues } from '../../src/queue/queues.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { startWorkers, type Workers } from '../../src/queue/worker.ts';
 import { createTestDatabase } from './database.ts';
@@ -127,11 +127,11 @@ export async function startTestApp(
     ...options.env,
   };
   const config = loadConfig(env);
-  const ctx = createContext(config, { role: 'api', clock: options.clock, logger: createLogger(config.logLevel, { fd: 2 }), dbPoolSize: 5 });
+  const ctx = createContext(config, { role: 'test', clock: options.clock, logger: createLogger(config.logLevel, { fd: 2 }) });
   const http = createHttpServer(ctx, allRoutes);
   const url = await http.listen(0, '127.0.0.1');
   // Jobs run in real BullMQ workers inside the test process, against this file's Redis prefix.
-  const workers: Workers | null = options.workers ? startWorkers(ctx, options.workers === true ? {} : options.workers) : null;
+  const workers: Workers | null = options.workers ? startWorkers(ctx, JOBS, options.workers === true ? {} : options.workers) : null;
 
   const request: TestApp['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -159,7 +159,6 @@ export async function startTestApp(
     request,
     async close() {
       await workers?.close();
-      await closeQueues(ctx);
       await http.close();
       await closeContext(ctx);
       await clearRedisPrefix(env.REDIS_URL as string, prefix);

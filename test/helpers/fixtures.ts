@@ -19,17 +19,17 @@ export interface Workspace {
 const unique = () => randomBytes(4).toString('hex');
 
 export async function addPerson(ctx: AppContext, orgId: number, role: Role, name: string = role): Promise<{ userId: number; key: string | null }> {
-  const user = await createUser(ctx.db, { email: `${name}-${unique()}@example.com`, name: `${name} person` });
+  const user = await createUser(ctx, { email: `${name}-${unique()}@example.com`, name: `${name} person` });
   await addMember(ctx, { orgId, userId: user.id, role });
-  const key = role === 'owner' ? null : (await createApiKey(ctx.db, { orgId, userId: user.id, name: `${role} key` })).key;
+  const key = role === 'owner' ? null : (await createApiKey(ctx, { orgId, userId: user.id, name: `${role} key` })).key;
   return { userId: user.id, key };
 }
 
 /** A workspace with an owner and one person (and key) per key role, created through the same domain functions as the CLI. */
 export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; balanceUsd?: number; name?: string } = {}): Promise<Workspace> {
-  const org = await createOrg(ctx.db, { name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? 'pro', balanceMicros: usdToMicros(options.balanceUsd ?? 0) });
+  const org = await createOrg(ctx, { name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? 'pro', balanceMicros: usdToMicros(options.balanceUsd ?? 0) });
   // Roomy limits so fixtures never trip them unless a test lowers them.
-  await setOrgLimits(ctx.db, org.id, { members: 50 });
+  await setOrgLimits(ctx, org.id, { members: 50 });
   const owner = await addPerson(ctx, org.id, 'owner');
   const keys = {} as Record<KeyRole, string>;
   const users = {} as Record<KeyRole, number>;

@@ -131,7 +131,7 @@ describe('refused keys (a short negative cache)', () => {
     await storeKeyElsewhere(key);
     expect(await whoami(key)).toBe(401);
     // Making a key here forgets this process's refusals.
-    await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'made here' });
+    await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'made here' });
     expect(await whoami(key)).toBe(200);
   });
 
@@ -155,7 +155,7 @@ describe('refused keys (a short negative cache)', () => {
 
 describe('key storage and identity', () => {
   it('stores only the SHA-256 of a key and its first 8 characters', async () => {
-    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.admin, name: 'stored' });
+    const made = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.admin, name: 'stored' });
     expect(made.key).toMatch(/^slk_[A-Za-z0-9_-]{40}$/);
     const row = await app.ctx.db.selectFrom('apiKeys').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
     expect(row.prefix).toBe(made.key.slice(0, 8));
@@ -176,14 +176,14 @@ describe('key storage and identity', () => {
   });
 
   it("gives a key made without a role its creator's role, and an owner's key admin", async () => {
-    const owner = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.ownerId, name: 'owner key' });
+    const owner = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.ownerId, name: 'owner key' });
     expect(owner.role).toBe('admin');
-    const viewer = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.viewer, name: 'v' });
+    const viewer = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.viewer, name: 'v' });
     expect(viewer.role).toBe('viewer');
   });
 
   it('refuses to make a key with more access than its creator', async () => {
-    await expect(createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'x', role: 'admin' })).rejects.toThrow(/more access/);
+    await expect(createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'x', role: 'admin' })).rejects.toThrow(/more access/);
   });
 });
 
@@ -201,14 +201,14 @@ describe('effective role', () => {
   });
 
   it('never lets a viewer key act above viewer even when its creator is an admin', async () => {
-    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.admin, name: 'ro', role: 'viewer' });
+    const made = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.admin, name: 'ro', role: 'viewer' });
     expect((await app.request('GET', '/whoami', { key: made.key })).body.role).toBe('viewer');
   });
 });
 
 describe('last use', () => {
   it('is written at most once per 5 minutes', async () => {
-    const made = await createApiKey(app.ctx.db, { orgId: ws.orgId, userId: ws.users.member, name: 'lu' });
+    const made = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'lu' });
     const lastUsed = async () =>
       (await app.ctx.db.selectFrom('apiKeys').select('lastUsedAt').where('id', '=', made.id).executeTakeFirstOrThrow()).lastUsedAt?.toISOString() ?? null;
     expect(await lastUsed()).toBeNull();

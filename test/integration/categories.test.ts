@@ -11,7 +11,7 @@ let ws: Workspace;
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  await setOrgLimits(app.ctx.db, ws.orgId, { sites: 100 });
+  await setOrgLimits(app.ctx, ws.orgId, { sites: 100 });
 });
 afterAll(() => app.close());
 

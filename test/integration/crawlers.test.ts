@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requestCrawlerCheck, runNightlyChecks } from '../../src/domain/crawlers/checks.ts';
+import { requestCrawlerCheck, runCrawlerCheckTick } from '../../src/domain/crawlers/checks.ts';
 import { runCrawlerCheck } from '../../src/domain/crawlers/run-check.ts';
 import { createSiteFileReader, siteFileReaderFor, type SiteFileReader } from '../../src/web/site-file-pool.ts';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
-import { queueFor } from '../../src/queue/queues.ts';
 import { AI_CRAWLERS } from '../../src/web/ai-crawlers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -219,13 +218,13 @@ describe('roles', () => {
 describe('nightly checks', () => {
   it('are a job scheduler of the worker and check every site into its history', async () => {
     const schedulers = await waitFor(
-      () => queueFor(app.ctx, 'schedule').getJobSchedulers(),
-      (list) => list.some((s) => s.key === 'nightly-crawler-checks') && list.some((s) => s.key === 'nightly-sitemap-imports'),
+      () => app.ctx.jobs.queue('schedule').getJobSchedulers(),
+      (list) => list.some((s) => s.key === 'crawler-check-tick') && list.some((s) => s.key === 'sitemap-import-tick'),
       5000,
     );
-    expect(schedulers.map((s) => s.key)).toEqual(expect.arrayContaining(['nightly-crawler-checks', 'nightly-sitemap-imports']));
+    expect(schedulers.map((s) => s.key)).toEqual(expect.arrayContaining(['crawler-check-tick', 'sitemap-import-tick']));
     const before = (await report()).body.history.length;
-    const { queued } = await runNightlyChecks(app.ctx);
+    const { queued } = await runCrawlerCheckTick(app.ctx);
     expect(queued).toBeGreaterThanOrEqual(1);
     const after = await waitFor(report, (r) => r.body.check?.trigger === 'schedule' && r.body.check.state === 'done', 10_000);
     expect(after.body.history.length).toBe(before + 1);
@@ -263,7 +262,7 @@ describe('rate limit', () => {
     expect((await checkNow()).status).toBe(200);
     // The nightly checks are not API calls: the site still gets one.
     await app.ctx.db.updateTable('crawlerChecks').set({ status: 'failed', finishedAt: new Date() }).where('id', '=', queued.id).where('status', '=', 'queued').execute();
-    await runNightlyChecks(app.ctx);
+    await runCrawlerCheckTick(app.ctx);
     const nightly = await app.ctx.db.selectFrom('crawlerChecks').select(['trigger']).where('siteId', '=', otherId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
     expect(nightly.trigger).toBe('schedule');
   });

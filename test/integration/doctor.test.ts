@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { JOBS } from '../../jobs/index.ts';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -64,7 +65,7 @@ afterAll(() => app?.close());
 
 describe('sightline doctor', { timeout: 120_000 }, () => {
   it('passes every check with a worker on every queue, and says what it found', async () => {
-    const workers = startWorkers(app.ctx);
+    const workers = startWorkers(app.ctx, JOBS);
     try {
       const { code, report, stderr } = await doctor();
       expect(verdicts(report)).toEqual({ config: 'ok', postgres: 'ok', redis: 'ok', migrations: 'ok', workers: 'ok', clock: 'ok', assistants: 'ok' });
@@ -81,13 +82,13 @@ describe('sightline doctor', { timeout: 120_000 }, () => {
   });
 
   it('fails on a queue with no live worker, naming it', async () => {
-    const workers = startWorkers(app.ctx, { queues: ['scan', 'schedule'] });
+    const workers = startWorkers(app.ctx, JOBS, { queues: ['scan', 'schedule'] });
     try {
       const { code, report, stderr } = await doctor();
       expect(code).toBe(1);
       expect(report.ok).toBe(false);
       expect(verdicts(report).workers).toBe('fail');
-      expect(detail(report, 'workers')).toMatch(/^no live worker for reanalyse, rewrite, site-fetch/);
+      expect(detail(report, 'workers')).toMatch(/^no live worker for reanalysis, rewrite, site-fetch/);
       expect(stderr).toMatch(/FAIL {2}workers/);
       expect(stderr).toContain('sightline doctor: 1 check(s) failed: workers');
     } finally {

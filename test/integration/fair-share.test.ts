@@ -3,6 +3,7 @@ import { closeContext, createContext, type AppContext } from '../../src/context.
 import { runScan } from '../../src/domain/scans/run.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { LoggedRequest } from '../../src/simulator/state.ts';
+import { finished } from '../helpers/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script } from '../helpers/scans.ts';
@@ -65,10 +66,10 @@ describe('fair share of a provider account between sites', () => {
     const small = await siteWithScan(ws, 'Smallco', SMALL);
 
     // The large scan runs in this process (the jobs' own function; no queue worker runs here) ...
-    const largeRun = runScan(app.ctx, large.scanId);
+    const largeRun = runScan(app.ctx, large.scanId).then(finished);
     while ((await answersOf(large.scanId)) < 6) await new Promise((r) => setTimeout(r, 20));
     // ... and the small one in another.
-    const smallResult = await runScan(other, small.scanId);
+    const smallResult = finished(await runScan(other, small.scanId));
     expect(smallResult.status).toBe('done');
     const largeWhenSmallDone = await answersOf(large.scanId);
     const largeStatus = await app.ctx.db.selectFrom('scans').select('status').where('id', '=', large.scanId).executeTakeFirstOrThrow();

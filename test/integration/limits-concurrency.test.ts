@@ -23,7 +23,7 @@ describe('limits under concurrent creates', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('orgId', '=', ws.orgId)
       .executeTakeFirstOrThrow();
-    await setOrgLimits(app.ctx.db, ws.orgId, { members: Number(used.n) + 2 });
+    await setOrgLimits(app.ctx, ws.orgId, { members: Number(used.n) + 2 });
     const res = await Promise.all(
       Array.from({ length: 6 }, (_, i) => app.request('POST', `/orgs/${ws.orgId}/invitations`, { key: ws.keys.admin, body: { email: `seat${i}@example.com` } })),
     );
@@ -61,7 +61,7 @@ describe('limits under concurrent creates', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('orgId', '=', ws.orgId)
       .executeTakeFirstOrThrow();
-    await setOrgLimits(app.ctx.db, ws.orgId, { scansPerMonth: Number(used.n) + 2 });
+    await setOrgLimits(app.ctx, ws.orgId, { scansPerMonth: Number(used.n) + 2 });
     const res = await Promise.all(sites.map((id) => app.request('POST', `/projects/${id}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } })));
     expect(statuses(res)).toEqual([200, 200, 400, 400, 400, 400]);
     expect(res.filter((r) => r.status === 400).every((r) => /limit of \d+ scans this month/.test(r.body.error))).toBe(true);

@@ -4,6 +4,7 @@ import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { createImport, findImport } from '../../src/domain/traffic/imports.ts';
 import { crawlerTrafficReport } from '../../src/domain/traffic/report.ts';
 import { runLogImport } from '../../src/domain/traffic/run-import.ts';
+import { finished } from '../helpers/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
@@ -119,7 +120,7 @@ describe('the log-import job', { timeout: 120_000 }, () => {
       last = now;
     }, 5);
     const started = performance.now();
-    const result = await runLogImport(app.ctx, site, row.id, { source: repeated() });
+    const result = finished(await runLogImport(app.ctx, site, row.id, { source: repeated() }));
     const took = performance.now() - started;
     clearInterval(tick);
     expect(result.state).toBe('done');

@@ -6,7 +6,9 @@ import { clusteredShare, clusterSums } from '../../src/analysis/intervals.ts';
 import { createShare } from '../../src/domain/shares/shares.ts';
 import { findSite } from '../../src/domain/sites/sites.ts';
 import { revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
-import { TOOL_ENTRIES } from '../../src/mcp/tools.ts';
+import { createMetrics } from '../../src/http/prometheus.ts';
+import { allRoutes } from '../../src/http/routes/index.ts';
+import { buildTools } from '../../src/mcp/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -17,6 +19,8 @@ import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helper
  * roles, revoked keys, another workspace's ids, and bad input of every kind.
  */
 
+/** Every tool of the route table (both variants), as the server builds them. */
+const TOOLS = buildTools(allRoutes(createMetrics()), 'AB');
 let app: TestApp;
 let mine: Workspace;
 let theirs: Workspace;
@@ -152,7 +156,7 @@ describe('MCP server', () => {
 
   it('lists every tool to an admin key, each with a description and an object input schema', async () => {
     const { tools } = await (await connect(mine.keys.admin)).listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_ENTRIES.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
     for (const t of tools) {
       expect(t.description, t.name).toMatch(/Same as (GET|POST) \//);
       expect(t.inputSchema.type).toBe('object');
@@ -172,7 +176,7 @@ describe('MCP server', () => {
 
   it('answers every read tool with exactly what its HTTP route answers, plus a text summary', async () => {
     const client = await connect(mine.keys.admin);
-    expect(Object.keys(cases(own)).sort(), 'every tool has a case here').toEqual(TOOL_ENTRIES.map((t) => t.name).sort());
+    expect(Object.keys(cases(own)).sort(), 'every tool has a case here').toEqual(TOOLS.map((t) => t.name).sort());
     for (const [name, c] of Object.entries(cases(own))) {
       if (!c.http) continue;
       const result = await call(client, name, c.args);
@@ -194,7 +198,7 @@ describe('MCP server', () => {
     const { tools } = await client.listTools();
     const lists = tools.filter((t) => t.name.startsWith('list_'));
     expect(lists.map((t) => t.name).sort()).toEqual(
-      TOOL_ENTRIES.filter((t) => t.name.startsWith('list_'))
+      TOOLS.filter((t) => t.name.startsWith('list_'))
         .map((t) => t.name)
         .sort(),
     );

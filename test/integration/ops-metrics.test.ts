@@ -3,9 +3,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { METRICS } from '../../src/telemetry/metric-catalog.ts';
-import { queueFor } from '../../src/queue/queues.ts';
 import { watchWorker } from '../../src/telemetry/job-metrics.ts';
-import { recorderFor } from '../../src/telemetry/shared-metrics.ts';
+import { JOBS } from '../../jobs/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { metricNamesIn, parsePrometheusText, type Scrape } from '../helpers/prometheus-text.ts';
@@ -81,7 +80,7 @@ describe('/metrics for operators', () => {
     expect(s.value('sightline_provider_gate_wait_seconds_bucket', { upstream: 'openai', le: '+Inf' })).toBe(waits);
     expect(s.value('sightline_job_duration_seconds_bucket', { queue: 'scan', job_name: 'scan', outcome: 'completed', le: '+Inf' })).toBeGreaterThanOrEqual(1);
     // Every queue of the catalog, with this process's workers connected to it.
-    for (const queue of ['scan', 'reanalyse', 'schedule', 'rewrite', 'site-fetch']) {
+    for (const queue of ['scan', 'reanalysis', 'schedule', 'rewrite', 'site-fetch']) {
       expect(s.value('sightline_queue_workers', { queue }), queue).toBeGreaterThanOrEqual(1);
       expect(s.value('sightline_queue_jobs', { queue, state: 'waiting' }), queue).toBeGreaterThanOrEqual(0);
     }
@@ -125,9 +124,9 @@ describe('/metrics for operators', () => {
 
   it('counts jobs that failed their last attempt', async () => {
     // A payload the job's schema refuses: the worker fails it, and with one attempt it is exhausted.
-    await queueFor(app.ctx, 'rewrite').add('rewrite', { siteId: -1 }, { jobId: 'bad-rewrite', attempts: 1 });
+    await app.ctx.jobs.queue('rewrite').add('rewrite', { siteId: -1 }, { jobId: 'bad-rewrite', attempts: 1 });
     // A job under a name the catalog does not have (added to Redis by hand) is labelled `unknown`: job names add no series.
-    await queueFor(app.ctx, 'rewrite').add(`made-up-${'x'.repeat(50)}`, {}, { jobId: 'made-up', attempts: 1 });
+    await app.ctx.jobs.queue('rewrite').add(`made-up-${'x'.repeat(50)}`, {}, { jobId: 'made-up', attempts: 1 });
     const s = await scrapeUntil(
       (x) =>
         (x.value('sightline_jobs_exhausted_total', { queue: 'rewrite', job_name: 'rewrite' }) ?? 0) >= 1 &&
@@ -151,7 +150,7 @@ describe('/metrics for operators', () => {
       await producer.close();
       expect(await frozen.getNextJob('frozen-token')).toBeTruthy();
       watched = new Worker(queue, async () => undefined, { connection, prefix: app.config.redisPrefix, stalledInterval: 500, lockDuration: 1000 });
-      watchWorker(watched, queue, recorderFor(app.ctx));
+      watchWorker(watched, queue, Object.keys(JOBS), app.ctx.metrics);
       await scrapeUntil((x) => (x.value('sightline_jobs_stalled_total', { queue }) ?? 0) >= 1);
     } finally {
       await watched?.close();

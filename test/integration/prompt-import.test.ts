@@ -10,7 +10,7 @@ let ws: Workspace;
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx, { plan: 'pro' });
-  await setOrgLimits(app.ctx.db, ws.orgId, { sites: 100 });
+  await setOrgLimits(app.ctx, ws.orgId, { sites: 100 });
 });
 afterAll(() => app.close());
 
@@ -137,7 +137,7 @@ describe('POST /projects/:id/prompts/import', () => {
 
   it('skips rows past the prompts-per-site limit with that reason, still applying updates', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
-    await setOrgLimits(app.ctx.db, small.orgId, { promptsPerSite: 3 });
+    await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
     await app.request('POST', `/projects/${siteId}/prompts`, { key: small.keys.member, body: { text: 'First question?' } });
     const contents = 'text,status\nFirst question?,paused\nSecond question?,\nThird question?,\nFourth question?,\nFifth question?,\n';
@@ -158,7 +158,7 @@ describe('POST /projects/:id/prompts/import', () => {
 
   it('keeps the limit when imports run concurrently', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
-    await setOrgLimits(app.ctx.db, small.orgId, { promptsPerSite: 10 });
+    await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 10 });
     const siteId = await newSite(small);
     const files = Array.from({ length: 4 }, (_, f) => ['text', ...Array.from({ length: 6 }, (_, i) => `File ${f} question ${i}?`)].join('\n'));
     const results = await Promise.all(files.map((contents) => importCsv(siteId, { contents }, small.keys.member)));
@@ -206,7 +206,7 @@ describe('POST /projects/:id/prompts/import', () => {
 
   it('takes a 2,000,000-character file of about 20,000 prompts', async () => {
     const big = await seedWorkspace(app.ctx, { plan: 'enterprise' });
-    await setOrgLimits(app.ctx.db, big.orgId, { promptsPerSite: 25_000 });
+    await setOrgLimits(app.ctx, big.orgId, { promptsPerSite: 25_000 });
     const siteId = await newSite(big);
     const lines = ['text,category,intent'];
     let size = lines[0]!.length + 1;

@@ -4,7 +4,6 @@ import { questionFrom } from '../../src/domain/prompts/rewrite.ts';
 import { takeRewrites } from '../../src/domain/prompts/rewrite-allowance.ts';
 import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
 import { PLAN_LIMITS } from '../../src/domain/workspace/plans.ts';
-import { queueFor } from '../../src/queue/queues.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
@@ -65,7 +64,7 @@ describe('POST /prompts/rewrite', () => {
     const site = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Joined', url: 'joined.com' } })).body.project.id;
     await app.ctx.db.insertInto('prompts').values({ siteId: site, text: 'crm for plumbers', status: 'draft', raw: true }).execute();
     // Held in the queue, so every call after the first joins it.
-    const queue = queueFor(app.ctx, 'rewrite');
+    const queue = app.ctx.jobs.queue('rewrite');
     await queue.pause();
     try {
       for (let i = 0; i < 10; i++) {
@@ -89,7 +88,7 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
   let sites: number[];
 
   async function jobResult(siteId: number): Promise<RewriteResult> {
-    const queue = queueFor(app.ctx, 'rewrite');
+    const queue = app.ctx.jobs.queue('rewrite');
     await expect.poll(async () => (await queue.getJob(`rewrite-${siteId}`))?.finishedOn !== undefined, { timeout: 30_000 }).toBe(true);
     const job = await queue.getJob(`rewrite-${siteId}`);
     expect(job?.failedReason).toBeUndefined();
@@ -99,7 +98,7 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
   beforeAll(async () => {
     free = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
     // Two sites of 80 imported queries each: together more than the free plan's rewrites for a day.
-    await setOrgLimits(app.ctx.db, free.orgId, { sites: 2, promptsPerSite: 80 });
+    await setOrgLimits(app.ctx, free.orgId, { sites: 2, promptsPerSite: 80 });
     sites = [];
     for (const name of ['one', 'two']) {
       const site = await app.request('POST', `/orgs/${free.orgId}/projects`, { key: free.keys.admin, body: { name, url: `${name}-rewrites.com` } });
@@ -114,7 +113,7 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
     expect(perDay).toBeLessThan(160);
     await fetch(`${app.simulatorUrl}/__sim/requests`, { method: 'DELETE' });
     // Both jobs queued first, then released together so they run at once on the test's workers.
-    const queue = queueFor(app.ctx, 'rewrite');
+    const queue = app.ctx.jobs.queue('rewrite');
     await queue.pause();
     try {
       for (const site of sites) {

@@ -14,7 +14,7 @@ const clock = fixedClock('2026-11-26T10:00:00Z'); // a Thursday
 beforeAll(async () => {
   app = await startTestApp({ clock });
   ws = await seedWorkspace(app.ctx, { plan: 'pro' });
-  await setOrgLimits(app.ctx.db, ws.orgId, { sites: 100, promptsPerSite: 10_000 });
+  await setOrgLimits(app.ctx, ws.orgId, { sites: 100, promptsPerSite: 10_000 });
 });
 afterAll(() => app.close());
 
@@ -123,7 +123,7 @@ describe('POST /projects/:id/prompts', () => {
 
   it('answers 400 with the limit in the message past the prompts-per-site limit, counting every status', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
-    await setOrgLimits(app.ctx.db, small.orgId, { promptsPerSite: 3 });
+    await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
     for (const [i, status] of (['active', 'draft', 'paused'] as const).entries()) {
       const res = await post(`/projects/${siteId}/prompts`, { text: `Question number ${i}?`, status }, small.keys.member);
@@ -136,7 +136,7 @@ describe('POST /projects/:id/prompts', () => {
 
   it('holds the limit under concurrent creates', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
-    await setOrgLimits(app.ctx.db, small.orgId, { promptsPerSite: 5 });
+    await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 5 });
     const siteId = await newSite(small);
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`/projects/${siteId}/prompts`, { text: `Concurrent question ${i}?` }, small.keys.member)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAMES } from '../../src/queue/catalog.ts';
-import { queueFor } from '../../src/queue/queues.ts';
+import { JOBS } from '../../jobs/index.ts';
+import { queueNamesOf } from '../../src/queue/job-row.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 /**
@@ -30,8 +30,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
   app = await startTestApp({ env: { OPERATOR_TOKEN: TOKEN }, workers: { queues: ['rewrite'] } });
   // A job whose payload its schema refuses: the worker fails it on its only attempt.
-  await queueFor(app.ctx, 'rewrite').add('rewrite', { siteId: -1 }, { jobId: 'browser-failed', attempts: 1 });
-  for (const deadline = Date.now() + 15_000; (await (await queueFor(app.ctx, 'rewrite').getJob('browser-failed'))?.getState()) !== 'failed';) {
+  await app.ctx.jobs.queue('rewrite').add('rewrite', { siteId: -1 }, { jobId: 'browser-failed', attempts: 1 });
+  for (const deadline = Date.now() + 15_000; (await (await app.ctx.jobs.queue('rewrite').getJob('browser-failed'))?.getState()) !== 'failed';) {
     if (Date.now() > deadline) throw new Error('the job never failed');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -69,7 +69,7 @@ describe('the queue dashboard in Chromium', () => {
     const response = await page.goto(`${app.url}/admin/queues`);
     expect(response?.status()).toBe(200);
     expect(page.url()).toBe(`${app.url}/admin/queues/`);
-    for (const name of QUEUE_NAMES) await page.getByText(name, { exact: true }).first().waitFor();
+    for (const name of queueNamesOf(JOBS)) await page.getByText(name, { exact: true }).first().waitFor();
     expect(await page.title()).toBe('Sightline queues');
     expect(cspViolations).toEqual([]);
     expect(offsite).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { QUEUE_NAMES } from '../../src/queue/catalog.ts';
-import { queueFor } from '../../src/queue/queues.ts';
+import { JOBS } from '../../jobs/index.ts';
+import { queueNamesOf } from '../../src/queue/job-row.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -34,9 +34,9 @@ async function put(path: string, headers: Record<string, string> = {}) {
 
 /** A rewrite job whose payload its schema refuses: the worker fails it on its only attempt. */
 async function failedJob(id: string) {
-  await queueFor(app.ctx, 'rewrite').add('rewrite', { siteId: -1 }, { jobId: id, attempts: 1 });
+  await app.ctx.jobs.queue('rewrite').add('rewrite', { siteId: -1 }, { jobId: id, attempts: 1 });
   for (const deadline = Date.now() + 15_000; ;) {
-    const job = await queueFor(app.ctx, 'rewrite').getJob(id);
+    const job = await app.ctx.jobs.queue('rewrite').getJob(id);
     if ((await job?.getState()) === 'failed') return job;
     if (Date.now() > deadline) throw new Error(`job ${id} never failed`);
     await new Promise((r) => setTimeout(r, 100));
@@ -97,7 +97,7 @@ describe('the queue dashboard', () => {
     const api = await get('/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: { name: string; counts: Record<string, number> }[] };
-    expect(body.queues.map((q) => q.name).sort()).toEqual([...QUEUE_NAMES].sort());
+    expect(body.queues.map((q) => q.name).sort()).toEqual([...queueNamesOf(JOBS)].sort());
     const script = /src="(static\/js\/main\.[^"]+\.js)"/.exec(await (await get('/admin/queues/')).text())?.[1];
     const js = await get(`/admin/queues/${script}`);
     expect(js.status).toBe(200);
@@ -117,7 +117,7 @@ describe('the queue dashboard', () => {
     expect(retry.status).toBe(204);
     // Run again by the worker (and failed again: its payload is still refused).
     for (const deadline = Date.now() + 15_000; ;) {
-      const again = await queueFor(app.ctx, 'rewrite').getJob('dash-failed-1');
+      const again = await app.ctx.jobs.queue('rewrite').getJob('dash-failed-1');
       if ((await again?.getState()) === 'failed' && again?.finishedOn !== firstFailure) break;
       if (Date.now() > deadline) throw new Error('the retried job did not run again');
       await new Promise((r) => setTimeout(r, 100));
@@ -125,7 +125,7 @@ describe('the queue dashboard', () => {
 
     const remove = await put('/admin/queues/api/queues/rewrite/dash-failed-1/clean');
     expect(remove.status).toBe(204);
-    expect(await queueFor(app.ctx, 'rewrite').getJob('dash-failed-1')).toBeUndefined();
+    expect(await app.ctx.jobs.queue('rewrite').getJob('dash-failed-1')).toBeUndefined();
   });
 
   it('refuses changes from another origin', async () => {
@@ -135,7 +135,7 @@ describe('the queue dashboard', () => {
       const res = await put('/admin/queues/api/queues/rewrite/dash-failed-2/clean', headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
     }
-    expect(await (await queueFor(app.ctx, 'rewrite').getJob('dash-failed-2'))?.getState()).toBe('failed');
+    expect(await (await app.ctx.jobs.queue('rewrite').getJob('dash-failed-2'))?.getState()).toBe('failed');
     const own = new URL(app.url).host;
     expect((await put('/admin/queues/api/queues/rewrite/dash-failed-2/clean', { origin: `http://${own}`, 'sec-fetch-site': 'same-origin' })).status).toBe(204);
   });
@@ -161,10 +161,10 @@ describe('the queue dashboard', () => {
       }),
     ];
     for (const res of await Promise.all(attempts)) expect(res.status).toBe(403);
-    const job = await queueFor(app.ctx, 'rewrite').getJob('dash-failed-3');
+    const job = await app.ctx.jobs.queue('rewrite').getJob('dash-failed-3');
     expect(job?.data).toEqual({ siteId: -1 });
-    expect(await queueFor(app.ctx, 'rewrite').getJobCounts('failed')).toMatchObject({ failed: expect.any(Number) });
-    expect((await queueFor(app.ctx, 'rewrite').getJobCounts('failed')).failed).toBeGreaterThanOrEqual(1);
+    expect(await app.ctx.jobs.queue('rewrite').getJobCounts('failed')).toMatchObject({ failed: expect.any(Number) });
+    expect((await app.ctx.jobs.queue('rewrite').getJobCounts('failed')).failed).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a body over 64 KB', async () => {

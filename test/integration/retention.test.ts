@@ -2,16 +2,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
 import { dropAnswerMonth, ensureAnswerMonths } from '../../src/domain/facts/partitions.ts';
-import { runRetention } from '../../src/domain/facts/retention.ts';
+import { runRetentionTick } from '../../src/domain/facts/retention.ts';
 import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
-import { reanalyseSites } from '../../src/domain/reanalysis/reanalysis.ts';
+import { reanalysisOfSites } from '../../src/domain/reanalysis/reanalysis.ts';
 import { ROLLUP_TABLE_NAMES } from '../../src/domain/facts/rollup-tables.ts';
 import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { settle } from '../../src/domain/scans/money.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { setOrgRetention } from '../../src/domain/workspace/orgs.ts';
-import { withSiteLock } from '../../src/queue/site-lock.ts';
+import { withSiteLock } from '../../src/domain/common/site-lock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
@@ -180,7 +180,7 @@ describe('answers by month', () => {
     expect(new Set(scans.flatMap((s) => s.answerIds)).size).toBe(16);
 
     // Reanalysis reads the site's answers through one cursor ordered by id, across every month.
-    const result = await reanalyseSites(app.ctx, [t.siteId]);
+    const result = await reanalysisOfSites(app.ctx, [t.siteId]);
     expect(result.answers).toBe(16);
   });
 });
@@ -199,8 +199,8 @@ describe('retention', () => {
     const aJune = await scanAt(a, '2025-06-01T10:00:00Z');
     await scanAt(b, '2025-06-02T10:00:00Z');
     const cMay = await scanAt(c, '2025-05-03T10:00:00Z');
-    await setOrgRetention(app.ctx.db, a.ws.orgId, { retentionMonths: 2 });
-    await setOrgRetention(app.ctx.db, c.ws.orgId, { retentionMonths: 1 });
+    await setOrgRetention(app.ctx, a.ws.orgId, { retentionMonths: 2 });
+    await setOrgRetention(app.ctx, c.ws.orgId, { retentionMonths: 1 });
     const shown = await app.request('GET', `/orgs/${a.ws.orgId}`, { key: a.ws.keys.viewer });
     expect(shown.body.org.retentionMonths).toBe(2);
     expect((await app.request('GET', `/orgs/${b.ws.orgId}`, { key: b.ws.keys.viewer })).body.org.retentionMonths).toBeNull();
@@ -210,7 +210,7 @@ describe('retention', () => {
     const bRollups = await rollups(b.siteId);
     const aKept = [...aApril.answerIds, ...aJune.answerIds].sort((x, y) => x - y);
 
-    const report = await runRetention(app.ctx);
+    const report = await runRetentionTick(app.ctx);
 
     // November 2024 held only A's and C's answers: both let it go, so its partitions are gone.
     expect(report.monthsDropped).toContain('2024-11-01');
@@ -246,7 +246,7 @@ describe('retention', () => {
     expect(await app.ctx.db.selectFrom('retentionRebuilds').selectAll().execute()).toEqual([]);
 
     // A second run finds nothing more to do.
-    const again = await runRetention(app.ctx);
+    const again = await runRetentionTick(app.ctx);
     expect(again).toMatchObject({ monthsDropped: [], deleted: [], busy: [] });
     expect(await answerIdsOf(a.siteId)).toEqual(aKept);
   });
@@ -255,12 +255,12 @@ describe('retention', () => {
     const d = await tenant('Dbusy');
     await scanAt(d, '2024-08-07T10:00:00Z');
     const kept = await scanAt(d, '2025-06-03T10:00:00Z');
-    await setOrgRetention(app.ctx.db, d.ws.orgId, { retentionMonths: 3 });
+    await setOrgRetention(app.ctx, d.ws.orgId, { retentionMonths: 3 });
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const holding = withSiteLock(app.ctx, d.siteId, () => held);
     try {
-      const busy = await runRetention(app.ctx);
+      const busy = await runRetentionTick(app.ctx);
       // August 2024 was only D's: its partitions went; D's rollups wait, marked, for its lock.
       expect(busy.monthsDropped).toContain('2024-08-01');
       expect(busy.busy).toEqual([d.siteId]);
@@ -271,7 +271,7 @@ describe('retention', () => {
       release();
       await holding;
     }
-    const done = await runRetention(app.ctx);
+    const done = await runRetentionTick(app.ctx);
     expect(done.rebuilt).toEqual([d.siteId]);
     expect(done.busy).toEqual([]);
     expect(await app.ctx.db.selectFrom('retentionRebuilds').selectAll().execute()).toEqual([]);

@@ -1,10 +1,9 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
-import { reconcileScans } from '../../src/domain/scans/reconcile.ts';
+import { runScanReconcile } from '../../src/domain/scans/reconcile.ts';
 import { reserveUnits } from '../../src/domain/scans/money.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
-import { queueFor } from '../../src/queue/queues.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts } from '../helpers/scans.ts';
@@ -35,13 +34,13 @@ async function startedScan(): Promise<{ siteId: number; scanId: number }> {
   return { siteId, scanId: start.body.scan.id as number };
 }
 
-const scanJob = (scanId: number) => queueFor(app.ctx, 'scan').getJob(`scan-${scanId}`);
+const scanJob = (scanId: number) => app.ctx.jobs.queue('scan').getJob(`scan-${scanId}`);
 const status = async (scanId: number) => (await app.ctx.db.selectFrom('scans').select(['status', 'stopReason']).where('id', '=', scanId).executeTakeFirstOrThrow()).status;
 
 /** Fails the scan's job the way a worker would, with the given attempts. */
 async function failJob(scanId: number, attempts: number, error: Error): Promise<void> {
   await (await scanJob(scanId))?.remove();
-  const queue = queueFor(app.ctx, 'scan');
+  const queue = app.ctx.jobs.queue('scan');
   await queue.add('scan', { scanId }, { jobId: `scan-${scanId}`, attempts });
   const worker = new Worker(
     'scan',
@@ -58,7 +57,7 @@ describe('the scan reconciler', () => {
   it('leaves a scan with a live job alone', async () => {
     const { scanId } = await startedScan();
     expect(await (await scanJob(scanId))?.getState()).toBe('waiting');
-    const result = await reconcileScans(app.ctx);
+    const result = await runScanReconcile(app.ctx);
     expect(result.resumed).not.toContain(scanId);
     expect(await status(scanId)).toBe('queued');
     await runScan(app.ctx, scanId);
@@ -67,7 +66,7 @@ describe('the scan reconciler', () => {
   it('queues again a scan whose job is gone (Redis lost its data), and the resumed scan completes once', async () => {
     const { scanId } = await startedScan();
     await (await scanJob(scanId))?.remove();
-    const result = await reconcileScans(app.ctx);
+    const result = await runScanReconcile(app.ctx);
     expect(result.resumed).toContain(scanId);
     expect(await (await scanJob(scanId))?.getState()).toBe('waiting');
     await runScan(app.ctx, scanId);
@@ -84,7 +83,7 @@ describe('the scan reconciler', () => {
     expect((await reserveUnits(app.ctx, ref, 1000, 2)).granted).toBe(2);
     await app.ctx.db.updateTable('scans').set({ status: 'cancelling' }).where('id', '=', scanId).execute();
     await (await scanJob(scanId))?.remove();
-    const result = await reconcileScans(app.ctx);
+    const result = await runScanReconcile(app.ctx);
     expect(result.cancelled).toContain(scanId);
     expect(await status(scanId)).toBe('cancelled');
     const money = await moneyFacts(app.ctx, ws.orgId, scanId);
@@ -98,7 +97,7 @@ describe('the scan reconciler', () => {
     const { siteId, scanId } = await startedScan();
     expect((await reserveUnits(app.ctx, { scanId, siteId, orgId: ws.orgId }, 1000, 1)).granted).toBe(1);
     await failJob(scanId, 1, new Error('provider down'));
-    const result = await reconcileScans(app.ctx);
+    const result = await runScanReconcile(app.ctx);
     expect(result.failed).toContain(scanId);
     expect(await status(scanId)).toBe('failed');
     expect(await moneyFacts(app.ctx, ws.orgId, scanId)).toMatchObject({ scanReserved: 0 });
@@ -107,7 +106,7 @@ describe('the scan reconciler', () => {
   it('resumes a scan whose job failed without using its attempts (stalled too often)', async () => {
     const { scanId } = await startedScan();
     await failJob(scanId, 5, new UnrecoverableError('job stalled more than allowable limit'));
-    const result = await reconcileScans(app.ctx);
+    const result = await runScanReconcile(app.ctx);
     expect(result.resumed).toContain(scanId);
     expect(await (await scanJob(scanId))?.getState()).toBe('waiting');
     await runScan(app.ctx, scanId);

@@ -123,7 +123,7 @@ describe('refusals', () => {
   it('answers 400 past the scans-per-month limit', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
     const { setOrgLimits } = await import('../../src/domain/workspace/orgs.ts');
-    await setOrgLimits(app.ctx.db, small.orgId, { scansPerMonth: 1 });
+    await setOrgLimits(app.ctx, small.orgId, { scansPerMonth: 1 });
     const site = await app.request('POST', `/orgs/${small.orgId}/projects`, { key: small.keys.admin, body: { name: 'Lim', url: 'lim.com' } });
     await addActivePrompts(app.ctx, site.body.project.id, ['Which limited tool is best?']);
     const first = await app.request('POST', `/projects/${site.body.project.id}/scans`, { key: small.keys.admin, body: { providers: ['openai'] } });

@@ -73,7 +73,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
   app = await startTestApp();
   const ws = await seedWorkspace(app.ctx, { name: 'Acme Inc' });
-  await setOrgBranding(app.ctx.db, ws.orgId, { reportName: 'Northwind Growth Partners' });
+  await setOrgBranding(app.ctx, ws.orgId, { reportName: 'Northwind Growth Partners' });
   const site = await addAcmeSite(app, ws);
   await seedTenWeeks(ws.orgId, site.id);
   const share = await app.request('POST', `/projects/${site.id}/shares`, { key: ws.keys.admin, body: { label: 'browser test' } });

@@ -224,16 +224,16 @@ describe('the shared page', () => {
 
   it('is branded with reportName and reportLogo, else the workspace name', async () => {
     expect((await open(token)).text).toContain('<h1>Workspace Secret Name</h1>');
-    await setOrgBranding(app.ctx.db, ws.orgId, { reportName: 'Acme & Partners <Agency>', reportLogo: 'https://cdn.example.org/logo.png' });
+    await setOrgBranding(app.ctx, ws.orgId, { reportName: 'Acme & Partners <Agency>', reportLogo: 'https://cdn.example.org/logo.png' });
     const res = await open(token);
     expect(res.text).toContain('<h1>Acme &amp; Partners &lt;Agency&gt;</h1>');
     expect(res.text).toContain('<img src="https://cdn.example.org/logo.png"');
     expect(res.headers.get('content-security-policy')).toContain('img-src https://cdn.example.org;');
-    await setOrgBranding(app.ctx.db, ws.orgId, { reportLogo: 'javascript:alert(1)' });
+    await setOrgBranding(app.ctx, ws.orgId, { reportLogo: 'javascript:alert(1)' });
     const odd = await open(token);
     expect(odd.text).not.toContain('javascript:');
     expect(odd.headers.get('content-security-policy')).toContain("img-src 'none'");
-    await setOrgBranding(app.ctx.db, ws.orgId, { reportName: null, reportLogo: null });
+    await setOrgBranding(app.ctx, ws.orgId, { reportName: null, reportLogo: null });
   });
 
   it('opens any period; a mangled period or start shows the default', async () => {

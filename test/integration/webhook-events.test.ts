@@ -8,7 +8,7 @@ import { runCrawlerCheck } from '../../src/domain/crawlers/run-check.ts';
 import { addPeriods, periodStart } from '../../src/domain/common/periods.ts';
 import { failScan } from '../../src/domain/scans/run.ts';
 import { EVENT_BODIES, type EventType } from '../../src/domain/webhooks/event-types.ts';
-import { comparePeriod, runPeriodTick } from '../../src/domain/webhooks/period-tick.ts';
+import { comparePeriod, runWebhookPeriodTick } from '../../src/domain/webhooks/period-tick.ts';
 import { topUp } from '../../src/domain/workspace/billing.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { usdToMicros } from '../../src/money.ts';
@@ -263,7 +263,7 @@ describe('period on period', () => {
     expect(await comparePeriod(app.ctx, real.id, 'week', ended)).toBe(1);
     // Compared once: again (a retried tick, the daily tick) fires nothing.
     expect(await comparePeriod(app.ctx, real.id, 'week', ended)).toBe(0);
-    const tick = await runPeriodTick({ ...app.ctx, clock: fixedClock(`${thisWeek}T00:30:00Z`) });
+    const tick = await runWebhookPeriodTick({ ...app.ctx, clock: fixedClock(`${thisWeek}T00:30:00Z`) });
     expect(tick.deliveries).toBe(0);
     await receiver.waitFor(h.path, 1);
     await settle();
@@ -358,7 +358,7 @@ describe('money', () => {
     await settle();
     expect(events(h)).toHaveLength(1);
     // A top-up lifts it above; the next fall under fires again.
-    await topUp(app.ctx.db, { orgId: ws.orgId, amountMicros: usdToMicros(1) });
+    await topUp(app.ctx, { orgId: ws.orgId, amountMicros: usdToMicros(1) });
     await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, { key: ws.keys.admin, body: { balanceLowUsd: 10.99 } });
     await scan(ws, project.id, { providers: ['openai'] });
     await receiver.waitFor(h.path, 2);

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { deliveryJobId } from '../../src/domain/webhooks/outbox.ts';
-import { queueFor } from '../../src/queue/queues.ts';
 import { clearRedisPrefix, startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -91,9 +90,9 @@ describe('webhook deliveries and faults', () => {
     // No worker: the delivery is written and its job queued, then Redis forgets the job.
     const sent = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${h.id}/test`, { key: ws.keys.admin });
     const jobId = deliveryJobId(sent.body.delivery.id);
-    expect(await queueFor(app.ctx, 'webhook').getJob(jobId)).toBeDefined();
+    expect(await app.ctx.jobs.queue('webhook').getJob(jobId)).toBeDefined();
     await clearRedisPrefix(app.env.REDIS_URL as string, app.env.REDIS_PREFIX as string);
-    expect(await queueFor(app.ctx, 'webhook').getJob(jobId)).toBeUndefined();
+    expect(await app.ctx.jobs.queue('webhook').getJob(jobId)).toBeUndefined();
     worker = spawnWorker();
     const [got] = await receiver.waitFor('/flushed', 1, 30_000);
     expect(got?.headers['webhook-id']).toBe(sent.body.event.id);

@@ -3,14 +3,14 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { EVENT_BODIES, draft } from '../../src/domain/webhooks/event-types.ts';
-import { runDelivery } from '../../src/domain/webhooks/deliver.ts';
+import { runWebhookDelivery } from '../../src/domain/webhooks/deliver.ts';
 import { createSiteFetcher } from '../../src/web/site-fetch.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ValidationError } from '../../src/errors.ts';
 import { webhookCreateSchema } from '../../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
 import { recordEvents } from '../../src/domain/webhooks/outbox.ts';
-import { EVENT_DAYS, reconcileDeliveries } from '../../src/domain/webhooks/reconcile.ts';
+import { EVENT_DAYS, runWebhookReconcile } from '../../src/domain/webhooks/reconcile.ts';
 import { consumeRateLimit } from '../../src/domain/workspace/rate-limits.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
@@ -381,7 +381,7 @@ describe('deliveries', () => {
         .executeTakeFirstOrThrow();
       return trx.insertInto('webhookDeliveries').values({ webhookId: hook.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow();
     });
-    await expect(runDelivery(app.ctx, made.id)).rejects.toThrow(/next attempt/);
+    expect(await runWebhookDelivery(app.ctx, made.id)).toMatchObject({ reason: expect.stringMatching(/next attempt/) });
     const row = await app.ctx.db.selectFrom('webhookAttempts').select(['statusCode', 'error']).where('deliveryId', '=', made.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ statusCode: null, error: 'internal: the visibility.changed event could not be rendered' });
     expect(receiver.to('/odd')).toHaveLength(0);
@@ -406,7 +406,7 @@ describe('deliveries', () => {
       userAgent: 'test',
       resolve: async () => [{ address: '10.0.0.8', family: 4 }],
     });
-    await expect(runDelivery(app.ctx, made.id, { fetcher })).rejects.toThrow(/next attempt/);
+    expect(await runWebhookDelivery(app.ctx, made.id, { fetcher })).toMatchObject({ reason: expect.stringMatching(/next attempt/) });
     const row = await app.ctx.db.selectFrom('webhookAttempts').select(['statusCode', 'error']).where('deliveryId', '=', made.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ statusCode: null, error: expect.stringMatching(/^refused: .*rebind\.example resolves to a non-public address/) });
     expect(row?.error).not.toMatch(/10\.0\.0\.8/);
@@ -472,7 +472,7 @@ describe('the outbox', () => {
     const old = new Date(Date.now() - (EVENT_DAYS + 1) * 24 * 3600 * 1000);
     await sql`UPDATE webhook_events SET created_at = ${old} WHERE uid = ${sent.body.event.id}`.execute(app.ctx.db);
     const fresh = await test(hook.id);
-    const result = await reconcileDeliveries(app.ctx);
+    const result = await runWebhookReconcile(app.ctx);
     expect(result.deleted).toBeGreaterThanOrEqual(1);
     const left = await app.ctx.db.selectFrom('webhookDeliveries').select('id').where('webhookId', '=', hook.id).execute();
     expect(left.map((d) => d.id)).toEqual([fresh.body.delivery.id]);

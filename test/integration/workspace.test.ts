@@ -138,7 +138,7 @@ describe('dashboard, providers, usage', () => {
   });
 
   it('shows balance and top-ups from the ledger', async () => {
-    await topUp(app.ctx.db, { orgId: ws.orgId, amountMicros: 5_500_000, description: 'Card' });
+    await topUp(app.ctx, { orgId: ws.orgId, amountMicros: 5_500_000, description: 'Card' });
     const res = await app.request('GET', `/orgs/${ws.orgId}/usage`, { key: ws.keys.viewer });
     expect(res.body.balanceUsd).toBe(25.5);
     expect(res.body.topups.map((t: { amountUsd: number }) => t.amountUsd)).toEqual([5.5, 20]);
@@ -181,7 +181,7 @@ describe('members and invitations', () => {
 
   it('counts pending invitations against the member limit (400)', async () => {
     const small = await seedWorkspace(app.ctx);
-    await setOrgLimits(app.ctx.db, small.orgId, { members: 5 });
+    await setOrgLimits(app.ctx, small.orgId, { members: 5 });
     const ok = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'fifth@example.com' } });
     expect(ok.status).toBe(200);
     const over = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'sixth@example.com' } });

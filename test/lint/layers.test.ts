@@ -23,6 +23,7 @@ describe('layers the linter keeps', () => {
     ['analysis-imports-kysely.ts', 'src/analysis/fixture.ts', /src\/analysis is pure/],
     ['domain-imports-http.ts', 'src/domain/sites/fixture.ts', /imports none of them/],
     ['domain-imports-jobs.ts', 'src/domain/sites/fixture.ts', /imports none of them/],
+    ['domain-imports-queue.ts', 'src/domain/scans/fixture.ts', /imports none of them/],
     ['http-imports-db.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['http-imports-db-value.ts', 'src/http/routes/fixture.ts', /queries live in src\/domain/],
     ['imports-entry-point.ts', 'src/queue/fixture.ts', /Entry points are run/],

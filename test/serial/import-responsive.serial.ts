@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx, { plan: 'enterprise' });
-  await setOrgLimits(app.ctx.db, ws.orgId, { promptsPerSite: 50_000 });
+  await setOrgLimits(app.ctx, ws.orgId, { promptsPerSite: 50_000 });
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
   api = spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'api'], { env: { ...process.env, ...app.env, PORT: String(port) }, stdio: 'ignore' });

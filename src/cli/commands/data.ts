@@ -11,7 +11,7 @@ export const dataCommands = [
     run: (a, config) => {
       if ((a.months === undefined) === !a['keep-all']) throw new UsageError('give --months N or --keep-all');
       return withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgRetention(ctx.db, a.org, { retentionMonths: a['keep-all'] ? null : (a.months as number) }),
+        (await import('../../domain/workspace/index.ts')).setOrgRetention(ctx, a.org, { retentionMonths: a['keep-all'] ? null : (a.months as number) }),
       );
     },
   }),
@@ -20,7 +20,7 @@ export const dataCommands = [
     usage: 'retention run',
     summary: "Apply every workspace's retention now (the nightly job's work): make next months' answer partitions, drop months no workspace keeps",
     flags: {},
-    run: (_a, config) => withContext(config, async (ctx) => (await import('../../domain/facts/index.ts')).runRetention(ctx)),
+    run: (_a, config) => withContext(config, async (ctx) => (await import('../../domain/facts/index.ts')).runRetentionTick(ctx)),
   }),
   defineCommand({
     name: 'site delete',

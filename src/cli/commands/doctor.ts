@@ -19,16 +19,12 @@ export const doctorCommands = [
     flags: {},
     run: (_a, config) =>
       withContext(config, async (ctx) => {
-        const [{ runDoctor }, { closeQueues }] = await Promise.all([import('../../domain/system/index.ts'), import('../../queue/queues.ts')]);
-        try {
-          const report = await runDoctor(ctx);
-          printChecks(report.checks);
-          const failed = report.checks.filter((c) => c.verdict === 'fail').map((c) => c.check);
-          if (failed.length) throw new CheckFailed(`${failed.length} check(s) failed: ${failed.join(', ')}`, report);
-          return report;
-        } finally {
-          await closeQueues(ctx);
-        }
+        const { runDoctor } = await import('../../domain/system/index.ts');
+        const report = await runDoctor(ctx);
+        printChecks(report.checks);
+        const failed = report.checks.filter((c) => c.verdict === 'fail').map((c) => c.check);
+        if (failed.length) throw new CheckFailed(`${failed.length} check(s) failed: ${failed.join(', ')}`, report);
+        return report;
       }),
   }),
 ];

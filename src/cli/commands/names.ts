@@ -21,7 +21,7 @@ export const nameCommands = [
         ]);
         const query = nameListQuerySchema.safeParse({ page: a.page, perPage: a['per-page'] });
         if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
-        return listNames(ctx, await findSiteForOperator(ctx.db, a.project), query.data);
+        return listNames(ctx, await findSiteForOperator(ctx, a.project), query.data);
       }),
   }),
   defineCommand({
@@ -38,7 +38,7 @@ export const nameCommands = [
         ]);
         const query = mentionFeedbackListQuerySchema.safeParse({ name: a.name, page: a.page, perPage: a['per-page'] });
         if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
-        return listMentionFeedback(ctx, await findSiteForOperator(ctx.db, a.project), query.data);
+        return listMentionFeedback(ctx, await findSiteForOperator(ctx, a.project), query.data);
       }),
   }),
 ];

@@ -59,14 +59,15 @@ export const processCommands = [
   }),
   defineCommand({
     name: 'worker',
-    usage: 'worker [--queues scan,reanalyse,...]',
+    usage: 'worker [--queues scan,reanalysis,...]',
     summary: 'Run job workers (every queue by default)',
     flags: { queues: z.string().optional() },
     run: async (a, config) => {
       await startTracingFirst(config, 'worker');
-      const { runWorker } = await import('../../queue/worker.ts');
+      const [{ runWorker }, { JOBS }] = await Promise.all([import('../../queue/worker.ts'), import('../../../jobs/index.ts')]);
       await runWorker(
         config,
+        JOBS,
         a.queues
           ?.split(',')
           .map((q) => q.trim())

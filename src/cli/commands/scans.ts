@@ -21,10 +21,10 @@ export const scanCommands = [
     run: (a, config) => {
       if (!a.all === !a.project) throw new UsageError('give --all or --project, not both');
       return withContext(config, async (ctx) => {
-        const { reanalyseSites } = await import('../../domain/reanalysis/index.ts');
+        const { reanalysisOfSites } = await import('../../domain/reanalysis/index.ts');
         const progress = progressLine();
         const started = Date.now();
-        const result = await reanalyseSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
+        const result = await reanalysisOfSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
           const seconds = Math.round((Date.now() - started) / 1000);
           const perSecond = seconds > 0 ? p.answersDone / seconds : 0;
           const left = perSecond > 0 ? Math.round((p.answers - p.answersDone) / perSecond) : null;
@@ -55,7 +55,7 @@ export const scanCommands = [
     flags: { project: id, file: z.string().min(1) },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const { importAnswers, parseAnswerLines } = await import('../../domain/scans/index.ts');
         const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
         const result = await importAnswers(ctx, site.orgId, site.id, rows);
@@ -78,7 +78,7 @@ export const scanCommands = [
           label: a.label ?? 'Started from the CLI',
         });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/index.ts'), import('../scan-watch.ts')]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
         return a.watch ? watchScan(ctx, site, started.scan.id) : started;
@@ -91,7 +91,7 @@ export const scanCommands = [
     flags: { project: id, scan: id.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const { watchScan } = await import('../scan-watch.ts');
         return watchScan(ctx, site, a.scan ?? null);
       }),

@@ -1,6 +1,5 @@
-import { waitFor } from '../../domain/common/index.ts';
+import { waitFor, BUSY } from '../../domain/common/index.ts';
 import { findSiteForOperator } from '../../domain/sites/index.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
 import { CheckFailed, defineCommand, id, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
 
@@ -17,7 +16,7 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ requestSitemapImport, serializeImport }, { runSitemapImport }] = await Promise.all([import('../../domain/pages/index.ts'), import('../../domain/pages/index.ts')]);
         const line = progressLine();
         const { import: row } = await requestSitemapImport(ctx, site, null, 'cli', { queue: false });
@@ -26,11 +25,8 @@ export const siteIntelligenceCommands = [
             line.draw(
               `sitemaps ${p.sitemaps}  pages ${p.urls.toLocaleString('en-US')}  ${p.phase === 'sitemaps' ? 'reading sitemaps' : p.phase === 'titles' ? `titles ${p.titles}/${p.titlesWanted}` : 'writing'}`,
             ),
-        }).catch((err: unknown) => {
-          if (err instanceof RetryLaterError) return null;
-          throw err;
         });
-        if (ran === null) {
+        if (ran === BUSY) {
           // A worker is running this site's import: follow its record until it ends.
           await waitFor(
             async () => ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
@@ -55,7 +51,7 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ requestCrawlerCheck }, { runCrawlerCheck }, { crawlerReport }, { siteOrigin }] = await Promise.all([
           import('../../domain/crawlers/index.ts'),
           import('../../domain/crawlers/index.ts'),
@@ -65,11 +61,8 @@ export const siteIntelligenceCommands = [
         const line = progressLine();
         line.draw(`reading ${siteOrigin(site)}/robots.txt and /llms.txt`);
         const { check } = await requestCrawlerCheck(ctx, site, null, 'cli', { queue: false });
-        let result = await runCrawlerCheck(ctx, site.id, check.id).catch((err: unknown) => {
-          if (err instanceof RetryLaterError) return null;
-          throw err;
-        });
-        if (result === null) {
+        let result = await runCrawlerCheck(ctx, site.id, check.id);
+        if (result === BUSY) {
           // A worker is running this site's check: wait for it.
           const row = await waitFor(
             async () => ctx.db.selectFrom('crawlerChecks').select(['status', 'error']).where('id', '=', check.id).executeTakeFirstOrThrow(),

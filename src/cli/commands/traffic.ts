@@ -2,7 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { LOG_FORMATS } from '../../logs/record.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
+import { BUSY } from '../../domain/common/index.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
 
@@ -27,7 +27,7 @@ export const trafficCommands = [
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        const site = await findSiteForOperator(ctx.db, a.project);
+        const site = await findSiteForOperator(ctx, a.project);
         const [{ createImport, findImport, serializeImport }, { runLogImport }] = await Promise.all([
           import('../../domain/traffic/index.ts'),
           import('../../domain/traffic/index.ts'),
@@ -38,11 +38,8 @@ export const trafficCommands = [
           const ran = await runLogImport(ctx, site.id, row.id, {
             source: createReadStream(a.file, { highWaterMark: 256 * 1024 }),
             onProgress: (p) => line.draw(`${mb(p.bytes)} of ${mb(stat.size)} read  lines ${p.lines.toLocaleString('en-US')}  counted ${p.counted.toLocaleString('en-US')}`),
-          }).catch((err: unknown) => {
-            if (err instanceof RetryLaterError) return null;
-            throw err;
           });
-          if (ran) break;
+          if (ran !== BUSY) break;
           // A worker is importing another log of this project: this one starts when it is done.
           line.draw('waiting for another import of this project to finish');
           await new Promise((r) => setTimeout(r, 2000));

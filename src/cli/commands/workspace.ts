@@ -12,7 +12,7 @@ export const workspaceCommands = [
     flags: { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).createOrg(ctx.db, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
+        (await import('../../domain/workspace/index.ts')).createOrg(ctx, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
       ),
   }),
   defineCommand({
@@ -22,7 +22,7 @@ export const workspaceCommands = [
     flags: { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgLimits(ctx.db, a.org, {
+        (await import('../../domain/workspace/index.ts')).setOrgLimits(ctx, a.org, {
           sites: a.sites,
           promptsPerSite: a['prompts-per-site'],
           scansPerMonth: a['scans-per-month'],
@@ -37,7 +37,7 @@ export const workspaceCommands = [
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx.db, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
+        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
       ),
   }),
   defineCommand({
@@ -45,7 +45,7 @@ export const workspaceCommands = [
     usage: 'user create --email EMAIL --name NAME',
     summary: 'Create a person',
     flags: { email: z.email(), name: z.string().min(1) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx.db, a)),
+    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx, a)),
   }),
   defineCommand({
     name: 'member add',
@@ -71,7 +71,7 @@ export const workspaceCommands = [
     summary: "Make an API key for a member (without --role: the member's own role, an owner's key is admin)",
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createApiKey(ctx.db, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
+      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createApiKey(ctx, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
   }),
   defineCommand({
     name: 'key revoke',
@@ -88,7 +88,7 @@ export const workspaceCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const { topUp } = await import('../../domain/workspace/index.ts');
-        const { balanceMicros } = await topUp(ctx.db, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
+        const { balanceMicros } = await topUp(ctx, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
         return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
       }),
   }),

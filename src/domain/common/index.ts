@@ -1,4 +1,5 @@
 export * from './fields.ts';
+export * from './later.ts';
 export * from './names.ts';
 export * from './paging.ts';
 export * from './periods.ts';
@@ -7,6 +8,7 @@ export * from './rounding.ts';
 export * from './scan-statuses.ts';
 export * from './scan-view.ts';
 export * from './site-jobs.ts';
+export * from './site-lock.ts';
 export * from './site-row-lock.ts';
 export * from './site-types.ts';
 export * from './wait-for.ts';

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import type { CrawlerCheckRow, SiteJobTrigger, SiteRow } from '../../db/schema.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
 import { consumeRateLimit } from '../workspace/index.ts';
 import { crawlerReport } from './report.ts';
@@ -15,7 +14,7 @@ const CHECKS: SiteJobSpec<'crawlerChecks'> = {
   table: 'crawlerChecks',
   staleMs: 15 * 60 * 1000,
   staleError: 'stopped: no progress for 15 minutes (its worker stopped); a new check replaces it',
-  enqueue: (ctx, row) => enqueue(ctx, 'crawler-check', { siteId: row.siteId, checkId: row.id }, { jobId: `crawler-check-${row.id}` }),
+  enqueue: (ctx, row) => ctx.jobs.enqueue('crawler-check', { siteId: row.siteId, checkId: row.id }, { jobId: `crawler-check-${row.id}` }),
 };
 
 export async function requestCrawlerCheck(
@@ -58,7 +57,7 @@ export async function failCrawlerCheck(ctx: AppContext, checkId: number, message
 }
 
 /** The nightly check of every site (a BullMQ job scheduler): each check joins the site's history. */
-export async function runNightlyChecks(ctx: AppContext): Promise<{ queued: number }> {
+export async function runCrawlerCheckTick(ctx: AppContext): Promise<{ queued: number }> {
   let queued = 0;
   let lastId = 0;
   for (;;) {

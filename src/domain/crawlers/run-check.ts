@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { CrawlerChecksTable, CrawlerResultJson } from '../../db/schema.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy, claimSiteJob } from '../common/index.ts';
 import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { LLMS_TXT_MAX_BYTES } from '../../web/llms-txt.ts';
@@ -9,7 +9,6 @@ import { ROBOTS_MAX_BYTES, type CrawlerAccess } from '../../web/robots.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SiteFileError } from '../../web/site-file-error.ts';
 import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
-import { claimSiteJob } from '../common/index.ts';
 import { siteOrigin } from '../sites/index.ts';
 import { recordCrawlerEvents, dispatch } from '../webhooks/index.ts';
 
@@ -125,7 +124,7 @@ export async function runCrawlerCheck(
   siteId: number,
   checkId: number,
   options: { fetcher?: SiteFetcher; reader?: SiteFileReader } = {},
-): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string }> {
+): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { startOfUtcMonth, utcMonthFirstDay } from '../../dates.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { BUSY, withSiteLock } from '../common/index.ts';
 import { rebuildRollups } from './rollups.ts';
 import { answerMonths, dropAnswerMonth, ensureAnswerMonths, MONTHS_AHEAD } from './partitions.ts';
 
@@ -49,7 +48,7 @@ export function firstKeptMonth(now: Date, months: number): string {
   return utcMonthFirstDay(startOfUtcMonth(now, months));
 }
 
-export async function runRetention(ctx: AppContext): Promise<RetentionReport> {
+export async function runRetentionTick(ctx: AppContext): Promise<RetentionReport> {
   const db = ctx.db;
   const now = ctx.clock.now();
   const report: RetentionReport = { monthsMade: [], monthsDropped: [], monthsLocked: [], deleted: [], rebuilt: [], busy: [] };
@@ -97,26 +96,25 @@ export async function runRetention(ctx: AppContext): Promise<RetentionReport> {
     const before = cutoff.get(siteId);
     const old = before !== undefined && (await hasRowsBefore(ctx, siteId, before));
     if (!old && !pending.has(siteId)) continue;
-    try {
-      const answers = await withSiteLock(ctx, siteId, () =>
-        db.transaction().execute(async (trx) => {
-          let n = 0;
-          if (old) {
-            await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).where('month', '<', before).execute();
-            const res = await trx.deleteFrom('answers').where('siteId', '=', siteId).where('month', '<', before).executeTakeFirst();
-            n = Number(res.numDeletedRows);
-          }
-          await rebuildRollups(trx, siteId, 'all');
-          await trx.deleteFrom('retentionRebuilds').where('siteId', '=', siteId).execute();
-          return n;
-        }),
-      );
-      if (old) report.deleted.push({ orgId: orgOf.get(siteId) as number, siteId, before, answers });
-      report.rebuilt.push(siteId);
-    } catch (err) {
-      if (!(err instanceof RetryLaterError)) throw err;
+    const answers = await withSiteLock(ctx, siteId, () =>
+      db.transaction().execute(async (trx) => {
+        let n = 0;
+        if (old) {
+          await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).where('month', '<', before).execute();
+          const res = await trx.deleteFrom('answers').where('siteId', '=', siteId).where('month', '<', before).executeTakeFirst();
+          n = Number(res.numDeletedRows);
+        }
+        await rebuildRollups(trx, siteId, 'all');
+        await trx.deleteFrom('retentionRebuilds').where('siteId', '=', siteId).execute();
+        return n;
+      }),
+    );
+    if (answers === BUSY) {
       report.busy.push(siteId);
+      continue;
     }
+    if (old) report.deleted.push({ orgId: orgOf.get(siteId) as number, siteId, before, answers });
+    report.rebuilt.push(siteId);
   }
   // Autovacuum analyzes partitions, never the partitioned parents; the planner reads both.
   if (report.monthsMade.length || report.monthsDropped.length || report.deleted.length) await sql`ANALYZE answers, answer_facts`.execute(db);

@@ -3,8 +3,7 @@ import { foldName } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { MentionFeedbackRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { BUSY, withSiteLock } from '../common/index.ts';
 import { analyseAnswers, writeFacts, answersWithFacts, serializeAnswer, replaceInRollups, loadBrandBook, correctionsOf } from '../facts/index.ts';
 import { namesInUse } from './names.ts';
 import type { MentionFeedbackInput, MentionFeedbackListQuery } from './schemas.ts';
@@ -102,15 +101,12 @@ export async function addMentionFeedback(ctx: AppContext, site: SiteRow, actor: 
 async function withSiteLockWaiting<T>(ctx: AppContext, siteId: number, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + FEEDBACK_LOCK_WAIT_MS;
   for (;;) {
-    try {
-      return await withSiteLock(ctx, siteId, fn);
-    } catch (err) {
-      if (!(err instanceof RetryLaterError)) throw err;
-      if (Date.now() >= deadline) {
-        throw new ConflictError(`Project ${siteId} is busy: a scan or reanalysis is writing its answers' facts. Nothing was saved; try again in a moment, or when it is done.`);
-      }
-      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    const done = await withSiteLock(ctx, siteId, fn);
+    if (done !== BUSY) return done;
+    if (Date.now() >= deadline) {
+      throw new ConflictError(`Project ${siteId} is busy: a scan or reanalysis is writing its answers' facts. Nothing was saved; try again in a moment, or when it is done.`);
     }
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }
 }
 

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { SiteJobTrigger, SiteRow, SitemapImportRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
 import { consumeRateLimit } from '../workspace/index.ts';
 
@@ -15,7 +14,7 @@ const IMPORTS: SiteJobSpec<'sitemapImports'> = {
   table: 'sitemapImports',
   staleMs: 60 * 60 * 1000,
   staleError: 'stopped: no progress for an hour (its worker stopped); a new import replaces it',
-  enqueue: (ctx, row) => enqueue(ctx, 'sitemap-import', { siteId: row.siteId, importId: row.id }, { jobId: `sitemap-import-${row.id}` }),
+  enqueue: (ctx, row) => ctx.jobs.enqueue('sitemap-import', { siteId: row.siteId, importId: row.id }, { jobId: `sitemap-import-${row.id}` }),
 };
 
 export function serializeImport(row: SitemapImportRow) {
@@ -88,7 +87,7 @@ export async function failImport(ctx: AppContext, importId: number, message: str
 }
 
 /** The nightly import of every site's sitemaps (a BullMQ job scheduler): pages added since are listed the next morning. */
-export async function runNightlyImports(ctx: AppContext): Promise<{ queued: number }> {
+export async function runSitemapImportTick(ctx: AppContext): Promise<{ queued: number }> {
   let queued = 0;
   let lastId = 0;
   for (;;) {

@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy, claimSiteJob } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { SiteFileError } from '../../web/site-file-error.ts';
 import { siteFileReaderFor, type SiteFileReader } from '../../web/site-file-pool.ts';
 import { SitemapError } from '../../web/sitemap-parser.ts';
-import { claimSiteJob } from '../common/index.ts';
 import { siteOrigin } from '../sites/index.ts';
 import { discoverPages, ImportError, type FoundPage } from './discover.ts';
 import { fetchTitles, type TitleResult } from './titles.ts';
@@ -98,7 +97,7 @@ export async function runSitemapImport(
   siteId: number,
   importId: number,
   options: { fetcher?: SiteFetcher; reader?: SiteFileReader; onProgress?: (p: ImportProgress) => void } = {},
-): Promise<{ state: 'done' | 'failed' | 'skipped'; urls?: number; added?: number; error?: string }> {
+): Promise<{ state: 'done' | 'failed' | 'skipped'; urls?: number; added?: number; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,

@@ -1,9 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError, RateLimitedError } from '../../errors.ts';
-import { jobState, removeJob } from '../../queue/job-state.ts';
-import { enqueue } from '../../queue/queues.ts';
-import { connectedAssistants, assistantsFor } from '../providers/index.ts';
+import { connectedAssistants } from '../providers/index.ts';
 import { limitsOf, consumeRateLimit } from '../workspace/index.ts';
 import { rewritesLeftToday, secondsUntilNextUtcDay, takeRewrites } from './rewrite-allowance.ts';
 
@@ -53,7 +51,7 @@ export async function requestRewrite(ctx: AppContext, site: SiteRow) {
   await consumeRateLimit(ctx, 'rewrite', site.id);
   const { pending, rewritesLeftToday: left } = await pendingRewrites(ctx, site);
   const jobId = `rewrite-${site.id}`;
-  const state = await jobState(ctx, 'rewrite', jobId);
+  const state = await ctx.jobs.state('rewrite', jobId);
   if (state === 'live') return { rewrite: { state: 'queued', pending, jobId, rewritesLeftToday: left } };
   if (pending === 0) return { rewrite: { state: 'nothing to do', pending, jobId: null, rewritesLeftToday: left } };
   if (left === 0) {
@@ -63,8 +61,8 @@ export async function requestRewrite(ctx: AppContext, site: SiteRow) {
       secondsUntilNextUtcDay(ctx.clock.now()),
     );
   }
-  if (state !== 'missing') await removeJob(ctx, 'rewrite', jobId);
-  await enqueue(ctx, 'rewrite', { siteId: site.id }, { jobId });
+  if (state !== 'missing') await ctx.jobs.remove('rewrite', jobId);
+  await ctx.jobs.enqueue('rewrite', { siteId: site.id }, { jobId });
   return { rewrite: { state: 'queued', pending, jobId, rewritesLeftToday: left } };
 }
 
@@ -98,7 +96,7 @@ export async function runRewrite(ctx: AppContext, siteId: number): Promise<Rewri
   const site = await ctx.db.selectFrom('sites').select(['orgId', 'language', 'location']).where('id', '=', siteId).executeTakeFirst();
   if (!site) return { rewritten: 0, kept: 0, leftForCap: 0 };
   const perDay = await rewritesPerDay(ctx, site.orgId);
-  const assistants = assistantsFor(ctx);
+  const assistants = await ctx.assistants();
   let rewritten = 0;
   let kept = 0;
   let leftForCap = 0;

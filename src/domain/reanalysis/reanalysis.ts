@@ -2,9 +2,7 @@ import { sql, type InferResult } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { ReanalysisStatus, SiteRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
-import { enqueue } from '../../queue/queues.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { BUSY, withSiteLock, type Busy } from '../common/index.ts';
 import { loadBrandBook, analyseAnswers, factsKey, warnUnread, writeFacts, rebuildRollups, correctionsOf } from '../facts/index.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
 
@@ -66,7 +64,7 @@ export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: 
   const row = created ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').orderBy('id', 'desc').executeTakeFirst());
   // The queued one started running in between: ask again, and a new one is queued.
   if (!row) return requestReanalysis(ctx, site, reason, waitMs);
-  await enqueue(ctx, 'reanalyse', { siteId: site.id, reanalysisId: row.id }, { jobId: `reanalyse-${row.id}` });
+  await ctx.jobs.enqueue('reanalysis', { siteId: site.id, reanalysisId: row.id }, { jobId: `reanalysis-${row.id}` });
   const deadline = Date.now() + waitMs;
   for (;;) {
     const current = await view(ctx, site.id, row.id);
@@ -76,7 +74,7 @@ export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: 
 }
 
 /**
- * The reanalyse job: under the site's lock, re-reads the site's answers in
+ * The `reanalysis` job: under the site's lock, re-reads the site's answers in
  * batches (memory flat in the number of answers), rewrites their facts with
  * the current names and each answer's corrections, then rebuilds the
  * rollups that depend on facts in one transaction.
@@ -86,7 +84,7 @@ export async function runReanalysis(
   siteId: number,
   reanalysisId: number,
   onProgress: (answersRead: number) => void = () => undefined,
-): Promise<{ answers: number; verdictsChanged: number }> {
+): Promise<{ answers: number; verdictsChanged: number } | Busy> {
   return withSiteLock(ctx, siteId, async (lost) => {
     const db = ctx.db;
     await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
@@ -157,7 +155,10 @@ export async function runReanalysis(
   });
 }
 
-export interface ReanalyseAllProgress {
+/** How long a site whose lock another job holds is waited for before trying again. */
+const SITE_BUSY_WAIT_MS = 2_000;
+
+export interface ReanalysisProgress {
   sites: number;
   sitesDone: number;
   answers: number;
@@ -169,10 +170,10 @@ export interface ReanalyseAllProgress {
  * of every site (or the given ones) in this process, one site at a time, each
  * as a recorded reanalysis. A site whose lock another job holds is waited for.
  */
-export async function reanalyseSites(
+export async function reanalysisOfSites(
   ctx: AppContext,
   siteIds: number[] | 'all',
-  onProgress: (p: ReanalyseAllProgress) => void = () => undefined,
+  onProgress: (p: ReanalysisProgress) => void = () => undefined,
 ): Promise<{ sites: number; answers: number; verdictsChanged: number }> {
   let query = ctx.db
     .selectFrom('sites as s')
@@ -189,7 +190,7 @@ export async function reanalyseSites(
   if (siteIds !== 'all') query = query.where('s.id', 'in', siteIds.length ? siteIds : [0]);
   const sites = await query.execute();
   if (siteIds !== 'all' && sites.length !== siteIds.length) throw new NotFoundError(`No project with id ${siteIds.filter((id) => !sites.some((s) => s.id === id)).join(', ')}`);
-  const progress: ReanalyseAllProgress = { sites: sites.length, sitesDone: 0, answers: sites.reduce((n, s) => n + Number(s.answers ?? 0), 0), answersDone: 0 };
+  const progress: ReanalysisProgress = { sites: sites.length, sitesDone: 0, answers: sites.reduce((n, s) => n + Number(s.answers ?? 0), 0), answersDone: 0 };
   let verdictsChanged = 0;
   onProgress({ ...progress });
   for (const site of sites) {
@@ -208,15 +209,13 @@ export async function reanalyseSites(
         .executeTakeFirst()) ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').executeTakeFirstOrThrow());
     const before = progress.answersDone;
     for (;;) {
-      try {
-        const result = await runReanalysis(ctx, site.id, row.id, (read) => onProgress({ ...progress, answersDone: before + read }));
+      const result = await runReanalysis(ctx, site.id, row.id, (read) => onProgress({ ...progress, answersDone: before + read }));
+      if (result !== BUSY) {
         verdictsChanged += result.verdictsChanged;
         progress.answersDone = before + result.answers;
         break;
-      } catch (err) {
-        if (!(err instanceof RetryLaterError)) throw err;
-        await new Promise((r) => setTimeout(r, err.delayMs));
       }
+      await new Promise((r) => setTimeout(r, SITE_BUSY_WAIT_MS));
     }
     progress.sitesDone++;
     onProgress({ ...progress });

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { storeAnswers, type NewAnswer, analyseAnswers } from '../facts/index.ts';
-import { release, settle, type ScanMoneyRef } from './money.ts';
+import type { ScanPurse } from './purse.ts';
 
 export interface PendingAnswer {
   answer: NewAnswer;
@@ -29,9 +29,10 @@ const MAX_QUEUED = 4;
  * waits, so asking never runs far ahead of storing. Answers still
  * buffered when a worker dies were never stored: their reservations are
  * released when the scan resumes and they are asked again; answers stored but
- * not yet charged are charged then (settleMissing). Nothing is charged twice.
+ * not yet charged are charged then (the purse's `squareUp`). Nothing is charged twice.
+ * The money is the purse's: the writer tells it which calls were stored.
  */
-export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: BrandBook) {
+export function createAnswerWriter(ctx: AppContext, purse: ScanPurse, book: BrandBook) {
   let buffer: PendingAnswer[] = [];
   let timer: NodeJS.Timeout | null = null;
   const writes = pLimit(WRITES_IN_FLIGHT);
@@ -51,17 +52,16 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
       items.map((i, n) => ({ ...i.answer, facts: facts[n] })),
       book,
     );
-    await settle(
-      ctx,
-      ref,
-      items.flatMap((item, i) => {
-        const s = stored[i];
-        return s && item.answer.error === null ? [{ answerId: s.answerId, priceMicros: item.reservedMicros, reservedAt: item.reservedAt, description: item.description }] : [];
-      }),
+    // Charged when answered and stored; failed calls and answers that were already stored give their reservation back.
+    await purse.account(
+      items.map((item, i) => ({
+        answerId: stored[i]?.answerId ?? null,
+        answered: item.answer.error === null,
+        priceMicros: item.reservedMicros,
+        reservedAt: item.reservedAt,
+        description: item.description,
+      })),
     );
-    // Failed calls and answers that were already stored give their reservation back.
-    const unpaid = items.filter((item, i) => item.answer.error !== null || stored[i] === null);
-    for (const item of unpaid) await release(ctx, ref, item.reservedMicros, item.reservedAt);
   }
 
   function flush(): void {
@@ -73,7 +73,7 @@ export function createAnswerWriter(ctx: AppContext, ref: ScanMoneyRef, book: Bra
     const done = writes(() =>
       write(items).catch(async (err: Error) => {
         failure ??= err;
-        for (const item of items) await release(ctx, ref, item.reservedMicros, item.reservedAt).catch(() => undefined);
+        await purse.releaseAll(items.map((item) => ({ priceMicros: item.reservedMicros, reservedAt: item.reservedAt })));
       }),
     );
     inFlight.add(done);

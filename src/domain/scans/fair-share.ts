@@ -1,7 +1,6 @@
 import { sleep } from '../../assistants/retry.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
-import { gateFor } from '../providers/index.ts';
 
 /**
  * A site's turn at a provider account: every site with a scan running
@@ -49,7 +48,7 @@ export interface SiteShare {
 }
 
 export async function joinShare(ctx: AppContext, upstream: UpstreamKey, siteId: number): Promise<SiteShare> {
-  const gate = gateFor(ctx);
+  const gate = await ctx.gate();
   const key = `${ctx.config.redisPrefix}:share:${upstream}`;
   const member = String(siteId);
   let active = 1;

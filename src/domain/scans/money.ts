@@ -12,7 +12,8 @@ import { utcMonthFirstDay } from '../../dates.ts';
  * order org, site month, scan). A stored answer turns its reservation into a
  * charge (a ledger entry, unique per answer); a failed call releases it. So
  * with any number of workers no scan passes its budget, no cap is passed and
- * the balance never goes negative.
+ * the balance never goes negative. These are the purse's SQL: only
+ * ./purse.ts, the one owner of a scan's money, calls them.
  */
 
 export interface ScanMoneyRef {

@@ -1,7 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
-import { jobState, removeJob } from '../../queue/job-state.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { endScan, failScan } from './run.ts';
 
 /**
@@ -18,7 +16,7 @@ export interface Reconciled {
   cancelled: number[];
 }
 
-export async function reconcileScans(ctx: AppContext): Promise<Reconciled> {
+export async function runScanReconcile(ctx: AppContext): Promise<Reconciled> {
   // A scan inserted a moment ago is queued right after its row commits: give it time.
   const before = new Date(ctx.clock.now().getTime() - 2 * ctx.config.jobLockMs);
   const scans = await ctx.db
@@ -31,7 +29,7 @@ export async function reconcileScans(ctx: AppContext): Promise<Reconciled> {
   const out: Reconciled = { resumed: [], failed: [], cancelled: [] };
   for (const scan of scans) {
     const jobId = `scan-${scan.id}`;
-    const state = await jobState(ctx, 'scan', jobId);
+    const state = await ctx.jobs.state('scan', jobId);
     if (state === 'live') continue;
     if (scan.status === 'cancelling') {
       await endScan(ctx, { scanId: scan.id, siteId: scan.siteId, orgId: scan.orgId }, null);
@@ -40,8 +38,8 @@ export async function reconcileScans(ctx: AppContext): Promise<Reconciled> {
       await failScan(ctx, scan.id, 'the scan job failed its last attempt');
       out.failed.push(scan.id);
     } else {
-      if (state === 'ended') await removeJob(ctx, 'scan', jobId);
-      await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId });
+      if (state === 'ended') await ctx.jobs.remove('scan', jobId);
+      await ctx.jobs.enqueue('scan', { scanId: scan.id }, { jobId });
       out.resumed.push(scan.id);
     }
   }

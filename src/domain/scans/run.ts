@@ -4,15 +4,14 @@ import { findModel, providerEntry, type ModelEntry, type ProviderKey } from '../
 import type { BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchItemJson, ScanRow, SiteRow, StopReason } from '../../db/schema.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { Later, withSiteLock, type Busy } from '../common/index.ts';
 import { createAnswerWriter, type PendingAnswer } from './answer-writer.ts';
-import { assistantsFor, concurrencyFor, upstreamOf, chargedPrice } from '../providers/index.ts';
-import type { UpstreamKey } from '../../assistants/types.ts';
+import { concurrencyFor, upstreamOf, chargedPrice } from '../providers/index.ts';
+import type { UpstreamKey } from '../../assistants/index.ts';
 import { joinShare, type SiteShare } from './fair-share.ts';
 import { loadBrandBook } from '../facts/index.ts';
-import { release, releaseScanReservations, reserveUnits, settleMissing, type ScanMoneyRef } from './money.ts';
-import { createPurse } from './purse.ts';
+
+import { scanPurse, type LanePurse, type ScanMoneyRef, type ScanPurse } from './purse.ts';
 import { closeScan } from '../webhooks/index.ts';
 
 /**
@@ -22,7 +21,7 @@ import { closeScan } from '../webhooks/index.ts';
  * per scan, prompt, provider and sample). Synchronous models are asked in the
  * site's turn at its provider account (./fair-share.ts; the account's limits
  * hold across processes in the gate), taking each price from the lane's reserved block
- * (./scan-purse.ts) just before its call; batch and
+ * (./purse.ts, the one owner of the scan's money) just before its call; batch and
  * queue models are submitted, then the job re-delays itself to poll them.
  */
 
@@ -51,10 +50,9 @@ interface Ask {
 /** A batch request's id: `p<prompt>` for the first sample (as before samples), `p<prompt>s<n>` for the others. */
 const batchItemId = (ask: Ask) => (ask.sample === 1 ? `p${ask.prompt.id}` : `p${ask.prompt.id}s${ask.sample}`);
 
-type Purse = ReturnType<typeof createPurse>;
-
 interface RunState {
   ctx: AppContext;
+  purse: ScanPurse;
   writer: ReturnType<typeof createAnswerWriter>;
   scan: ScanRow;
   site: SiteRow;
@@ -118,7 +116,7 @@ function pending(st: RunState, work: ProviderWork, ask: Ask, result: { answer: A
   };
 }
 
-async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask): Promise<void> {
+async function askOne(st: RunState, work: ProviderWork, purse: LanePurse, ask: Ask): Promise<void> {
   const { prompt } = ask;
   if (halted(st)) return;
   const unit = await purse.take();
@@ -129,7 +127,9 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
   const reservedAt = unit.reservedAt;
   let result: { answer: AskResult } | { error: string };
   try {
-    const answer = await assistantsFor(st.ctx).ask({
+    const answer = await (
+      await st.ctx.assistants()
+    ).ask({
       provider: work.provider,
       model: work.model.id,
       prompt: prompt.text,
@@ -140,7 +140,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
     result = { answer };
   } catch (err) {
     if (!(err instanceof AssistantError)) {
-      await release(st.ctx, st.ref, work.priceMicros, reservedAt);
+      await st.purse.release(work.priceMicros, reservedAt);
       throw err;
     }
     result = { error: `${err.reason}: ${err.message}` };
@@ -150,7 +150,7 @@ async function askOne(st: RunState, work: ProviderWork, purse: Purse, ask: Ask):
 
 async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Promise<void> {
   if (halted(st) || asks.length === 0) return;
-  const reservation = await reserveUnits(st.ctx, st.ref, work.priceMicros, asks.length);
+  const reservation = await st.purse.reserve(work.priceMicros, asks.length);
   if (reservation.limitedBy) st.stop ??= reservation.limitedBy;
   const items: (BatchItemJson & { ask: Ask })[] = asks.slice(0, reservation.granted).map((ask) => ({
     id: batchItemId(ask),
@@ -164,7 +164,9 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
   const reservedAt = st.ctx.clock.now();
   let handle: BatchHandle;
   try {
-    handle = await assistantsFor(st.ctx).submitBatch(
+    handle = await (
+      await st.ctx.assistants()
+    ).submitBatch(
       items.map((i) => ({
         id: i.id,
         provider: work.provider,
@@ -176,7 +178,7 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
       })),
     );
   } catch (err) {
-    for (const i of items) await release(st.ctx, st.ref, i.priceMicros, reservedAt);
+    for (const i of items) await st.purse.release(i.priceMicros, reservedAt);
     if (err instanceof AssistantError && !err.retryable) {
       for (const i of items) await st.writer.add(pending(st, work, i.ask, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
       return;
@@ -201,7 +203,7 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
   let stillPending = 0;
   for (const batch of open) {
     const work = works.find((w) => w.provider === batch.provider);
-    const poll = await assistantsFor(st.ctx).pollBatch(batch.handle as BatchHandle);
+    const poll = await (await st.ctx.assistants()).pollBatch(batch.handle as BatchHandle);
     if (!poll.done || !work) {
       stillPending++;
       continue;
@@ -230,8 +232,7 @@ async function finish(st: RunState): Promise<void> {
  * gone.
  */
 export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState['stop']): Promise<void> {
-  await settleMissing(ctx, ref);
-  await releaseScanReservations(ctx, ref);
+  await scanPurse(ctx, ref).squareUp();
   const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
   // The final update, with the scan's webhook events in its transaction (domain/webhooks/scan-events.ts).
@@ -240,7 +241,11 @@ export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState
   await ctx.db.updateTable('scanBatches').set({ status: 'abandoned', finishedAt: ctx.clock.now() }).where('scanId', '=', ref.scanId).where('status', '=', 'pending').execute();
 }
 
-export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string }> {
+/**
+ * The `scan` job. BUSY when another job holds the site; a `Later` while
+ * submitted batches are still running (the job polls again then).
+ */
+export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string } | Busy | Later> {
   const first = await ctx.db.selectFrom('scans').select(['siteId', 'status']).where('id', '=', scanId).executeTakeFirst();
   if (!first || FINAL.includes(first.status)) return { status: first?.status ?? 'missing' };
   return withSiteLock(ctx, first.siteId, async (lockLost) => {
@@ -249,14 +254,14 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
     const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
     const book = await loadBrandBook(ctx.db, site.id);
-    const st: RunState = { ctx, scan, site, ref, book, writer: createAnswerWriter(ctx, ref, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
+    const purse = scanPurse(ctx, ref);
+    const st: RunState = { ctx, purse, scan, site, ref, book, writer: createAnswerWriter(ctx, purse, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
 
     // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
     // so give them back, keeping only what submitted batches still hold.
     const pendingBatches = await ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', scanId).where('status', '=', 'pending').execute();
     const heldByBatches = pendingBatches.reduce((sum, b) => sum + b.items.reduce((s, i) => s + i.priceMicros, 0), 0);
-    await settleMissing(ctx, ref);
-    await releaseScanReservations(ctx, ref, heldByBatches);
+    await purse.squareUp(heldByBatches);
     if (st.cancelled) {
       await finish(st);
       return { status: 'cancelled' };
@@ -326,7 +331,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
               const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
               // The site's share admits each call; this only bounds how many wait for their turn at once.
               const limit = pLimit(concurrency);
-              const purse = createPurse(ctx, ref, work.priceMicros, lane.length, concurrency);
+              const purse = st.purse.lane(work.priceMicros, lane.length, concurrency);
               try {
                 await Promise.all(
                   lane.map((ask) =>
@@ -350,7 +355,7 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       // Answers already paid for are stored above; the run that now holds the lock does the rest.
       if (lockLost.aborted) throw new Error(`scan ${scanId} lost its site lock; another run continues it`);
       const stillPending = halted(st) ? 0 : await pollBatches(st, works, prompts);
-      if (stillPending > 0) throw new RetryLaterError(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
+      if (stillPending > 0) return new Later(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {
       clearInterval(watcher);
     }
@@ -365,7 +370,6 @@ export async function failScan(ctx: AppContext, scanId: number, error: string): 
   const scan = await ctx.db.selectFrom('scans').select(['siteId', 'orgId']).where('id', '=', scanId).executeTakeFirst();
   if (!scan) return;
   const ref = { scanId, siteId: scan.siteId, orgId: scan.orgId };
-  await settleMissing(ctx, ref);
-  await releaseScanReservations(ctx, ref);
+  await scanPurse(ctx, ref).squareUp();
   await closeScan(ctx, scanId, { status: 'failed', stopReason: 'error', error }, ['queued', 'running', 'cancelling']);
 }

@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.ts';
 import type { ScanRow, ScanTrigger, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../errors.ts';
 import { formatUsd, microsToUsd } from '../../money.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { utcMonthFirstDay } from '../../dates.ts';
 import { ensureAnswerMonths, answersWithFacts, serializeAnswer } from '../facts/index.ts';
 import { limitsOf, scansUsedThisMonth } from '../workspace/index.ts';
@@ -148,7 +147,7 @@ export async function startScan(
   });
   // Its answers' partition, should the nightly job not have made it ahead (one catalog look-up when it has).
   await ensureAnswerMonths(ctx.db, scan.createdAt);
-  await enqueue(ctx, 'scan', { scanId: scan.id }, { jobId: `scan-${scan.id}`, delayMs: options.delayMs });
+  await ctx.jobs.enqueue('scan', { scanId: scan.id }, { jobId: `scan-${scan.id}`, delayMs: options.delayMs });
   return { scan: serializeScan(scan), estimate: estimateView(plan) };
 }
 

@@ -11,7 +11,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * the night. Each site is claimed by moving its next scan date first, so a
  * tick that runs twice starts nothing twice.
  */
-export async function runNightlyTick(ctx: AppContext): Promise<{ started: number; refused: { siteId: number; reason: string }[] }> {
+export async function runScanTick(ctx: AppContext): Promise<{ started: number; refused: { siteId: number; reason: string }[] }> {
   const now = ctx.clock.now();
   const due = await ctx.db.selectFrom('sites').selectAll().where('scheduleEnabled', '=', true).where('nextScanAt', '<=', now).orderBy('nextScanAt').orderBy('id').execute();
   const spreadMs = ctx.config.scans.scheduleSpreadMinutes * 60_000;

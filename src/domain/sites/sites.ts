@@ -54,8 +54,9 @@ export async function findSite(db: Db, orgId: number, siteId: number): Promise<S
 }
 
 /** A site of any workspace, for operator commands (no key scopes them). */
-export async function findSiteForOperator(db: Db, siteId: number): Promise<SiteRow> {
-  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+/** An operator's look-up of a site by id alone, across workspaces (the CLI). */
+export async function findSiteForOperator(ctx: AppContext, siteId: number): Promise<SiteRow> {
+  const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
   if (!site) throw new NotFoundError(`No project with id ${siteId}`);
   return site;
 }

@@ -3,8 +3,6 @@ import type { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
 import { readGateState, resolveLimits } from '../../assistants/limits.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
-import { QUEUE_NAMES } from '../../queue/catalog.ts';
-import { queueFor } from '../../queue/queues.ts';
 
 /**
  * System: what an operator watches, read on demand (the API's /metrics,
@@ -24,8 +22,8 @@ export interface QueueState {
 /** Jobs per state of every queue of the catalog. */
 export async function queueStates(ctx: AppContext): Promise<QueueState[]> {
   return Promise.all(
-    QUEUE_NAMES.map(async (queue) => {
-      const counts = await queueFor(ctx, queue).getJobCounts(...QUEUE_STATES);
+    (await ctx.jobs.queueNames()).map(async (queue) => {
+      const counts = await ctx.jobs.queue(queue).getJobCounts(...QUEUE_STATES);
       return { queue, counts: Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueJobState, number> };
     }),
   );
@@ -37,7 +35,7 @@ export async function queueStates(ctx: AppContext): Promise<QueueState[]> {
  * refuses CLIENT LIST (some managed services) makes this fail.
  */
 export async function liveWorkers(ctx: AppContext): Promise<Record<string, number>> {
-  const counts = await Promise.all(QUEUE_NAMES.map(async (queue) => [queue, await queueFor(ctx, queue).getWorkersCount()] as const));
+  const counts = await Promise.all((await ctx.jobs.queueNames()).map(async (queue) => [queue, await ctx.jobs.queue(queue).getWorkersCount()] as const));
   return Object.fromEntries(counts);
 }
 

@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.ts';
 import type { CrawlerLogImportRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, RateLimitedError } from '../../errors.ts';
 import type { LogFormatChoice } from '../../logs/record.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { waitFor } from '../common/index.ts';
 import type { CrawlerLogListQuery, CrawlerLogPull } from './schemas.ts';
 
@@ -151,7 +150,7 @@ export async function createImport(ctx: AppContext, siteId: number, userId: numb
     .executeTakeFirstOrThrow();
   if (input.source === 'cli') return row;
   try {
-    await enqueue(ctx, 'log-import', { siteId, importId: row.id }, { jobId: `log-import-${row.id}` });
+    await ctx.jobs.enqueue('log-import', { siteId, importId: row.id }, { jobId: `log-import-${row.id}` });
   } catch (err) {
     // Not left queued with no job: it would count as waiting for an hour.
     await ctx.db

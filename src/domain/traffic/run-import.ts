@@ -4,7 +4,7 @@ import { decodeLog, LogDecodeError } from '../../logs/decode.ts';
 import { ERRORS_KEPT } from '../../logs/reader.ts';
 import { BatchReader } from '../../logs/batch-reader.ts';
 import type { ReadCut } from '../../logs/threaded-reader.ts';
-import { withSiteLock } from '../../queue/site-lock.ts';
+import { withSiteLock, type Busy } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
 import { findImport } from './imports.ts';
@@ -93,7 +93,12 @@ async function logSource(ctx: AppContext, importId: number, options: RunOptions,
   throw new LogDecodeError('nothing to read: the import has no log (it was read before, or never sent)');
 }
 
-export async function runLogImport(ctx: AppContext, siteId: number, importId: number, options: RunOptions = {}): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string }> {
+export async function runLogImport(
+  ctx: AppContext,
+  siteId: number,
+  importId: number,
+  options: RunOptions = {},
+): Promise<{ state: 'done' | 'failed' | 'skipped'; error?: string } | Busy> {
   return withSiteLock(
     ctx,
     siteId,

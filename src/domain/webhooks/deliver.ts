@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery, type Executor } from '../../db/database.ts';
-import type { Config } from '../../config.ts';
 import type { DeliveryStatus, WebhookFormat } from '../../db/schema.ts';
-import { RetryLaterError } from '../../queue/retry-later.ts';
+import { Later } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
-import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
+import type { SiteFetcher } from '../../web/site-fetch.ts';
 import { postThroughGuard } from '../../web/webhook-post.ts';
 import type { EventType } from './event-types.ts';
 import { takeSlot } from './in-flight.ts';
@@ -30,15 +29,6 @@ import { slackMessage } from './slack.ts';
 export const KEEP_ANSWER_BYTES = 1024;
 
 const USER_AGENT = (contactUrl: string) => `SightlineWebhooks/1.0 (+${contactUrl})`;
-
-const fetchers = new WeakMap<Config, SiteFetcher>();
-
-/** The deployment's fetch guard, made once per configuration. */
-function fetcherOf(ctx: AppContext): SiteFetcher {
-  let fetcher = fetchers.get(ctx.config);
-  if (!fetcher) fetchers.set(ctx.config, (fetcher = siteFetcherFor(ctx.config)));
-  return fetcher;
-}
 
 interface DeliveryRow {
   id: number;
@@ -254,7 +244,7 @@ async function record(
 }
 
 /** Why a delivery could not be taken: finished, disabled, early or held by another run. */
-async function notTaken(ctx: AppContext, deliveryId: number, now: Date): Promise<{ state: DeliveryStatus | 'missing' }> {
+async function notTaken(ctx: AppContext, deliveryId: number, now: Date): Promise<{ state: DeliveryStatus | 'missing' } | Later> {
   const row = await loadDelivery(ctx, deliveryId);
   if (!row) return { state: 'missing' };
   if (row.status !== 'pending') return { state: row.status };
@@ -264,17 +254,17 @@ async function notTaken(ctx: AppContext, deliveryId: number, now: Date): Promise
   }
   const early = row.nextAttemptAt.getTime() - now.getTime();
   // Queued again ahead of its time (the reconciler, a re-queued job): wait for it.
-  if (early > 0) throw new RetryLaterError(`delivery ${deliveryId} is due in ${early} ms`, early);
+  if (early > 0) return new Later(`delivery ${deliveryId} is due in ${early} ms`, early);
   const held = row.leaseUntil ? row.leaseUntil.getTime() - now.getTime() : 0;
-  throw new RetryLaterError(`delivery ${deliveryId} is being sent by another run`, Math.max(500, held));
+  return new Later(`delivery ${deliveryId} is being sent by another run`, Math.max(500, held));
 }
 
-/** Runs one attempt of a delivery (the job's body); `replay` for an attempt a person asked for. */
-export async function runDelivery(
+/** Runs one attempt of a delivery (the job's body); `replay` for an attempt a person asked for. A `Later` when the next attempt is due later. */
+export async function runWebhookDelivery(
   ctx: AppContext,
   deliveryId: number,
   options: { replay?: boolean; fetcher?: SiteFetcher } = {},
-): Promise<{ state: DeliveryStatus | 'missing' | 'skipped'; statusCode?: number | null }> {
+): Promise<{ state: DeliveryStatus | 'missing' | 'skipped'; statusCode?: number | null } | Later> {
   const replay = options.replay === true;
   const now = ctx.clock.now();
   // Time an attempt may take, and then some for recording it: a run holds the delivery and a slot this long at most.
@@ -303,11 +293,11 @@ export async function runDelivery(
   if (!slot) {
     if (!replay) await ctx.db.updateTable('webhookDeliveries').set({ leaseUntil: null }).where('id', '=', deliveryId).execute();
     // Spread out, so the waiting deliveries of a slow receiver do not all come back at once.
-    throw new RetryLaterError(`webhook ${row.webhookId} has ${ctx.config.webhooks.maxInFlight} attempts in flight`, 1_000 + Math.round(Math.random() * 2_000));
+    return new Later(`webhook ${row.webhookId} has ${ctx.config.webhooks.maxInFlight} attempts in flight`, 1_000 + Math.round(Math.random() * 2_000));
   }
   let outcome: AttemptOutcome;
   try {
-    outcome = await attempt(ctx, row, options.fetcher ?? fetcherOf(ctx));
+    outcome = await attempt(ctx, row, options.fetcher ?? (await ctx.webhookFetcher()));
   } finally {
     await slot.release();
   }
@@ -315,6 +305,6 @@ export async function runDelivery(
   const log = { deliveryId, webhookId: row.webhookId, statusCode: outcome.statusCode, ms: outcome.latencyMs, state: after.status, replay };
   if (outcome.error === null) ctx.logger.debug(log, 'webhook delivered');
   else ctx.logger.info({ ...log, error: outcome.error }, 'webhook attempt failed');
-  if (after.retryInMs !== null) throw new RetryLaterError(`delivery ${deliveryId} failed (${outcome.error}); next attempt in ${after.retryInMs} ms`, after.retryInMs);
+  if (after.retryInMs !== null) return new Later(`delivery ${deliveryId} failed (${outcome.error}); next attempt in ${after.retryInMs} ms`, after.retryInMs);
   return { state: after.status, statusCode: outcome.statusCode };
 }

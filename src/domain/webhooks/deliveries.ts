@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
-import { enqueue } from '../../queue/queues.ts';
 import { waitFor } from '../common/index.ts';
 import { consumeRateLimit } from '../workspace/index.ts';
 import { draft, type EventType } from './event-types.ts';
@@ -133,7 +132,7 @@ export async function replayDelivery(ctx: AppContext, orgId: number, webhookId: 
     .executeTakeFirst();
   if (!row) throw new NotFoundError(`No delivery with id ${deliveryId} for this webhook`);
   // Its own job id per replay: the delivery's regular job may be waiting for a retry.
-  await enqueue(ctx, 'webhook-delivery', { deliveryId, replay: row.replays }, { jobId: `webhook-replay-${deliveryId}-${row.replays}` });
+  await ctx.jobs.enqueue('webhook-delivery', { deliveryId, replay: row.replays }, { jobId: `webhook-replay-${deliveryId}-${row.replays}` });
   return { delivery: await settled(ctx, webhookId, deliveryId, row.attempts) };
 }
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { enqueueMany } from '../../queue/queues.ts';
 import { EVENT_TYPES, type EventDraft, type EventType } from './event-types.ts';
 
 /**
@@ -71,8 +70,7 @@ export async function recordEvents(db: Executor, drafts: readonly EventDraft[], 
 export async function dispatch(ctx: AppContext, deliveryIds: readonly number[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   try {
-    await enqueueMany(
-      ctx,
+    await ctx.jobs.enqueueMany(
       'webhook-delivery',
       deliveryIds.map((id) => ({ payload: { deliveryId: id }, jobId: deliveryJobId(id) })),
     );

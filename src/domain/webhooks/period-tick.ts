@@ -51,7 +51,7 @@ export async function comparePeriod(ctx: AppContext, siteId: number, period: Per
   return ids.length;
 }
 
-export async function runPeriodTick(ctx: AppContext): Promise<{ compared: number; deliveries: number }> {
+export async function runWebhookPeriodTick(ctx: AppContext): Promise<{ compared: number; deliveries: number }> {
   const today = utcDay(ctx.clock.now());
   let compared = 0;
   let deliveries = 0;

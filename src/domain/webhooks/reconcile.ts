@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { jobState, removeJob } from '../../queue/job-state.ts';
-import { enqueueMany } from '../../queue/queues.ts';
 import { deliveryJobId } from './outbox.ts';
 
 /**
@@ -19,7 +17,7 @@ const PER_RUN = 500;
 export const EVENT_DAYS = 30;
 const DELETE_PER_RUN = 5_000;
 
-export async function reconcileDeliveries(ctx: AppContext): Promise<{ requeued: number; deleted: number }> {
+export async function runWebhookReconcile(ctx: AppContext): Promise<{ requeued: number; deleted: number }> {
   const now = ctx.clock.now();
   const overdue = new Date(now.getTime() - 2 * ctx.config.jobLockMs);
   const rows = await ctx.db
@@ -34,13 +32,12 @@ export async function reconcileDeliveries(ctx: AppContext): Promise<{ requeued: 
   const again: number[] = [];
   for (const { id } of rows) {
     const jobId = deliveryJobId(id);
-    const state = await jobState(ctx, 'webhook-delivery', jobId);
+    const state = await ctx.jobs.state('webhook-delivery', jobId);
     if (state === 'live') continue;
-    if (state !== 'missing') await removeJob(ctx, 'webhook-delivery', jobId);
+    if (state !== 'missing') await ctx.jobs.remove('webhook-delivery', jobId);
     again.push(id);
   }
-  await enqueueMany(
-    ctx,
+  await ctx.jobs.enqueueMany(
     'webhook-delivery',
     again.map((id) => ({ payload: { deliveryId: id }, jobId: deliveryJobId(id) })),
   );

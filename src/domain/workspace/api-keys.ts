@@ -1,6 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
 import type { KeyRole } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { ROLE_RANK, capForKey } from './roles.ts';
@@ -35,7 +34,8 @@ export interface CreatedKey {
 }
 
 /** Without a role the key gets the creator's own role (an owner's key is admin); never more. */
-export async function createApiKey(db: Db, input: { orgId: number; userId: number; name: string; role?: KeyRole }): Promise<CreatedKey> {
+export async function createApiKey(ctx: AppContext, input: { orgId: number; userId: number; name: string; role?: KeyRole }): Promise<CreatedKey> {
+  const { db } = ctx;
   const membership = await requireMembership(db, input.orgId, input.userId);
   const cap = capForKey(membership.role);
   const role = input.role ?? cap;
@@ -52,7 +52,7 @@ export async function createApiKey(db: Db, input: { orgId: number; userId: numbe
     .returning(['id'])
     .executeTakeFirstOrThrow();
   // A key made here works here at once: this process forgets its refusals (rare, and cheap to learn again).
-  refusalsOf({ db }).clear();
+  refusalsOf(ctx).clear();
   return { id: row.id, key, name, prefix, role, orgId: input.orgId, userId: input.userId };
 }
 

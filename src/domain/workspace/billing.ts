@@ -8,7 +8,8 @@ import { formatUsd, microsToUsd, type Micros } from '../../money.ts';
 import { monthKey, startOfUtcMonth } from '../../dates.ts';
 
 /** Credits the balance and records the ledger entry in one transaction. */
-export async function topUp(db: Db, input: { orgId: number; amountMicros: Micros; createdBy?: number | null; description?: string }) {
+export async function topUp(ctx: AppContext, input: { orgId: number; amountMicros: Micros; createdBy?: number | null; description?: string }) {
+  const { db } = ctx;
   if (!Number.isSafeInteger(input.amountMicros) || input.amountMicros <= 0) throw new BadRequestError('A top-up must be a positive amount');
   return db.transaction().execute(async (trx) => {
     const org = await trx

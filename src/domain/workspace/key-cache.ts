@@ -42,27 +42,25 @@ export interface CacheEntry {
  * (a guess must first collide with a secret-seeded hash, then be timed to
  * the nanosecond over the network); the database is still queried by SHA-256.
  */
-const caches = new WeakMap<AppContext['db'], Map<string, CacheEntry>>();
-
-/** This process's cached look-ups, by key. */
-export function cacheOf(ctx: Pick<AppContext, 'db'>): Map<string, CacheEntry> {
-  let cache = caches.get(ctx.db);
-  if (!cache) caches.set(ctx.db, (cache = new Map()));
-  return cache;
+export class KeyCache {
+  /** This process's cached look-ups, by key. */
+  readonly entries = new Map<string, CacheEntry>();
+  /**
+   * Refused keys as sent, each with the monotonic time its refusal ends. Kept
+   * apart from the principals: a refusal carries no workspace, and is dropped
+   * by every announced change.
+   */
+  readonly refusals = new Map<string, number>();
 }
 
-/**
- * Refused keys as sent, each with the monotonic time its refusal ends. Kept
- * apart from the principals: a refusal carries no workspace, and is dropped
- * by every announced change.
- */
-const refusals = new WeakMap<AppContext['db'], Map<string, number>>();
+/** This process's cached look-ups, by key (`ctx.keys`, made with the context). */
+export function cacheOf(ctx: Pick<AppContext, 'keys'>): Map<string, CacheEntry> {
+  return ctx.keys.entries;
+}
 
 /** This process's refused keys. */
-export function refusalsOf(ctx: Pick<AppContext, 'db'>): Map<string, number> {
-  let map = refusals.get(ctx.db);
-  if (!map) refusals.set(ctx.db, (map = new Map()));
-  return map;
+export function refusalsOf(ctx: Pick<AppContext, 'keys'>): Map<string, number> {
+  return ctx.keys.refusals;
 }
 
 /**
@@ -94,7 +92,7 @@ export function storeCachedKey(cache: Map<string, CacheEntry>, key: string, entr
  * Drops a workspace's cached look-ups, or all of them (null), and every
  * refusal: the change (a member added back, say) may make a refused key good.
  */
-export function dropCachedKeys(ctx: Pick<AppContext, 'db'>, orgId: number | null): void {
+export function dropCachedKeys(ctx: Pick<AppContext, 'keys'>, orgId: number | null): void {
   const cache = cacheOf(ctx);
   if (orgId === null) cache.clear();
   else for (const [key, entry] of cache) if (entry.principal.org.id === orgId) cache.delete(key);

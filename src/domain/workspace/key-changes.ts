@@ -15,7 +15,7 @@ export function keyChangesChannel(ctx: Pick<AppContext, 'config'>): string {
 }
 
 /** This process drops its entries at once; others hear it over Redis (best effort: entries expire within their TTL anyway). */
-export async function announceKeyChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'db'>, orgId: number): Promise<void> {
+export async function announceKeyChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>, orgId: number): Promise<void> {
   dropCachedKeys(ctx, orgId);
   try {
     await ctx.redis.publish(keyChangesChannel(ctx), String(orgId));
@@ -30,7 +30,7 @@ export async function announceKeyChange(ctx: Pick<AppContext, 'config' | 'redis'
  * messages sent while it was down are lost. Run by each API process for its
  * lifetime; returns the stop.
  */
-export function dropCachedKeysOnChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'db'>): () => Promise<void> {
+export function dropCachedKeysOnChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>): () => Promise<void> {
   const onChange = (orgId: number | null) => dropCachedKeys(ctx, orgId);
   const sub = ctx.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, enableAutoPipelining: false });
   const channel = keyChangesChannel(ctx);

@@ -10,11 +10,12 @@ import { retentionSchema, type RetentionInput } from './schemas.ts';
 import { connectedAssistants } from '../providers/index.ts';
 import { scansUsedThisMonth } from './usage.ts';
 
-export async function createOrg(db: Db, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
+export async function createOrg(ctx: AppContext, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
+  const { db } = ctx;
   const name = input.name.trim();
   if (!name) throw new BadRequestError('A workspace needs a name');
   const org = await db.insertInto('orgs').values({ name, plan: input.plan }).returningAll().executeTakeFirstOrThrow();
-  const balance = input.balanceMicros ? (await topUp(db, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
+  const balance = input.balanceMicros ? (await topUp(ctx, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
   return { id: org.id, name: org.name, plan: org.plan, limits: limitsOf(org), balanceUsd: microsToUsd(balance), createdAt: org.createdAt };
 }
 
@@ -25,7 +26,8 @@ export async function findOrg(db: Db, orgId: number) {
 }
 
 /** The limits an operator may override (rewrites per day follow the plan only). */
-export async function setOrgLimits(db: Db, orgId: number, limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>) {
+export async function setOrgLimits(ctx: AppContext, orgId: number, limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>) {
+  const { db } = ctx;
   const current = await findOrg(db, orgId);
   const changes = {
     ...(limits.sites !== undefined && { limitSites: limits.sites }),
@@ -38,7 +40,8 @@ export async function setOrgLimits(db: Db, orgId: number, limits: Partial<Omit<W
   return { id: org.id, plan: org.plan, limits: limitsOf(org) };
 }
 
-export async function setOrgBranding(db: Db, orgId: number, branding: { reportName?: string | null; reportLogo?: string | null }) {
+export async function setOrgBranding(ctx: AppContext, orgId: number, branding: { reportName?: string | null; reportLogo?: string | null }) {
+  const { db } = ctx;
   await findOrg(db, orgId);
   const org = await db
     .updateTable('orgs')
@@ -58,7 +61,8 @@ export async function setOrgBranding(db: Db, orgId: number, branding: { reportNa
  * (null: everything, the default). Set by operators (`sightline org
  * retention`) like limits and branding; the nightly retention job applies it.
  */
-export async function setOrgRetention(db: Db, orgId: number, input: RetentionInput) {
+export async function setOrgRetention(ctx: AppContext, orgId: number, input: RetentionInput) {
+  const { db } = ctx;
   const { retentionMonths } = retentionSchema.parse(input);
   await findOrg(db, orgId);
   const org = await db.updateTable('orgs').set({ retentionMonths }).where('id', '=', orgId).returning(['id', 'retentionMonths']).executeTakeFirstOrThrow();

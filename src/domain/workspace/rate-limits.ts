@@ -1,4 +1,5 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import type { AppContext } from '../../context.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../../errors.ts';
 
@@ -14,24 +15,26 @@ export const RATE_LIMITS = {
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
-const limiters = new WeakMap<AppContext['redis'], Map<string, RateLimiterRedis>>();
+/** A process's limiters, one per name, made on first use over the context's Redis connection (`ctx.rateLimits`). */
+export class RateLimits {
+  readonly #limiters = new Map<RateLimitName, RateLimiterRedis>();
+  readonly #redis: Redis;
+  readonly #prefix: string;
 
-function limiterFor(ctx: AppContext, name: RateLimitName): RateLimiterRedis {
-  let byName = limiters.get(ctx.redis);
-  if (!byName) limiters.set(ctx.redis, (byName = new Map()));
-  let limiter = byName.get(name);
-  if (!limiter) {
-    const { points, perSeconds } = RATE_LIMITS[name];
-    limiter = new RateLimiterRedis({
-      storeClient: ctx.redis,
-      keyPrefix: `${ctx.config.redisPrefix}:rl:${name}`,
-      points,
-      duration: perSeconds,
-      rejectIfRedisNotReady: true,
-    });
-    byName.set(name, limiter);
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
   }
-  return limiter;
+
+  limiter(name: RateLimitName): RateLimiterRedis {
+    let limiter = this.#limiters.get(name);
+    if (!limiter) {
+      const { points, perSeconds } = RATE_LIMITS[name];
+      limiter = new RateLimiterRedis({ storeClient: this.#redis, keyPrefix: `${this.#prefix}:rl:${name}`, points, duration: perSeconds, rejectIfRedisNotReady: true });
+      this.#limiters.set(name, limiter);
+    }
+    return limiter;
+  }
 }
 
 /**
@@ -56,7 +59,7 @@ async function connected(redis: AppContext['redis']): Promise<void> {
 export async function consumeRateLimit(ctx: AppContext, name: RateLimitName, subject: string | number): Promise<void> {
   try {
     await connected(ctx.redis);
-    await limiterFor(ctx, name).consume(String(subject), 1);
+    await ctx.rateLimits.limiter(name).consume(String(subject), 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) {
       const { points, what } = RATE_LIMITS[name];

@@ -1,7 +1,8 @@
-import type { Db } from '../../db/database.ts';
+import type { AppContext } from '../../context.ts';
 import { ConflictError } from '../../errors.ts';
 
-export async function createUser(db: Db, input: { email: string; name: string }) {
+export async function createUser(ctx: AppContext, input: { email: string; name: string }) {
+  const { db } = ctx;
   const email = input.email.trim();
   const existing = await db
     .selectFrom('users')

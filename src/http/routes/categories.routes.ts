@@ -18,6 +18,9 @@ export const categoryRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/categories',
+    operationId: 'listCategories',
+    tag: 'Categories',
+    mcp: { tool: 'list_categories' },
     summary: `Categories with their prompt counts, by name (page, perPage: 5 to 200, default ${CATEGORY_PAGE_DEFAULT})`,
     access: 'viewer',
     query: categoryListQuerySchema,
@@ -27,6 +30,8 @@ export const categoryRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/categories',
+    operationId: 'createCategory',
+    tag: 'Categories',
     summary: `Add an empty category (409 when the name exists, ignoring case); up to ${CATEGORIES_PER_SITE} per project, however they are made`,
     access: 'member',
     body: categoryCreateSchema,
@@ -41,6 +46,8 @@ export const categoryRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/categories/merge',
+    operationId: 'mergeCategories',
+    tag: 'Categories',
     summary: 'Rename (one name), merge (several, or into an existing name) or remove (empty into) categories',
     access: 'member',
     body: categoryMergeSchema,

@@ -14,6 +14,8 @@ export const competitorRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/competitors',
+    operationId: 'trackCompetitor',
+    tag: 'Competitors',
     summary:
       'Track a competitor; stored answers are re-read (`reanalysis`); `warnings` lists ambiguous names; `dryRun: true` saves nothing and answers what it would change (`preview`)',
     access: 'member',
@@ -25,6 +27,8 @@ export const competitorRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/competitors/:competitorId',
+    operationId: 'updateCompetitor',
+    tag: 'Competitors',
     summary:
       'Change a competitor: only fields sent change; aliases and excludePhrases replace their lists; domain null removes it; `dryRun: true` saves nothing and answers what it would change (`preview`)',
     access: 'member',
@@ -36,6 +40,8 @@ export const competitorRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/projects/:id/competitors/:competitorId',
+    operationId: 'untrackCompetitor',
+    tag: 'Competitors',
     summary: 'Stop tracking a competitor; stored answers are kept and re-read without it',
     access: 'member',
     responses: { 200: untrackedCompetitor },

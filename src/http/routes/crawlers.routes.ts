@@ -6,6 +6,9 @@ export const crawlerRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/crawlers',
+    operationId: 'getCrawlers',
+    tag: 'Crawlers',
+    mcp: { tool: 'get_crawlers' },
     summary: 'Per AI crawler: what robots.txt lets it read and the deciding line; llms.txt; the history of checks',
     access: 'viewer',
     responses: { 200: crawlerReportResponse },
@@ -14,6 +17,8 @@ export const crawlerRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/crawlers/check',
+    operationId: 'checkCrawlers',
+    tag: 'Crawlers',
     summary: 'Re-read robots.txt and llms.txt now; up to 10 calls an hour per site; answers the same as the GET (with the check’s progress if it takes more than a few seconds)',
     access: 'member',
     responses: { 200: crawlerReportResponse, 429: 'More than 10 crawler checks this hour for this project' },

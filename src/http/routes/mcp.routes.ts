@@ -24,6 +24,8 @@ export function mcpRoutes(allRoutes: () => Route[]): Route[] {
     defineRoute({
       method: 'POST',
       path: '/mcp',
+      operationId: 'mcp',
+      tag: 'MCP',
       summary: 'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
       access: 'viewer',
       responses: {

@@ -16,6 +16,9 @@ export const nameRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/names',
+    operationId: 'listNames',
+    tag: 'Names',
+    mcp: { tool: 'list_names', lead: 'Check here before trusting counts of a name that is an everyday word: how answers read it, with quotes.' },
     summary:
       'Every name in use (name, brand terms, competitors, aliases): ambiguous or not and why, stored answers where it counted and was refused, examples each way, and its precision from corrections (page, perPage)',
     access: 'viewer',
@@ -26,6 +29,9 @@ export const nameRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/mention-feedback',
+    operationId: 'listMentionFeedback',
+    tag: 'Names',
+    mcp: { tool: 'list_mention_feedback' },
     summary: 'Readers’ corrections, newest first; `name` narrows to one name (page, perPage)',
     access: 'viewer',
     query: mentionFeedbackListQuerySchema,
@@ -35,6 +41,9 @@ export const nameRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/mention-feedback',
+    operationId: 'addMentionFeedback',
+    tag: 'Names',
+    mcp: { tool: 'add_mention_feedback', lead: 'Changes the project’s numbers: correct a reading only where the answer’s text shows what the name means.' },
     summary:
       'Say whether a name is meant in one stored answer (`mentioned`); the answer is re-read at once with it (reports follow), later re-reads keep it, and it counts toward the name’s precision',
     access: 'member',

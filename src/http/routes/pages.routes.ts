@@ -6,6 +6,9 @@ export const pageRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/pages',
+    operationId: 'listPages',
+    tag: 'Pages',
+    mcp: { tool: 'list_pages' },
     summary:
       'Pages from the sitemap with titles and whether a current answer links to each; q, section (first part of the path, "/" for the home page), shown (yes, no), page, perPage (5 to 200, default 50)',
     access: 'viewer',
@@ -16,6 +19,9 @@ export const pageRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/pages/:pageId/prompts',
+    operationId: 'listPagePrompts',
+    tag: 'Pages',
+    mcp: { tool: 'get_page_prompts' },
     summary: 'Prompts whose current answers link to the page, with each linking answer',
     access: 'viewer',
     responses: { 200: pagePromptsResponse },
@@ -24,6 +30,8 @@ export const pageRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/pages/import-sitemap',
+    operationId: 'importSitemap',
+    tag: 'Pages',
     summary: 'Re-read the sitemap now and add unlisted pages; up to 10 calls an hour per site; answers the import when done within a few seconds, else its progress',
     access: 'member',
     responses: { 200: sitemapImportResponse, 429: 'More than 10 sitemap imports this hour for this project' },

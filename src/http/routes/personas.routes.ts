@@ -18,6 +18,9 @@ export const personaRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/personas',
+    operationId: 'listPersonas',
+    tag: 'Personas',
+    mcp: { tool: 'list_personas' },
     summary: `Buyer personas with the number of prompts each asks, by name (page, perPage: 5 to 200, default ${PERSONAS_PER_SITE})`,
     access: 'viewer',
     variant: 'A',
@@ -28,6 +31,8 @@ export const personaRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/personas',
+    operationId: 'createPersona',
+    tag: 'Personas',
     summary: `Add a buyer persona: name (up to 80) and context (up to 600, who asks, in their words); up to ${PERSONAS_PER_SITE} per project`,
     access: 'member',
     variant: 'A',
@@ -39,6 +44,8 @@ export const personaRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/personas/:personaId',
+    operationId: 'updatePersona',
+    tag: 'Personas',
     summary: 'Change a persona’s name and/or context',
     access: 'member',
     variant: 'A',
@@ -50,6 +57,8 @@ export const personaRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/projects/:id/personas/:personaId',
+    operationId: 'deletePersona',
+    tag: 'Personas',
     summary: 'Remove a persona; its prompts are asked without one from the next scan',
     access: 'member',
     variant: 'A',

@@ -34,6 +34,9 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts',
+    operationId: 'listPrompts',
+    tag: 'Prompts',
+    mcp: { tool: 'list_prompts' },
     summary:
       'Prompts with filters (q, category, status, intent, verdict, competitor, stability, scanned), sort (created, text, category, rank, scanned) and pages; each with its latest verdict per assistant, history squares over the ten periods ending at start (period, start) and stability',
     access: 'viewer',
@@ -44,6 +47,9 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/export.csv',
+    operationId: 'exportPrompts',
+    tag: 'Prompts',
+    mcp: { none: 'the rows of list_prompts, as a CSV file' },
     summary: 'The prompt list (same filters, sort and period parameters, no pages) as a CSV file',
     access: 'viewer',
     query: promptExportQuerySchema,
@@ -56,6 +62,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts',
+    operationId: 'createPrompt',
+    tag: 'Prompts',
     summary: 'Add one prompt (409 when its text is already tracked; 400 past the prompts-per-site limit)',
     access: 'member',
     body: promptCreateSchema,
@@ -71,6 +79,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/prompts/:promptId',
+    operationId: 'updatePrompt',
+    tag: 'Prompts',
     summary: 'Edit one prompt; only fields sent change, categories replaces the list, personaId null clears',
     access: 'member',
     body: promptUpdateSchema,
@@ -86,6 +96,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts/bulk',
+    operationId: 'bulkUpdatePrompts',
+    tag: 'Prompts',
     summary: 'One action on 1 to 5000 prompts: status, category, personaId, or delete (with their answers)',
     access: 'member',
     body: promptBulkSchema,
@@ -97,6 +109,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts/import',
+    operationId: 'importPrompts',
+    tag: 'Prompts',
     summary: 'Import prompts from CSV text (header row; text, category, intent, funnel, status columns)',
     access: 'member',
     body: promptImportSchema,
@@ -107,6 +121,9 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/rewrite/pending',
+    operationId: 'getPendingRewrites',
+    tag: 'Prompts',
+    mcp: { tool: 'get_pending_rewrites' },
     summary: 'How many imported prompts are still worded as search queries (raw), and the workspace’s rewrites left today',
     access: 'viewer',
     responses: { 200: pendingRewritesResponse },
@@ -115,6 +132,8 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/prompts/rewrite',
+    operationId: 'rewritePrompts',
+    tag: 'Prompts',
     summary:
       'Rewrite imported search queries as full questions through an assistant; not charged; needs a balance above zero; 10 calls an hour per project (joining a queued rewrite counts); one question per prompt from the workspace’s rewrites per day (prompts past them stay raw)',
     access: 'admin',
@@ -128,6 +147,9 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/:promptId',
+    operationId: 'getPrompt',
+    tag: 'Prompts',
+    mcp: { tool: 'get_prompt' },
     summary:
       'One prompt: latest verdict per assistant, week-by-week history, stability over the period parameters, every answer over time as results (newest first, page, perPage)',
     access: 'viewer',
@@ -138,6 +160,9 @@ export const promptRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/prompts/:promptId/answer',
+    operationId: 'getPromptAnswer',
+    tag: 'Prompts',
+    mcp: { tool: 'get_answer' },
     summary: 'One answer word for word with brands named, sources, web searches and persona context: engine (an assistant’s latest) or r (a past answer id from results)',
     access: 'viewer',
     query: promptAnswerQuerySchema,

@@ -6,6 +6,9 @@ export const providerRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/providers',
+    operationId: 'listProviders',
+    tag: 'Providers',
+    mcp: { tool: 'list_providers' },
     summary: `The six assistants, their models and prices, connected or not (page, perPage: 5 to 200, default ${PROVIDER_PAGE_DEFAULT})`,
     access: 'viewer',
     query: providerListQuerySchema,

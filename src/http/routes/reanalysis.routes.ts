@@ -6,6 +6,8 @@ export const reanalysisRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/reanalyse',
+    operationId: 'startReanalysis',
+    tag: 'Reanalysis',
     summary: 'Re-read every stored answer with the current names and competitors; calls no assistant',
     access: 'member',
     responses: { 200: reanalysisResponse },
@@ -14,6 +16,9 @@ export const reanalysisRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/reanalyses/:reanalysisId',
+    operationId: 'getReanalysis',
+    tag: 'Reanalysis',
+    mcp: { tool: 'get_reanalysis' },
     summary: 'State of one reanalysis: queued, running, done (answers re-read, verdicts changed) or failed',
     access: 'viewer',
     responses: { 200: reanalysisResponse },

@@ -27,6 +27,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/report',
+    operationId: 'getReport',
+    tag: 'Reports',
+    mcp: { tool: 'get_report' },
     summary: `The site's numbers for one period against the previous one: counts, share of voice, brand ranking, per-assistant rows, prompts won and lost, most cited sources, chart series; scope in variant A. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
@@ -36,6 +39,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/trends',
+    operationId: 'getTrends',
+    tag: 'Reports',
+    mcp: { tool: 'get_trends' },
     summary: `Ten periods ending with the one asked for: shares per period, every active prompt with its verdicts, prompts won and lost, shares per category, the held, volatile and lost prompts. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
@@ -45,6 +51,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/sentiment',
+    operationId: 'getSentiment',
+    tag: 'Reports',
+    mcp: { tool: 'get_sentiment' },
     summary: `Tone per assistant among answers naming the brand; answers=1 lists them with tone and quoted sentence (tone, engine, page, perPage). Takes ${PERIOD}`,
     access: 'viewer',
     query: sentimentQuerySchema,
@@ -54,6 +63,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/sources',
+    operationId: 'getSources',
+    tag: 'Reports',
+    mcp: { tool: 'get_sources' },
     summary: `Every cited domain with its site type and how often answers citing it name the brand (siteType, page, perPage); the brand's own pages with the prompts and assistants linking to each. Takes ${PERIOD}`,
     access: 'viewer',
     query: sourcesQuerySchema,
@@ -63,6 +75,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/competitors',
+    operationId: 'getCompetitors',
+    tag: 'Competitors',
+    mcp: { tool: 'get_competitors' },
     summary: `Tracked competitors against the brand: mentions overall and per assistant, head-to-head counts, suggestions of untracked names. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
@@ -72,6 +87,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/competitors/:competitorId',
+    operationId: 'getCompetitor',
+    tag: 'Competitors',
+    mcp: { tool: 'get_competitor' },
     summary: `One competitor against the brand: paired numbers, per assistant, per category, prompts split three ways, its cited pages. Takes ${PERIOD}`,
     access: 'viewer',
     query: periodQuerySchema,
@@ -81,6 +99,9 @@ export const reportRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/searches',
+    operationId: 'getSearches',
+    tag: 'Reports',
+    mcp: { tool: 'get_searches' },
     summary: `Web searches the assistants ran for active prompts, most common first (page, perPage). Takes ${PERIOD}`,
     access: 'viewer',
     query: searchesQuerySchema,

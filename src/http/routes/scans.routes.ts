@@ -28,6 +28,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scan-options',
+    operationId: 'getScanOptions',
+    tag: 'Scans',
+    mcp: { tool: 'get_scan_options' },
     summary: 'Connected assistants with their models and cost per answer, active prompts per category, scans used this month, the site’s spend this month',
     access: 'viewer',
     responses: { 200: scanOptionsResponse },
@@ -36,6 +39,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/scans/estimate',
+    operationId: 'estimateScan',
+    tag: 'Scans',
+    mcp: { tool: 'estimate_scan' },
     summary: 'Expected cost of a scan as configured (same body as start)',
     access: 'viewer',
     body: scanRequestSchema,
@@ -47,6 +53,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/scans',
+    operationId: 'startScan',
+    tag: 'Scans',
+    mcp: { tool: 'start_scan', lead: 'Spends the workspace balance: estimate_scan first.' },
     summary: 'Start a scan; 400 with the reason when it cannot start (402 when the balance does not cover it, variant A)',
     access: 'admin',
     body: scanRequestSchema,
@@ -62,6 +71,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scans/live',
+    operationId: 'getLiveScan',
+    tag: 'Scans',
+    mcp: { tool: 'get_live_scan' },
     summary: 'The scan in progress with pace and time left; `run` is null when none',
     access: 'viewer',
     responses: { 200: liveScanResponse },
@@ -70,6 +82,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/scans/:scanId/cancel',
+    operationId: 'cancelScan',
+    tag: 'Scans',
+    mcp: { tool: 'cancel_scan' },
     summary: 'Stop a queued or running scan',
     access: 'admin',
     responses: { 200: scanResponse, 400: 'The scan is not queued or running' },
@@ -78,6 +93,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scans',
+    operationId: 'listScans',
+    tag: 'Scans',
+    mcp: { tool: 'list_scans' },
     summary: `Scans, newest first: the last ${SCAN_PAGE_DEFAULT} unless asked otherwise (page, perPage: 5 to 200, default ${SCAN_PAGE_DEFAULT})`,
     access: 'viewer',
     query: scanListQuerySchema,
@@ -87,6 +105,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/scans/:scanId',
+    operationId: 'getScan',
+    tag: 'Scans',
+    mcp: { tool: 'get_scan' },
     summary: 'One scan and its collected answers, 25 a page (tab all, notNamed, competitorsOnly, errors; engine)',
     access: 'viewer',
     query: scanDetailQuerySchema,
@@ -96,6 +117,9 @@ export const scanRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/sampling-plan',
+    operationId: 'getSamplingPlan',
+    tag: 'Scans',
+    mcp: { tool: 'get_sampling_plan', lead: 'How many samples per prompt a scan needs for a change in visibility to be real, and its cost.' },
     summary:
       'How many samples per prompt and assistant a scan needs for a move of `detect` points (default 5) in visibility to be called real at 95%, given the site’s prompts, assistants and the spread of its past answers; and what such a scan costs',
     access: 'viewer',

@@ -28,6 +28,9 @@ export const shareRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/shares',
+    operationId: 'listShares',
+    tag: 'Shares',
+    mcp: { tool: 'list_shares' },
     summary: `The site’s report share links, newest first, revoked ones included (page, perPage: 5 to 200, default ${SHARE_PAGE_DEFAULT}); a link’s URL is shown only when it is created`,
     access: 'admin',
     variant: 'A',
@@ -38,6 +41,8 @@ export const shareRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/shares',
+    operationId: 'createShare',
+    tag: 'Shares',
     summary: 'Create a share link to the site’s report, with an optional label (up to 100 characters); answers its url, which opens /share/:token without a key',
     access: 'admin',
     variant: 'A',
@@ -49,6 +54,8 @@ export const shareRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/projects/:id/shares/:shareId',
+    operationId: 'revokeShare',
+    tag: 'Shares',
     summary: 'Revoke a share link for good: its page answers 404 from now on; it stays listed as revoked',
     access: 'admin',
     variant: 'A',
@@ -58,6 +65,8 @@ export const shareRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/share/:token',
+    operationId: 'getSharedReportPage',
+    tag: 'Shares',
     summary:
       'The public report page of a share link (HTML, no key): visibility and share of voice over time, brand ranking, per assistant, what changed, most cited sources, a period switcher. Takes period and start like the reports; an unknown or revoked token answers a 404 page',
     access: 'public',

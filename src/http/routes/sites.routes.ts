@@ -27,6 +27,9 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/projects',
+    operationId: 'listProjects',
+    tag: 'Projects',
+    mcp: { tool: 'list_projects', lead: 'The sites (projects) of the workspace; their ids are the projectId of every other tool.' },
     summary: `The workspace’s sites, oldest first (page, perPage: 5 to 200, default ${PROJECT_PAGE_DEFAULT})`,
     access: 'viewer',
     query: projectListQuerySchema,
@@ -36,6 +39,8 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/projects',
+    operationId: 'createProject',
+    tag: 'Projects',
     summary: 'Add a site',
     access: 'admin',
     body: siteCreateSchema,
@@ -46,6 +51,9 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id',
+    operationId: 'getProject',
+    tag: 'Projects',
+    mcp: { tool: 'get_project' },
     summary: 'The site, the caller’s role and the number of stored answers',
     access: 'viewer',
     responses: { 200: projectResponse },
@@ -54,6 +62,8 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id',
+    operationId: 'updateProject',
+    tag: 'Projects',
     summary:
       'Change settings; monthlyCapUsd, scanSettings and allowedProviders need admin; a new name, brand terms or excludePhrases re-read stored answers; `dryRun: true` saves nothing and answers what the names would change (`preview`)',
     access: 'member',
@@ -65,6 +75,8 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/projects/:id/schedule',
+    operationId: 'setSchedule',
+    tag: 'Projects',
     summary: 'Switch scheduled scans on or off (variant B: batch pricing for them)',
     access: 'admin',
     body: scheduleSchema,
@@ -76,6 +88,9 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/events',
+    operationId: 'listEvents',
+    tag: 'Events',
+    mcp: { tool: 'list_events' },
     summary: 'The site’s events, oldest first; `from` and `to` (YYYY-MM-DD, inclusive) narrow them',
     access: 'viewer',
     variant: 'B',
@@ -86,6 +101,8 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/events',
+    operationId: 'createEvent',
+    tag: 'Events',
     summary: 'Add an event drawn on trend charts: title (up to 120), date, type (site, model, campaign, other), optional note (up to 1000)',
     access: 'member',
     variant: 'B',
@@ -97,6 +114,8 @@ export const siteRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/projects/:id/events/:eventId',
+    operationId: 'deleteEvent',
+    tag: 'Events',
     summary: 'Remove an event',
     access: 'member',
     variant: 'B',

@@ -11,10 +11,21 @@ export const API_VERSION = '0.1.0';
 /** Probes, metrics and the OpenAPI document: public, no key. */
 export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[] {
   return [
-    defineRoute({ method: 'GET', path: '/healthz', summary: 'Process is up', access: 'public', responses: { 200: health }, handler: () => json({ status: 'ok' }) }),
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      operationId: 'getHealth',
+      tag: 'System',
+      summary: 'Process is up',
+      access: 'public',
+      responses: { 200: health },
+      handler: () => json({ status: 'ok' }),
+    }),
     defineRoute({
       method: 'GET',
       path: '/readyz',
+      operationId: 'getReadiness',
+      tag: 'System',
       summary: 'PostgreSQL and Redis are reachable',
       access: 'public',
       responses: { 200: readinessSchema, 503: readinessSchema },
@@ -26,6 +37,8 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
     defineRoute({
       method: 'GET',
       path: '/metrics',
+      operationId: 'getMetrics',
+      tag: 'System',
       summary: 'Prometheus metrics; when the deployment sets METRICS_TOKEN, only with Authorization: Bearer <METRICS_TOKEN> (no API key)',
       access: 'public',
       responses: {
@@ -43,6 +56,8 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
     defineRoute({
       method: 'GET',
       path: '/openapi.json',
+      operationId: 'getOpenApiDocument',
+      tag: 'System',
       summary: 'This API as an OpenAPI 3.1 document',
       access: 'public',
       responses: { 200: { contentType: 'application/json', description: 'This document (OpenAPI 3.1)' } },

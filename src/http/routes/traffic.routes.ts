@@ -21,6 +21,9 @@ export const trafficRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/crawler-logs',
+    operationId: 'importCrawlerLog',
+    tag: 'Traffic',
+    mcp: { tool: 'import_crawler_log', lead: 'Send log lines as contents (JSON text).' },
     summary:
       'Import a piece of server access log: JSON {contents (up to 2,000,000 characters), format: auto, combined or json}, or a gzip file sent as Content-Type: application/gzip (format in the query) up to the body limit; answers the import when done within a few seconds, else its progress',
     access: 'member',
@@ -42,6 +45,9 @@ export const trafficRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/projects/:id/crawler-logs/pull',
+    operationId: 'pullCrawlerLog',
+    tag: 'Traffic',
+    mcp: { tool: 'pull_crawler_log' },
     summary:
       'Import a server access log from an https address (a log drain, a presigned object URL; gzip allowed), fetched through the site-fetch guard and read as it streams; answers the import when done within a few seconds, else its progress',
     access: 'member',
@@ -53,6 +59,9 @@ export const trafficRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/crawler-logs',
+    operationId: 'listCrawlerLogs',
+    tag: 'Traffic',
+    mcp: { tool: 'list_crawler_logs' },
     summary:
       'The project’s log imports, newest first: lines, counted, duplicates, skipped, other, state, error and a sample of the lines skipped; page, perPage (5 to 200, default 20)',
     access: 'viewer',
@@ -63,6 +72,9 @@ export const trafficRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/projects/:id/crawler-traffic',
+    operationId: 'getCrawlerTraffic',
+    tag: 'Traffic',
+    mcp: { tool: 'get_crawler_traffic', lead: 'What AI crawlers fetched and which visits assistants sent, from imported server logs.' },
     summary:
       'What AI agents fetched in a period (period, start): per agent hits, pages, verified share against published ranges, status classes and top pages; pages serving them errors or redirects; visits assistants sent per assistant and landing page; pages crawled but not cited and cited but not crawled',
     access: 'viewer',

@@ -32,6 +32,9 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    mcp: { tool: 'list_webhooks' },
     summary: 'The workspace’s webhooks (never their secrets)',
     access: 'admin',
     query: webhookListQuerySchema,
@@ -41,6 +44,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
     summary:
       'Add a webhook: an https address on port 443 that is (or resolves to) a public address, the event types it receives (or ["*"]), its projects (null for all), its format (standard or slack). Answers its signing secret, this once',
     access: 'admin',
@@ -62,6 +67,9 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/webhooks/:webhookId',
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    mcp: { tool: 'get_webhook' },
     summary: 'One webhook (never its secret)',
     access: 'admin',
     responses: { 200: webhookResponse },
@@ -70,6 +78,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/orgs/:orgId/webhooks/:webhookId',
+    operationId: 'updateWebhook',
+    tag: 'Webhooks',
     summary: 'Change a webhook’s address, events, projects, format or description; `enabled: true` starts a disabled one again, `false` stops it (its pending deliveries fail)',
     access: 'admin',
     body: webhookUpdateSchema,
@@ -80,6 +90,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/orgs/:orgId/webhooks/:webhookId',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
     summary: 'Delete a webhook with its deliveries; nothing more is sent to it',
     access: 'admin',
     responses: { 200: deletedWebhook },
@@ -88,6 +100,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/webhooks/:webhookId/test',
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
     summary: 'Send a webhook.test event to this webhook (it must receive webhook.test); answers the delivery, with its first attempt when that ends within a few seconds',
     access: 'admin',
     responses: { 200: testResult, 400: 'The webhook is disabled, or does not receive webhook.test', 429: 'More than 60 tests and replays of this webhook this hour' },
@@ -96,6 +110,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/webhooks/:webhookId/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
     summary: 'A new signing secret, shown this once; the previous one still signs every delivery for 24 hours (both signatures are sent)',
     access: 'admin',
     responses: { 200: rotatedWebhook },
@@ -104,6 +120,9 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/webhooks/:webhookId/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    mcp: { tool: 'list_webhook_deliveries', lead: 'What was sent to a webhook, each delivery’s state and attempts.' },
     summary: 'The webhook’s deliveries, newest first, 20 a page (perPage up to 100; status filters), each with its latest attempts',
     access: 'admin',
     query: deliveriesQuerySchema,
@@ -113,6 +132,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay',
+    operationId: 'replayWebhookDelivery',
+    tag: 'Webhooks',
     summary: 'Send a delivery again now, in any state, as one more attempt with the same webhook-id; answers it, with that attempt when it ends within a few seconds',
     access: 'admin',
     responses: { 200: deliveryResponse, 400: 'The webhook is disabled', 429: 'More than 60 tests and replays of this webhook this hour' },
@@ -121,6 +142,9 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/alert-settings',
+    operationId: 'getAlertSettings',
+    tag: 'Webhooks',
+    mcp: { tool: 'get_alert_settings' },
     summary: 'When balance.low fires: the workspace’s threshold, or by default 10% of its last top-up',
     access: 'admin',
     responses: { 200: alertSettingsResponse },
@@ -129,6 +153,8 @@ export const webhookRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/orgs/:orgId/alert-settings',
+    operationId: 'updateAlertSettings',
+    tag: 'Webhooks',
     summary: 'Set the balance under which balance.low fires (USD), or null for 10% of the last top-up',
     access: 'admin',
     body: alertSettingsSchema,

@@ -26,6 +26,9 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/whoami',
+    operationId: 'whoami',
+    tag: 'Workspace',
+    mcp: { tool: 'whoami', lead: 'Who this key is: its workspace (org.id) and role. Call first.' },
     summary: 'The key, its creator, its workspace and its role',
     access: 'viewer',
     responses: { 200: whoamiResponse },
@@ -34,6 +37,9 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId',
+    operationId: 'getWorkspace',
+    tag: 'Workspace',
+    mcp: { tool: 'get_workspace' },
     summary: 'Workspace: name, plan, the caller’s role, limits, balance',
     access: 'viewer',
     responses: { 200: workspaceResponse },
@@ -42,6 +48,9 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/dashboard',
+    operationId: 'getDashboard',
+    tag: 'Workspace',
+    mcp: { tool: 'get_dashboard' },
     summary: 'Every site with current numbers, connected assistants, limits and scans used this month',
     access: 'viewer',
     responses: { 200: dashboardResponse },
@@ -50,6 +59,9 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/usage',
+    operationId: 'getUsage',
+    tag: 'Workspace',
+    mcp: { tool: 'get_usage' },
     summary: 'Balance, top-ups and scan costs',
     access: 'viewer',
     responses: { 200: usageResponse },
@@ -58,6 +70,9 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/orgs/:orgId/members',
+    operationId: 'listMembers',
+    tag: 'Workspace',
+    mcp: { tool: 'list_members' },
     summary: `Members (page, perPage: 5 to 200, default ${MEMBER_PAGE_DEFAULT}), every pending invitation and the member limit`,
     access: 'viewer',
     query: memberListQuerySchema,
@@ -67,6 +82,8 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/invitations',
+    operationId: 'inviteMember',
+    tag: 'Workspace',
     summary: 'Invite a person by email (20 an hour per workspace)',
     access: 'admin',
     body: invitationSchema,
@@ -82,6 +99,8 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/orgs/:orgId/invitations/:invitationId',
+    operationId: 'cancelInvitation',
+    tag: 'Workspace',
     summary: 'Cancel a pending invitation',
     access: 'admin',
     responses: { 204: { description: 'Cancelled' } },
@@ -93,6 +112,8 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'PATCH',
     path: '/orgs/:orgId/members/:userId',
+    operationId: 'changeMemberRole',
+    tag: 'Workspace',
     summary: 'Change a member’s role (never the owner’s)',
     access: 'admin',
     body: roleChangeSchema,
@@ -103,6 +124,8 @@ export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'DELETE',
     path: '/orgs/:orgId/members/:userId',
+    operationId: 'removeMember',
+    tag: 'Workspace',
     summary: 'Remove a member (never the owner); their keys stop at once',
     access: 'admin',
     responses: { 204: { description: 'Removed' }, 403: 'The key’s access is below admin, the member is the owner, or the key’s own creator (leaving needs a signed-in person)' },

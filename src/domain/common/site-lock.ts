@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
-import { RetryLaterError } from './retry-later.ts';
+import type { AppContext } from '../../context.ts';
 
-// Compare-and-act so a worker never releases or extends a lock it lost.
+// Compare-and-act so a process never releases or extends a lock it lost.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
@@ -13,19 +12,24 @@ const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call(
  */
 export type SiteLockScope = 'facts' | 'pages' | 'crawlers' | 'traffic';
 
+/** What `withSiteLock` answers when another process holds the lock: the caller decides (a job re-delays, a request answers 409). */
+export const BUSY: unique symbol = Symbol('site busy');
+export type Busy = typeof BUSY;
+
 /**
- * Runs `fn` holding the site's lock: jobs that write a site's facts (scan
- * analysis, reanalysis) never run at once on one site. The TTL is renewed
- * while `fn` runs, so a crashed worker frees the site within JOB_LOCK_MS (30 s). When the
- * lock is held elsewhere the job is re-delayed (RetryLaterError).
+ * Runs `fn` holding the site's lock (a Redis key), or answers BUSY at once
+ * when another process holds it: writers of a site's facts (scan analysis,
+ * reanalysis, deleting the site) never run at once on one site. The TTL is
+ * renewed while `fn` runs, so a crashed worker frees the site within
+ * JOB_LOCK_MS; `fn`'s signal aborts if the lock is lost meanwhile.
  */
-export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>, scope: SiteLockScope = 'facts'): Promise<T> {
+export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>, scope: SiteLockScope = 'facts'): Promise<T | Busy> {
   const key = `${ctx.config.redisPrefix}:lock:site:${siteId}${scope === 'facts' ? '' : `:${scope}`}`;
   const TTL_MS = ctx.config.jobLockMs;
   const RENEW_MS = Math.max(250, Math.floor(TTL_MS / 3));
   const token = randomUUID();
   const got = await ctx.redis.set(key, token, 'PX', TTL_MS, 'NX');
-  if (got !== 'OK') throw new RetryLaterError(`site ${siteId} is locked by another job`, 2_000);
+  if (got !== 'OK') return BUSY;
   const lost = new AbortController();
   const renew = setInterval(() => {
     ctx.redis.eval(EXTEND, 1, key, token, String(TTL_MS)).then(
