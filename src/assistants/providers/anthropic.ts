@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { AssistantError } from '../assistant-error.ts';
 import { classifyError } from '../classify.ts';
@@ -19,10 +19,16 @@ const MAX_CONTINUATIONS = 2;
  * tool's approximate `user_location`), and the Message Batches API.
  */
 export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchAdapter {
-  const client = new Anthropic({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) });
+  // The SDK (some 250 modules) is loaded on the first call, not by every process that can make one.
+  let made: Promise<Anthropic> | undefined;
+  const sdk = () =>
+    (made ??= import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) => new Anthropic({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) }),
+    ));
 
   return {
     async ask(request, { signal, timeoutMs }) {
+      const client = await sdk();
       const params = messageParams(request);
       let message: unknown = await client.messages.create(params, { signal, timeout: timeoutMs, maxRetries: 0 });
       let content = isObject(message) ? arrayOf(message.content) : [];
@@ -37,6 +43,7 @@ export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchA
     },
 
     async submit(items, { signal, timeoutMs }) {
+      const client = await sdk();
       const batch = await client.messages.batches.create(
         { requests: items.map(({ id, request }) => ({ custom_id: id, params: messageParams(request) })) },
         { signal, timeout: timeoutMs, maxRetries: 0 },
@@ -45,6 +52,7 @@ export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchA
     },
 
     async poll(jobId, ids, { signal, timeoutMs }) {
+      const client = await sdk();
       const opts = { signal, timeout: timeoutMs, maxRetries: 0 };
       const batch = await client.messages.batches.retrieve(jobId, {}, opts);
       if (batch.processing_status !== 'ended') return { done: false, status: batch.processing_status };

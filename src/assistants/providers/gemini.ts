@@ -1,4 +1,4 @@
-import { GoogleGenAI, type GenerateContentConfig } from '@google/genai';
+import type { GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import { AssistantError } from '../assistant-error.ts';
 import { classifyError } from '../classify.ts';
 import { statusCheckingFetch } from '../http.ts';
@@ -17,10 +17,16 @@ const GRPC_TO_HTTP: Record<number, number> = { 3: 400, 4: 504, 5: 404, 7: 403, 8
  * the location goes into the system instruction with persona and language.
  */
 export function createGeminiAdapter(target: Target): ProviderAdapter & BatchAdapter {
-  const ai = new GoogleGenAI({ apiKey: target.apiKey, vertexai: false, httpOptions: { baseUrl: target.baseUrl, fetch: statusCheckingFetch(PROVIDER) } });
+  // The SDK is loaded on the first call, not by every process that can make one.
+  let made: Promise<GoogleGenAI> | undefined;
+  const sdk = () =>
+    (made ??= import('@google/genai').then(
+      ({ GoogleGenAI }) => new GoogleGenAI({ apiKey: target.apiKey, vertexai: false, httpOptions: { baseUrl: target.baseUrl, fetch: statusCheckingFetch(PROVIDER) } }),
+    ));
 
   return {
     async ask(request, { signal, timeoutMs }) {
+      const ai = await sdk();
       const response = await ai.models.generateContent({
         model: request.model,
         contents: request.prompt,
@@ -31,6 +37,7 @@ export function createGeminiAdapter(target: Target): ProviderAdapter & BatchAdap
     },
 
     async submit(items, { signal, timeoutMs }) {
+      const ai = await sdk();
       const job = await ai.batches.create({
         model: items[0]?.request.model ?? '',
         src: items.map(({ id, request }) => ({
@@ -45,6 +52,7 @@ export function createGeminiAdapter(target: Target): ProviderAdapter & BatchAdap
     },
 
     async poll(jobId, ids, { signal, timeoutMs }) {
+      const ai = await sdk();
       const job = await ai.batches.get({ name: jobId, config: { abortSignal: signal, httpOptions: { timeout: timeoutMs } } });
       const state = job.state ?? 'JOB_STATE_UNSPECIFIED';
       if (state === 'JOB_STATE_PENDING' || state === 'JOB_STATE_RUNNING' || state === 'JOB_STATE_QUEUED' || state === 'JOB_STATE_UNSPECIFIED') {

@@ -1,4 +1,5 @@
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
+import type { toFile } from 'openai';
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 import { AssistantError } from '../assistant-error.ts';
 import { classifyError } from '../classify.ts';
@@ -17,24 +18,31 @@ const PROVIDER = 'openai';
  * JSONL file of `/v1/responses` requests.
  */
 export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdapter {
-  const client = new OpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) });
-  const baseUrl = client.baseURL.replace(/\/+$/, '');
-  const authHeaders: Record<string, string> = {
-    authorization: `Bearer ${target.apiKey}`,
-    ...(client.organization ? { 'openai-organization': client.organization } : {}),
-    ...(client.project ? { 'openai-project': client.project } : {}),
-  };
+  // The SDK (some 150 modules) is loaded on the first call, not by every process that can make one.
+  let made: Promise<{ client: OpenAI; toFile: typeof toFile; baseUrl: string; authHeaders: Record<string, string> }> | undefined;
+  const sdk = () =>
+    (made ??= import('openai').then(({ default: OpenAI, toFile: upload }) => {
+      const client = new OpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) });
+      const authHeaders: Record<string, string> = {
+        authorization: `Bearer ${target.apiKey}`,
+        ...(client.organization ? { 'openai-organization': client.organization } : {}),
+        ...(client.project ? { 'openai-project': client.project } : {}),
+      };
+      return { client, toFile: upload, baseUrl: client.baseURL.replace(/\/+$/, ''), authHeaders };
+    }));
 
   return {
     async ask(request, { signal }) {
       // One answer is one JSON POST: sent over ./http.ts rather than through the SDK, whose request
       // building and logging were about a third of a scan's CPU per answer (bench/README.md "scan").
       // The headers are the ones the SDK sends for this client (organization and project from its env).
+      const { baseUrl, authHeaders } = await sdk();
       const raw = await requestJson({ method: 'POST', url: `${baseUrl}/responses`, headers: authHeaders, body: responseParams(request), signal }, PROVIDER);
       return { parsed: parseOpenAIResponse(raw), raw };
     },
 
     async submit(items, { signal, timeoutMs }) {
+      const { client, toFile } = await sdk();
       const jsonl = items.map(({ id, request }) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/responses', body: responseParams(request) })).join('\n');
       const file = await client.files.create(
         { file: await toFile(Buffer.from(`${jsonl}\n`, 'utf8'), 'sightline-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' },
@@ -49,6 +57,7 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
 
     async poll(jobId, ids, { signal, timeoutMs }) {
       const opts = { signal, timeout: timeoutMs, maxRetries: 0 };
+      const { client } = await sdk();
       const batch = await client.batches.retrieve(jobId, opts);
       if (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status)) return { done: false, status: batch.status };
       if (batch.status === 'failed') {

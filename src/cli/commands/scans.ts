@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { scanRequestSchema } from '../../domain/scans/index.ts';
-import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
 import { bar, duration, progressLine } from '../progress.ts';
 
@@ -55,6 +53,7 @@ export const scanCommands = [
     flags: { project: id, file: z.string().min(1) },
     run: (a, config) =>
       withContext(config, async (ctx) => {
+        const { findSiteForOperator } = await import('../../domain/sites/index.ts');
         const site = await findSiteForOperator(ctx, a.project);
         const { importAnswers, parseAnswerLines } = await import('../../domain/scans/index.ts');
         const rows = parseAnswerLines(await readFile(a.file, 'utf8'));
@@ -69,6 +68,7 @@ export const scanCommands = [
     flags: { project: id, providers: z.string().optional(), samples: z.coerce.number().optional(), label: z.string().optional(), watch: z.boolean().optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
+        const { scanRequestSchema } = await import('../../domain/scans/index.ts');
         const request = scanRequestSchema.safeParse({
           providers: a.providers
             ?.split(',')
@@ -78,6 +78,7 @@ export const scanCommands = [
           label: a.label ?? 'Started from the CLI',
         });
         if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
+        const { findSiteForOperator } = await import('../../domain/sites/index.ts');
         const site = await findSiteForOperator(ctx, a.project);
         const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/index.ts'), import('../scan-watch.ts')]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
@@ -91,6 +92,7 @@ export const scanCommands = [
     flags: { project: id, scan: id.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
+        const { findSiteForOperator } = await import('../../domain/sites/index.ts');
         const site = await findSiteForOperator(ctx, a.project);
         const { watchScan } = await import('../scan-watch.ts');
         return watchScan(ctx, site, a.scan ?? null);

@@ -1,5 +1,3 @@
-import { waitFor, BUSY } from '../../domain/common/index.ts';
-import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { CheckFailed, defineCommand, id, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
 
@@ -16,8 +14,12 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
+        const [{ BUSY, waitFor }, { findSiteForOperator }, { requestSitemapImport, serializeImport, runSitemapImport }] = await Promise.all([
+          import('../../domain/common/index.ts'),
+          import('../../domain/sites/index.ts'),
+          import('../../domain/pages/index.ts'),
+        ]);
         const site = await findSiteForOperator(ctx, a.project);
-        const [{ requestSitemapImport, serializeImport }, { runSitemapImport }] = await Promise.all([import('../../domain/pages/index.ts'), import('../../domain/pages/index.ts')]);
         const line = progressLine();
         const { import: row } = await requestSitemapImport(ctx, site, null, 'cli', { queue: false });
         const ran = await runSitemapImport(ctx, site.id, row.id, {
@@ -51,18 +53,18 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const site = await findSiteForOperator(ctx, a.project);
-        const [{ requestCrawlerCheck }, { runCrawlerCheck }, { crawlerReport }, { siteOrigin }] = await Promise.all([
-          import('../../domain/crawlers/index.ts'),
-          import('../../domain/crawlers/index.ts'),
-          import('../../domain/crawlers/index.ts'),
+        const [{ waitFor }, { findSiteForOperator, siteOrigin }, { requestCrawlerCheck, runCrawlerCheck, crawlerReport }] = await Promise.all([
+          import('../../domain/common/index.ts'),
           import('../../domain/sites/index.ts'),
+          import('../../domain/crawlers/index.ts'),
         ]);
+        const site = await findSiteForOperator(ctx, a.project);
         const line = progressLine();
         line.draw(`reading ${siteOrigin(site)}/robots.txt and /llms.txt`);
         const { check } = await requestCrawlerCheck(ctx, site, null, 'cli', { queue: false });
-        let result = await runCrawlerCheck(ctx, site.id, check.id);
-        if (result === BUSY) {
+        const ran = await runCrawlerCheck(ctx, site.id, check.id);
+        let result: { state: string; error?: string };
+        if (typeof ran === 'symbol') {
           // A worker is running this site's check: wait for it.
           const row = await waitFor(
             async () => ctx.db.selectFrom('crawlerChecks').select(['status', 'error']).where('id', '=', check.id).executeTakeFirstOrThrow(),
@@ -71,7 +73,7 @@ export const siteIntelligenceCommands = [
             500,
           );
           result = { state: row.status === 'failed' ? 'failed' : 'done', error: row.error ?? undefined };
-        }
+        } else result = ran;
         const report = await crawlerReport(ctx, site);
         const count = (access: string) => report.crawlers.filter((c) => c.access === access).length;
         line.draw(

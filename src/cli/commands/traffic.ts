@@ -1,8 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { findSiteForOperator } from '../../domain/sites/index.ts';
 import { LOG_FORMATS } from '../../logs/record.ts';
-import { BUSY } from '../../domain/common/index.ts';
 import { CheckFailed, defineCommand, id, UsageError, withContext } from '../command.ts';
 import { progressLine } from '../progress.ts';
 
@@ -27,11 +25,12 @@ export const trafficCommands = [
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        const site = await findSiteForOperator(ctx, a.project);
-        const [{ createImport, findImport, serializeImport }, { runLogImport }] = await Promise.all([
-          import('../../domain/traffic/index.ts'),
+        const [{ BUSY }, { findSiteForOperator }, { createImport, findImport, serializeImport, runLogImport }] = await Promise.all([
+          import('../../domain/common/index.ts'),
+          import('../../domain/sites/index.ts'),
           import('../../domain/traffic/index.ts'),
         ]);
+        const site = await findSiteForOperator(ctx, a.project);
         const row = await createImport(ctx, site.id, null, { source: 'cli', format: a.format });
         const line = progressLine();
         for (;;) {
