@@ -187,6 +187,9 @@ async function simulatorHealthy(url: string): Promise<boolean> {
 
 /** Every check, run at once; `ok` unless one failed. */
 export async function runDoctor(ctx: AppContext, options: { now?: () => number; fetchHealth?: (url: string) => Promise<boolean> } = {}): Promise<DoctorReport> {
+  // The job table (its queues, for the workers check) imports every handler: loaded inside the timed checks, it held
+  // the event loop past the other checks' deadlines on a loaded machine.
+  await ctx.jobs.table();
   const checks = await Promise.all([
     withDeadline('config', async () => checkConfig(ctx)),
     withDeadline('postgres', () => checkPostgres(ctx)),
