@@ -136,10 +136,10 @@ async function main() {
   // createDb keeps its pool to itself: auto_explain's notices are caught on their way out of any client.
   const emit = pg.Client.prototype.emit;
   pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]) {
-    if (event === 'notice') onNotice(args[0] as pg.NoticeMessage);
+    if (event === 'notice') onNotice(args[0] as { message?: string });
     return emit.call(this, event, ...args);
   };
-  function onNotice(msg: pg.NoticeMessage) {
+  function onNotice(msg: { message?: string }) {
     if (!EXPLAIN || !msg.message) return;
     const start = msg.message.indexOf('{');
     if (start < 0) return;
