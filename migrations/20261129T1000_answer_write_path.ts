@@ -20,7 +20,9 @@ import { sql, type Kysely } from 'kysely';
  * - answer_facts loses its foreign keys to sites and prompts, and answers
  *   the one to sites: each was a second path to a cascade that already
  *   happens (facts go with their answer, answers with their scan and
- *   prompt, scans with their site).
+ *   prompt, scans with their site). answer_facts_prompt_idx, which only
+ *   that cascade from prompts read, goes too (one index entry less per
+ *   answer); no query reads facts by prompt alone.
  *
  * Answer bodies and raw responses are compressed with lz4 instead of pglz
  * (pglz was a twentieth of the backend's CPU per answer, for rows of about
@@ -51,6 +53,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     ALTER TABLE answer_facts DROP CONSTRAINT answer_facts_site_id_fkey;
     ALTER TABLE answer_facts DROP CONSTRAINT answer_facts_prompt_id_fkey;
     ALTER TABLE answers DROP CONSTRAINT answers_site_id_fkey;
+    -- It served only the cascade from prompts to facts (migration 20261122T0630); facts now go with their answer.
+    DROP INDEX answer_facts_prompt_idx;
 
     -- Every rollup row of the sites a statement deleted (cascades from orgs included).
     CREATE FUNCTION delete_site_rollups() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -86,7 +90,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 /** The compression of the answers' and facts' large columns, on the parents and on each partition (the setting does not recurse). */
-async function setCompression(db: Kysely<any>, method: 'lz4' | 'pglz'): Promise<void> {
+async function setCompression(db: Kysely<any>, method: 'lz4' | 'default'): Promise<void> {
   for (const [parent, columns] of [
     ['answers', ANSWER_COLUMNS],
     ['answer_facts', FACT_COLUMNS],
@@ -130,12 +134,13 @@ async function ensureAnswerMonth(db: Kysely<any>, like: string): Promise<void> {
 /** The foreign keys back (rows of sites or prompts deleted meanwhile are gone: the triggers removed them). */
 export async function down(db: Kysely<any>): Promise<void> {
   await ensureAnswerMonth(db, 'INCLUDING DEFAULTS INCLUDING CONSTRAINTS');
-  await setCompression(db, 'pglz');
+  await setCompression(db, 'default');
   await sql`
     DROP TRIGGER prompts_delete_rollups ON prompts;
     DROP FUNCTION delete_prompt_rollups();
     DROP TRIGGER sites_delete_rollups ON sites;
     DROP FUNCTION delete_site_rollups();
+    CREATE INDEX answer_facts_prompt_idx ON answer_facts (prompt_id);
     ALTER TABLE answers ADD CONSTRAINT answers_site_id_fkey FOREIGN KEY (site_id) REFERENCES sites (id) ON DELETE CASCADE;
     ALTER TABLE answer_facts ADD CONSTRAINT answer_facts_prompt_id_fkey FOREIGN KEY (prompt_id) REFERENCES prompts (id) ON DELETE CASCADE;
     ALTER TABLE answer_facts ADD CONSTRAINT answer_facts_site_id_fkey FOREIGN KEY (site_id) REFERENCES sites (id) ON DELETE CASCADE;
