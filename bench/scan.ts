@@ -9,8 +9,11 @@
  *    about 750 requests; its ideal is counted from the requests the simulator saw.
  * 3. 0 ms latency: answers stored per second by one worker process; target 1,000+/s.
  * 4. 0 ms latency, one provider (OpenAI), 500 prompts: the cost per answer,
- *    worker CPU target at most 0.5 ms (issue 17). Five scans; the figures
- *    are the median one's, with every run's worker and Postgres CPU listed.
+ *    worker CPU at most 0.4 ms and Postgres at most 0.5 ms, 0.9 ms in all
+ *    (issue 30). Five scans; the figures are the median one's (by worker
+ *    CPU), each measure's own median, and every run's answers/s, worker and
+ *    Postgres CPU in the order they ran (also printed to stderr as they end).
+ *    `BENCH_SCAN=one` runs this case alone, after a one-provider warm-up scan.
  * Every case also prints its cost per answer stored: this process's CPU time
  * (process.cpuUsage: every thread, the analysis threads included; the
  * simulator is another process) and the CPU time of the Postgres backends
@@ -201,8 +204,10 @@ async function main() {
     const ctx = createContext(config, { role: 'worker', dbPoolSize: 40 });
     await migrateToLatest(ctx.db);
     try {
-      // BENCH_SCAN=fast runs only the 0 ms case, after a warm-up scan (for profiling).
-      const full = process.env.BENCH_SCAN !== 'fast';
+      // BENCH_SCAN=fast runs only the 0 ms cases, after a warm-up scan (for profiling); BENCH_SCAN=one only the
+      // one-provider case's five scans, after a one-provider warm-up scan (the cost per answer, issue 30).
+      const only = process.env.BENCH_SCAN === 'one';
+      const full = process.env.BENCH_SCAN !== 'fast' && !only;
       const skipped = { status: 'skipped', answers: 0, failed: 0, seconds: 1 };
       await setLatency(200, { pageToken: false });
       const slow = full ? await scanOnce(ctx, 'latency-200') : skipped;
@@ -212,16 +217,25 @@ async function main() {
       const mixedIdeal = full ? ((await busiestProviderRequests()) / CONCURRENCY) * 0.2 : 1;
       await setLatency(0);
       // The fast-only run warms up on a first scan (the full run is warm from the 200 ms ones).
-      if (!full) await scanOnce(ctx, 'warm-up');
-      const fast = await scanOnce(ctx, 'latency-0');
+      if (!full) await scanOnce(ctx, 'warm-up', only ? ['openai'] : undefined);
+      const fast = only ? skipped : await scanOnce(ctx, 'latency-0');
       const perSecond = Math.round(fast.answers / fast.seconds);
       // The cost target's case: one provider, 500 prompts, 0 ms. One scan of 500 moves by 20-30% from run to
       // run on a shared VM, so it runs ONE_PROVIDER_RUNS times and the median run (by worker CPU) is the figure.
       const runs: Awaited<ReturnType<typeof scanOnce>>[] = [];
-      for (let i = 0; i < ONE_PROVIDER_RUNS; i++) runs.push(await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai']));
+      const total = (r: (typeof runs)[number]) => Math.round((r.workerCpuMsPerAnswer + r.postgresCpuMsPerAnswer) * 1000) / 1000;
+      for (let i = 0; i < ONE_PROVIDER_RUNS; i++) {
+        const r = await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai']);
+        runs.push(r);
+        console.error(
+          `one provider, run ${i + 1}: ${Math.round(r.answers / r.seconds)} answers/s, CPU per answer: worker ${r.workerCpuMsPerAnswer} ms, Postgres ${r.postgresCpuMsPerAnswer} ms, total ${total(r)} ms (load average ${os.loadavg()[0]?.toFixed(1)})`,
+        );
+      }
       const byCpu = [...runs].sort((a, b) => a.workerCpuMsPerAnswer - b.workerCpuMsPerAnswer);
       const one = byCpu[Math.floor(byCpu.length / 2)] as (typeof runs)[number];
       const spread = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b);
+      const median = (pick: (r: (typeof runs)[number]) => number) => spread(pick)[Math.floor(runs.length / 2)] as number;
+
       console.log(
         JSON.stringify(
           {
@@ -238,14 +252,33 @@ async function main() {
               runs: ONE_PROVIDER_RUNS,
               workerCpuMsPerAnswerRuns: spread((r) => r.workerCpuMsPerAnswer),
               postgresCpuMsPerAnswerRuns: spread((r) => r.postgresCpuMsPerAnswer),
+              // Each measure's own median over the runs (the fields above are the median run's, by worker CPU).
+              medians: {
+                answersPerSecond: median((r) => r.answers / r.seconds),
+                workerCpuMsPerAnswer: median((r) => r.workerCpuMsPerAnswer),
+                postgresCpuMsPerAnswer: median((r) => r.postgresCpuMsPerAnswer),
+                totalCpuMsPerAnswer: median(total),
+              },
+              // In the order they ran.
+              eachRun: runs.map((r) => ({
+                answersPerSecond: Math.round(r.answers / r.seconds),
+                workerCpuMsPerAnswer: r.workerCpuMsPerAnswer,
+                postgresCpuMsPerAnswer: r.postgresCpuMsPerAnswer,
+                totalCpuMsPerAnswer: total(r),
+              })),
             },
             targets: {
               efficiencyAtLeastPct: 90,
               met200: ideal / slow.seconds >= 0.9,
               answersPerSecondAtLeast: 1000,
               met0: perSecond >= 1000,
-              workerCpuMsPerAnswerAtMost: 0.5,
-              metCpu: one.workerCpuMsPerAnswer <= 0.5,
+              // Issue 30: medians of the one-provider runs.
+              workerCpuMsPerAnswerAtMost: 0.4,
+              metWorkerCpu: median((r) => r.workerCpuMsPerAnswer) <= 0.4,
+              postgresCpuMsPerAnswerAtMost: 0.5,
+              metPostgresCpu: median((r) => r.postgresCpuMsPerAnswer) <= 0.5,
+              totalCpuMsPerAnswerAtMost: 0.9,
+              metTotalCpu: median(total) <= 0.9,
             },
           },
           null,

@@ -1,4 +1,5 @@
-import { Kysely, PostgresDialect, CamelCasePlugin, type Transaction } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, CamelCasePlugin, sql, type RawBuilder, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -34,7 +35,10 @@ export function createDb(databaseUrl: string, options: { max?: number; statement
    * The next statement on that client fails on its own, and the pool drops
    * the client when it is released.
    */
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareMarked(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   pools.set(db, pool);
   return db;
@@ -50,4 +54,38 @@ export async function preparedQuery<Row extends object>(db: Db, name: string, te
   if (!pool) throw new Error('preparedQuery needs a Db made by createDb');
   const result = await pool.query<Row>({ name, text, values });
   return result.rows;
+}
+
+/** The comment that makes a statement a named one (see `prepared`). */
+const PREPARED_MARK = '/* prepared */ ';
+const statementNames = new Map<string, string>();
+
+/**
+ * A statement Postgres keeps parsed and planned on each connection, also
+ * inside a transaction (where preparedQuery cannot reach): its text starts
+ * with a mark, and the pool's clients send marked texts as named statements,
+ * named by a hash of the text. For hot statements whose text is fixed (values
+ * as parameters, lists as arrays): a batch of the scan's answer writer paid
+ * more to parse and plan its statements than to run them when batches were
+ * small. Postgres plans the first five runs for their values, then keeps one
+ * generic plan when that is no costlier.
+ */
+export function prepared(statement: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${sql.raw(PREPARED_MARK)}${statement}`;
+}
+
+function prepareMarked(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  const plain = client.query.bind(client);
+  // Kysely calls query(text, values); anything else (a cursor, a config object) passes through.
+  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !text.startsWith(PREPARED_MARK) || !Array.isArray(values) || rest.length > 0)
+      return (plain as (...args: unknown[]) => unknown)(text, values, ...rest);
+    let name = statementNames.get(text);
+    if (name === undefined) {
+      name = `p_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
+      statementNames.set(text, name);
+    }
+    return query({ name, text, values });
+  }) as typeof client.query;
 }

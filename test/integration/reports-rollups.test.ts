@@ -174,3 +174,47 @@ describe('searches as counted', () => {
     expect(rows[1]?.query).toBe('best crm');
   });
 });
+
+/**
+ * The rollup tables have no foreign keys (their rows are written by the
+ * hundred per batch, and a key check on each was a sixth of the database's
+ * work per answer): triggers on sites and prompts delete their rows instead.
+ */
+describe('rollup rows without foreign keys', () => {
+  const count = async (table: string, column: string, id: number) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column)} = ${id}`.execute(app.ctx.db)).rows[0]?.n ?? 0;
+
+  it('go with a deleted prompt (its latest rows and summary) and with a deleted workspace (every table)', async () => {
+    const other = await seedWorkspace(app.ctx);
+    const site = (await addAcmeSite(app, other)).id;
+    await seedAnswers(app.ctx, other.orgId, site, [
+      {
+        prompt: 'Best CRM?',
+        provider: 'openai',
+        askedAt: '2026-03-29T10:00:00Z',
+        text: LIST,
+        citations: [
+          { url: 'https://acme.com/docs', title: 'Docs' },
+          { url: 'https://globex.com/vs-acme', title: 'Globex vs Acme' },
+          { url: 'https://www.reddit.com/r/crm/1', title: 'Reddit' },
+        ],
+        searches: ['best crm'],
+      },
+      { prompt: 'Cheapest CRM?', provider: 'openai', askedAt: '2026-03-29T10:00:00Z', text: 'Acme.', searches: ['cheap crm'] },
+    ]);
+    const prompt = await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', site).where('text', '=', 'Best CRM?').executeTakeFirstOrThrow();
+    expect(await count('rollup_prompt_latest', 'prompt_id', prompt.id)).toBe(1);
+    expect(await count('rollup_prompt_summary', 'prompt_id', prompt.id)).toBe(1);
+
+    await app.ctx.db.deleteFrom('prompts').where('id', '=', prompt.id).execute();
+    expect(await count('rollup_prompt_latest', 'prompt_id', prompt.id)).toBe(0);
+    expect(await count('rollup_prompt_summary', 'prompt_id', prompt.id)).toBe(0);
+    expect(await count('rollup_prompt_latest', 'site_id', site)).toBe(1);
+
+    for (const table of TABLES) expect(await count(table, 'site_id', site), table).toBeGreaterThan(0);
+    await app.ctx.db.deleteFrom('orgs').where('id', '=', other.orgId).execute();
+    for (const table of TABLES) expect(await count(table, 'site_id', site), table).toBe(0);
+    // The first workspace's site keeps its rows.
+    expect(await count('rollup_site_day', 'site_id', siteId)).toBeGreaterThan(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { analyse, analyseOffThread, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
+import { prepared, type Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
 export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'month' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'>;
@@ -95,12 +95,13 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
  * Writes (or rewrites) the facts of many answers in one statement. The rows
  * travel as one JSON parameter: Postgres parses one value instead of
  * thousands of bind parameters, which made batched reanalysis several times faster.
+ * One text whatever the batch: a prepared statement (see `prepared`).
  */
 export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysis; facts: AnswerFacts }[], book: BrandBook): Promise<void> {
   if (items.length === 0) return;
   const key = factsKey(book);
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
-  await sql`
+  await prepared(sql`
     INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
                               brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month, name_readings,
                               read_chars, read_truncated, read_timed_out)
@@ -118,5 +119,5 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
       tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
-      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`.execute(db);
+      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`).execute(db);
 }

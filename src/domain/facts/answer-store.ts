@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.ts';
 import type { CitationJson } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
 import { rawJson } from '../../assistants/truncate.ts';
+import { storableJson } from '../../assistants/storable.ts';
+import { prepared } from '../../db/database.ts';
 import { analyseAnswer, warnUnread, writeFacts } from './answer-facts.ts';
 import { addToRollups } from './rollups.ts';
 import { utcDay } from '../../dates.ts';
@@ -48,37 +50,32 @@ export interface StoredAnswer {
 export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: BrandBook): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
   const results = await ctx.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .insertInto('answers')
-      .values(
-        inputs.map((input) => ({
-          scanId: input.scanId,
-          siteId: input.siteId,
-          promptId: input.promptId,
-          sample: input.sample ?? 1,
-          provider: input.provider,
-          model: input.model,
-          askedAt: input.askedAt,
-          day: utcDay(input.askedAt),
-          text: input.text,
-          citations: JSON.stringify(input.citations),
-          searches: JSON.stringify(input.searches),
-          usage: input.usage ? JSON.stringify(input.usage) : null,
-          raw: input.raw === undefined ? null : rawJson(input.raw),
-          costMicros: input.costMicros,
-          error: input.error,
-          truncated: input.truncated ?? false,
-          simulated: input.simulated ?? false,
-          context: input.context,
-          // The scan's month, the partition key (docs/decisions.md): every answer of a scan in one partition.
-          month: scanMonth(input.scanId),
-        })),
-      )
-      .onConflict((oc) => oc.columns(['scanId', 'promptId', 'provider', 'sample', 'month']).doNothing())
-      .returning(['id', 'scanId', 'promptId', 'provider', 'sample', 'month'])
-      .execute();
+    /*
+     * For this short transaction: its statements run as prepared ones with
+     * one generic plan each (see `prepared`), whatever values a batch brings.
+     * A generic plan is kept for the connection's life, and one made while a
+     * month's partition was nearly empty chose sequential scans of it, which
+     * cost more every batch as the month filled (a scan's database time per
+     * answer grew tenfold): every read here is by key, so no sequential scan.
+     * And no JIT, whose compilation of the rollup statement (fourteen inserts
+     * over set-returning functions) cost Postgres 180 ms for 10 ms of work.
+     */
+    await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+    // The rows as one JSON parameter (one text to parse, one statement text whatever the batch's size); the month, the
+    // partition key, is the scan's (docs/decisions.md): every answer of a scan in one partition.
+    const { rows } = await prepared(sql`
+      INSERT INTO answers (scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, citations, searches, usage, raw,
+                           cost_micros, error, truncated, simulated, context, month)
+      SELECT r.scan_id, r.site_id, r.prompt_id, r.sample, r.provider, r.model, r.asked_at, r.day, r.text, r.citations, r.searches, r.usage, r.raw,
+             r.cost_micros, r.error, r.truncated, r.simulated, r.context,
+             (SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = r.scan_id)
+        FROM jsonb_to_recordset(${answersJson(inputs)}::jsonb) AS r(scan_id int, site_id int, prompt_id int, sample smallint, provider text, model text,
+             asked_at timestamptz, day date, text text, citations jsonb, searches jsonb, usage jsonb, raw jsonb, cost_micros bigint, error text,
+             truncated boolean, simulated boolean, context text)
+      ON CONFLICT (scan_id, prompt_id, provider, sample, month) DO NOTHING
+      RETURNING id, scan_id, prompt_id, provider, sample, month`).execute(trx);
     const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) => `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
-    const ids = new Map(rows.map((r) => [keyOf(r), r]));
+    const ids = new Map((rows as InsertedAnswer[]).map((r) => [keyOf(r), r]));
     const stored = inputs.flatMap((input) => {
       const row = ids.get(keyOf(input));
       if (row === undefined) return [];
@@ -101,13 +98,8 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
       else c.done++;
       counts.set(s.input.scanId, c);
     }
-    for (const [scanId, c] of counts) {
-      await trx
-        .updateTable('scans')
-        .set((eb) => ({ answersDone: eb('answersDone', '+', c.done), answersFailed: eb('answersFailed', '+', c.failed) }))
-        .where('id', '=', scanId)
-        .execute();
-    }
+    for (const [scanId, c] of counts)
+      await prepared(sql`UPDATE scans SET answers_done = answers_done + ${c.done}, answers_failed = answers_failed + ${c.failed} WHERE id = ${scanId}`).execute(trx);
     const byInput = new Map(stored.map((s) => [s.input, { answerId: s.answerId, facts: s.facts }]));
     return inputs.map((input) => byInput.get(input) ?? null);
   });
@@ -115,8 +107,48 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
   return results;
 }
 
-/** First day of the UTC month a scan was created in, computed by Postgres as the row is inserted (one primary-key look-up). */
-const scanMonth = (scanId: number) => sql<string>`(SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = ${scanId})`;
+interface InsertedAnswer {
+  id: number;
+  scanId: number;
+  promptId: number;
+  provider: string;
+  sample: number;
+  month: string;
+}
+
+/**
+ * The answers as one JSON array for jsonb_to_recordset. The raw response is
+ * already JSON text (rawJson, made storable there) and goes in as it is;
+ * the rest is made storable as a whole (a NUL or a lone surrogate, which
+ * Postgres refuses, becomes U+FFFD; see storable.ts).
+ */
+function answersJson(inputs: readonly NewAnswer[]): string {
+  const rows = inputs.map((input) => {
+    const row = storableJson(
+      JSON.stringify({
+        scan_id: input.scanId,
+        site_id: input.siteId,
+        prompt_id: input.promptId,
+        sample: input.sample ?? 1,
+        provider: input.provider,
+        model: input.model,
+        asked_at: input.askedAt,
+        day: utcDay(input.askedAt),
+        text: input.text,
+        citations: input.citations,
+        searches: input.searches,
+        usage: input.usage ?? null,
+        cost_micros: input.costMicros,
+        error: input.error,
+        truncated: input.truncated ?? false,
+        simulated: input.simulated ?? false,
+        context: input.context,
+      }),
+    );
+    return input.raw === undefined ? row : `${row.slice(0, -1)},"raw":${rawJson(input.raw)}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
 
 /** One answer: see storeAnswers. */
 export async function storeAnswer(ctx: AppContext, input: NewAnswer, book: BrandBook): Promise<StoredAnswer | null> {

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { prepared, type Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { PERIODS, type Period } from '../common/index.ts';
 import { PERIOD_TABLES, SEARCH_MAX_CHARS, SITE_DAY, SITE_DAY_COUNTERS, type RollupTable, type SiteDayCounter } from './rollup-tables.ts';
@@ -53,6 +53,20 @@ function factsWhere(scope: FactsScope): RawBuilder<unknown> {
 }
 
 /**
+ * Where the rollup definitions read facts (alias `f`) and, for searches,
+ * models and the latest answers, the answers (alias `a`): the tables under
+ * `where` (a rebuild, a re-read), or a batch's rows read once into
+ * materialized CTEs of the statement (addToRollups).
+ */
+interface FactsSource {
+  facts: RawBuilder<unknown>;
+  answers: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}
+
+const fromTables = (scope: FactsScope): FactsSource => ({ facts: sql`answer_facts`, answers: sql`answers`, where: factsWhere(scope) });
+
+/**
  * One search as counted, in SQL: runs of spaces made one, spaces trimmed,
  * ASCII letters in lower case (Postgres' Unicode case rules depend on the
  * collation, so only ASCII is folded), at most SEARCH_MAX_CHARS characters.
@@ -83,6 +97,30 @@ async function recountLatest(db: Executor, where: RawBuilder<unknown>): Promise<
              GROUP BY l.prompt_id, l.provider) x
      WHERE t.prompt_id = x.prompt_id AND t.provider = x.provider
        AND (t.samples, t.answered, t.named) IS DISTINCT FROM (x.samples, x.answered, x.named)`.execute(db);
+}
+
+/**
+ * recountLatest for the (prompt, assistant) pairs a batch just stored,
+ * driven from the pairs: each latest row by its key, then its scan's
+ * answers by the unique (scan, prompt, assistant, sample, month) index in
+ * that scan's month's partition only. Stated as a join over every latest
+ * row and answer, Postgres hashed the whole of both (a batch's recount
+ * grew with the answers stored, a seventh of its database time at 10,000).
+ */
+async function recountPairs(db: Executor, pairs: readonly { promptId: number; provider: string }[]): Promise<void> {
+  await prepared(sql`
+    UPDATE rollup_prompt_latest t SET samples = c.samples, answered = c.answered, named = c.named
+      FROM unnest(${pairs.map((p) => p.promptId)}::int[], ${pairs.map((p) => p.provider)}::text[]) AS p(prompt_id, provider)
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS samples, count(*) FILTER (WHERE f.verdict <> 'failed')::int AS answered,
+               count(*) FILTER (WHERE f.verdict IN ('named', 'cited'))::int AS named
+          FROM rollup_prompt_latest l
+          JOIN answers a ON a.scan_id = l.scan_id AND a.prompt_id = l.prompt_id AND a.provider = l.provider
+           AND a.month = (SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = l.scan_id)
+          JOIN answer_facts f ON f.answer_id = a.id AND f.month = a.month
+         WHERE l.prompt_id = p.prompt_id AND l.provider = p.provider) c
+     WHERE t.prompt_id = p.prompt_id AND t.provider = p.provider
+       AND (t.samples, t.answered, t.named) IS DISTINCT FROM (c.samples, c.answered, c.named)`).execute(db);
 }
 
 /** Each (day) row also counts in its week, month and quarter (the kinds the table keeps). */
@@ -142,52 +180,52 @@ const SITE_DAY_SQL: Record<SiteDayCounter, string> = {
   toneSum: 'coalesce(sum(tone_score), 0)',
 };
 
-function addSiteDays(where: RawBuilder<unknown>, sign: Sign = 1): RawBuilder<unknown> {
+function addSiteDays(src: FactsSource, sign: Sign = 1): RawBuilder<unknown> {
   const columns = SITE_DAY.columns.map(([n]) => n).join(', ');
   const values = SITE_DAY_COUNTERS.map((c) => (sign === 1 ? SITE_DAY_SQL[c] : `-(${SITE_DAY_SQL[c]})`)).join(', ');
   return sql`INSERT INTO rollup_site_day AS t (${sql.raw(columns)})
     SELECT f.site_id, f.day, f.provider, ${sql.raw(values)}
-      FROM answer_facts f WHERE ${where}
+      FROM ${src.facts} f WHERE ${src.where}
      GROUP BY f.site_id, f.day, f.provider ORDER BY f.site_id, f.day, f.provider
     ${addCounters(SITE_DAY)} ${touchedKeys(SITE_DAY, sign)}`;
 }
 
 /** Each counter table's rows per (site, day, ...) from the facts `where` selects (alias `f`). */
-const PER_DAY: Record<TableName, (where: RawBuilder<unknown>) => RawBuilder<unknown>> = {
-  promptPeriod: (where) =>
+const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
+  promptPeriod: (src) =>
     sql`SELECT f.site_id, f.day, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
                count(*) FILTER (WHERE f.verdict = 'cited') AS cited, count(*) FILTER (WHERE f.verdict = 'named') AS named,
                count(*) FILTER (WHERE f.verdict = 'lost') AS lost, count(*) FILTER (WHERE f.verdict = 'missing') AS missing,
                count(*) FILTER (WHERE f.mentioned) AS mentioned, coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions,
                coalesce(sum(f.brand_rank), 0) AS rank_sum, count(f.brand_rank) AS rank_count
-          FROM answer_facts f WHERE ${where} GROUP BY f.site_id, f.day, f.prompt_id`,
-  promptProvider: (where) =>
+          FROM ${src.facts} f WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id`,
+  promptProvider: (src) =>
     sql`SELECT f.site_id, f.day, f.prompt_id, f.provider, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
                count(*) FILTER (WHERE f.mentioned) AS mentioned, count(*) FILTER (WHERE f.own_cited) AS own_cited,
                coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions, count(*) FILTER (WHERE f.tone = 'positive') AS positive,
                count(*) FILTER (WHERE f.tone = 'neutral') AS neutral, count(*) FILTER (WHERE f.tone = 'negative') AS negative
-          FROM answer_facts f WHERE ${where} GROUP BY f.site_id, f.day, f.prompt_id, f.provider`,
-  promptProviderCompetitor: (where) =>
+          FROM ${src.facts} f WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id, f.provider`,
+  promptProviderCompetitor: (src) =>
     sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, f.provider, count(*) AS mentioned
-          FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
-         WHERE ${where} GROUP BY f.site_id, f.day, c.id, f.prompt_id, f.provider`,
-  promptSiteType: (where) =>
+          FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
+         WHERE ${src.where} GROUP BY f.site_id, f.day, c.id, f.prompt_id, f.provider`,
+  promptSiteType: (src) =>
     sql`SELECT f.site_id, f.day, x->>'siteType' AS site_type, f.prompt_id, count(*) AS citations
-          FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
-         WHERE ${where} AND x->>'domain' <> ''
+          FROM ${src.facts} f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
+         WHERE ${src.where} AND x->>'domain' <> ''
          GROUP BY f.site_id, f.day, x->>'siteType', f.prompt_id`,
-  promptSource: (where) =>
+  promptSource: (src) =>
     sql`SELECT f.site_id, f.day, c.domain, c.site_type, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
-          FROM answer_facts f
+          FROM ${src.facts} f
          CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
                                FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
-         WHERE ${where}
+         WHERE ${src.where}
          GROUP BY f.site_id, f.day, c.domain, c.site_type, f.prompt_id`,
-  promptCompetitor: (where) =>
+  promptCompetitor: (src) =>
     sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, count(*) AS mentioned, count(*) FILTER (WHERE f.mentioned) AS both_named
-          FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
-         WHERE ${where} GROUP BY f.site_id, f.day, c.id, f.prompt_id`,
-  competitor: (where) =>
+          FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
+         WHERE ${src.where} GROUP BY f.site_id, f.day, c.id, f.prompt_id`,
+  competitor: (src) =>
     // competitors_named is in rank order, so the brand is ahead of the competitor in place p when its rank is at most p.
     sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.provider,
                count(*) FILTER (WHERE c.id = ANY (f.competitors_named)) AS mentioned,
@@ -195,44 +233,44 @@ const PER_DAY: Record<TableName, (where: RawBuilder<unknown>) => RawBuilder<unkn
                count(*) FILTER (WHERE f.mentioned AND c.id = ANY (f.competitors_named)) AS both_named,
                count(*) FILTER (WHERE f.mentioned AND f.brand_rank <= array_position(f.competitors_named, c.id)) AS brand_ahead,
                count(*) FILTER (WHERE f.mentioned AND f.brand_rank > array_position(f.competitors_named, c.id)) AS competitor_ahead
-          FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
-         WHERE ${where} GROUP BY f.site_id, f.day, c.id, f.provider`,
-  source: (where) =>
+          FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
+         WHERE ${src.where} GROUP BY f.site_id, f.day, c.id, f.provider`,
+  source: (src) =>
     sql`SELECT f.site_id, f.day, c.domain, c.site_type, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
-          FROM answer_facts f
+          FROM ${src.facts} f
          CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
                                FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
-         WHERE ${where}
+         WHERE ${src.where}
          GROUP BY f.site_id, f.day, c.domain, c.site_type`,
-  page: (where) =>
+  page: (src) =>
     sql`SELECT f.site_id, f.day, c.competitor_id, c.url, count(*) AS answers
-          FROM answer_facts f
+          FROM ${src.facts} f
          CROSS JOIN LATERAL (SELECT DISTINCT CASE WHEN x->>'siteType' = 'own' THEN 0 ELSE (x->>'competitorId')::int END AS competitor_id, x->>'normalizedUrl' AS url
                                FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own' OR x->>'competitorId' IS NOT NULL) c
-         WHERE ${where}
+         WHERE ${src.where}
          GROUP BY f.site_id, f.day, c.competitor_id, c.url`,
-  ownPagePrompt: (where) =>
+  ownPagePrompt: (src) =>
     sql`SELECT f.site_id, f.day, c.url, f.prompt_id, f.provider, count(*) AS answers
-          FROM answer_facts f
+          FROM ${src.facts} f
          CROSS JOIN LATERAL (SELECT DISTINCT x->>'normalizedUrl' AS url FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own') c
-         WHERE ${where}
+         WHERE ${src.where}
          GROUP BY f.site_id, f.day, c.url, f.prompt_id, f.provider`,
-  search: (where) =>
+  search: (src) =>
     // OFFSET 0 keeps the folding inside the subquery, where Postgres memoizes it per distinct list of searches.
     sql`SELECT f.site_id, f.day, f.prompt_id, q.query, count(*) AS answers
-          FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
+          FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
          CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
                               WHERE k.query <> '') q
-         WHERE ${where}
+         WHERE ${src.where}
          GROUP BY f.site_id, f.day, f.prompt_id, q.query`,
-  model: (where) =>
+  model: (src) =>
     sql`SELECT f.site_id, f.day, f.provider, a.model, count(*) AS answers
-          FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
-         WHERE ${where} GROUP BY f.site_id, f.day, f.provider, a.model`,
-  suggestion: (where) =>
+          FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
+         WHERE ${src.where} GROUP BY f.site_id, f.day, f.provider, a.model`,
+  suggestion: (src) =>
     sql`SELECT f.site_id, f.day, s.name, count(*) AS answers
-          FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.suggestions) AS name) s
-         WHERE ${where} GROUP BY f.site_id, f.day, s.name`,
+          FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.suggestions) AS name) s
+         WHERE ${src.where} GROUP BY f.site_id, f.day, s.name`,
 };
 
 /**
@@ -240,11 +278,11 @@ const PER_DAY: Record<TableName, (where: RawBuilder<unknown>) => RawBuilder<unkn
  * selects its latest row, unless the row holds a newer one (an answer
  * imported late may have been asked earlier).
  */
-function setLatest(where: RawBuilder<unknown>): RawBuilder<unknown> {
+function setLatest(src: FactsSource): RawBuilder<unknown> {
   return sql`INSERT INTO rollup_prompt_latest AS t (prompt_id, provider, site_id, scan_id, answer_id, asked_at, verdict, brand_rank, competitors_named)
     SELECT DISTINCT ON (f.prompt_id, f.provider) f.prompt_id, f.provider, f.site_id, a.scan_id, f.answer_id, a.asked_at, f.verdict, f.brand_rank, f.competitors_named
-      FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month
-     WHERE ${where}
+      FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
+     WHERE ${src.where}
      ORDER BY f.prompt_id, f.provider, a.asked_at DESC, f.answer_id DESC
     ON CONFLICT (prompt_id, provider) DO UPDATE SET
       scan_id = excluded.scan_id, answer_id = excluded.answer_id, asked_at = excluded.asked_at, verdict = excluded.verdict,
@@ -254,13 +292,13 @@ function setLatest(where: RawBuilder<unknown>): RawBuilder<unknown> {
 
 /** Writes the summaries of the prompts `where` selects (alias-free, on rollup_prompt_latest) from their latest rows. */
 async function writeSummaries(db: Executor, where: RawBuilder<unknown>): Promise<void> {
-  await sql`
+  await prepared(sql`
     INSERT INTO rollup_prompt_summary AS t (prompt_id, site_id, scanned_at, brand_rank, answered, named, consistency)
     SELECT ${SUMMARY_COLUMNS} FROM rollup_prompt_latest
      WHERE ${where} GROUP BY prompt_id, site_id
      ORDER BY prompt_id
     ON CONFLICT (prompt_id) DO UPDATE SET scanned_at = excluded.scanned_at, brand_rank = excluded.brand_rank,
-      answered = excluded.answered, named = excluded.named, consistency = excluded.consistency`.execute(db);
+      answered = excluded.answered, named = excluded.named, consistency = excluded.consistency`).execute(db);
 }
 
 /**
@@ -268,26 +306,31 @@ async function writeSummaries(db: Executor, where: RawBuilder<unknown>): Promise
  * transaction) to every rollup: one statement for every counter table and
  * the latest answers (data-modifying CTEs), then one that recounts the
  * latest rows' samples and one for the summaries of the prompts touched.
+ * Each a prepared statement of fixed text. The caller's transaction turns
+ * JIT off (storeAnswers): the planner's estimates for the first statement
+ * (fourteen inserts over set-returning functions) pass jit_above_cost, and
+ * compiling it took Postgres 180 ms for 10 ms of work on 100 answers.
  */
 export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]): Promise<void> {
   if (answers.length === 0) return;
-  /*
-   * The planner's estimates for this statement (fourteen inserts over
-   * set-returning functions) pass jit_above_cost, and compiling it took
-   * Postgres 180 ms for 10 ms of work on 100 answers. For the rest of this
-   * short transaction only.
-   */
-  await sql`SET LOCAL jit = off`.execute(db);
-  const where = factsWhere({ answers });
+  // The batch's facts and answers read once (by key, in their months' partitions), not once per table.
+  const months = [...new Set(answers.map((a) => a.month))];
+  const ids = answers.map((a) => a.id);
+  const src: FactsSource = { facts: sql`batch_facts`, answers: sql`batch_answers`, where: sql`true` };
   const ctes = [
-    sql`site_day AS (${addSiteDays(where)})`,
-    ...(Object.keys(TABLES) as TableName[]).map((k) => sql`${sql.raw(k)} AS (${addPerPeriod(TABLES[k], PER_DAY[k](where))})`),
-    sql`latest AS (${setLatest(where)})`,
+    sql`batch_facts AS MATERIALIZED (
+      SELECT answer_id, month, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, competitors_named, competitors_cited,
+             citations, tone, tone_score, suggestions
+        FROM answer_facts WHERE month = ANY(${months}::date[]) AND answer_id = ANY(${ids}::bigint[]))`,
+    sql`batch_answers AS MATERIALIZED (
+      SELECT id, month, scan_id, asked_at, model, searches FROM answers WHERE month = ANY(${months}::date[]) AND id = ANY(${ids}::bigint[]))`,
+    sql`site_day AS (${addSiteDays(src)})`,
+    ...(Object.keys(TABLES) as TableName[]).map((k) => sql`${sql.raw(k)} AS (${addPerPeriod(TABLES[k], PER_DAY[k](src))})`),
+    sql`latest AS (${setLatest(src)})`,
   ];
-  await sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`.execute(db);
+  await prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`).execute(db);
   // A statement's CTEs all see the snapshot from before it, so sample counts and summaries read the latest answers in later ones.
-  const pairs = [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()];
-  await recountLatest(db, sql`(l.prompt_id, l.provider) IN (SELECT * FROM unnest(${pairs.map((p) => p.promptId)}::int[], ${pairs.map((p) => p.provider)}::text[]))`);
+  await recountPairs(db, [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()]);
   const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);
   await writeSummaries(db, sql`prompt_id = ANY(${promptIds}::int[])`);
 }
@@ -309,7 +352,8 @@ export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]
 export async function replaceInRollups(db: Executor, answers: readonly AddedAnswer[], rewrite: () => Promise<void>): Promise<void> {
   if (answers.length === 0) return rewrite();
   await sql`SET LOCAL jit = off`.execute(db);
-  const where = factsWhere({ answers });
+  const src = fromTables({ answers });
+  const where = src.where;
   const tables = (Object.keys(TABLES) as TableName[]).filter((k) => !ANSWER_TABLES.includes(k));
   const touched = new Map<Table, unknown[]>();
   const take = async (table: Table, statement: RawBuilder<unknown>) => {
@@ -320,18 +364,17 @@ export async function replaceInRollups(db: Executor, answers: readonly AddedAnsw
         rows.map((r) => r.key),
       );
   };
-  await take(SITE_DAY, addSiteDays(where, -1));
-  for (const k of tables) await take(TABLES[k], addPerPeriod(TABLES[k], PER_DAY[k](where), -1));
+  await take(SITE_DAY, addSiteDays(src, -1));
+  for (const k of tables) await take(TABLES[k], addPerPeriod(TABLES[k], PER_DAY[k](src), -1));
   await rewrite();
-  await addSiteDays(where).execute(db);
-  for (const k of tables) await addPerPeriod(TABLES[k], PER_DAY[k](where)).execute(db);
+  await addSiteDays(src).execute(db);
+  for (const k of tables) await addPerPeriod(TABLES[k], PER_DAY[k](src)).execute(db);
   for (const [table, keys] of touched) await deleteEmptyRows(db, table, keys);
   await sql`
     UPDATE rollup_prompt_latest l SET verdict = f.verdict, brand_rank = f.brand_rank, competitors_named = f.competitors_named
       FROM answer_facts f
      WHERE f.answer_id = l.answer_id AND ${where}`.execute(db);
-  const pairs = [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()];
-  await recountLatest(db, sql`(l.prompt_id, l.provider) IN (SELECT * FROM unnest(${pairs.map((p) => p.promptId)}::int[], ${pairs.map((p) => p.provider)}::text[]))`);
+  await recountPairs(db, [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()]);
   const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);
   await writeSummaries(db, sql`prompt_id = ANY(${promptIds}::int[])`);
 }
@@ -364,13 +407,13 @@ const ANSWER_TABLES: readonly TableName[] = ['search', 'model'];
 export async function rebuildRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
   // The aggregations and sorts below handle a few rows per answer: with the default 4 MB they spill to disk.
   await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
-  const where = factsWhere({ siteId });
+  const src = fromTables({ siteId });
   const rebuilt = (Object.keys(TABLES) as TableName[]).filter((k) => scope === 'all' || !ANSWER_TABLES.includes(k));
   const cleared = [SITE_DAY.name, ...rebuilt.map((k) => TABLES[k].name), ...(scope === 'all' ? ['rollup_prompt_latest'] : []), 'rollup_prompt_summary'];
   for (const name of cleared) await sql`DELETE FROM ${sql.raw(name)} WHERE site_id = ${siteId}`.execute(trx);
-  await addSiteDays(where).execute(trx);
-  for (const k of rebuilt) await addPerPeriod(TABLES[k], PER_DAY[k](where)).execute(trx);
-  if (scope === 'all') await setLatest(where).execute(trx);
+  await addSiteDays(src).execute(trx);
+  for (const k of rebuilt) await addPerPeriod(TABLES[k], PER_DAY[k](src)).execute(trx);
+  if (scope === 'all') await setLatest(src).execute(trx);
   else {
     await sql`
       UPDATE rollup_prompt_latest l SET verdict = f.verdict, brand_rank = f.brand_rank, competitors_named = f.competitors_named

@@ -10,9 +10,9 @@ import { findSiteForOperator } from './sites.ts';
  * the web app's `DELETE /projects/:id`, a signed-in owner's action that
  * keys are refused, is meant to call this same function).
  *
- * Every table with a site_id references sites ON DELETE CASCADE (the
- * per-period rollups since migration 20261127T1300), so deleting the site
- * row removes the rest; answers and facts, by far the largest, are deleted
+ * Every table with a site_id references sites ON DELETE CASCADE, and a
+ * trigger on sites deletes the rollup tables' rows (migration
+ * 20261129T1000), so deleting the site row removes the rest; answers and facts, by far the largest, are deleted
  * first in the same transaction so their cascade is one indexed statement
  * each rather than a trigger per row. Ledger entries stay: money history
  * outlives the site, with site_id and scan_id set null by their foreign

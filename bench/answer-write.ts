@@ -1,0 +1,320 @@
+/**
+ * bench/answer-write: what storing a scan's answers costs PostgreSQL, taken
+ * apart (issue 30, item 2). One real one-provider scan of 500 prompts against
+ * the simulator gives 500 answers as a scan stores them; each round then
+ * stores those same answers again for a new site and scan, in the answer
+ * writer's batches of 100 (analysed off-thread, then storeAnswers, then
+ * settle), one batch at a time on ONE connection, so that connection's
+ * backend is all the database work there is to count:
+ * - CPU of the backend per answer (utime + stime from /proc), median round;
+ * - WAL bytes and records per answer, from `pg_stat_wal` before and after
+ *   (the server's: only meaningful on a quiet server) and from the statements'
+ *   own EXPLAIN (ANALYZE, WAL) when BENCH_EXPLAIN=1;
+ * - with BENCH_EXPLAIN=1, auto_explain on that connection (log_level notice,
+ *   so the plans come back to this process): per statement kind, its time,
+ *   WAL, and the time of every trigger (foreign-key checks) it fired.
+ * Rounds default to 7 (BENCH_ROUNDS). Every round is a new site, as in
+ * bench/scan: its day, week, month and quarter rollup rows are all new. With
+ * BENCH_SAME_SITE=1 every round stores into one site (a site scanned daily:
+ * the period rows exist, so most rollup writes are updates).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { closeContext, createContext, type AppContext } from '../src/context.ts';
+import { createDb } from '../src/db/database.ts';
+import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
+import { addMember } from '../src/domain/workspace/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
+import { runScan } from '../src/domain/scans/run.ts';
+import { startScan } from '../src/domain/scans/scans.ts';
+import { settle } from '../src/domain/scans/money.ts';
+import { createSite } from '../src/domain/onboarding/index.ts';
+import { loadBrandBook } from '../src/domain/facts/brand-book.ts';
+import { createUser } from '../src/domain/workspace/users.ts';
+import { storeAnswers, type NewAnswer } from '../src/domain/facts/answer-store.ts';
+import { analyseAnswers } from '../src/domain/facts/answer-facts.ts';
+import { usdToMicros, type Micros } from '../src/money.ts';
+import type { CitationJson } from '../src/db/schema.ts';
+import { runBench } from './lib.ts';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
+const SIM_PORT = 18411;
+const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
+const PROMPTS = 500;
+const BATCH = 100;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
+const SAME_SITE = process.env.BENCH_SAME_SITE === '1';
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+const CLOCK_TICKS = 100;
+function processCpu(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+async function newSite(ctx: AppContext, label: string) {
+  const org = await createOrg(ctx, { name: `Bench write ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
+  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
+  const user = await createUser(ctx, { email: `bench-write-${Date.now()}-${label}@example.com`, name: 'Bench' });
+  await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
+  const site = await createSite(
+    ctx,
+    { orgId: org.id, userId: user.id },
+    { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] },
+  );
+  const prompts = await ctx.db
+    .insertInto('prompts')
+    .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId: site.id, text: `Which Acme alternative is best for use case ${i}?`, status: 'active' as const })))
+    .returning('id')
+    .execute();
+  const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
+  return { org, user, site: row, promptIds: prompts.map((p) => p.id) };
+}
+
+interface Explained {
+  count: number;
+  ms: number;
+  walBytes: number;
+  walRecords: number;
+  walFpi: number;
+  triggers: Map<string, { ms: number; calls: number }>;
+  /** Per table a statement writes (a CTE statement writes many): time, WAL, rows. */
+  writes: Map<string, { ms: number; walBytes: number; rows: number }>;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Total Time'?: number;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'WAL Bytes'?: number;
+  'WAL Records'?: number;
+  'WAL FPI'?: number;
+  Plans?: PlanNode[];
+}
+
+/** A statement's kind, from its text: the first words, the table it writes. */
+function kindOf(query: string): string {
+  const q = query.replace(/\s+/g, ' ').trim();
+  const m = /^(INSERT INTO \S+|UPDATE \S+|DELETE FROM \S+|SELECT \S+|WITH \S+)/i.exec(q.replace(/^with /i, 'WITH '));
+  return (m?.[1] ?? q.slice(0, 40)).replace(/"/g, '');
+}
+
+async function main() {
+  await ensureDatabase(DATABASE_URL);
+  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const config = loadConfig({
+    DATABASE_URL,
+    LOG_LEVEL: 'warn',
+    ASSISTANTS: 'simulator',
+    SIMULATOR_URL: SIM_URL,
+    ASSISTANT_CONCURRENCY: '10',
+    REDIS_PREFIX: `bench-write-${process.pid}`,
+  });
+  const ctx = createContext(config, { role: 'worker', dbPoolSize: 20 });
+  // One connection for the measured writes: its backend's CPU is the whole database cost of them.
+  const wdb = createDb(DATABASE_URL, { max: 1 });
+  const explained = new Map<string, Explained>();
+  // createDb keeps its pool to itself: auto_explain's notices are caught on their way out of any client.
+  const emit = pg.Client.prototype.emit;
+  pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]) {
+    if (event === 'notice') onNotice(args[0] as { message?: string });
+    return emit.call(this, event, ...args);
+  };
+  function onNotice(msg: { message?: string }) {
+    if (!EXPLAIN || !msg.message) return;
+    const start = msg.message.indexOf('{');
+    if (start < 0) return;
+    const ms = Number(/duration: ([0-9.]+) ms/.exec(msg.message)?.[1] ?? 0);
+    const plan = JSON.parse(msg.message.slice(start)) as {
+      'Query Text': string;
+      Plan: PlanNode;
+      Triggers?: { 'Trigger Name': string; Relation: string; Time: number; Calls: number }[];
+    };
+    const kind = kindOf(plan['Query Text']);
+    const e = explained.get(kind) ?? { count: 0, ms: 0, walBytes: 0, walRecords: 0, walFpi: 0, triggers: new Map(), writes: new Map() };
+    e.count++;
+    e.ms += ms;
+    // Data-modifying CTEs run after the top node: their WAL is on their own ModifyTable nodes only.
+    const visit = (node: PlanNode) => {
+      if (node['Node Type'] === 'ModifyTable') {
+        e.walBytes += node['WAL Bytes'] ?? 0;
+        e.walRecords += node['WAL Records'] ?? 0;
+        e.walFpi += node['WAL FPI'] ?? 0;
+        const w = e.writes.get(node['Relation Name'] ?? '?') ?? { ms: 0, walBytes: 0, rows: 0 };
+        w.ms += node['Actual Total Time'] ?? 0;
+        w.walBytes += node['WAL Bytes'] ?? 0;
+        w.rows += (node.Plans?.[0]?.['Actual Rows'] ?? 0) * (node.Plans?.[0]?.['Actual Loops'] ?? 1);
+        e.writes.set(node['Relation Name'] ?? '?', w);
+        return;
+      }
+      for (const child of node.Plans ?? []) visit(child);
+    };
+    visit(plan.Plan);
+    for (const t of plan.Triggers ?? []) {
+      const name = `${t.Relation}: ${t['Trigger Name'].startsWith('RI_ConstraintTrigger') ? 'FK check' : t['Trigger Name']}`;
+      const x = e.triggers.get(name) ?? { ms: 0, calls: 0 };
+      x.ms += t.Time;
+      x.calls += t.Calls;
+      e.triggers.set(name, x);
+    }
+    explained.set(kind, e);
+  }
+  const wctx: AppContext = { ...ctx, db: wdb };
+  try {
+    await waitFor(`${SIM_URL}/__sim/health`);
+    await migrateToLatest(ctx.db);
+    await fetch(`${SIM_URL}/__sim/script`, { method: 'DELETE' });
+    // The answers to store: one real scan's.
+    const source = await newSite(ctx, 'source');
+    const { scan: sourceScan } = await startScan(ctx, source.site, source.user.id, { label: 'source', providers: ['openai'] });
+    await runScan(ctx, sourceScan.id);
+    const answers = await ctx.db.selectFrom('answers').selectAll().where('scanId', '=', sourceScan.id).orderBy('id').execute();
+    const promptIndex = new Map(source.promptIds.map((id, i) => [id, i]));
+    const { rows: pidRows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(wdb);
+    const backend = pidRows[0]!.pid;
+    // BENCH_PERF=<file>: the measured backend sampled by perf for the whole run (perf must be installed, and allowed).
+    const perf = process.env.BENCH_PERF ? spawn('perf', ['record', '-F', '2000', '-g', '-p', String(backend), '-o', process.env.BENCH_PERF], { stdio: 'ignore' }) : null;
+    if (perf) await new Promise((r) => setTimeout(r, 500));
+    if (EXPLAIN) {
+      await sql`LOAD 'auto_explain'`.execute(wdb);
+      await sql`SET auto_explain.log_min_duration = 0`.execute(wdb);
+      await sql`SET auto_explain.log_analyze = on`.execute(wdb);
+      await sql`SET auto_explain.log_wal = on`.execute(wdb);
+      await sql`SET auto_explain.log_buffers = on`.execute(wdb);
+      await sql`SET auto_explain.log_triggers = on`.execute(wdb);
+      await sql`SET auto_explain.log_timing = on`.execute(wdb);
+      await sql`SET auto_explain.log_format = json`.execute(wdb);
+      await sql`SET auto_explain.log_level = notice`.execute(wdb);
+    }
+    const rounds: { cpuMsPerAnswer: number; storeMs: number; settleMs: number; walBytesPerAnswer: number; walRecordsPerAnswer: number }[] = [];
+    let shared: Awaited<ReturnType<typeof newSite>> | null = null;
+    for (let r = 0; r < ROUNDS + 1; r++) {
+      const target = SAME_SITE ? (shared ??= await newSite(ctx, 'target')) : await newSite(ctx, `round-${r}`);
+      const { scan } = await startScan(ctx, target.site, target.user.id, { label: `round-${r}`, providers: ['openai'] });
+      const book = await loadBrandBook(ctx.db, target.site.id);
+      const inputs: NewAnswer[] = answers.map((a) => ({
+        scanId: scan.id,
+        siteId: target.site.id,
+        promptId: target.promptIds[promptIndex.get(a.promptId)!]!,
+        provider: a.provider,
+        model: a.model,
+        askedAt: new Date(),
+        text: a.text,
+        citations: a.citations as CitationJson[],
+        searches: a.searches as string[],
+        usage: a.usage as Record<string, unknown> | null,
+        raw: a.raw,
+        costMicros: a.costMicros as Micros,
+        error: a.error,
+        truncated: a.truncated,
+        context: a.context,
+        simulated: a.simulated,
+      }));
+      const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.org.id };
+      explained.clear();
+      const walBefore = (await sql<{ b: string; r: string }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)).rows[0]!;
+      const cpuBefore = processCpu(backend);
+      let storeMs = 0;
+      let settleMs = 0;
+      for (let i = 0; i < inputs.length; i += BATCH) {
+        const items = inputs.slice(i, i + BATCH);
+        const facts = await analyseAnswers(ctx, items, book);
+        const t0 = performance.now();
+        const stored = await storeAnswers(
+          wctx,
+          items.map((a, n) => ({ ...a, facts: facts[n] })),
+          book,
+        );
+        const t1 = performance.now();
+        await settle(
+          // settle uses the pool's prepared statements: run it on the measured connection too.
+          wctx,
+          ref,
+          items.flatMap((a, n) => (stored[n] ? [{ answerId: stored[n].answerId, priceMicros: a.costMicros, reservedAt: a.askedAt, description: 'bench' }] : [])),
+        );
+        storeMs += t1 - t0;
+        settleMs += performance.now() - t1;
+      }
+      const cpu = processCpu(backend) - cpuBefore;
+      const walAfter = (await sql<{ b: string; r: string }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)).rows[0]!;
+      if (r === 0) continue; // warm-up: plans, caches
+      rounds.push({
+        cpuMsPerAnswer: Math.round((cpu * 1000 * 1000) / inputs.length) / 1000,
+        storeMs: Math.round(storeMs),
+        settleMs: Math.round(settleMs),
+        walBytesPerAnswer: Math.round((Number(walAfter.b) - Number(walBefore.b)) / inputs.length),
+        walRecordsPerAnswer: Math.round(((Number(walAfter.r) - Number(walBefore.r)) / inputs.length) * 10) / 10,
+      });
+    }
+    if (perf) {
+      perf.kill('SIGINT');
+      await new Promise((r) => perf.once('exit', r));
+    }
+    const byCpu = [...rounds].sort((a, b) => a.cpuMsPerAnswer - b.cpuMsPerAnswer);
+    const statements = EXPLAIN
+      ? Object.fromEntries(
+          [...explained].map(([kind, e]) => [
+            kind,
+            {
+              perBatch: e.count / (PROMPTS / BATCH),
+              msPerAnswer: Math.round((e.ms / PROMPTS) * 1000) / 1000,
+              walBytesPerAnswer: Math.round(e.walBytes / PROMPTS),
+              walRecordsPerAnswer: Math.round((e.walRecords / PROMPTS) * 10) / 10,
+              walFpiPerAnswer: Math.round((e.walFpi / PROMPTS) * 100) / 100,
+              writes: Object.fromEntries(
+                [...e.writes].map(([n, w]) => [
+                  n,
+                  {
+                    msPerAnswer: Math.round((w.ms / PROMPTS) * 1000) / 1000,
+                    walBytesPerAnswer: Math.round(w.walBytes / PROMPTS),
+                    rowsPerAnswer: Math.round((w.rows / PROMPTS) * 100) / 100,
+                  },
+                ]),
+              ),
+              triggers: Object.fromEntries([...e.triggers].map(([n, t]) => [n, { msPerAnswer: Math.round((t.ms / PROMPTS) * 1000) / 1000, callsPerAnswer: t.calls / PROMPTS }])),
+            },
+          ]),
+        )
+      : undefined;
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'answer-write',
+          sameSite: SAME_SITE,
+          explain: EXPLAIN,
+          answers: answers.length,
+          medianCpuMsPerAnswer: byCpu[Math.floor(byCpu.length / 2)]!.cpuMsPerAnswer,
+          rounds,
+          ...(statements && { lastRoundStatements: statements }),
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await wdb.destroy();
+    await closeContext(ctx);
+    sim.kill('SIGTERM');
+  }
+}
+
+runBench(main);
