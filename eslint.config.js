@@ -8,7 +8,10 @@ import domainTiers from './docs/domain-tiers.json' with { type: 'json' };
  * not import. `no-restricted-imports` keeps one list per file, so every
  * layer's list carries the shared ban on importing an entry point.
  */
-const ENTRY_POINTS = { group: ['**/main.ts', '**/bin/*'], message: 'Entry points are run, never imported: move what you need into a module of its own.' };
+const ENTRY_POINTS = {
+  group: ['**/main.ts', '**/bin/*'],
+  message: 'Entry points are run, never imported: move what you need into a module of its own.',
+};
 
 /** Outside src/domain, a domain folder is entered through its index.ts only. */
 const DOMAIN_ENTRY = {
@@ -48,7 +51,10 @@ function domainTier(tierIndex) {
     const laterPeers = folders.slice(i + 1);
     const patterns = [ENTRY_POINTS, DOMAIN_LAYER, DOMAIN_DEEP];
     if (higher.length)
-      patterns.push({ regex: anyOf(higher), message: `src/domain/${folder} (tier: ${tier}) imports only lower tiers: a use case that must reach up lives in a higher tier.` });
+      patterns.push({
+        regex: anyOf(higher),
+        message: `src/domain/${folder} (tier: ${tier}) imports only lower tiers: a use case that must reach up lives in a higher tier.`,
+      });
     if (laterPeers.length)
       patterns.push({
         regex: anyOf(laterPeers),
@@ -66,13 +72,29 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/config.ts only.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/config.ts only.' },
+      ],
       'no-restricted-imports': ['error', { patterns: [ENTRY_POINTS, DOMAIN_ENTRY] }],
       eqeqeq: ['error', 'smart'],
     },
   },
   layer(['src/analysis/**'], {
-    group: ['**/db/**', '**/http/**', '**/mcp/**', '**/queue/**', '**/jobs/**', '**/assistants/**', '**/domain/**', '**/context.ts', 'kysely', 'pg', 'ioredis', 'bullmq'],
+    group: [
+      '**/db/**',
+      '**/http/**',
+      '**/mcp/**',
+      '**/queue/**',
+      '**/jobs/**',
+      '**/assistants/**',
+      '**/domain/**',
+      '**/context.ts',
+      'kysely',
+      'pg',
+      'ioredis',
+      'bullmq',
+    ],
     message: 'src/analysis is pure: no database, HTTP, queue or assistant code.',
   }),
   layer(['src/domain/**'], DOMAIN_LAYER),
@@ -83,8 +105,22 @@ export default tseslint.config(
     message: 'src/http calls domain functions; queries live in src/domain (types from src/db are fine).',
   }),
   layer(['src/web/**'], {
-    group: ['**/db/**', '**/http/**', '**/mcp/**', '**/share/**', '**/queue/**', '**/jobs/**', '**/domain/**', '**/context.ts', 'kysely', 'pg', 'ioredis', 'bullmq'],
-    message: 'src/web fetches and reads customer sites; what to do with them is src/domain/pages and src/domain/crawlers.',
+    group: [
+      '**/db/**',
+      '**/http/**',
+      '**/mcp/**',
+      '**/share/**',
+      '**/queue/**',
+      '**/jobs/**',
+      '**/domain/**',
+      '**/context.ts',
+      'kysely',
+      'pg',
+      'ioredis',
+      'bullmq',
+    ],
+    message:
+      'src/web fetches and reads customer sites; what to do with them is src/domain/pages and src/domain/crawlers.',
   }),
   layer(['src/logs/**'], {
     group: [

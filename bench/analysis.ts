@@ -6,7 +6,13 @@
  * Deterministic inputs (seeded), so runs compare.
  */
 import AhoCorasick from 'modern-ahocorasick';
-import { analyse, compileBrandBook, type AnswerInput, type BrandBook, type BrandBookInput } from '../src/analysis/index.ts';
+import {
+  analyse,
+  compileBrandBook,
+  type AnswerInput,
+  type BrandBook,
+  type BrandBookInput,
+} from '../src/analysis/index.ts';
 import { compileBrandBookWith } from '../src/analysis/brand-book.ts';
 import { explainAmbiguous } from '../src/analysis/mentions.ts';
 import { fold } from '../src/analysis/fold.ts';
@@ -20,7 +26,28 @@ function rand(): number {
 function pick<T>(xs: readonly T[]): T {
   return xs[Math.floor(rand() * xs.length)] as T;
 }
-const SYL = ['ka', 'lo', 'vi', 'zen', 'tra', 'mo', 'rex', 'qua', 'nix', 'bel', 'dor', 'fy', 'lum', 'sor', 'ta', 'gri', 'pex', 'ul', 'ven', 'cor'];
+const SYL = [
+  'ka',
+  'lo',
+  'vi',
+  'zen',
+  'tra',
+  'mo',
+  'rex',
+  'qua',
+  'nix',
+  'bel',
+  'dor',
+  'fy',
+  'lum',
+  'sor',
+  'ta',
+  'gri',
+  'pex',
+  'ul',
+  'ven',
+  'cor',
+];
 function coined(): string {
   const n = 2 + Math.floor(rand() * 2);
   let w = '';
@@ -44,7 +71,8 @@ function makeBook(competitors: number, aliasesEach: number): BrandBookInput {
   for (let id = 1; id <= competitors; id++) {
     const name = unique(coined);
     const aliases: string[] = [];
-    while (aliases.length < aliasesEach - 1) aliases.push(unique(() => (rand() < 0.5 ? `${name} ${pick(SUFFIX)}${aliases.length}` : coined())));
+    while (aliases.length < aliasesEach - 1)
+      aliases.push(unique(() => (rand() < 0.5 ? `${name} ${pick(SUFFIX)}${aliases.length}` : coined())));
     list.push({ id, name, aliases, domain: `${name.toLowerCase()}.com` });
   }
   return { name: 'Acme', brandTerms: ['Acme Corp', 'AcmeCloud'], domain: 'acme.com', competitors: list };
@@ -54,7 +82,16 @@ const WORDS =
   'the a tool for teams that helps with planning tracking and reporting many users say it is reliable easy to use but some find pricing high support is responsive integrations include calendars chat and storage it offers a free plan with limits'.split(
     ' ',
   );
-const HOSTS = ['reddit.com', 'en.wikipedia.org', 'g2.com', 'techcrunch.com', 'youtube.com', 'example.org', 'medium.com', 'capterra.com'];
+const HOSTS = [
+  'reddit.com',
+  'en.wikipedia.org',
+  'g2.com',
+  'techcrunch.com',
+  'youtube.com',
+  'example.org',
+  'medium.com',
+  'capterra.com',
+];
 
 function makeAnswers(book: BrandBookInput, count: number): AnswerInput[] {
   const answers: AnswerInput[] = [];
@@ -70,7 +107,10 @@ function makeAnswers(book: BrandBookInput, count: number): AnswerInput[] {
     }
     text = text.slice(0, 2048);
     const citations = Array.from({ length: 10 }, (_, i) => ({
-      url: i === 0 && rand() < 0.3 ? 'https://www.acme.com/pricing?utm_source=chatgpt.com' : `https://www.${pick(HOSTS)}/page/${a}-${i}?utm_source=x&id=${i}`,
+      url:
+        i === 0 && rand() < 0.3
+          ? 'https://www.acme.com/pricing?utm_source=chatgpt.com'
+          : `https://www.${pick(HOSTS)}/page/${a}-${i}?utm_source=x&id=${i}`,
       title: `Source ${i}`,
     }));
     answers.push({ text, citations, failed: false });
@@ -86,7 +126,8 @@ function naiveBook(input: BrandBookInput): BrandBook {
       const hits: RawHit[] = [];
       regexes.forEach((re, pattern) => {
         re.lastIndex = 0;
-        for (let m = re.exec(folded); m !== null; m = re.exec(folded)) hits.push({ pattern, start: m.index, end: m.index + m[0].length });
+        for (let m = re.exec(folded); m !== null; m = re.exec(folded))
+          hits.push({ pattern, start: m.index, end: m.index + m[0].length });
       });
       return hits;
     };
@@ -134,9 +175,13 @@ const avgLen = answers.reduce((s, a) => s + (a.text?.length ?? 0), 0) / answers.
 let t = performance.now();
 const mainBook = compileBrandBook(main);
 const compileMs = performance.now() - t;
-console.log(`analysis benchmark  node ${process.version}  ${answers.length} answers, mean ${Math.round(avgLen)} chars, 10 citations each`);
+console.log(
+  `analysis benchmark  node ${process.version}  ${answers.length} answers, mean ${Math.round(avgLen)} chars, 10 citations each`,
+);
 console.log(`machine: ${calibrate().toFixed(2)} ns per trivial loop step (a 2020s laptop core: about 0.3-1)`);
-console.log(`brand book: 50 competitors x 30 names = ${mainBook.patterns.length} patterns, compiled in ${compileMs.toFixed(1)} ms`);
+console.log(
+  `brand book: 50 competitors x 30 names = ${mainBook.patterns.length} patterns, compiled in ${compileMs.toFixed(1)} ms`,
+);
 const sample = analyse(answers[0] as AnswerInput, mainBook);
 console.log(`sample answer: ${sample.brands.length} brands named, verdict ${sample.verdict}, tone ${sample.tone}`);
 
@@ -161,18 +206,24 @@ console.log(
 );
 const naiveMain = naiveBook(main);
 const naiveMainRate = rate(naiveMain, answers, 2);
-console.log(`[baseline] one regex per name at ${naiveMain.patterns.length} names: ${fmt(naiveMainRate)} answers/s; automaton is x${(mainRate / naiveMainRate).toFixed(1)} faster`);
+console.log(
+  `[baseline] one regex per name at ${naiveMain.patterns.length} names: ${fmt(naiveMainRate)} answers/s; automaton is x${(mainRate / naiveMainRate).toFixed(1)} faster`,
+);
 
 // The library the issue suggests, scan alone (no analysis), for docs/analysis.md.
 const lib = new AhoCorasick(mainBook.patterns as string[]);
 t = performance.now();
 let scans = 0;
 while (performance.now() - t < 1000) lib.search(fold((answers[scans++ % answers.length] as AnswerInput).text ?? ''));
-console.log(`\n[library] modern-ahocorasick search alone, ${mainBook.patterns.length} patterns: ${fmt((scans / (performance.now() - t)) * 1000)} answers/s`);
+console.log(
+  `\n[library] modern-ahocorasick search alone, ${mainBook.patterns.length} patterns: ${fmt((scans / (performance.now() - t)) * 1000)} answers/s`,
+);
 t = performance.now();
 scans = 0;
 while (performance.now() - t < 1000) mainBook.scan((answers[scans++ % answers.length] as AnswerInput).text ?? '');
-console.log(`[library] own automaton scan alone, same patterns: ${fmt((scans / (performance.now() - t)) * 1000)} answers/s`);
+console.log(
+  `[library] own automaton scan alone, same patterns: ${fmt((scans / (performance.now() - t)) * 1000)} answers/s`,
+);
 
 // Everyday-word names (issue 25): the brand and ten competitors are named like everyday words, and about a third
 // of the answers hold them, in both senses. Only those answers pay for reading names in context; the same answers
@@ -183,7 +234,9 @@ const everydayBook: BrandBookInput = {
   name: 'Monday',
   brandTerms: ['monday.com'],
   domain: 'monday.com',
-  competitors: main.competitors.map((c, i) => (i < EVERYDAY.length ? { ...c, name: EVERYDAY[i] as string, aliases: c.aliases.slice(0, 5) } : c)),
+  competitors: main.competitors.map((c, i) =>
+    i < EVERYDAY.length ? { ...c, name: EVERYDAY[i] as string, aliases: c.aliases.slice(0, 5) } : c,
+  ),
 };
 const SENTENCES = [
   (n: string) => `${n} is a solid pick for small teams.`,
@@ -195,13 +248,18 @@ const SENTENCES = [
   (_n: string) => `An apple a day, as the saying goes, and a square meal.`,
   (n: string) => `**${n}** – boards, automations and dashboards.`,
 ];
-function withEveryday(answers: readonly AnswerInput[], names: readonly string[], share: number): { answers: AnswerInput[]; holding: number } {
+function withEveryday(
+  answers: readonly AnswerInput[],
+  names: readonly string[],
+  share: number,
+): { answers: AnswerInput[]; holding: number } {
   let holding = 0;
   const out = answers.map((a, i) => {
     if ((i * 7919) % 100 >= share * 100) return a;
     holding++;
     let extra = '\n';
-    for (let k = 0; k < 3; k++) extra += `${(SENTENCES[(i + k) % SENTENCES.length] as (n: string) => string)(names[(i + k) % names.length] as string)} `;
+    for (let k = 0; k < 3; k++)
+      extra += `${(SENTENCES[(i + k) % SENTENCES.length] as (n: string) => string)(names[(i + k) % names.length] as string)} `;
     return { ...a, text: `${a.text ?? ''}${extra}` };
   });
   return { answers: out, holding };

@@ -70,7 +70,11 @@ function processCpu(pid: number): number {
 }
 
 async function newSite(ctx: AppContext, label: string) {
-  const org = await createOrg(ctx, { name: `Bench write ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
+  const org = await createOrg(ctx, {
+    name: `Bench write ${label}`,
+    plan: 'enterprise',
+    balanceMicros: usdToMicros(10_000),
+  });
   await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
   const user = await createUser(ctx, { email: `bench-write-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
@@ -81,7 +85,13 @@ async function newSite(ctx: AppContext, label: string) {
   );
   const prompts = await ctx.db
     .insertInto('prompts')
-    .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId: site.id, text: `Which Acme alternative is best for use case ${i}?`, status: 'active' as const })))
+    .values(
+      Array.from({ length: PROMPTS }, (_, i) => ({
+        siteId: site.id,
+        text: `Which Acme alternative is best for use case ${i}?`,
+        status: 'active' as const,
+      })),
+    )
     .returning('id')
     .execute();
   const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
@@ -120,7 +130,10 @@ function kindOf(query: string): string {
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], {
+    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   const config = loadConfig({
     DATABASE_URL,
     LOG_LEVEL: 'warn',
@@ -150,7 +163,15 @@ async function main() {
       Triggers?: { 'Trigger Name': string; Relation: string; Time: number; Calls: number }[];
     };
     const kind = kindOf(plan['Query Text']);
-    const e = explained.get(kind) ?? { count: 0, ms: 0, walBytes: 0, walRecords: 0, walFpi: 0, triggers: new Map(), writes: new Map() };
+    const e = explained.get(kind) ?? {
+      count: 0,
+      ms: 0,
+      walBytes: 0,
+      walRecords: 0,
+      walFpi: 0,
+      triggers: new Map(),
+      writes: new Map(),
+    };
     e.count++;
     e.ms += ms;
     // Data-modifying CTEs run after the top node: their WAL is on their own ModifyTable nodes only.
@@ -185,14 +206,26 @@ async function main() {
     await fetch(`${SIM_URL}/__sim/script`, { method: 'DELETE' });
     // The answers to store: one real scan's.
     const source = await newSite(ctx, 'source');
-    const { scan: sourceScan } = await startScan(ctx, source.site, source.user.id, { label: 'source', providers: ['openai'] });
+    const { scan: sourceScan } = await startScan(ctx, source.site, source.user.id, {
+      label: 'source',
+      providers: ['openai'],
+    });
     await runScan(ctx, sourceScan.id);
-    const answers = await ctx.db.selectFrom('answers').selectAll().where('scanId', '=', sourceScan.id).orderBy('id').execute();
+    const answers = await ctx.db
+      .selectFrom('answers')
+      .selectAll()
+      .where('scanId', '=', sourceScan.id)
+      .orderBy('id')
+      .execute();
     const promptIndex = new Map(source.promptIds.map((id, i) => [id, i]));
     const { rows: pidRows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(wdb);
     const backend = pidRows[0]!.pid;
     // BENCH_PERF=<file>: the measured backend sampled by perf for the whole run (perf must be installed, and allowed).
-    const perf = process.env.BENCH_PERF ? spawn('perf', ['record', '-F', '2000', '-g', '-p', String(backend), '-o', process.env.BENCH_PERF], { stdio: 'ignore' }) : null;
+    const perf = process.env.BENCH_PERF
+      ? spawn('perf', ['record', '-F', '2000', '-g', '-p', String(backend), '-o', process.env.BENCH_PERF], {
+          stdio: 'ignore',
+        })
+      : null;
     if (perf) await new Promise((r) => setTimeout(r, 500));
     if (EXPLAIN) {
       await sql`LOAD 'auto_explain'`.execute(wdb);
@@ -205,11 +238,20 @@ async function main() {
       await sql`SET auto_explain.log_format = json`.execute(wdb);
       await sql`SET auto_explain.log_level = notice`.execute(wdb);
     }
-    const rounds: { cpuMsPerAnswer: number; storeMs: number; settleMs: number; walBytesPerAnswer: number; walRecordsPerAnswer: number }[] = [];
+    const rounds: {
+      cpuMsPerAnswer: number;
+      storeMs: number;
+      settleMs: number;
+      walBytesPerAnswer: number;
+      walRecordsPerAnswer: number;
+    }[] = [];
     let shared: Awaited<ReturnType<typeof newSite>> | null = null;
     for (let r = 0; r < ROUNDS + 1; r++) {
       const target = SAME_SITE ? (shared ??= await newSite(ctx, 'target')) : await newSite(ctx, `round-${r}`);
-      const { scan } = await startScan(ctx, target.site, target.user.id, { label: `round-${r}`, providers: ['openai'] });
+      const { scan } = await startScan(ctx, target.site, target.user.id, {
+        label: `round-${r}`,
+        providers: ['openai'],
+      });
       const book = await loadBrandBook(ctx.db, target.site.id);
       const inputs: NewAnswer[] = answers.map((a) => ({
         scanId: scan.id,
@@ -231,7 +273,12 @@ async function main() {
       }));
       const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.org.id };
       explained.clear();
-      const walBefore = (await sql<{ b: string; r: string }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)).rows[0]!;
+      const walBefore = (
+        await sql<{
+          b: string;
+          r: string;
+        }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)
+      ).rows[0]!;
       const cpuBefore = processCpu(backend);
       let storeMs = 0;
       let settleMs = 0;
@@ -249,13 +296,29 @@ async function main() {
           // settle uses the pool's prepared statements: run it on the measured connection too.
           wctx,
           ref,
-          items.flatMap((a, n) => (stored[n] ? [{ answerId: stored[n].answerId, priceMicros: a.costMicros, reservedAt: a.askedAt, description: 'bench' }] : [])),
+          items.flatMap((a, n) =>
+            stored[n]
+              ? [
+                  {
+                    answerId: stored[n].answerId,
+                    priceMicros: a.costMicros,
+                    reservedAt: a.askedAt,
+                    description: 'bench',
+                  },
+                ]
+              : [],
+          ),
         );
         storeMs += t1 - t0;
         settleMs += performance.now() - t1;
       }
       const cpu = processCpu(backend) - cpuBefore;
-      const walAfter = (await sql<{ b: string; r: string }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)).rows[0]!;
+      const walAfter = (
+        await sql<{
+          b: string;
+          r: string;
+        }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)
+      ).rows[0]!;
       if (r === 0) continue; // warm-up: plans, caches
       rounds.push({
         cpuMsPerAnswer: Math.round((cpu * 1000 * 1000) / inputs.length) / 1000,
@@ -290,7 +353,12 @@ async function main() {
                   },
                 ]),
               ),
-              triggers: Object.fromEntries([...e.triggers].map(([n, t]) => [n, { msPerAnswer: Math.round((t.ms / PROMPTS) * 1000) / 1000, callsPerAnswer: t.calls / PROMPTS }])),
+              triggers: Object.fromEntries(
+                [...e.triggers].map(([n, t]) => [
+                  n,
+                  { msPerAnswer: Math.round((t.ms / PROMPTS) * 1000) / 1000, callsPerAnswer: t.calls / PROMPTS },
+                ]),
+              ),
             },
           ]),
         )

@@ -57,30 +57,58 @@ const DAY_MS = 86_400_000;
 type Kind = 'iid' | 'prompts';
 
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
-const covers = (low: number | null, high: number | null) => low !== null && high !== null && low <= TRUTH && TRUTH <= high;
+const covers = (low: number | null, high: number | null) =>
+  low !== null && high !== null && low <= TRUTH && TRUTH <= high;
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function script(sim: Simulator, body: unknown): Promise<void> {
-  const res = await fetch(`${sim.url}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${sim.url}/__sim/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`script refused: ${await res.text()}`);
 }
 
-async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof fixedClock>, kind: Kind, samples: number, dayOffset: number) {
+async function runCase(
+  ctx: AppContext,
+  sim: Simulator,
+  clock: ReturnType<typeof fixedClock>,
+  kind: Kind,
+  samples: number,
+  dayOffset: number,
+) {
   const label = `${kind}-s${samples}`;
-  const org = await createOrg(ctx, { name: `Coverage ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
+  const org = await createOrg(ctx, {
+    name: `Coverage ${label}`,
+    plan: 'enterprise',
+    balanceMicros: usdToMicros(100_000),
+  });
   await setOrgLimits(ctx, org.id, { promptsPerSite: 5000, scansPerMonth: 100_000 });
   const user = await createUser(ctx, { email: `bench-coverage-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const created = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Acme', url: `acme-coverage-${Date.now()}-${label}.com` });
+  const created = await createSite(
+    ctx,
+    { orgId: org.id, userId: user.id },
+    { name: 'Acme', url: `acme-coverage-${Date.now()}-${label}.com` },
+  );
   const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
 
   await fetch(`${sim.url}/__sim/script`, { method: 'DELETE' });
   const seed = samples * 1000 + (kind === 'iid' ? 1 : 2);
   if (kind === 'iid') {
-    await script(sim, { provider: null, match: 'coverage question', mention: { name: 'Acme', probability: TRUTH / 100, seed } });
+    await script(sim, {
+      provider: null,
+      match: 'coverage question',
+      mention: { name: 'Acme', probability: TRUTH / 100, seed },
+    });
   } else {
     await script(sim, { provider: null, match: 'group low', mention: { name: 'Acme', probability: LOW_P, seed } });
-    await script(sim, { provider: null, match: 'group high', mention: { name: 'Acme', probability: HIGH_P, seed: seed + 1 } });
+    await script(sim, {
+      provider: null,
+      match: 'group high',
+      mention: { name: 'Acme', probability: HIGH_P, seed: seed + 1 },
+    });
   }
   const draw = createPrng(seed);
   const addPrompts = async (rep: number) => {
@@ -90,7 +118,10 @@ async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof
       .values(
         Array.from({ length: PROMPTS }, (_, i) => ({
           siteId: site.id,
-          text: kind === 'iid' ? `Which coverage question tool is best for case ${i}?` : `Which tool for group ${draw() < 0.5 ? 'low' : 'high'} case ${rep}-${i}?`,
+          text:
+            kind === 'iid'
+              ? `Which coverage question tool is best for case ${i}?`
+              : `Which tool for group ${draw() < 0.5 ? 'low' : 'high'} case ${rep}-${i}?`,
           status: 'active' as const,
         })),
       )
@@ -98,7 +129,18 @@ async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof
   };
   if (kind === 'iid') await addPrompts(0);
 
-  const out = { ours: 0, bootstrap: 0, naive: 0, perAssistant: 0, perAssistantCases: 0, width: 0, bootstrapWidth: 0, naiveWidth: 0, designEffect: 0, answers: 0 };
+  const out = {
+    ours: 0,
+    bootstrap: 0,
+    naive: 0,
+    perAssistant: 0,
+    perAssistantCases: 0,
+    width: 0,
+    bootstrapWidth: 0,
+    naiveWidth: 0,
+    designEffect: 0,
+    answers: 0,
+  };
   const t0 = performance.now();
   for (let rep = 0; rep < REPS; rep++) {
     const day = new Date(FIRST_DAY + (dayOffset + rep) * DAY_MS);
@@ -129,7 +171,9 @@ async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof
     );
     if (boot && covers(100 * boot.low, 100 * boot.high)) out.bootstrap++;
     out.bootstrapWidth += boot ? 100 * (boot.high - boot.low) : 0;
-    if (naive) out.designEffect += ((c.visibilityHigh ?? 0) - (c.visibilityLow ?? 0)) ** 2 / (100 * (naive.high - naive.low)) ** 2;
+    if (naive)
+      out.designEffect +=
+        ((c.visibilityHigh ?? 0) - (c.visibilityLow ?? 0)) ** 2 / (100 * (naive.high - naive.low)) ** 2;
     if ((rep + 1) % 25 === 0) log(`${label}: ${rep + 1} scans, report interval covered ${out.ours}`);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -140,8 +184,16 @@ async function runCase(ctx: AppContext, sim: Simulator, clock: ReturnType<typeof
     answersPerScan: Math.round(out.answers / REPS),
     truthPercent: TRUTH,
     covered: { report: out.ours, clusterBootstrap: out.bootstrap, wilsonOverAnswers: out.naive },
-    perAssistant: { covered: out.perAssistant, of: out.perAssistantCases, percent: round((100 * out.perAssistant) / Math.max(1, out.perAssistantCases)) },
-    meanWidthPoints: { report: round(out.width / REPS), clusterBootstrap: round(out.bootstrapWidth / REPS), wilsonOverAnswers: round(out.naiveWidth / REPS) },
+    perAssistant: {
+      covered: out.perAssistant,
+      of: out.perAssistantCases,
+      percent: round((100 * out.perAssistant) / Math.max(1, out.perAssistantCases)),
+    },
+    meanWidthPoints: {
+      report: round(out.width / REPS),
+      clusterBootstrap: round(out.bootstrapWidth / REPS),
+      wilsonOverAnswers: round(out.naiveWidth / REPS),
+    },
     meanWidthRatioSquared: round(out.designEffect / REPS, 2),
     seconds: round(seconds),
   };
@@ -165,7 +217,13 @@ async function main() {
   await ensureDatabase(DATABASE_URL);
   const sim = await startSimulator({ port: 0, host: '127.0.0.1' });
   const prefix = `bench-coverage-${process.pid}`;
-  const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', ASSISTANTS: 'simulator', SIMULATOR_URL: sim.url, REDIS_PREFIX: prefix });
+  const config = loadConfig({
+    DATABASE_URL,
+    LOG_LEVEL: 'warn',
+    ASSISTANTS: 'simulator',
+    SIMULATOR_URL: sim.url,
+    REDIS_PREFIX: prefix,
+  });
   const clock = fixedClock(new Date(FIRST_DAY));
   const ctx = createContext(config, { role: 'worker', clock, dbPoolSize: 20 });
   await migrateToLatest(ctx.db);
@@ -194,7 +252,11 @@ async function main() {
           prompts: PROMPTS,
           assistants: 6,
           results,
-          target: { coveredAtLeast: Math.ceil(0.93 * REPS), of: REPS, met: iid.length > 0 && iid.every((r) => r.covered.report >= Math.ceil(0.93 * REPS)) },
+          target: {
+            coveredAtLeast: Math.ceil(0.93 * REPS),
+            of: REPS,
+            met: iid.length > 0 && iid.every((r) => r.covered.report >= Math.ceil(0.93 * REPS)),
+          },
         },
         null,
         2,

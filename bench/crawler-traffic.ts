@@ -47,9 +47,15 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const DIR = process.env.BENCH_TRAFFIC_DIR ?? path.join(os.tmpdir(), 'sightline-bench-traffic');
 const QUICK = process.env.BENCH_TRAFFIC === 'quick';
 const { values: args } = parseArgs({
-  options: { lines: { type: 'string' }, rounds: { type: 'string' }, 'no-report': { type: 'boolean' }, 'report-lines': { type: 'string' } },
+  options: {
+    lines: { type: 'string' },
+    rounds: { type: 'string' },
+    'no-report': { type: 'boolean' },
+    'report-lines': { type: 'string' },
+  },
 });
-const count = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v.replaceAll('_', '').replaceAll(',', '')));
+const count = (v: string | undefined, fallback: number) =>
+  v === undefined ? fallback : Number(v.replaceAll('_', '').replaceAll(',', ''));
 /** About 227 bytes a line: 4.73 million lines make 1 GiB. */
 const GIB_LINES = count(args.lines, QUICK ? 473_000 : 4_730_000);
 const ROUNDS = count(args.rounds, 3);
@@ -58,7 +64,9 @@ const REPORT_RUNS = 40;
 const REPORT_TARGET_MS = 50;
 const DAY = 86_400_000;
 
-const PAGES = Array.from({ length: 5000 }, (_, i) => (i === 0 ? '/' : i < 40 ? `/docs/page-${i}` : i < 400 ? `/blog/post-${i}` : `/products/category-${i % 40}/item-${i}`));
+const PAGES = Array.from({ length: 5000 }, (_, i) =>
+  i === 0 ? '/' : i < 40 ? `/docs/page-${i}` : i < 400 ? `/blog/post-${i}` : `/products/category-${i % 40}/item-${i}`,
+);
 
 function ensureGoAccess(): string {
   const has = () => spawnSync('goaccess', ['--version'], { encoding: 'utf8' });
@@ -95,10 +103,15 @@ async function logFile(name: string, lines: number, from: number, to: number, se
 
 /** A command under GNU time: wall seconds and peak RSS (MB). */
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], { encoding: 'utf8', env, maxBuffer: 64 << 20 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], {
+    encoding: 'utf8',
+    env,
+    maxBuffer: 64 << 20,
+  });
   const last = r.stderr.trim().split('\n').at(-1) ?? '';
   const [seconds, kb] = last.split(' ').map(Number);
-  if (r.status !== 0 || !Number.isFinite(seconds)) throw new Error(`${command} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 || !Number.isFinite(seconds))
+    throw new Error(`${command} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   return { seconds: seconds as number, peakRssMb: Math.round((kb as number) / 1024), stdout: r.stdout };
 }
 
@@ -126,7 +139,10 @@ async function main() {
 
   await ensureDatabase(DATABASE_URL);
   const env = { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: 'sightline-bench-traffic' };
-  const ctx = createContext(loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: 'sightline-bench-traffic' }), { role: 'cli', dbPoolSize: 4 });
+  const ctx = createContext(loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: 'sightline-bench-traffic' }), {
+    role: 'cli',
+    dbPoolSize: 4,
+  });
   const { db } = ctx;
   try {
     await migrateToLatest(db);
@@ -143,15 +159,30 @@ async function main() {
       await db.deleteFrom('sites').where('id', '=', siteId).execute();
     };
     const cli = (siteId: number, file: string) =>
-      timed(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/cli/main.ts'), 'logs', 'import', '--project', String(siteId), file], env);
+      timed(
+        path.join(ROOT, 'node_modules/.bin/node'),
+        [path.join(ROOT, 'src/cli/main.ts'), 'logs', 'import', '--project', String(siteId), file],
+        env,
+      );
 
     // 1. The same file, GoAccess then Sightline, round after round.
     const uptimeBefore = uptime();
     console.error(`${uptimeBefore}\n${GIB_LINES.toLocaleString('en-US')} lines, ${ROUNDS} rounds`);
-    const rounds: { goaccess: ReturnType<typeof timed>; sightline: ReturnType<typeof timed>; ratio: number; load: string }[] = [];
+    const rounds: {
+      goaccess: ReturnType<typeof timed>;
+      sightline: ReturnType<typeof timed>;
+      ratio: number;
+      load: string;
+    }[] = [];
     let gibImport: ImportOutput['import'] | null = null;
     for (let i = 0; i < ROUNDS; i++) {
-      const ga = timed('goaccess', [gib, '--log-format=COMBINED', '--no-progress', '-o', path.join(DIR, 'goaccess-report.json')]);
+      const ga = timed('goaccess', [
+        gib,
+        '--log-format=COMBINED',
+        '--no-progress',
+        '-o',
+        path.join(DIR, 'goaccess-report.json'),
+      ]);
       const site = await newSite(`Bench shop, round ${i + 1}`, `bench-shop-${Date.now()}.com`);
       const sl = cli(site.id, gib);
       gibImport = (JSON.parse(sl.stdout) as ImportOutput).import;
@@ -188,7 +219,9 @@ async function main() {
         peakRssMb: bigRun.peakRssMb,
       };
       // What autovacuum would have done by the time anyone reads the report (it may be off on a bench database).
-      await sql`VACUUM ANALYZE traffic_agent_period, traffic_period_pages, traffic_period_totals, traffic_paths, rollup_page_period`.execute(db);
+      await sql`VACUUM ANALYZE traffic_agent_period, traffic_period_pages, traffic_period_totals, traffic_paths, rollup_page_period`.execute(
+        db,
+      );
       for (const [period, start] of [
         ['week', '2026-11-16'],
         ['month', '2026-11-01'],
@@ -219,11 +252,26 @@ async function main() {
           uptimeBefore,
           uptimeAfter,
           goaccess: goaccess,
-          log: { file: gib, bytes, lines, counted: gibImport.counted, duplicates: gibImport.duplicates, skipped: gibImport.skipped },
+          log: {
+            file: gib,
+            bytes,
+            lines,
+            counted: gibImport.counted,
+            duplicates: gibImport.duplicates,
+            skipped: gibImport.skipped,
+          },
           rounds: rounds.map((r, i) => ({
             round: i + 1,
-            goaccess: { seconds: r.goaccess.seconds, linesPerSec: Math.round(lines / r.goaccess.seconds), peakRssMb: r.goaccess.peakRssMb },
-            sightline: { seconds: r.sightline.seconds, linesPerSec: Math.round(lines / r.sightline.seconds), peakRssMb: r.sightline.peakRssMb },
+            goaccess: {
+              seconds: r.goaccess.seconds,
+              linesPerSec: Math.round(lines / r.goaccess.seconds),
+              peakRssMb: r.goaccess.peakRssMb,
+            },
+            sightline: {
+              seconds: r.sightline.seconds,
+              linesPerSec: Math.round(lines / r.sightline.seconds),
+              peakRssMb: r.sightline.peakRssMb,
+            },
             ratio: r.ratio,
             loadAfter: r.load,
           })),

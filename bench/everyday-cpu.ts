@@ -23,7 +23,28 @@ function rand(): number {
 function pick<T>(xs: readonly T[]): T {
   return xs[Math.floor(rand() * xs.length)] as T;
 }
-const SYL = ['ka', 'lo', 'vi', 'zen', 'tra', 'mo', 'rex', 'qua', 'nix', 'bel', 'dor', 'fy', 'lum', 'sor', 'ta', 'gri', 'pex', 'ul', 'ven', 'cor'];
+const SYL = [
+  'ka',
+  'lo',
+  'vi',
+  'zen',
+  'tra',
+  'mo',
+  'rex',
+  'qua',
+  'nix',
+  'bel',
+  'dor',
+  'fy',
+  'lum',
+  'sor',
+  'ta',
+  'gri',
+  'pex',
+  'ul',
+  'ven',
+  'cor',
+];
 function coined(): string {
   const n = 2 + Math.floor(rand() * 2);
   let w = '';
@@ -47,7 +68,8 @@ function makeBook(competitors: number, aliasesEach: number): BrandBookInput {
   for (let id = 1; id <= competitors; id++) {
     const name = unique(coined);
     const aliases: string[] = [];
-    while (aliases.length < aliasesEach - 1) aliases.push(unique(() => (rand() < 0.5 ? `${name} ${pick(SUFFIX)}${aliases.length}` : coined())));
+    while (aliases.length < aliasesEach - 1)
+      aliases.push(unique(() => (rand() < 0.5 ? `${name} ${pick(SUFFIX)}${aliases.length}` : coined())));
     list.push({ id, name, aliases, domain: `${name.toLowerCase()}.com` });
   }
   return { name: 'Acme', brandTerms: ['Acme Corp', 'AcmeCloud'], domain: 'acme.com', competitors: list };
@@ -57,7 +79,16 @@ const WORDS =
   'the a tool for teams that helps with planning tracking and reporting many users say it is reliable easy to use but some find pricing high support is responsive integrations include calendars chat and storage it offers a free plan with limits'.split(
     ' ',
   );
-const HOSTS = ['reddit.com', 'en.wikipedia.org', 'g2.com', 'techcrunch.com', 'youtube.com', 'example.org', 'medium.com', 'capterra.com'];
+const HOSTS = [
+  'reddit.com',
+  'en.wikipedia.org',
+  'g2.com',
+  'techcrunch.com',
+  'youtube.com',
+  'example.org',
+  'medium.com',
+  'capterra.com',
+];
 
 function makeAnswers(book: BrandBookInput, count: number): AnswerInput[] {
   const answers: AnswerInput[] = [];
@@ -73,7 +104,10 @@ function makeAnswers(book: BrandBookInput, count: number): AnswerInput[] {
     }
     text = text.slice(0, 2048);
     const citations = Array.from({ length: 10 }, (_, i) => ({
-      url: i === 0 && rand() < 0.3 ? 'https://www.acme.com/pricing?utm_source=chatgpt.com' : `https://www.${pick(HOSTS)}/page/${a}-${i}?utm_source=x&id=${i}`,
+      url:
+        i === 0 && rand() < 0.3
+          ? 'https://www.acme.com/pricing?utm_source=chatgpt.com'
+          : `https://www.${pick(HOSTS)}/page/${a}-${i}?utm_source=x&id=${i}`,
       title: `Source ${i}`,
     }));
     answers.push({ text, citations, failed: false });
@@ -90,7 +124,9 @@ const everydayBook: BrandBookInput = {
   name: 'Monday',
   brandTerms: ['monday.com'],
   domain: 'monday.com',
-  competitors: main.competitors.map((c, i) => (i < EVERYDAY.length ? { ...c, name: EVERYDAY[i] as string, aliases: c.aliases.slice(0, 5) } : c)),
+  competitors: main.competitors.map((c, i) =>
+    i < EVERYDAY.length ? { ...c, name: EVERYDAY[i] as string, aliases: c.aliases.slice(0, 5) } : c,
+  ),
 };
 const SENTENCES = [
   (n: string) => `${n} is a solid pick for small teams.`,
@@ -102,13 +138,18 @@ const SENTENCES = [
   (_n: string) => `An apple a day, as the saying goes, and a square meal.`,
   (n: string) => `**${n}** – boards, automations and dashboards.`,
 ];
-function withEveryday(answers: readonly AnswerInput[], names: readonly string[], share: number): { answers: AnswerInput[]; holding: number } {
+function withEveryday(
+  answers: readonly AnswerInput[],
+  names: readonly string[],
+  share: number,
+): { answers: AnswerInput[]; holding: number } {
   let holding = 0;
   const out = answers.map((a, i) => {
     if ((i * 7919) % 100 >= share * 100) return a;
     holding++;
     let extra = '\n';
-    for (let k = 0; k < 3; k++) extra += `${(SENTENCES[(i + k) % SENTENCES.length] as (n: string) => string)(names[(i + k) % names.length] as string)} `;
+    for (let k = 0; k < 3; k++)
+      extra += `${(SENTENCES[(i + k) % SENTENCES.length] as (n: string) => string)(names[(i + k) % names.length] as string)} `;
     return { ...a, text: `${a.text ?? ''}${extra}` };
   });
   return { answers: out, holding };
@@ -149,7 +190,12 @@ console.log(
   JSON.stringify({
     bench: 'everyday-cpu',
     root: ROOT,
-    cpuMicrosPerAnswer: { holdingEveryday: us('everyday'), sameWithCoinedNames: us('coined'), withoutEveryday: us('without'), throughputBook: us('throughput') },
+    cpuMicrosPerAnswer: {
+      holdingEveryday: us('everyday'),
+      sameWithCoinedNames: us('coined'),
+      withoutEveryday: us('without'),
+      throughputBook: us('throughput'),
+    },
     occurrencesPerAnswer: perAnswer,
     readingMicrosPerOccurrence: (us('everyday') - us('coined')) / perAnswer,
     everydayMixShare: mixedShare,

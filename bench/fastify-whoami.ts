@@ -67,7 +67,11 @@ async function lookUp(key: string): Promise<Principal | null> {
   const hit = cache.get(key);
   const now = performance.now();
   if (hit && hit.expires > now) return hit.principal;
-  const { rows } = await pool.query<KeyRow>({ name: 'auth-key-lookup', text: KEY_LOOKUP_SQL, values: [createHash('sha256').update(key).digest('hex')] });
+  const { rows } = await pool.query<KeyRow>({
+    name: 'auth-key-lookup',
+    text: KEY_LOOKUP_SQL,
+    values: [createHash('sha256').update(key).digest('hex')],
+  });
   const row = rows[0];
   if (!row || row.revokedAt || !row.creatorRole) {
     cache.delete(key);
@@ -89,7 +93,12 @@ async function lookUp(key: string): Promise<Principal | null> {
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 const labelNames = ['method', 'route', 'status'] as const;
-const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames, registers: [registry] });
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests by route and status',
+  labelNames,
+  registers: [registry],
+});
 const duration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request duration by route and status',
@@ -99,7 +108,10 @@ const duration = new Histogram({
 });
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
-const redact = { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'token'], censor: '[redacted]' };
+const redact = {
+  paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'token'],
+  censor: '[redacted]',
+};
 const logOptions = { level: 'info', name: 'sightline', redact, base: { pid: process.pid } };
 
 /** fastify's one access line a request, with the fields of Sightline's (its "incoming request" line is not written). */
@@ -139,7 +151,11 @@ app.addHook('onRequest', async (request, reply) => {
 });
 
 app.addHook('onResponse', async (request, reply) => {
-  const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+  const labels = {
+    method: request.method,
+    route: request.routeOptions.url ?? 'unmatched',
+    status: String(reply.statusCode),
+  };
   requests.inc(labels);
   duration.observe(labels, reply.elapsedTime / 1000);
 });
@@ -151,7 +167,8 @@ function needs(role: KeyRole) {
     const principal = match?.[1] ? await lookUp(match[1]) : null;
     if (!principal) throw Object.assign(new Error('A valid API key is needed'), { statusCode: 401 });
     request.principal = principal;
-    if (RANK[principal.role] < RANK[role]) throw Object.assign(new Error(`This needs a key with ${role} access or higher`), { statusCode: 403 });
+    if (RANK[principal.role] < RANK[role])
+      throw Object.assign(new Error(`This needs a key with ${role} access or higher`), { statusCode: 403 });
   };
 }
 

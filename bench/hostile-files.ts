@@ -39,12 +39,19 @@ async function main() {
   const pages = Array.from({ length: 500 }, (_, i) => `https://acme.com/${'a'.repeat(2000)}${i}`);
   const files = {
     llms: `# Acme\n${'['.repeat(MiB)}`,
-    robotsAgents: `${'User-agent: GPTBot\n'.repeat(12_000)}${'Disallow: /private\n'.repeat(20_000)}`.slice(0, ROBOTS_MAX_BYTES),
+    robotsAgents: `${'User-agent: GPTBot\n'.repeat(12_000)}${'Disallow: /private\n'.repeat(20_000)}`.slice(
+      0,
+      ROBOTS_MAX_BYTES,
+    ),
     robotsStars: `User-agent: *\n${`Disallow: /${'*'.repeat(1000)}x\n`.repeat(400)}`,
     sitemapDeep: `<urlset>${'<a>'.repeat(4_000_000)}`,
     pageDeep: `<html><head>${'<div>'.repeat((2 * MiB) / 5)}`,
   };
-  const robots = (text: string) => ({ url: 'https://acme.com/robots.txt', text, truncated: text.length >= ROBOTS_MAX_BYTES });
+  const robots = (text: string) => ({
+    url: 'https://acme.com/robots.txt',
+    text,
+    truncated: text.length >= ROBOTS_MAX_BYTES,
+  });
   const here = {
     llms: await timed(() => readLlmsTxt(files.llms, 'text/plain')),
     robotsAgents: await timed(() => {
@@ -62,7 +69,8 @@ async function main() {
   await reader.llmsTxt('# warm', null);
   // 50,000 entries of about 1,000 bytes: the protocol's two limits at once.
   const parts = ['<urlset>'];
-  for (let i = 0; i < 50_000; i++) parts.push(`<url><loc>https://acme.com/${'p'.repeat(920)}${i}</loc><lastmod>2026-10-01</lastmod></url>`);
+  for (let i = 0; i < 50_000; i++)
+    parts.push(`<url><loc>https://acme.com/${'p'.repeat(920)}${i}</loc><lastmod>2026-10-01</lastmod></url>`);
   parts.push('</urlset>');
   const big = encode(parts.join(''));
   const bigBytes = big.length;

@@ -55,22 +55,50 @@ const CASES: HostileCase[] = [
   { name: 'review-spaces', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${' '.repeat(REVIEW)}x`) },
   { name: 'review-tabs', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\t'.repeat(REVIEW)}x`) },
   { name: 'review-nbsp', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\u00a0'.repeat(REVIEW)}x`) },
-  { name: 'review-ideographic', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\u3000'.repeat(REVIEW)}`) },
+  {
+    name: 'review-ideographic',
+    where: 'sentiment.ts CONTRAST',
+    answer: text(`Acme is good${'\u3000'.repeat(REVIEW)}`),
+  },
   { name: 'contrast-spaces', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${' '.repeat(N)}x`) },
   { name: 'contrast-tabs', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\t'.repeat(N)}x`) },
   { name: 'contrast-nbsp', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\u00a0'.repeat(N)}x`) },
   { name: 'contrast-ideographic', where: 'sentiment.ts CONTRAST', answer: text(`Acme is good${'\u3000'.repeat(N)}`) },
-  { name: 'link-brackets', where: 'sentiment.ts plainForScoring, markdown link', answer: text(`Acme is good ${'['.repeat(N)}`) },
-  { name: 'link-unclosed', where: 'sentiment.ts plainForScoring, markdown link', answer: text(`Acme is good ${fill('[a](')}`) },
-  { name: 'url-trailing-dots', where: 'urls.ts trailing punctuation', answer: text(`Acme at https://x.io/${'.'.repeat(N)}x`) },
+  {
+    name: 'link-brackets',
+    where: 'sentiment.ts plainForScoring, markdown link',
+    answer: text(`Acme is good ${'['.repeat(N)}`),
+  },
+  {
+    name: 'link-unclosed',
+    where: 'sentiment.ts plainForScoring, markdown link',
+    answer: text(`Acme is good ${fill('[a](')}`),
+  },
+  {
+    name: 'url-trailing-dots',
+    where: 'urls.ts trailing punctuation',
+    answer: text(`Acme at https://x.io/${'.'.repeat(N)}x`),
+  },
   { name: 'table-rank-cell', where: 'lists.ts RANK_CELL', answer: text(`Acme and Foo\n|${' '.repeat(N)}x|`) },
-  { name: 'inline-lists-lines', where: 'inline-lists.ts sentenceEnd', answer: text(`Acme and Foo.\n${fill('1) a 2) b\n')}`) },
-  { name: 'inline-lists-one-line', where: 'inline-lists.ts sentenceEnd, candidateLines', answer: text(`Acme and Foo ${fill('1) a 2) a ')}`) },
+  {
+    name: 'inline-lists-lines',
+    where: 'inline-lists.ts sentenceEnd',
+    answer: text(`Acme and Foo.\n${fill('1) a 2) b\n')}`),
+  },
+  {
+    name: 'inline-lists-one-line',
+    where: 'inline-lists.ts sentenceEnd, candidateLines',
+    answer: text(`Acme and Foo ${fill('1) a 2) a ')}`),
+  },
   { name: 'hyphen-token', where: 'mentions.ts nameFits', answer: text(fill('Acme-')) },
   { name: 'dotted-token', where: 'mentions.ts nameFits', answer: text(fill('Acme.')) },
   { name: 'capitals-sentence', where: 'casing.ts allCapitalsAround', answer: text(fill('NOTION ')) },
   { name: 'sentence-starts-one-line', where: 'mentions.ts marked (line start)', answer: text(`x ${fill('Notion. ')}`) },
-  { name: 'list-head-indent', where: 'mentions.ts marked (LIST_HEAD)', answer: text(`${' '.repeat(N / 2)}${fill('Notion. ', N / 2)}`) },
+  {
+    name: 'list-head-indent',
+    where: 'mentions.ts marked (LIST_HEAD)',
+    answer: text(`${' '.repeat(N / 2)}${fill('Notion. ', N / 2)}`),
+  },
   { name: 'urls-and-domains', where: 'urls.ts spanAt', answer: text(fill('https://a.io acme.com ')) },
   { name: 'brand-sentences', where: 'sentiment.ts namesWithin', answer: text(fill('Acme. ')) },
   { name: 'brand-clauses', where: 'sentiment.ts brandClause', answer: text(`Acme; ${fill('Foo; ')}`) },
@@ -110,9 +138,12 @@ function cpuMs(): number {
 {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !CASES.some((c) => c.name === w));
-  if (unknown.length) throw new Error(`no case named ${unknown.join(', ')}; have: ${CASES.map((c) => c.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`no case named ${unknown.join(', ')}; have: ${CASES.map((c) => c.name).join(', ')}`);
   // Each case once, then again twice if the first took under 5 s (the best of those: the first pays for compiling).
-  console.log(`hostile-text benchmark  node ${process.version}  one analyse() of each text: wall ms and CPU ms, best of up to 3 runs`);
+  console.log(
+    `hostile-text benchmark  node ${process.version}  one analyse() of each text: wall ms and CPU ms, best of up to 3 runs`,
+  );
   for (const c of CASES) {
     if (wanted.length && !wanted.includes(c.name)) continue;
     const answer = c.answer();

@@ -93,15 +93,27 @@ interface Measured {
   cpuUsPerReq: number | null;
 }
 
-async function load(server: ChildProcess, url: string, headers: Record<string, string>, warmUpSeconds: number): Promise<Measured> {
+async function load(
+  server: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+  warmUpSeconds: number,
+): Promise<Measured> {
   // A short warm-up so JIT, connection pools and the key cache are hot before measuring.
   await autocannon({ url, connections: CONNECTIONS, duration: warmUpSeconds, headers });
   const cpuBefore = cpuMicros(server);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   const cpuAfter = cpuMicros(server);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const cpuUsPerReq = cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 10) / 10;
-  return { rps: Math.round(r.requests.average), requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerReq };
+  const cpuUsPerReq =
+    cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 10) / 10;
+  return {
+    rps: Math.round(r.requests.average),
+    requests: r.requests.total,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuUsPerReq,
+  };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -130,7 +142,12 @@ type Round = Partial<Record<ServerName, Measured>> & {
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const ports: Record<ServerName, string> = { bare: '18082', sightline: '18081', fastify: '18083', fastifySightlineWriter: '18084' };
+  const ports: Record<ServerName, string> = {
+    bare: '18082',
+    sightline: '18081',
+    fastify: '18083',
+    fastifySightlineWriter: '18084',
+  };
   const config = loadConfig({ DATABASE_URL, PORT: ports.sightline, LOG_LEVEL: 'warn' });
   const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
   const { db } = ctx;
@@ -144,9 +161,18 @@ async function main() {
   const auth = { authorization: `Bearer ${key}` };
   const fastifyScript = path.resolve('bench/fastify-whoami.ts');
   const servers: Record<ServerName, { process: ChildProcess; url: string; headers: Record<string, string> }> = {
-    bare: { process: await startProcess(['-e', BARE], { PORT: ports.bare }), url: `http://127.0.0.1:${ports.bare}/`, headers: {} },
+    bare: {
+      process: await startProcess(['-e', BARE], { PORT: ports.bare }),
+      url: `http://127.0.0.1:${ports.bare}/`,
+      headers: {},
+    },
     sightline: {
-      process: await startProcess([path.resolve('src/cli/main.ts'), 'api'], { DATABASE_URL, PORT: ports.sightline, LOG_LEVEL: 'info', HOST: '127.0.0.1' }),
+      process: await startProcess([path.resolve('src/cli/main.ts'), 'api'], {
+        DATABASE_URL,
+        PORT: ports.sightline,
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+      }),
       url: `http://127.0.0.1:${ports.sightline}/whoami`,
       headers: auth,
     },
@@ -156,12 +182,17 @@ async function main() {
       headers: auth,
     },
     fastifySightlineWriter: {
-      process: await startProcess([fastifyScript], { DATABASE_URL, PORT: ports.fastifySightlineWriter, LOG_WRITER: 'sightline' }),
+      process: await startProcess([fastifyScript], {
+        DATABASE_URL,
+        PORT: ports.fastifySightlineWriter,
+        LOG_WRITER: 'sightline',
+      }),
       url: `http://127.0.0.1:${ports.fastifySightlineWriter}/whoami`,
       headers: auth,
     },
   };
-  const only = (process.env.BENCH_HTTP_SERVERS?.split(',') as ServerName[] | undefined) ?? (Object.keys(servers) as ServerName[]);
+  const only =
+    (process.env.BENCH_HTTP_SERVERS?.split(',') as ServerName[] | undefined) ?? (Object.keys(servers) as ServerName[]);
   try {
     for (const name of only) await waitFor(servers[name].url, servers[name].headers);
     const rounds: Round[] = [];
@@ -169,7 +200,13 @@ async function main() {
       // Each round starts with the next server, so none is always measured first (or right after the same one).
       const order = only.map((_, i) => only[(i + round) % only.length]!);
       const figures: Partial<Record<ServerName, Measured>> = {};
-      for (const name of order) figures[name] = await load(servers[name].process, servers[name].url, servers[name].headers, round === 0 ? 3 : 1);
+      for (const name of order)
+        figures[name] = await load(
+          servers[name].process,
+          servers[name].url,
+          servers[name].headers,
+          round === 0 ? 3 : 1,
+        );
       const { bare, sightline, fastify, fastifySightlineWriter } = figures;
       const row: Round = {
         round: round + 1,
@@ -178,7 +215,8 @@ async function main() {
         ...figures,
         ratios: {
           ...(sightline && fastify && { vsFastify: versus(sightline, fastify) }),
-          ...(sightline && fastifySightlineWriter && { vsFastifySameWriter: versus(sightline, fastifySightlineWriter) }),
+          ...(sightline &&
+            fastifySightlineWriter && { vsFastifySameWriter: versus(sightline, fastifySightlineWriter) }),
           ...(sightline && bare && { vsBare: versus(sightline, bare) }),
         },
       };
@@ -193,16 +231,22 @@ async function main() {
     const pooledCpu = (name: ServerName) => {
       const measured = rounds.map((r) => r[name]).filter((m): m is Measured => m?.cpuUsPerReq != null);
       const requests = measured.reduce((sum, m) => sum + m.requests, 0);
-      return requests ? Math.round((measured.reduce((sum, m) => sum + m.cpuUsPerReq! * m.requests, 0) / requests) * 10) / 10 : null;
+      return requests
+        ? Math.round((measured.reduce((sum, m) => sum + m.cpuUsPerReq! * m.requests, 0) / requests) * 10) / 10
+        : null;
     };
     const pooled = Object.fromEntries(only.map((n) => [n, pooledCpu(n)])) as Partial<Record<ServerName, number | null>>;
-    const pooledRatio = (other: ServerName) => (pooled.sightline && pooled[other] ? round3(pooled[other] / pooled.sightline) : null);
+    const pooledRatio = (other: ServerName) =>
+      pooled.sightline && pooled[other] ? round3(pooled[other] / pooled.sightline) : null;
     const medians = {
       cpuUsPerReq: Object.fromEntries(only.map((n) => [n, medianOf((r) => r[n]?.cpuUsPerReq)])),
       reqPerSec: Object.fromEntries(only.map((n) => [n, medianOf((r) => r[n]?.rps)])),
       p99Ms: Object.fromEntries(only.map((n) => [n, medianOf((r) => r[n]?.p99)])),
       vsFastify: { cpu: medianOf((r) => r.ratios.vsFastify?.cpu), rps: medianOf((r) => r.ratios.vsFastify?.rps) },
-      vsFastifySameWriter: { cpu: medianOf((r) => r.ratios.vsFastifySameWriter?.cpu), rps: medianOf((r) => r.ratios.vsFastifySameWriter?.rps) },
+      vsFastifySameWriter: {
+        cpu: medianOf((r) => r.ratios.vsFastifySameWriter?.cpu),
+        rps: medianOf((r) => r.ratios.vsFastifySameWriter?.rps),
+      },
       vsBare: { cpu: medianOf((r) => r.ratios.vsBare?.cpu), rps: medianOf((r) => r.ratios.vsBare?.rps) },
     };
     const calibration = [];
@@ -227,7 +271,12 @@ async function main() {
       seconds: DURATION,
       rounds: rounds.length,
       medians,
-      pooled: { cpuUsPerReq: pooled, vsFastify: pooledRatio('fastify'), vsFastifySameWriter: pooledRatio('fastifySightlineWriter'), vsBare: pooledRatio('bare') },
+      pooled: {
+        cpuUsPerReq: pooled,
+        vsFastify: pooledRatio('fastify'),
+        vsFastifySameWriter: pooledRatio('fastifySightlineWriter'),
+        vsBare: pooledRatio('bare'),
+      },
       ...(CALIBRATE ? { bareWithBusyWork: calibration } : {}),
       targets: {
         vsFastifySameWriterCpuAtLeast: 1.1,

@@ -23,7 +23,16 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const CHARS = 2_000_000;
 const TARGET_MS = 5000;
 
-const TOPICS = ['help desk', 'live chat', 'ticketing', 'knowledge base', 'customer portal', 'SLA tracking', 'chatbot', 'call center'];
+const TOPICS = [
+  'help desk',
+  'live chat',
+  'ticketing',
+  'knowledge base',
+  'customer portal',
+  'SLA tracking',
+  'chatbot',
+  'call center',
+];
 const AUDIENCES = ['startups', 'agencies', 'schools', 'hospitals', 'retailers', 'banks', 'nonprofits', 'SaaS teams'];
 
 /** About 100 characters a row: questions and search queries, a few categories, some with intent. */
@@ -33,7 +42,10 @@ function buildCsv(): { contents: string; rows: number } {
   for (let i = 0; ; i++) {
     const topic = TOPICS[i % TOPICS.length];
     const audience = AUDIENCES[Math.floor(i / TOPICS.length) % AUDIENCES.length];
-    const text = i % 3 === 0 ? `best ${topic} software for ${audience} number ${i} in 2026` : `Which ${topic} tool, for ${audience} like team ${i}, is the best value this year?`;
+    const text =
+      i % 3 === 0
+        ? `best ${topic} software for ${audience} number ${i} in 2026`
+        : `Which ${topic} tool, for ${audience} like team ${i}, is the best value this year?`;
     const line = `"${text}",${topic};${audience}${i % 5 === 0 ? ';Shortlist' : ''},${i % 2 ? 'commercial' : ''},${i % 4 === 0 ? 'decision' : ''}`;
     if (size + line.length + 1 > CHARS) break;
     lines.push(line);
@@ -69,7 +81,11 @@ async function main() {
     await setOrgLimits(ctx, org.id, { promptsPerSite: 100_000 });
     const user = await createUser(ctx, { email: `bench-import-${stamp}@example.com`, name: 'Bench' });
     await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-    const created = await createSite(ctx, { orgId: org.id, userId: user.id }, { name: 'Bench import', url: `bench-import-${stamp}.com` });
+    const created = await createSite(
+      ctx,
+      { orgId: org.id, userId: user.id },
+      { name: 'Bench import', url: `bench-import-${stamp}.com` },
+    );
     const site = await findSite(db, org.id, created.id);
 
     const { contents, rows } = buildCsv();
@@ -87,7 +103,8 @@ async function main() {
     const first = await run(false);
     const again = await run(false);
     if (first.result.created !== rows) throw new Error(`expected ${rows} created, got ${first.result.created}`);
-    if (again.result.skipped !== rows) throw new Error(`expected ${rows} skipped on the second import, got ${again.result.skipped}`);
+    if (again.result.skipped !== rows)
+      throw new Error(`expected ${rows} skipped on the second import, got ${again.result.skipped}`);
 
     // The workspace goes once measured: its 18,394 prompts, left in the shared bench database, skewed
     // the planner's estimates for bench/reports' site. It has no answers, so no rollup rows to remove.
@@ -104,7 +121,12 @@ async function main() {
           categoriesCreated: first.result.categories.length,
           rssBeforeMb,
           dryRun: { ms: dry.ms, peakRssMb: dry.peakRssMb },
-          import: { ms: first.ms, peakRssMb: first.peakRssMb, created: first.result.created, rowsPerSec: Math.round((rows / first.ms) * 1000) },
+          import: {
+            ms: first.ms,
+            peakRssMb: first.peakRssMb,
+            created: first.result.created,
+            rowsPerSec: Math.round((rows / first.ms) * 1000),
+          },
           reimportAllSkipped: { ms: again.ms, peakRssMb: again.peakRssMb, skipped: again.result.skipped },
           maxRssMb: mb(process.resourceUsage().maxRSS * 1024),
           targets: { importUnderMs: TARGET_MS, met: first.ms < TARGET_MS },

@@ -25,7 +25,8 @@ function answerText(i: number): string {
   const picks = [COMPETITORS[i % 50], COMPETITORS[(i * 7) % 50], COMPETITORS[(i * 13) % 50]];
   const brandLine = i % 3 === 0 ? '1. **Acme** is loved for its reliable support and fair pricing.\n' : '';
   const body = `Here are the options teams compare most often this year.\n\n${brandLine}2. **${picks[0]}** is a strong choice for larger teams, though setup takes time.\n3. ${picks[1]} has a generous free tier.\n4. ${picks[2]} integrates with most tools.\n\n`;
-  const filler = 'Reviewers on G2 and Capterra mention onboarding, reporting and price as the deciding factors. '.repeat(14);
+  const filler =
+    'Reviewers on G2 and Capterra mention onboarding, reporting and price as the deciding factors. '.repeat(14);
   return (body + filler).slice(0, 2048);
 }
 
@@ -36,7 +37,11 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
   const site = await createSite(
     ctx,
     { orgId: org.id, userId: user.id },
-    { name: 'Acme', url: `acme-${Date.now()}-${answers}.com`, competitors: COMPETITORS.map((name, i) => ({ name, domain: `rival${i}.com` })) },
+    {
+      name: 'Acme',
+      url: `acme-${Date.now()}-${answers}.com`,
+      competitors: COMPETITORS.map((name, i) => ({ name, domain: `rival${i}.com` })),
+    },
   );
   await ctx.db
     .updateTable('competitors')
@@ -49,15 +54,27 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
     .execute();
   const prompts = await ctx.db
     .insertInto('prompts')
-    .values(Array.from({ length: 500 }, (_, i) => ({ siteId: site.id, text: `Which tool is best for use case number ${i}?` })))
+    .values(
+      Array.from({ length: 500 }, (_, i) => ({
+        siteId: site.id,
+        text: `Which tool is best for use case number ${i}?`,
+      })),
+    )
     .returning('id')
     .execute();
-  const scan = await ctx.db.insertInto('scans').values({ orgId: org.id, siteId: site.id, status: 'done', trigger: 'import' }).returning('id').executeTakeFirstOrThrow();
+  const scan = await ctx.db
+    .insertInto('scans')
+    .values({ orgId: org.id, siteId: site.id, status: 'done', trigger: 'import' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const providers = ['openai', 'anthropic', 'perplexity', 'gemini', 'google-ai-overview', 'google-ai-mode'];
   const templates = Array.from({ length: 64 }, (_, i) => answerText(i));
   const citations = JSON.stringify(
     Array.from({ length: 10 }, (_, c) => ({
-      url: c === 0 ? `https://www.acme.com/pricing?utm_source=ai&id=${c}` : `https://www.rival${c}.com/blog/post-${c}?ref=x`,
+      url:
+        c === 0
+          ? `https://www.acme.com/pricing?utm_source=ai&id=${c}`
+          : `https://www.rival${c}.com/blog/post-${c}?ref=x`,
       title: `Source ${c}`,
     })),
   );
@@ -77,7 +94,11 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
 
 async function measure(ctx: AppContext, answers: number) {
   const siteId = await seed(ctx, answers);
-  const row = await ctx.db.insertInto('reanalyses').values({ siteId, reason: 'bench' }).returning('id').executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .insertInto('reanalyses')
+    .values({ siteId, reason: 'bench' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   global.gc?.();
   const baseRss = process.memoryUsage().rss;
   let peak = baseRss;
@@ -113,7 +134,11 @@ async function main() {
           machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
           small,
           large,
-          targets: { answersPerSecAtLeast: 5000, met: large.answersPerSec >= 5000, memoryFlat: large.peakRssMb < small.peakRssMb * 1.5 },
+          targets: {
+            answersPerSecAtLeast: 5000,
+            met: large.answersPerSec >= 5000,
+            memoryFlat: large.peakRssMb < small.peakRssMb * 1.5,
+          },
         },
         null,
         2,

@@ -31,7 +31,14 @@ import type { SiteRow } from '../src/db/schema.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { addMember } from '../src/domain/workspace/members.ts';
 import { createOrg } from '../src/domain/workspace/orgs.ts';
-import { periodEnd, periodStart, periodStartSql, periodWindow, previousPeriod, type Period } from '../src/domain/common/periods.ts';
+import {
+  periodEnd,
+  periodStart,
+  periodStartSql,
+  periodWindow,
+  previousPeriod,
+  type Period,
+} from '../src/domain/common/periods.ts';
 import { competitorDetail } from '../src/domain/reports/competitor-detail.ts';
 import { siteCompetitors } from '../src/domain/reports/competitors.ts';
 import { emptyCounts, headline, percentOf, type SiteCounts } from '../src/domain/reports/base.ts';
@@ -89,7 +96,12 @@ interface DataSet {
   every?: number;
 }
 const LARGE: DataSet = { domain: DOMAIN, firstDay: FIRST_DAY, days: DAYS };
-const SMALL: DataSet = { domain: 'acme-reports-bench-100k.com', firstDay: FIRST_DAY, days: Math.ceil(DAYS / SMALL_EVERY), every: SMALL_EVERY };
+const SMALL: DataSet = {
+  domain: 'acme-reports-bench-100k.com',
+  firstDay: FIRST_DAY,
+  days: Math.ceil(DAYS / SMALL_EVERY),
+  every: SMALL_EVERY,
+};
 
 async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<number> {
   const { domain, firstDay, days } = set;
@@ -100,7 +112,11 @@ async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<num
   const site = await createSite(
     ctx,
     { orgId: org.id, userId: user.id },
-    { name: 'Acme', url: domain, competitors: Array.from({ length: COMPETITORS }, (_, i) => ({ name: `Rival${i}`, domain: `rival${i}.com` })) },
+    {
+      name: 'Acme',
+      url: domain,
+      competitors: Array.from({ length: COMPETITORS }, (_, i) => ({ name: `Rival${i}`, domain: `rival${i}.com` })),
+    },
   );
   const siteId = site.id;
   const compIds = site.competitors.map((c) => c.id);
@@ -136,9 +152,15 @@ async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<num
     INSERT INTO scans (org_id, site_id, status, trigger, label, answers_total, answers_done, created_at, started_at, finished_at)
     SELECT ${org.id}, ${siteId}, 'done', 'import', 'day ' || d, ${PROMPTS * PROVIDERS.length}, ${PROMPTS * PROVIDERS.length},
            t, t, t + interval '20 minutes'
-      FROM generate_series(0, ${days - 1}) d, LATERAL (SELECT (${firstDay}::date + d * ${every} + time '02:00') AT TIME ZONE 'UTC' AS t) x`.execute(ctx.db);
+      FROM generate_series(0, ${days - 1}) d, LATERAL (SELECT (${firstDay}::date + d * ${every} + time '02:00') AT TIME ZONE 'UTC' AS t) x`.execute(
+    ctx.db,
+  );
   // Answers sit in their scan's month (docs/decisions.md): make those months' partitions, as a scan start would.
-  await ensureAnswerMonths(ctx.db, new Date(`${firstDay}T00:00:00Z`), new Date(Date.parse(`${firstDay}T00:00:00Z`) + days * every * 86_400_000));
+  await ensureAnswerMonths(
+    ctx.db,
+    new Date(`${firstDay}T00:00:00Z`),
+    new Date(Date.parse(`${firstDay}T00:00:00Z`) + days * every * 86_400_000),
+  );
 
   // Every answer's facts follow from (prompt n, provider j, day d) through two hashes, so answers and facts agree.
   for (let from = 0; from < days; from += 30) {
@@ -199,7 +221,9 @@ async function createDataSet(ctx: AppContext, set: DataSet = LARGE): Promise<num
              CASE WHEN g.mentioned THEN 'Acme is a good fit for this use case.' END,
              CASE WHEN NOT g.failed AND g.r4 < 80 THEN ARRAY['Zenith ' || g.r5 % 25] ELSE '{}' END,
              'bench', ins.month
-        FROM ins JOIN g ON g.prompt_id = ins.prompt_id AND g.provider = ins.provider AND g.day = ins.day`.execute(ctx.db);
+        FROM ins JOIN g ON g.prompt_id = ins.prompt_id AND g.provider = ins.provider AND g.day = ins.day`.execute(
+      ctx.db,
+    );
     log(`answers and facts: days ${from}-${to} written`);
   }
   await rebuild(ctx, siteId);
@@ -225,10 +249,19 @@ const VERDICT_STRENGTH = sql`max(CASE f.verdict WHEN 'failed' THEN 0 WHEN 'missi
 const num = (v: unknown) => Number(v ?? 0);
 const bucket = (period: Period) => periodStartSql(period, sql.ref('f.day'));
 
-async function baseCounts(ctx: AppContext, siteId: number, period: Period, first: string, last: string, provider = false) {
+async function baseCounts(
+  ctx: AppContext,
+  siteId: number,
+  period: Period,
+  first: string,
+  last: string,
+  provider = false,
+) {
   const { rows } = await sql<SiteCounts & { start: string; provider: string }>`
     SELECT ${bucket(period)} AS start, ${provider ? sql`f.provider` : sql`''`} AS provider, ${COUNTS}
-      FROM answer_facts f WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} GROUP BY 1, 2`.execute(ctx.db);
+      FROM answer_facts f WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} GROUP BY 1, 2`.execute(
+    ctx.db,
+  );
   return rows.map((r) => ({
     ...r,
     ...Object.fromEntries(
@@ -242,7 +275,9 @@ async function baseCounts(ctx: AppContext, siteId: number, period: Period, first
 async function basePromptVerdicts(ctx: AppContext, siteId: number, period: Period, first: string, last: string) {
   const { rows } = await sql<{ promptId: number; start: string; strength: number }>`
     SELECT f.prompt_id, ${bucket(period)} AS start, ${VERDICT_STRENGTH} AS strength
-      FROM answer_facts f WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} GROUP BY 1, 2`.execute(ctx.db);
+      FROM answer_facts f WHERE f.site_id = ${siteId} AND f.day BETWEEN ${first} AND ${periodEnd(period, last)} GROUP BY 1, 2`.execute(
+    ctx.db,
+  );
   return rows;
 }
 
@@ -253,7 +288,9 @@ async function baselineReport(ctx: AppContext, site: SiteRow, period: Period, st
     baseCounts(ctx, site.id, period, window[0] as string, start, true),
     sql<{ id: number; start: string; n: number }>`
       SELECT c.id, ${bucket(period)} AS start, count(*) AS n FROM answer_facts f CROSS JOIN LATERAL unnest(f.competitors_named) c(id)
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${prev} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(ctx.db),
+       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${prev} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(
+      ctx.db,
+    ),
     basePromptVerdicts(ctx, site.id, period, prev, start),
     sql<{ domain: string; count: number }>`
       SELECT domain, count(*) AS count FROM (
@@ -269,7 +306,15 @@ async function baselineReport(ctx: AppContext, site: SiteRow, period: Period, st
     counts
       .filter((c) => c.start === s)
       .reduce(
-        (acc, c) => ({ ...acc, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'number' ? num((acc as Record<string, number>)[k]) + v : v])) }),
+        (acc, c) => ({
+          ...acc,
+          ...Object.fromEntries(
+            Object.entries(c).map(([k, v]) => [
+              k,
+              typeof v === 'number' ? num((acc as Record<string, number>)[k]) + v : v,
+            ]),
+          ),
+        }),
         {} as SiteCounts,
       );
   const byPrompt = new Map<number, Map<string, number>>();
@@ -283,7 +328,19 @@ async function baselineReport(ctx: AppContext, site: SiteRow, period: Period, st
     if (a < 3 && b >= 3) won++;
     if (a >= 3 && b < 3) lost++;
   }
-  const empty = { answers: 0, failed: 0, mentioned: 0, ownCited: 0, rankSum: 0, rankCount: 0, competitorMentions: 0, positive: 0, neutral: 0, negative: 0, toneSum: 0 };
+  const empty = {
+    answers: 0,
+    failed: 0,
+    mentioned: 0,
+    ownCited: 0,
+    rankSum: 0,
+    rankCount: 0,
+    competitorMentions: 0,
+    positive: 0,
+    neutral: 0,
+    negative: 0,
+    toneSum: 0,
+  };
   return {
     current: headline({ ...empty, ...sum(start) }),
     previous: headline({ ...empty, ...sum(prev) }),
@@ -305,11 +362,15 @@ async function baselineTrends(ctx: AppContext, site: SiteRow, period: Period, st
     sql<{ promptId: number; start: string; strength: number }>`
       SELECT f.prompt_id, ${bucket(period)} AS start, ${VERDICT_STRENGTH} AS strength
         FROM answer_facts f JOIN prompts p ON p.id = f.prompt_id AND p.status = 'active'
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${window[0]} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(ctx.db),
+       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${window[0]} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(
+      ctx.db,
+    ),
     sql<{ categoryId: number; start: string; answered: number; mentioned: number }>`
       SELECT pc.category_id, ${bucket(period)} AS start, count(*) FILTER (WHERE f.verdict <> 'failed') AS answered, count(*) FILTER (WHERE f.mentioned) AS mentioned
         FROM answer_facts f JOIN prompt_categories pc ON pc.prompt_id = f.prompt_id
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${window[0]} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(ctx.db),
+       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${window[0]} AND ${periodEnd(period, start)} GROUP BY 1, 2`.execute(
+      ctx.db,
+    ),
   ]);
   return {
     shares: window.map((s) => {
@@ -338,7 +399,9 @@ async function baselineSentimentList(ctx: AppContext, site: SiteRow, period: Per
           FROM answer_facts f JOIN answers a ON a.id = f.answer_id JOIN prompts p ON p.id = f.prompt_id
          WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}
          ORDER BY f.day DESC, f.answer_id DESC LIMIT 50`.execute(ctx.db),
-    sql<{ n: number }>`SELECT count(*) AS n FROM answer_facts f WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}`.execute(
+    sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM answer_facts f WHERE f.site_id = ${site.id} AND f.mentioned AND f.day BETWEEN ${start} AND ${periodEnd(period, start)}`.execute(
       ctx.db,
     ),
   ]);
@@ -359,17 +422,23 @@ async function baselineSources(ctx: AppContext, site: SiteRow, period: Period, s
          WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'siteType' = 'own') x
        GROUP BY url ORDER BY answers DESC, url LIMIT 200`.execute(ctx.db),
     sql`SELECT c->>'siteType' AS site_type, count(*) AS citations, count(DISTINCT c->>'domain') AS domains FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
-         WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'domain' <> '' GROUP BY 1`.execute(ctx.db),
+         WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'domain' <> '' GROUP BY 1`.execute(
+      ctx.db,
+    ),
     sql`SELECT url, provider, count(*) AS n FROM (
           SELECT DISTINCT f.answer_id, f.provider, c->>'normalizedUrl' AS url FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
-           WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'siteType' = 'own') x GROUP BY 1, 2`.execute(ctx.db),
+           WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND c->>'siteType' = 'own') x GROUP BY 1, 2`.execute(
+      ctx.db,
+    ),
     baseCounts(ctx, site.id, period, start, start),
   ]);
 
   const typeRows = types.rows as { siteType: string; domains: number; citations: number }[];
   return {
     answered: answered.reduce((n, c) => n + c.answers - c.failed, 0),
-    siteTypes: typeRows.map((t) => [t.siteType, num(t.domains), num(t.citations)]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    siteTypes: typeRows
+      .map((t) => [t.siteType, num(t.domains), num(t.citations)])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     ownLinks: (ownLinks.rows as { n: number }[]).reduce((n, r) => n + num(r.n), 0),
     sources: domains.rows.map((r) => [r.domain, num(r.answers), percentOf(num(r.namesBrand), num(r.answers))]),
     ownPages: own.rows.map((r) => [r.url, num(r.answers), num(r.prompts)]),
@@ -377,8 +446,23 @@ async function baselineSources(ctx: AppContext, site: SiteRow, period: Period, s
 }
 
 /** Per competitor, period start and assistant, with head-to-head counts, from facts. */
-function baseCompetitorRows(ctx: AppContext, siteId: number, period: Period, first: string, last: string, competitorId?: number) {
-  return sql<{ id: number; start: string; provider: string; mentioned: number; cited: number; both: number; brandAhead: number }>`
+function baseCompetitorRows(
+  ctx: AppContext,
+  siteId: number,
+  period: Period,
+  first: string,
+  last: string,
+  competitorId?: number,
+) {
+  return sql<{
+    id: number;
+    start: string;
+    provider: string;
+    mentioned: number;
+    cited: number;
+    both: number;
+    brandAhead: number;
+  }>`
     SELECT c.id, ${bucket(period)} AS start, f.provider,
            count(*) FILTER (WHERE c.id = ANY (f.competitors_named)) AS mentioned, count(*) FILTER (WHERE c.id = ANY (f.competitors_cited)) AS cited,
            count(*) FILTER (WHERE f.mentioned AND c.id = ANY (f.competitors_named)) AS both,
@@ -395,7 +479,9 @@ async function baselineCompetitors(ctx: AppContext, site: SiteRow, period: Perio
     baseCompetitorRows(ctx, site.id, period, previousPeriod(period, start), start),
     sql<{ name: string; n: number }>`
       SELECT s.name, count(*) AS n FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.suggestions) AS name) s
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} GROUP BY 1 HAVING count(*) >= 2 ORDER BY 2 DESC, 1 LIMIT 50`.execute(ctx.db),
+       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} GROUP BY 1 HAVING count(*) >= 2 ORDER BY 2 DESC, 1 LIMIT 50`.execute(
+      ctx.db,
+    ),
   ]);
   const totals = new Map<number, number[]>();
   for (const r of comps.rows.filter((x) => x.start === start)) {
@@ -410,7 +496,13 @@ async function baselineCompetitors(ctx: AppContext, site: SiteRow, period: Perio
   };
 }
 
-async function baselineCompetitorDetail(ctx: AppContext, site: SiteRow, competitorId: number, period: Period, start: string) {
+async function baselineCompetitorDetail(
+  ctx: AppContext,
+  site: SiteRow,
+  competitorId: number,
+  period: Period,
+  start: string,
+) {
   const end = periodEnd(period, start);
   const [counts, comps, split, categories, pages] = await Promise.all([
     baseCounts(ctx, site.id, period, previousPeriod(period, start), start, true),
@@ -425,7 +517,9 @@ async function baselineCompetitorDetail(ctx: AppContext, site: SiteRow, competit
        WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} GROUP BY 1 ORDER BY 1`.execute(ctx.db),
     sql<{ url: string; n: number }>`
       SELECT c->>'normalizedUrl' AS url, count(DISTINCT f.answer_id) AS n FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) c
-       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND (c->>'competitorId')::int = ${competitorId} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`.execute(ctx.db),
+       WHERE f.site_id = ${site.id} AND f.day BETWEEN ${start} AND ${end} AND (c->>'competitorId')::int = ${competitorId} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`.execute(
+      ctx.db,
+    ),
   ]);
   const s = split.rows[0];
   const now = comps.rows.filter((r) => r.start === start);
@@ -469,17 +563,26 @@ async function timeIt<T>(fn: () => Promise<T>, runs: number): Promise<{ p50: num
 }
 
 /** The headline fields the baseline computes; the report adds each share's interval beside them (timed, not compared). */
-const headlineOnly = (h: Record<string, unknown> | undefined) => h && Object.fromEntries(Object.keys(headline(emptyCounts())).map((k) => [k, h[k]]));
+const headlineOnly = (h: Record<string, unknown> | undefined) =>
+  h && Object.fromEntries(Object.keys(headline(emptyCounts())).map((k) => [k, h[k]]));
 
 function same(label: string, a: unknown, b: unknown): boolean {
   const ok = JSON.stringify(a) === JSON.stringify(b);
-  if (!ok) log(`MISMATCH ${label}:\n  rollups  ${JSON.stringify(a).slice(0, 400)}\n  baseline ${JSON.stringify(b).slice(0, 400)}`);
+  if (!ok)
+    log(
+      `MISMATCH ${label}:\n  rollups  ${JSON.stringify(a).slice(0, 400)}\n  baseline ${JSON.stringify(b).slice(0, 400)}`,
+    );
   return ok;
 }
 
 /** GET /share/:token over HTTP for each period holding START and for the default (latest) period: p50 and p95 over RUNS calls. */
 async function timeSharePage(ctx: AppContext, site: SiteRow) {
-  const owner = await ctx.db.selectFrom('memberships').select('userId').where('orgId', '=', site.orgId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  const owner = await ctx.db
+    .selectFrom('memberships')
+    .select('userId')
+    .where('orgId', '=', site.orgId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
   const created = await createShare(ctx, site, owner.userId, { label: 'bench' });
   const token = created.url.split('/share/')[1] as string;
   const http = createHttpServer(ctx, allRoutes);
@@ -496,7 +599,8 @@ async function timeSharePage(ctx: AppContext, site: SiteRow) {
       const t = await timeIt(async () => {
         const res = await fetch(url);
         const body = await res.text();
-        if (res.status !== 200 || !body.includes('data-chart="visibility"')) throw new Error(`share page answered ${res.status}`);
+        if (res.status !== 200 || !body.includes('data-chart="visibility"'))
+          throw new Error(`share page answered ${res.status}`);
         return body.length;
       }, RUNS);
       out.push({ endpoint: 'share page', period, start: start ?? 'latest', p50: t.p50, p95: t.p95, bytes: t.result });
@@ -524,14 +628,22 @@ const storedAnswers = async (ctx: AppContext, siteId: number) =>
 
 /** The data set's site: kept from an earlier run when whole, made again when not (or with --fresh); rollups rebuilt with --rebuild. */
 async function ensureDataSet(ctx: AppContext, set: DataSet): Promise<SiteRow> {
-  let site = await ctx.db.selectFrom('sites').selectAll().where('domain', '=', set.domain).orderBy('id', 'desc').executeTakeFirst();
+  let site = await ctx.db
+    .selectFrom('sites')
+    .selectAll()
+    .where('domain', '=', set.domain)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
   const stored = site ? await storedAnswers(ctx, site.id) : 0;
   if (!site || stored !== set.days * PROMPTS * PROVIDERS.length || process.argv.includes('--fresh')) {
     if (site) await ctx.db.deleteFrom('orgs').where('id', '=', site.orgId).execute();
     log(`generating the data set ${set.domain}`);
     const id = await createDataSet(ctx, set);
     site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  } else if (process.argv.includes('--rebuild') || !(await ctx.db.selectFrom('rollupModelPeriod').select('siteId').where('siteId', '=', site.id).executeTakeFirst())) {
+  } else if (
+    process.argv.includes('--rebuild') ||
+    !(await ctx.db.selectFrom('rollupModelPeriod').select('siteId').where('siteId', '=', site.id).executeTakeFirst())
+  ) {
     // Kept answers and facts, rollups missing or asked for again (after a change of rollup tables).
     await rebuild(ctx, site.id);
   }
@@ -551,9 +663,25 @@ async function scaleRun(ctx: AppContext, large: SiteRow): Promise<void> {
   const small = await ensureDataSet(ctx, SMALL);
   const sites = [small, large];
   const answers = [await storedAnswers(ctx, small.id), await storedAnswers(ctx, large.id)];
-  const competitor = async (site: SiteRow) => (await ctx.db.selectFrom('competitors').select('id').where('siteId', '=', site.id).orderBy('id').executeTakeFirstOrThrow()).id;
+  const competitor = async (site: SiteRow) =>
+    (
+      await ctx.db
+        .selectFrom('competitors')
+        .select('id')
+        .where('siteId', '=', site.id)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const competitorIds = [await competitor(small), await competitor(large)];
-  const rows: { endpoint: string; period: Period; p95Small: number; p95Large: number; p50Small: number; p50Large: number; ratio: number }[] = [];
+  const rows: {
+    endpoint: string;
+    period: Period;
+    p95Small: number;
+    p95Large: number;
+    p50Small: number;
+    p50Large: number;
+    ratio: number;
+  }[] = [];
   for (const period of ['week', 'month', 'quarter'] as Period[]) {
     const q = { period, start: SCALE_START };
     const page = { ...q, page: 1, perPage: 50 };
@@ -580,7 +708,9 @@ async function scaleRun(ctx: AppContext, large: SiteRow): Promise<void> {
       }
       const at = (list: number[], q95: number) => {
         const sorted = [...list].sort((a, b) => a - b);
-        return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil(q95 * sorted.length) - 1)] as number) * 10) / 10;
+        return (
+          Math.round((sorted[Math.min(sorted.length - 1, Math.ceil(q95 * sorted.length) - 1)] as number) * 10) / 10
+        );
       };
       const row = {
         endpoint,
@@ -637,7 +767,14 @@ async function main() {
       return;
     }
     const answers = await storedAnswers(ctx, site.id);
-    const competitorId = (await ctx.db.selectFrom('competitors').select('id').where('siteId', '=', site.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const competitorId = (
+      await ctx.db
+        .selectFrom('competitors')
+        .select('id')
+        .where('siteId', '=', site.id)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const s = site;
     const rows: Record<string, unknown>[] = [];
     let allSame = true;
@@ -661,7 +798,11 @@ async function main() {
                 .sort((x, y) => (x[0] as number) - (y[0] as number)),
               b.competitorMentions,
             ) &&
-            same(`report ${period} changes`, { won: r.report?.changes.won.length, lost: r.report?.changes.lost.length }, b.changes) &&
+            same(
+              `report ${period} changes`,
+              { won: r.report?.changes.won.length, lost: r.report?.changes.lost.length },
+              b.changes,
+            ) &&
             same(
               `report ${period} sources`,
               r.report?.topSources.map((x) => [x.domain, x.count]),
@@ -688,8 +829,16 @@ async function main() {
               r.shares.map((x) => x.visibility),
               b.shares,
             ) &&
-            same(`trends ${period} verdicts`, r.prompts.flatMap((p) => p.verdicts).filter((v) => v !== null).length, b.verdicts) &&
-            same(`trends ${period} named`, r.prompts.flatMap((p) => p.verdicts).filter((v) => v === 'named' || v === 'cited').length, b.namedCells) &&
+            same(
+              `trends ${period} verdicts`,
+              r.prompts.flatMap((p) => p.verdicts).filter((v) => v !== null).length,
+              b.verdicts,
+            ) &&
+            same(
+              `trends ${period} named`,
+              r.prompts.flatMap((p) => p.verdicts).filter((v) => v === 'named' || v === 'cited').length,
+              b.namedCells,
+            ) &&
             same(
               `trends ${period} categories`,
               r.categories.reduce((n, c) => n + c.shares.reduce((m, x) => m + x.mentioned, 0), 0),
@@ -703,7 +852,9 @@ async function main() {
           (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentiment>>) =>
             same(
               `sentiment ${period}`,
-              [...r.providers].sort((x, y) => x.provider.localeCompare(y.provider)).map((x) => [x.provider, x.positive, x.neutral, x.negative]),
+              [...r.providers]
+                .sort((x, y) => x.provider.localeCompare(y.provider))
+                .map((x) => [x.provider, x.positive, x.neutral, x.negative]),
               b,
             ),
         ],
@@ -712,7 +863,11 @@ async function main() {
           () => siteSentiment(ctx, s, { ...page, answers: true }),
           () => baselineSentimentList(ctx, s, period, startOf(period)),
           (r: Awaited<ReturnType<typeof siteSentiment>>, b: Awaited<ReturnType<typeof baselineSentimentList>>) =>
-            same(`sentiment list ${period}`, ['answers' in r ? r.answers.length : 0, 'total' in r ? r.total : 0], [b.answers, b.total]),
+            same(
+              `sentiment list ${period}`,
+              ['answers' in r ? r.answers.length : 0, 'total' in r ? r.total : 0],
+              [b.answers, b.total],
+            ),
         ],
         [
           'sources',
@@ -736,7 +891,9 @@ async function main() {
             ) &&
             same(
               `site types ${period}`,
-              [...r.siteTypes].sort((x, y) => x.siteType.localeCompare(y.siteType)).map((t) => [t.siteType, t.domains, t.citations]),
+              [...r.siteTypes]
+                .sort((x, y) => x.siteType.localeCompare(y.siteType))
+                .map((t) => [t.siteType, t.domains, t.citations]),
               b.siteTypes,
             ) &&
             same(`answered ${period}`, r.answered, b.answered),
@@ -748,7 +905,9 @@ async function main() {
           (r: Awaited<ReturnType<typeof siteCompetitors>>, b: Awaited<ReturnType<typeof baselineCompetitors>>) =>
             same(
               `competitors ${period}`,
-              [...r.competitors].sort((x, y) => x.id - y.id).map((x) => [x.id, x.mentioned, x.cited, x.headToHead.both, x.headToHead.brandAhead]),
+              [...r.competitors]
+                .sort((x, y) => x.id - y.id)
+                .map((x) => [x.id, x.mentioned, x.cited, x.headToHead.both, x.headToHead.brandAhead]),
               b.competitors,
             ) &&
             same(
@@ -763,7 +922,11 @@ async function main() {
           () => competitorDetail(ctx, s, competitorId, q),
           () => baselineCompetitorDetail(ctx, s, competitorId, period, startOf(period)),
           (r: Awaited<ReturnType<typeof competitorDetail>>, b: Awaited<ReturnType<typeof baselineCompetitorDetail>>) =>
-            same(`detail ${period} paired`, [r.current.brand.mentioned, r.current.competitor.mentioned, r.current.both, r.current.brandAhead], b.paired) &&
+            same(
+              `detail ${period} paired`,
+              [r.current.brand.mentioned, r.current.competitor.mentioned, r.current.both, r.current.brandAhead],
+              b.paired,
+            ) &&
             same(`detail ${period} prompts`, r.prompts.counts, b.prompts) &&
             same(
               `detail ${period} categories`,
@@ -793,7 +956,16 @@ async function main() {
         const b = await timeIt(slow, BASELINE_RUNS);
         const ok = check(f.result as never, b.result as never);
         allSame &&= ok;
-        rows.push({ endpoint: name, period, p50: f.p50, p95: f.p95, baselineP50: b.p50, baselineP95: b.p95, speedup: Math.round((b.p50 / f.p50) * 10) / 10, sameNumbers: ok });
+        rows.push({
+          endpoint: name,
+          period,
+          p50: f.p50,
+          p95: f.p95,
+          baselineP50: b.p50,
+          baselineP95: b.p95,
+          speedup: Math.round((b.p50 / f.p50) * 10) / 10,
+          sameNumbers: ok,
+        });
         log(
           `${name.padEnd(20)} ${period.padEnd(8)} p50 ${String(f.p50).padStart(6)} ms  p95 ${String(f.p95).padStart(6)} ms   baseline p50 ${String(b.p50).padStart(8)} ms  x${Math.round((b.p50 / f.p50) * 10) / 10}${ok ? '' : '  NUMBERS DIFFER'}`,
         );
@@ -822,7 +994,8 @@ async function main() {
             speedupAtLeast: 20,
             minSpeedup,
             sharePageWorstP95: shareWorstP95,
-            met: (worstP95 === null || worstP95 < 50) && (minSpeedup === null || minSpeedup >= 20) && shareWorstP95 < 50,
+            met:
+              (worstP95 === null || worstP95 < 50) && (minSpeedup === null || minSpeedup >= 20) && shareWorstP95 < 50,
             baselineNumbersEqual: allSame,
           },
         },

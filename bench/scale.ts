@@ -59,7 +59,9 @@ async function waitFor(url: string) {
 }
 
 async function simCounts(): Promise<{ accepted: number; limited: number }> {
-  const body = (await (await fetch(`${SIM_URL}/__sim/limits`)).json()) as { counts: Record<string, { accepted: number; limited: number }> };
+  const body = (await (await fetch(`${SIM_URL}/__sim/limits`)).json()) as {
+    counts: Record<string, { accepted: number; limited: number }>;
+  };
   return body.counts.openai ?? { accepted: 0, limited: 0 };
 }
 
@@ -67,12 +69,24 @@ async function simCounts(): Promise<{ accepted: number; limited: number }> {
 async function resetSimulator() {
   await fetch(`${SIM_URL}/__sim/script`, { method: 'DELETE' });
   await fetch(`${SIM_URL}/__sim/requests`, { method: 'DELETE' });
-  await fetch(`${SIM_URL}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', latencyMs: LATENCY_MS }) });
-  await fetch(`${SIM_URL}/__sim/limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ openai: LIMIT_RPM }) });
+  await fetch(`${SIM_URL}/__sim/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ provider: 'openai', latencyMs: LATENCY_MS }),
+  });
+  await fetch(`${SIM_URL}/__sim/limits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ openai: LIMIT_RPM }),
+  });
 }
 
 async function workspace(ctx: AppContext) {
-  const org = await createOrg(ctx, { name: `Bench scale ${Date.now()}`, plan: 'enterprise', balanceMicros: usdToMicros(100_000) });
+  const org = await createOrg(ctx, {
+    name: `Bench scale ${Date.now()}`,
+    plan: 'enterprise',
+    balanceMicros: usdToMicros(100_000),
+  });
   await setOrgLimits(ctx, org.id, { promptsPerSite: 5000, sites: 1000, scansPerMonth: 100_000 });
   const user = await createUser(ctx, { email: `bench-scale-${Date.now()}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
@@ -81,7 +95,11 @@ async function workspace(ctx: AppContext) {
 
 async function site(ctx: AppContext, ws: { orgId: number; userId: number }, label: string, prompts: number) {
   const created = await createSite(ctx, ws, { name: `Site ${label}`, url: `scale-${label}-${Date.now()}.com` });
-  const rows = Array.from({ length: prompts }, (_, i) => ({ siteId: created.id, text: `Which ${label} alternative suits use case ${i}?`, status: 'active' as const }));
+  const rows = Array.from({ length: prompts }, (_, i) => ({
+    siteId: created.id,
+    text: `Which ${label} alternative suits use case ${i}?`,
+    status: 'active' as const,
+  }));
   for (let i = 0; i < rows.length; i += 1000)
     await ctx.db
       .insertInto('prompts')
@@ -91,7 +109,11 @@ async function site(ctx: AppContext, ws: { orgId: number; userId: number }, labe
 }
 
 async function scanRows(ctx: AppContext, ids: number[]) {
-  return ctx.db.selectFrom('scans').select(['id', 'status', 'answersDone', 'answersFailed', 'startedAt', 'finishedAt']).where('id', 'in', ids).execute();
+  return ctx.db
+    .selectFrom('scans')
+    .select(['id', 'status', 'answersDone', 'answersFailed', 'startedAt', 'finishedAt'])
+    .where('id', 'in', ids)
+    .execute();
 }
 
 async function waitDone(ctx: AppContext, ids: number[], timeoutMs: number) {
@@ -99,7 +121,10 @@ async function waitDone(ctx: AppContext, ids: number[], timeoutMs: number) {
   for (;;) {
     const rows = await scanRows(ctx, ids);
     if (rows.every((r) => ['done', 'failed', 'cancelled'].includes(r.status))) return rows;
-    if (Date.now() > deadline) throw new Error(`scans still running after ${timeoutMs} ms: ${rows.filter((r) => r.finishedAt === null).map((r) => r.id)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `scans still running after ${timeoutMs} ms: ${rows.filter((r) => r.finishedAt === null).map((r) => r.id)}`,
+      );
     await sleep(200);
   }
 }
@@ -112,7 +137,9 @@ async function equalSites(ctx: AppContext, prompts = PROMPTS) {
   await resetSimulator();
   const t0 = Date.now();
   // All twenty at once, as the nightly tick starts due sites.
-  const ids = await Promise.all(sites.map(async (s) => (await startScan(ctx, s, ws.userId, { providers: ['openai'] })).scan.id));
+  const ids = await Promise.all(
+    sites.map(async (s) => (await startScan(ctx, s, ws.userId, { providers: ['openai'] })).scan.id),
+  );
   // The simulator's counts every half second, to read any window of the run.
   const samples: { t: number; accepted: number; limited: number }[] = [];
   let sampling = true;
@@ -145,13 +172,27 @@ async function equalSites(ctx: AppContext, prompts = PROMPTS) {
     throughputRpm: round(end.accepted / minutes, 0),
     throughputShareOfLimit: round(end.accepted / minutes / LIMIT_RPM, 3),
     // The same from the first scan's job start (leaves out queue pick-up and the scans' own start on a loaded machine).
-    fromFirstJobShareOfLimit: round(end.accepted / ((lastFinish - t0 - Math.min(...starts) * 1000) / 60_000) / LIMIT_RPM, 3),
+    fromFirstJobShareOfLimit: round(
+      end.accepted / ((lastFinish - t0 - Math.min(...starts) * 1000) / 60_000) / LIMIT_RPM,
+      3,
+    ),
     // While all twenty ran (10 s in to the first finish): the steady rate without the start and the tail.
-    steadyRpm: firstFinish - t0 > 15_000 ? round((at(firstFinish - t0).accepted - at10.accepted) / ((at(firstFinish - t0).t - at10.t) / 60_000), 0) : null,
-    after10s: { calls: after10.accepted + after10.limited, the429s: after10.limited, share429: round(after10.limited / Math.max(1, after10.accepted + after10.limited), 4) },
+    steadyRpm:
+      firstFinish - t0 > 15_000
+        ? round((at(firstFinish - t0).accepted - at10.accepted) / ((at(firstFinish - t0).t - at10.t) / 60_000), 0)
+        : null,
+    after10s: {
+      calls: after10.accepted + after10.limited,
+      the429s: after10.limited,
+      share429: round(after10.limited / Math.max(1, after10.accepted + after10.limited), 4),
+    },
     // When each scan's job started on a worker, counted from when all were started.
     jobStartSeconds: { first: round(Math.min(...starts), 1), last: round(Math.max(...starts), 1) },
-    finishSeconds: { fastest: round(Math.min(...durations), 1), slowest: round(Math.max(...durations), 1), ratio: round(Math.max(...durations) / Math.min(...durations), 3) },
+    finishSeconds: {
+      fastest: round(Math.min(...durations), 1),
+      slowest: round(Math.max(...durations), 1),
+      ratio: round(Math.max(...durations) / Math.min(...durations), 3),
+    },
   };
 }
 
@@ -196,7 +237,10 @@ async function smallBesideLarge(ctx: AppContext) {
 }
 
 function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [path.resolve('src/cli/main.ts'), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [path.resolve('src/cli/main.ts'), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   child.on('exit', (code, signal) => {
     if (code && code !== 0) console.error(`${args[0]} exited ${code ?? signal}`);
   });
@@ -247,7 +291,9 @@ async function main() {
   const config = loadConfig(env);
   const ctx = createContext(config, { role: 'worker', dbPoolSize: 10 });
   await migrateToLatest(ctx.db);
-  const children: ChildProcess[] = [startProcess(['simulator', '--port', String(SIM_PORT)], { ...env, SIMULATOR_RPM: `openai=${LIMIT_RPM}` })];
+  const children: ChildProcess[] = [
+    startProcess(['simulator', '--port', String(SIM_PORT)], { ...env, SIMULATOR_RPM: `openai=${LIMIT_RPM}` }),
+  ];
   try {
     await waitFor(`${SIM_URL}/__sim/health`);
     for (let i = 0; i < WORKERS; i++) children.push(startProcess(['worker', '--queues', 'scan'], env));

@@ -63,8 +63,17 @@ async function waitFor(url: string) {
 async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
   await fetch(`${SIM_URL}/__sim/script`, { method: 'DELETE' });
   await fetch(`${SIM_URL}/__sim/requests`, { method: 'DELETE' });
-  const script = { provider: null, match: '', latencyMs: ms, ...(options.pageToken === undefined ? {} : { pageToken: options.pageToken }) };
-  await fetch(`${SIM_URL}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(script) });
+  const script = {
+    provider: null,
+    match: '',
+    latencyMs: ms,
+    ...(options.pageToken === undefined ? {} : { pageToken: options.pageToken }),
+  };
+  await fetch(`${SIM_URL}/__sim/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(script),
+  });
 }
 
 /** The most requests any one provider received since the log was cleared. */
@@ -99,7 +108,9 @@ function processCpu(pid: number): number | null {
 async function meterBackends(ctx: AppContext) {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
-  const backends = async () => (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(ctx.db)).rows;
+  const backends = async () =>
+    (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(ctx.db))
+      .rows;
   // A backend first seen after the start was opened during the scan: it counts from zero, its start-up included.
   const read = (pid: number, openedSince: boolean) => {
     const t = processCpu(pid);
@@ -140,7 +151,11 @@ async function redisCommands(ctx: AppContext): Promise<number> {
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
 async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
-  const org = await createOrg(ctx, { name: `Bench scan ${label}`, plan: 'enterprise', balanceMicros: usdToMicros(10_000) });
+  const org = await createOrg(ctx, {
+    name: `Bench scan ${label}`,
+    plan: 'enterprise',
+    balanceMicros: usdToMicros(10_000),
+  });
   await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
   const user = await createUser(ctx, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
   await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
@@ -151,7 +166,13 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
   );
   await ctx.db
     .insertInto('prompts')
-    .values(Array.from({ length: PROMPTS }, (_, i) => ({ siteId: site.id, text: `Which Acme alternative is best for use case ${i}?`, status: 'active' as const })))
+    .values(
+      Array.from({ length: PROMPTS }, (_, i) => ({
+        siteId: site.id,
+        text: `Which Acme alternative is best for use case ${i}?`,
+        status: 'active' as const,
+      })),
+    )
     .execute();
   const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
   const { scan } = await startScan(ctx, row, user.id, { label, ...(providers ? { providers } : {}) });
@@ -168,7 +189,11 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
   const pgSeconds = await pgMeter.stop();
   // Less the INFO call that reads the count.
   const redisCalls = (await redisCommands(ctx)) - redisBefore - 1;
-  const done = await ctx.db.selectFrom('scans').select(['answersDone', 'answersFailed', 'status']).where('id', '=', scan.id).executeTakeFirstOrThrow();
+  const done = await ctx.db
+    .selectFrom('scans')
+    .select(['answersDone', 'answersFailed', 'status'])
+    .where('id', '=', scan.id)
+    .executeTakeFirstOrThrow();
   const answers = done.answersDone + done.answersFailed;
   const workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
@@ -187,7 +212,10 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], {
+    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   try {
     await waitFor(`${SIM_URL}/__sim/health`);
     // The bench queues nothing: it calls the job's function directly, so no job runs twice.
@@ -223,7 +251,8 @@ async function main() {
       // The cost target's case: one provider, 500 prompts, 0 ms. One scan of 500 moves by 20-30% from run to
       // run on a shared VM, so it runs ONE_PROVIDER_RUNS times and the median run (by worker CPU) is the figure.
       const runs: Awaited<ReturnType<typeof scanOnce>>[] = [];
-      const total = (r: (typeof runs)[number]) => Math.round((r.workerCpuMsPerAnswer + r.postgresCpuMsPerAnswer) * 1000) / 1000;
+      const total = (r: (typeof runs)[number]) =>
+        Math.round((r.workerCpuMsPerAnswer + r.postgresCpuMsPerAnswer) * 1000) / 1000;
       for (let i = 0; i < ONE_PROVIDER_RUNS; i++) {
         const r = await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai']);
         runs.push(r);
@@ -234,7 +263,8 @@ async function main() {
       const byCpu = [...runs].sort((a, b) => a.workerCpuMsPerAnswer - b.workerCpuMsPerAnswer);
       const one = byCpu[Math.floor(byCpu.length / 2)] as (typeof runs)[number];
       const spread = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b);
-      const median = (pick: (r: (typeof runs)[number]) => number) => spread(pick)[Math.floor(runs.length / 2)] as number;
+      const median = (pick: (r: (typeof runs)[number]) => number) =>
+        spread(pick)[Math.floor(runs.length / 2)] as number;
 
       console.log(
         JSON.stringify(
@@ -244,7 +274,11 @@ async function main() {
             machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
             answers: PROMPTS * 6,
             latency200ms: { ...slow, idealSeconds: ideal, efficiency: Math.round((ideal / slow.seconds) * 1000) / 10 },
-            latency200msWithPageTokens: { ...mixed, idealSeconds: Math.round(mixedIdeal * 100) / 100, efficiency: Math.round((mixedIdeal / mixed.seconds) * 1000) / 10 },
+            latency200msWithPageTokens: {
+              ...mixed,
+              idealSeconds: Math.round(mixedIdeal * 100) / 100,
+              efficiency: Math.round((mixedIdeal / mixed.seconds) * 1000) / 10,
+            },
             latency0ms: { ...fast, answersPerSecond: perSecond },
             latency0msOneProvider: {
               ...one,

@@ -29,9 +29,13 @@ const ROBOTS_TARGET_MS = 50;
 const ORIGIN = 'https://www.bench-shop.com';
 
 const urlset = (from: number, count: number) => {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
   for (let i = from; i < from + count; i++)
-    parts.push(`  <url><loc>${ORIGIN}/products/category-${i % 40}/item-${i}</loc><lastmod>2026-10-${String((i % 28) + 1).padStart(2, '0')}</lastmod></url>\n`);
+    parts.push(
+      `  <url><loc>${ORIGIN}/products/category-${i % 40}/item-${i}</loc><lastmod>2026-10-${String((i % 28) + 1).padStart(2, '0')}</lastmod></url>\n`,
+    );
   parts.push('</urlset>\n');
   return parts.join('');
 };
@@ -46,7 +50,8 @@ function robotsTxt(): string {
     if (i % 3 === 2) lines.push('Allow: /', 'Disallow: /checkout');
   }
   lines.push('', 'User-agent: *');
-  for (let i = 0; i < 150; i++) lines.push(i % 5 === 0 ? `Allow: /shop/*/item-${i}$` : `Disallow: /section-${i}/*?sort=`);
+  for (let i = 0; i < 150; i++)
+    lines.push(i % 5 === 0 ? `Allow: /shop/*/item-${i}$` : `Disallow: /section-${i}/*?sort=`);
   lines.push('', `Sitemap: ${ORIGIN}/sitemap_index.xml`);
   return lines.join('\n');
 }
@@ -62,8 +67,18 @@ function robotsCheck(text: string, runs: number) {
     blocked = results.filter((r) => r.access === 'blocked').length;
   }
   times.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] as number) * 1000) / 1000;
-  return { agents: AI_CRAWLERS.length, lines: text.split('\n').length, bytes: Buffer.byteLength(text), runs, blocked, medianMs: at(0.5), p95Ms: at(0.95), maxMs: at(1) };
+  const at = (q: number) =>
+    Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] as number) * 1000) / 1000;
+  return {
+    agents: AI_CRAWLERS.length,
+    lines: text.split('\n').length,
+    bytes: Buffer.byteLength(text),
+    runs,
+    blocked,
+    medianMs: at(0.5),
+    p95Ms: at(0.95),
+    maxMs: at(1),
+  };
 }
 
 async function clearPrefix(redisUrl: string) {
@@ -86,7 +101,11 @@ async function main() {
         .map((_, i) => `  <sitemap><loc>${ORIGIN}/sitemaps/products-${i}.xml${i === 4 ? '.gz' : ''}</loc></sitemap>`)
         .join('\n')}\n</sitemapindex>\n`,
       ...Object.fromEntries(
-        files.map((body, i) => (i === 4 ? [`/sitemaps/products-${i}.xml.gz`, { body: gzipSync(body), type: 'application/gzip' }] : [`/sitemaps/products-${i}.xml`, body])),
+        files.map((body, i) =>
+          i === 4
+            ? [`/sitemaps/products-${i}.xml.gz`, { body: gzipSync(body), type: 'application/gzip' }]
+            : [`/sitemaps/products-${i}.xml`, body],
+        ),
       ),
     },
   });
@@ -105,7 +124,11 @@ async function main() {
     await migrateToLatest(db);
     const stamp = Date.now();
     const org = await createOrg(ctx, { name: `Bench sitemap ${stamp}`, plan: 'enterprise' });
-    const siteRow = await db.insertInto('sites').values({ orgId: org.id, name: 'Bench shop', url: ORIGIN, domain: 'bench-shop.com' }).returningAll().executeTakeFirstOrThrow();
+    const siteRow = await db
+      .insertInto('sites')
+      .values({ orgId: org.id, name: 'Bench shop', url: ORIGIN, domain: 'bench-shop.com' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
 
     const timeImport = async () => {
       const { import: row } = await requestSitemapImport(ctx, siteRow, null, 'cli', { queue: false });
@@ -119,7 +142,8 @@ async function main() {
     const rssBefore = process.memoryUsage().rss;
     const first = await timeImport();
     const again = await timeImport();
-    if (first.urls !== 50_000 || first.added !== 50_000 || again.added !== 0) throw new Error(`unexpected counts: ${JSON.stringify({ first, again })}`);
+    if (first.urls !== 50_000 || first.added !== 50_000 || again.added !== 0)
+      throw new Error(`unexpected counts: ${JSON.stringify({ first, again })}`);
 
     // One file at the protocol's limit: a parse of 50,000 entries in a single stream.
     site.set('/robots.txt', `Sitemap: ${ORIGIN}/sitemap-one.xml\n`);
@@ -128,7 +152,10 @@ async function main() {
     const single = await timeImport();
 
     const robots = robotsCheck(robotsTxt(), 500);
-    const junk = robotsCheck(`User-agent: GPTBot\nDisallow: /\n${'%% junk line %%\n'.repeat(40_000)}`.slice(0, ROBOTS_MAX_BYTES), 50);
+    const junk = robotsCheck(
+      `User-agent: GPTBot\nDisallow: /\n${'%% junk line %%\n'.repeat(40_000)}`.slice(0, ROBOTS_MAX_BYTES),
+      50,
+    );
 
     await db.deleteFrom('orgs').where('id', '=', org.id).execute();
     console.log(
@@ -137,13 +164,24 @@ async function main() {
           bench: 'site-intelligence',
           date: new Date().toISOString().slice(0, 10),
           machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-          sitemapIndex: { files: 5, urls: first.urls, importMs: first.ms, reimportAllKeptMs: again.ms, urlsPerSec: Math.round((50_000 / first.ms) * 1000) },
+          sitemapIndex: {
+            files: 5,
+            urls: first.urls,
+            importMs: first.ms,
+            reimportAllKeptMs: again.ms,
+            urlsPerSec: Math.round((50_000 / first.ms) * 1000),
+          },
           singleFile50k: { importMs: single.ms },
           rssGrowthMb: Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20),
           maxRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20),
           robots,
           robotsJunk500KiB: junk,
-          targets: { importUnderMs: IMPORT_TARGET_MS, importMet: first.ms < IMPORT_TARGET_MS, robotsUnderMs: ROBOTS_TARGET_MS, robotsMet: robots.maxMs < ROBOTS_TARGET_MS },
+          targets: {
+            importUnderMs: IMPORT_TARGET_MS,
+            importMet: first.ms < IMPORT_TARGET_MS,
+            robotsUnderMs: ROBOTS_TARGET_MS,
+            robotsMet: robots.maxMs < ROBOTS_TARGET_MS,
+          },
         },
         null,
         2,

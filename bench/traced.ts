@@ -26,4 +26,7 @@ if (!config.tracing.enabled) {
 await startTracing(config, 'worker');
 const api = await import('@opentelemetry/api');
 const root = api.trace.getTracer('bench').startSpan(`bench ${name}`);
-await api.context.with(api.trace.setSpan(api.context.active(), root), () => import(pathToFileURL(path.resolve(import.meta.dirname, `${name}.ts`)).href));
+await api.context.with(
+  api.trace.setSpan(api.context.active(), root),
+  () => import(pathToFileURL(path.resolve(import.meta.dirname, `${name}.ts`)).href),
+);

@@ -68,7 +68,8 @@ async function clearPrefix(redisUrl: string) {
   redis.disconnect();
 }
 
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+const percentile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function until(done: () => boolean, timeoutMs: number, what: string) {
@@ -83,7 +84,14 @@ async function until(done: () => boolean, timeoutMs: number, what: string) {
 async function endOneScan(ctx: AppContext, orgId: number, siteId: number): Promise<number> {
   const scan = await ctx.db
     .insertInto('scans')
-    .values({ orgId, siteId, status: 'running', trigger: 'manual', budgetMicros: 1_000_000, plan: JSON.stringify({ providers: ['openai'], samples: 1 }) })
+    .values({
+      orgId,
+      siteId,
+      status: 'running',
+      trigger: 'manual',
+      budgetMicros: 1_000_000,
+      plan: JSON.stringify({ providers: ['openai'], samples: 1 }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await endScan(ctx, { scanId: scan.id, siteId, orgId }, null);
@@ -96,7 +104,12 @@ async function main() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ at: performance.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        at: performance.now(),
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(204).end();
     });
   });
@@ -115,10 +128,14 @@ async function main() {
   const config = loadConfig(env);
   const ctx = createContext(config, { role: 'cli', dbPoolSize: 4 });
   await clearPrefix(config.redisUrl);
-  const worker = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/cli/main.ts'), 'worker', '--queues', 'webhook,schedule'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const worker = spawn(
+    path.join(ROOT, 'node_modules/.bin/node'),
+    [path.join(ROOT, 'src/cli/main.ts'), 'worker', '--queues', 'webhook,schedule'],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     await migrateToLatest(ctx.db);
     const stamp = Date.now();
@@ -140,7 +157,11 @@ async function main() {
       secrets.set(`/fanout/${i}`, webhook.secret);
     }
     // The worker is up when it has delivered a first event (its start-up is not what is measured).
-    const warm = await createWebhook(ctx, { orgId: org.id, userId: null }, webhookCreateSchema.parse({ url: 'https://hooks.bench/warm', events: ['webhook.test'] }));
+    const warm = await createWebhook(
+      ctx,
+      { orgId: org.id, userId: null },
+      webhookCreateSchema.parse({ url: 'https://hooks.bench/warm', events: ['webhook.test'] }),
+    );
     const { testWebhook } = await import('../src/domain/webhooks/deliveries.ts');
     await testWebhook(ctx, org.id, warm.webhook.id);
     await until(() => received.length >= 1, 60_000, 'the worker starting');
@@ -195,7 +216,11 @@ async function main() {
       .values({ orgId: org2.id, name: 'Bench 2', url: 'https://bench-hooks2.com', domain: 'bench-hooks2.com' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await createWebhook(ctx, { orgId: org2.id, userId: null }, webhookCreateSchema.parse({ url: 'https://hooks.bench/latency', events: ['scan.completed'] }));
+    await createWebhook(
+      ctx,
+      { orgId: org2.id, userId: null },
+      webhookCreateSchema.parse({ url: 'https://hooks.bench/latency', events: ['scan.completed'] }),
+    );
     const latencies: number[] = [];
     for (let i = 0; i < LATENCY_RUNS; i++) {
       const before = received.length;

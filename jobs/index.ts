@@ -130,7 +130,8 @@ export const JOBS = {
     attempts: 3,
     backoffMs: 30_000,
     run: (ctx, { siteId, importId }) => runLogImport(ctx, siteId, importId),
-    exhausted: (ctx, { importId }, error) => failLogImport(ctx, importId, `the import stopped: ${error.message}; the lines before were counted`),
+    exhausted: (ctx, { importId }, error) =>
+      failLogImport(ctx, importId, `the import stopped: ${error.message}; the lines before were counted`),
   }),
   // Makes next months' answer partitions and drops what workspaces no longer keep; idempotent, so a retry is safe.
   'retention-tick': job({

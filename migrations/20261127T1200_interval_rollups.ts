@@ -35,7 +35,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       SELECT d.site_id, k.period, k.start, d.prompt_id, d.provider, sum(d.positive) AS positive, sum(d.neutral) AS neutral, sum(d.negative) AS negative
         FROM d ${PERIODS} GROUP BY 1, 2, 3, 4, 5)
     UPDATE rollup_prompt_provider_period r SET positive = s.positive, neutral = s.neutral, negative = s.negative
-      FROM s WHERE r.site_id = s.site_id AND r.period = s.period AND r.start = s.start AND r.prompt_id = s.prompt_id AND r.provider = s.provider`.execute(db);
+      FROM s WHERE r.site_id = s.site_id AND r.period = s.period AND r.start = s.start AND r.prompt_id = s.prompt_id AND r.provider = s.provider`.execute(
+    db,
+  );
 
   await sql`
     CREATE TABLE rollup_prompt_source_period (
@@ -80,7 +82,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     INSERT INTO rollup_prompt_provider_competitor_period (site_id, period, start, competitor_id, prompt_id, provider, mentioned)
     SELECT d.site_id, k.period, k.start, d.competitor_id, d.prompt_id, d.provider, sum(d.mentioned)
       FROM d ${PERIODS} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
-  await sql`ANALYZE rollup_prompt_provider_period, rollup_prompt_source_period, rollup_prompt_provider_competitor_period`.execute(db);
+  await sql`ANALYZE rollup_prompt_provider_period, rollup_prompt_source_period, rollup_prompt_provider_competitor_period`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

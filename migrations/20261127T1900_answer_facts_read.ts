@@ -18,5 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`ALTER TABLE answer_facts DROP COLUMN read_chars, DROP COLUMN read_truncated, DROP COLUMN read_timed_out`.execute(db);
+  await sql`ALTER TABLE answer_facts DROP COLUMN read_chars, DROP COLUMN read_truncated, DROP COLUMN read_timed_out`.execute(
+    db,
+  );
 }

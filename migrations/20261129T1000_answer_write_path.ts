@@ -95,9 +95,13 @@ async function setCompression(db: Kysely<any>, method: 'lz4' | 'default'): Promi
     ['answers', ANSWER_COLUMNS],
     ['answer_facts', FACT_COLUMNS],
   ] as const) {
-    const { rows } = await sql<{ name: string }>`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = ${parent}::regclass`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+    }>`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = ${parent}::regclass`.execute(db);
     for (const table of [parent, ...rows.map((r) => r.name)])
-      await sql`ALTER TABLE ${sql.raw(table)} ${sql.raw(columns.map((c) => `ALTER COLUMN ${c} SET COMPRESSION ${method}`).join(', '))}`.execute(db);
+      await sql`ALTER TABLE ${sql.raw(table)} ${sql.raw(columns.map((c) => `ALTER COLUMN ${c} SET COMPRESSION ${method}`).join(', '))}`.execute(
+        db,
+      );
   }
 }
 

@@ -11,7 +11,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { caseProblems, caseSchema, foldText, KINDS, SET_NAMES, setNamed, SETS, trackedOf, type Kind, type NameCase, type NameSet, type Occurrence } from './names-set.ts';
+import {
+  caseProblems,
+  caseSchema,
+  foldText,
+  KINDS,
+  SET_NAMES,
+  setNamed,
+  SETS,
+  trackedOf,
+  type Kind,
+  type NameCase,
+  type NameSet,
+  type Occurrence,
+} from './names-set.ts';
 
 const MARK = /⟦([+-])([^⟦⟧|]+)(?:\|([^⟦⟧]+))?⟧/g;
 
@@ -29,7 +42,10 @@ function nameLine(value: string): { name: string; domain: string; list: string[]
 }
 
 /** The answer without its marks, and each mark's place in it. */
-function unmark(marked: string): { answer: string; marks: { at: number; text: string; means: boolean; note?: string }[] } {
+function unmark(marked: string): {
+  answer: string;
+  marks: { at: number; text: string; means: boolean; note?: string }[];
+} {
   const marks: { at: number; text: string; means: boolean; note?: string }[] = [];
   let answer = '';
   let last = 0;
@@ -41,7 +57,8 @@ function unmark(marked: string): { answer: string; marks: { at: number; text: st
     last = m.index + m[0].length;
   }
   answer += marked.slice(last);
-  if (/[⟦⟧]/.test(answer)) throw new Error(`a mark is not closed: ${answer.slice(answer.search(/[⟦⟧]/) - 40, answer.search(/[⟦⟧]/) + 40)}`);
+  if (/[⟦⟧]/.test(answer))
+    throw new Error(`a mark is not closed: ${answer.slice(answer.search(/[⟦⟧]/) - 40, answer.search(/[⟦⟧]/) + 40)}`);
   return { answer, marks };
 }
 
@@ -76,7 +93,14 @@ function parseCase(kind: Kind, index: number, block: string, halves: NameSet['ha
   const occurrences: Occurrence[] = marks.map((m) => {
     const t = tracked.find((x) => foldText(x.name) === foldText(m.text));
     if (t === undefined) throw new Error(`${id}: marked "${m.text}" is not a tracked name`);
-    return { name: t.name, entity: t.entity, at: m.at, text: m.text, means: m.means, ...(m.note === undefined ? {} : { note: m.note }) };
+    return {
+      name: t.name,
+      entity: t.entity,
+      at: m.at,
+      text: m.text,
+      means: m.means,
+      ...(m.note === undefined ? {} : { note: m.note }),
+    };
   });
   const c = caseSchema.parse({
     id,
@@ -151,7 +175,9 @@ function buildSet(label: string, set: NameSet, check: boolean): number {
       }
     } else writeFileSync(file, text);
     const names = new Set(cases.flatMap((c) => c.everyday));
-    console.log(`${label} ${kind}: ${counts(cases)}; ${names.size} names: ${[...names].join(', ')}; dev ${counts(cases.filter((c) => c.half === 'dev'))}`);
+    console.log(
+      `${label} ${kind}: ${counts(cases)}; ${names.size} names: ${[...names].join(', ')}; dev ${counts(cases.filter((c) => c.half === 'dev'))}`,
+    );
   }
   console.log(`${label} all: ${counts(all)}; ${new Set(all.flatMap((c) => c.everyday)).size} everyday names`);
   return stale;

@@ -17,7 +17,17 @@
 import { parseArgs } from 'node:util';
 import { analyse, compileBrandBook, type BrandBook } from '../src/analysis/index.ts';
 import { findMentions } from '../src/analysis/mentions.ts';
-import { entityName, HALVES, KINDS, loadCheckedNameSet, setNamed, type Half, type Kind, type NameCase, type NameSet } from './names-set.ts';
+import {
+  entityName,
+  HALVES,
+  KINDS,
+  loadCheckedNameSet,
+  setNamed,
+  type Half,
+  type Kind,
+  type NameCase,
+  type NameSet,
+} from './names-set.ts';
 
 export interface PairResult {
   id: string;
@@ -75,7 +85,18 @@ export function figuresOf(rows: readonly { gold: boolean; predicted: boolean }[]
     else tn++;
   }
   const pct = (num: number, den: number): number | null => (den === 0 ? null : Math.round((1000 * num) / den) / 10);
-  return { n: rows.length, goldYes: tp + fn, predictedYes: tp + fp, tp, fp, fn, tn, accuracy: pct(tp + tn, rows.length), precision: pct(tp, tp + fp), recall: pct(tp, tp + fn) };
+  return {
+    n: rows.length,
+    goldYes: tp + fn,
+    predictedYes: tp + fp,
+    tp,
+    fp,
+    fn,
+    tn,
+    accuracy: pct(tp + tn, rows.length),
+    precision: pct(tp, tp + fp),
+    recall: pct(tp, tp + fn),
+  };
 }
 
 function bookOf(c: NameCase): BrandBook {
@@ -92,11 +113,18 @@ function keyOf(e: { kind: 'brand' | 'competitor'; competitorId: number | null })
 }
 
 function contextOf(text: string, at: number, length: number): string {
-  return `${text.slice(Math.max(0, at - 40), at)}[${text.slice(at, at + length)}]${text.slice(at + length, at + length + 40)}`.replace(/\s+/g, ' ');
+  return `${text.slice(Math.max(0, at - 40), at)}[${text.slice(at, at + length)}]${text.slice(at + length, at + length + 40)}`.replace(
+    /\s+/g,
+    ' ',
+  );
 }
 
 /** Runs the analysis over the cases and judges every (case, entity) pair and every labelled occurrence. */
-export function scoreCases(cases: readonly NameCase[]): { pairs: PairResult[]; occurrences: OccurrenceResult[]; strays: StrayMention[] } {
+export function scoreCases(cases: readonly NameCase[]): {
+  pairs: PairResult[];
+  occurrences: OccurrenceResult[];
+  strays: StrayMention[];
+} {
   const pairs: PairResult[] = [];
   const occurrences: OccurrenceResult[] = [];
   const strays: StrayMention[] = [];
@@ -106,10 +134,22 @@ export function scoreCases(cases: readonly NameCase[]): { pairs: PairResult[]; o
     const named = new Set(facts.brands.map(keyOf));
     for (const entity of ['brand', ...c.competitors.map((comp) => `competitor:${comp.id}`)]) {
       const gold = c.occurrences.some((o) => o.entity === entity && o.means);
-      pairs.push({ id: c.id, kind: c.kind, half: c.half, entity, name: entityName(c, entity), gold, predicted: named.has(entity) });
+      pairs.push({
+        id: c.id,
+        kind: c.kind,
+        half: c.half,
+        entity,
+        name: entityName(c, entity),
+        gold,
+        predicted: named.has(entity),
+      });
     }
-    const mentions = findMentions(c.answer, book).map((m) => ({ ...m, key: keyOf(book.entities[m.entity] ?? { kind: 'competitor', competitorId: null }) }));
-    const overlaps = (m: { start: number; end: number }, o: { at: number; text: string }): boolean => m.start < o.at + o.text.length && o.at < m.end;
+    const mentions = findMentions(c.answer, book).map((m) => ({
+      ...m,
+      key: keyOf(book.entities[m.entity] ?? { kind: 'competitor', competitorId: null }),
+    }));
+    const overlaps = (m: { start: number; end: number }, o: { at: number; text: string }): boolean =>
+      m.start < o.at + o.text.length && o.at < m.end;
     for (const o of c.occurrences) {
       const predicted = mentions.some((m) => m.key === o.entity && overlaps(m, o));
       occurrences.push({
@@ -138,13 +178,17 @@ export interface Row {
 }
 
 /** One row per kind, one per half, one for everything scored. */
-export function rowsOf(rows: readonly { kind: Kind; half: Half; gold: boolean; predicted: boolean }[], halves: readonly Half[]): Row[] {
+export function rowsOf(
+  rows: readonly { kind: Kind; half: Half; gold: boolean; predicted: boolean }[],
+  halves: readonly Half[],
+): Row[] {
   const out: Row[] = [];
   for (const kind of KINDS) {
     const mine = rows.filter((r) => r.kind === kind);
     if (mine.length > 0) out.push({ group: kind, figures: figuresOf(mine) });
   }
-  for (const half of halves) out.push({ group: `half: ${half}`, figures: figuresOf(rows.filter((r) => r.half === half)) });
+  for (const half of halves)
+    out.push({ group: `half: ${half}`, figures: figuresOf(rows.filter((r) => r.half === half)) });
   out.push({ group: 'all scored', figures: figuresOf(rows) });
   return out;
 }
@@ -161,7 +205,9 @@ export function markdownTable(title: string, rows: readonly Row[]): string {
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const { group, figures: f } of rows)
-    lines.push(`| ${group} | ${f.n} | ${f.goldYes} | ${f.predictedYes} | ${cell(f.accuracy)} | ${cell(f.precision)} | ${cell(f.recall)} | ${f.fp} | ${f.fn} |`);
+    lines.push(
+      `| ${group} | ${f.n} | ${f.goldYes} | ${f.predictedYes} | ${cell(f.accuracy)} | ${cell(f.precision)} | ${cell(f.recall)} | ${f.fp} | ${f.fn} |`,
+    );
   return lines.join('\n');
 }
 
@@ -183,7 +229,20 @@ function report(set: NameSet, halves: Half[], json: boolean): string {
   const wrongPairs = pairs.filter((p) => shown(p.half) && p.gold !== p.predicted);
   const wrongOccurrences = occurrences.filter((o) => shown(o.half) && o.gold !== o.predicted);
   const devStrays = strays.filter((s) => shown(s.half));
-  if (json) return JSON.stringify({ halves, cases: cases.length, pairs: pairRows, occurrences: occurrenceRows, wrongPairs, wrongOccurrences, strays: devStrays }, null, 2);
+  if (json)
+    return JSON.stringify(
+      {
+        halves,
+        cases: cases.length,
+        pairs: pairRows,
+        occurrences: occurrenceRows,
+        wrongPairs,
+        wrongOccurrences,
+        strays: devStrays,
+      },
+      null,
+      2,
+    );
   const out = [
     `# Names set: ${cases.length} cases, half ${halves.join(' + ')}`,
     '',
@@ -193,11 +252,22 @@ function report(set: NameSet, halves: Half[], json: boolean): string {
   ];
   {
     const which = halves.join(' + ');
-    out.push('', `### Wrong (case, entity) pairs, ${which} (${wrongPairs.length})`, '', '| case | kind | entity | gold | predicted |', '|---|---|---|---|---|');
-    for (const p of wrongPairs) out.push(`| ${p.id} | ${p.kind} | ${p.name} (${p.entity}) | ${p.gold ? 'named' : 'not named'} | ${p.predicted ? 'named' : 'not named'} |`);
+    out.push(
+      '',
+      `### Wrong (case, entity) pairs, ${which} (${wrongPairs.length})`,
+      '',
+      '| case | kind | entity | gold | predicted |',
+      '|---|---|---|---|---|',
+    );
+    for (const p of wrongPairs)
+      out.push(
+        `| ${p.id} | ${p.kind} | ${p.name} (${p.entity}) | ${p.gold ? 'named' : 'not named'} | ${p.predicted ? 'named' : 'not named'} |`,
+      );
     out.push('', `### Wrong occurrences, ${which} (${wrongOccurrences.length})`, '');
     for (const o of wrongOccurrences)
-      out.push(`- ${o.id} ${o.half} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`);
+      out.push(
+        `- ${o.id} ${o.half} ${o.entity} @${o.at}: gold ${o.gold ? 'means' : 'not'}, predicted ${o.predicted ? 'means' : 'not'} — ${o.context}`,
+      );
     out.push('', `### Mentions on no labelled occurrence, ${which} (${devStrays.length})`, '');
     for (const s of devStrays) out.push(`- ${s.id} ${s.entity} @${s.at}: "${s.text}"`);
   }
@@ -206,7 +276,13 @@ function report(set: NameSet, halves: Half[], json: boolean): string {
 
 if (import.meta.main) {
   try {
-    const { values } = parseArgs({ options: { set: { type: 'string', default: 'first' }, half: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    const { values } = parseArgs({
+      options: {
+        set: { type: 'string', default: 'first' },
+        half: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
     const set = setNamed(values.set);
     process.stdout.write(`${report(set, halvesOf(values.half, set), values.json)}\n`);
   } catch (err) {

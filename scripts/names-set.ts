@@ -39,7 +39,20 @@ export function setNamed(name: string): NameSet {
   return SETS[name as SetName];
 }
 
-export const KINDS = ['weekday', 'month', 'fruit', 'animal', 'planet', 'verb', 'pronoun', 'surname', 'place', 'two-letter', 'always-capitalised', 'common-noun'] as const;
+export const KINDS = [
+  'weekday',
+  'month',
+  'fruit',
+  'animal',
+  'planet',
+  'verb',
+  'pronoun',
+  'surname',
+  'place',
+  'two-letter',
+  'always-capitalised',
+  'common-noun',
+] as const;
 export const HALVES = ['dev', 'held'] as const;
 
 const name = z.string().trim().min(1).max(100);
@@ -66,7 +79,9 @@ export const caseSchema = z
     industry: z.string().min(1),
     site: z.object({ name, domain: name, brandTerms: z.array(name) }).strict(),
     competitors: z
-      .array(z.object({ id: z.number().int().positive(), name, aliases: z.array(name), domain: name.nullable() }).strict())
+      .array(
+        z.object({ id: z.number().int().positive(), name, aliases: z.array(name), domain: name.nullable() }).strict(),
+      )
       .min(1)
       .max(4),
     /** the tracked names of this case that are everyday words of its kind (what the kind's name count is made of) */
@@ -117,7 +132,8 @@ function isWord(text: string, i: number): boolean {
 export function trackedOf(c: Pick<NameCase, 'site' | 'competitors'>): Tracked[] {
   const out: Tracked[] = [c.site.name, ...c.site.brandTerms, c.site.domain].map((n) => ({ name: n, entity: 'brand' }));
   for (const comp of c.competitors) {
-    for (const n of [comp.name, ...comp.aliases, ...(comp.domain === null ? [] : [comp.domain])]) out.push({ name: n, entity: `competitor:${comp.id}` });
+    for (const n of [comp.name, ...comp.aliases, ...(comp.domain === null ? [] : [comp.domain])])
+      out.push({ name: n, entity: `competitor:${comp.id}` });
   }
   return out;
 }
@@ -139,7 +155,8 @@ export function findOccurrences(text: string, tracked: readonly Tracked[]): Foun
   for (const t of tracked) {
     const key = foldText(t.name);
     const seen = owners.get(key);
-    if (seen !== undefined && seen.entity !== t.entity) throw new Error(`"${t.name}" names both ${seen.entity} and ${t.entity}`);
+    if (seen !== undefined && seen.entity !== t.entity)
+      throw new Error(`"${t.name}" names both ${seen.entity} and ${t.entity}`);
     if (seen === undefined) owners.set(key, t);
   }
   const folded = foldText(text);
@@ -168,10 +185,12 @@ export function caseProblems(c: NameCase): string[] {
   const problems: string[] = [];
   const tracked = trackedOf(c);
   for (const o of c.occurrences) {
-    if (c.answer.slice(o.at, o.at + o.text.length) !== o.text) problems.push(`${c.id}: offset ${o.at} does not hold "${o.text}"`);
+    if (c.answer.slice(o.at, o.at + o.text.length) !== o.text)
+      problems.push(`${c.id}: offset ${o.at} does not hold "${o.text}"`);
     const t = tracked.find((x) => x.name === o.name);
     if (t === undefined) problems.push(`${c.id}: "${o.name}" at ${o.at} is not a tracked name of the case`);
-    else if (t.entity !== o.entity) problems.push(`${c.id}: "${o.name}" at ${o.at} is ${t.entity}, labelled ${o.entity}`);
+    else if (t.entity !== o.entity)
+      problems.push(`${c.id}: "${o.name}" at ${o.at} is ${t.entity}, labelled ${o.entity}`);
   }
   let found: Found[] = [];
   try {
@@ -185,11 +204,18 @@ export function caseProblems(c: NameCase): string[] {
   const expected = new Set(found.map(key));
   for (const f of found) {
     const o = labelled.get(key(f));
-    if (o === undefined) problems.push(`${c.id}: "${f.text}" at ${f.at} has no label: ...${c.answer.slice(Math.max(0, f.at - 40), f.at + f.text.length + 40)}...`);
-    else if (o.entity !== f.entity) problems.push(`${c.id}: "${f.text}" at ${f.at} is ${f.entity}, labelled ${o.entity}`);
+    if (o === undefined)
+      problems.push(
+        `${c.id}: "${f.text}" at ${f.at} has no label: ...${c.answer.slice(Math.max(0, f.at - 40), f.at + f.text.length + 40)}...`,
+      );
+    else if (o.entity !== f.entity)
+      problems.push(`${c.id}: "${f.text}" at ${f.at} is ${f.entity}, labelled ${o.entity}`);
   }
-  for (const o of c.occurrences) if (!expected.has(key(o))) problems.push(`${c.id}: the label at ${o.at} ("${o.text}") is not a whole-word occurrence`);
-  for (const e of c.everyday) if (!tracked.some((t) => t.name === e)) problems.push(`${c.id}: everyday name "${e}" is not tracked`);
+  for (const o of c.occurrences)
+    if (!expected.has(key(o)))
+      problems.push(`${c.id}: the label at ${o.at} ("${o.text}") is not a whole-word occurrence`);
+  for (const e of c.everyday)
+    if (!tracked.some((t) => t.name === e)) problems.push(`${c.id}: everyday name "${e}" is not tracked`);
   return problems;
 }
 
@@ -201,7 +227,8 @@ export function loadNameSet(dir = NAMES_DIR): NameCase[] {
     const parsed = z.array(caseSchema).safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
     if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
     const strays = parsed.data.filter((c) => c.kind !== kind);
-    if (strays.length > 0) throw new Error(`${file} holds cases of another kind: ${strays.map((c) => c.id).join(', ')}`);
+    if (strays.length > 0)
+      throw new Error(`${file} holds cases of another kind: ${strays.map((c) => c.id).join(', ')}`);
     cases.push(...parsed.data);
   }
   return cases;

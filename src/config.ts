@@ -42,8 +42,15 @@ const retryDelays = z
       .map((p) => p.trim())
       .filter(Boolean)
       .map(Number);
-    if (delays.length === 0 || delays.length > 20 || delays.some((d) => !Number.isInteger(d) || d < 0 || d > 7 * 24 * 3600 * 1000)) {
-      ctx.addIssue({ code: 'custom', message: 'must be 1 to 20 whole numbers of milliseconds (at most a week each), comma-separated' });
+    if (
+      delays.length === 0 ||
+      delays.length > 20 ||
+      delays.some((d) => !Number.isInteger(d) || d < 0 || d > 7 * 24 * 3600 * 1000)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be 1 to 20 whole numbers of milliseconds (at most a week each), comma-separated',
+      });
     }
     return delays;
   });
@@ -66,7 +73,10 @@ const simulatorRpm = z
       const [name, value] = pair.split('=');
       const rpm = Number(value);
       if (!name || !(UPSTREAMS as readonly string[]).includes(name) || !Number.isInteger(rpm) || rpm < 1) {
-        ctx.addIssue({ code: 'custom', message: `entry "${pair}" is not upstream=requests-per-minute (upstreams: ${UPSTREAMS.join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `entry "${pair}" is not upstream=requests-per-minute (upstreams: ${UPSTREAMS.join(', ')})`,
+        });
         continue;
       }
       limits[name as Upstream] = rpm;
@@ -75,7 +85,10 @@ const simulatorRpm = z
   });
 
 export const configSchema = z.object({
-  DATABASE_URL: z.string().startsWith('postgres', 'must be a postgres:// URL').default('postgres://postgres@127.0.0.1:5432/sightline'),
+  DATABASE_URL: z
+    .string()
+    .startsWith('postgres', 'must be a postgres:// URL')
+    .default('postgres://postgres@127.0.0.1:5432/sightline'),
   REDIS_URL: z.string().startsWith('redis', 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
   REDIS_PREFIX: z
     .string()
@@ -290,10 +303,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Empty strings mean "unset" so `FOO= npm start` behaves like leaving FOO out.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
-  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
   // The map sends fetches of customer sites to local origins, past the SSRF guard's address checks: tests and demos only.
   if (cleaned.NODE_ENV === 'production' && cleaned.SITE_FETCH_MAP?.split(',').some((pair) => pair.trim()))
-    problems.push('SITE_FETCH_MAP: not allowed when NODE_ENV=production (it sends fetches of the listed sites to local addresses, for tests and demos only); unset it');
+    problems.push(
+      'SITE_FETCH_MAP: not allowed when NODE_ENV=production (it sends fetches of the listed sites to local addresses, for tests and demos only); unset it',
+    );
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const simulatorUrl = e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`;
@@ -345,7 +362,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simulatorRpm: e.SIMULATOR_RPM,
     demoSitePort: e.DEMO_SITE_PORT,
     jobLockMs: e.JOB_LOCK_MS,
-    scans: { pollMs: e.SCAN_POLL_MS, reconcileMs: e.SCAN_RECONCILE_MS, scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES },
+    scans: {
+      pollMs: e.SCAN_POLL_MS,
+      reconcileMs: e.SCAN_RECONCILE_MS,
+      scheduleSpreadMinutes: e.SCHEDULE_SPREAD_MINUTES,
+    },
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,

@@ -73,7 +73,10 @@ const DB_POOL_SIZE: Record<ProcessRole, number> = {
   test: 5,
 };
 
-export function createContext(config: Config, options: { role: ProcessRole; clock?: Clock; logger?: Logger; dbPoolSize?: number }): AppContext {
+export function createContext(
+  config: Config,
+  options: { role: ProcessRole; clock?: Clock; logger?: Logger; dbPoolSize?: number },
+): AppContext {
   const { role } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const redis = createRedis(config, role);
@@ -82,9 +85,17 @@ export function createContext(config: Config, options: { role: ProcessRole; cloc
   // The assistants layer (the providers' SDKs) and the fetch guard are loaded on first use: a CLI command or an API
   // process never pays for them.
   const gate = once(async () => {
-    const [{ createRedisGate, resolveLimits }, { gateObserver }] = await Promise.all([import('./assistants/index.ts'), import('./telemetry/gate-metrics.ts')]);
+    const [{ createRedisGate, resolveLimits }, { gateObserver }] = await Promise.all([
+      import('./assistants/index.ts'),
+      import('./telemetry/gate-metrics.ts'),
+    ]);
     // Each call's wait and outcome are counted for the operator's /metrics (summed across workers).
-    return createRedisGate(redis, { prefix: config.redisPrefix, limits: resolveLimits(config), logger, observer: gateObserver(metrics) });
+    return createRedisGate(redis, {
+      prefix: config.redisPrefix,
+      limits: resolveLimits(config),
+      logger,
+      observer: gateObserver(metrics),
+    });
   });
   return {
     role,
@@ -101,7 +112,10 @@ export function createContext(config: Config, options: { role: ProcessRole; cloc
     jobs: new JobQueues(redis, config, logger, async () => (await import('../jobs/index.ts')).JOBS),
     assistants: once(async () => {
       const { createAssistants } = await import('./assistants/index.ts');
-      return createAssistants(config.assistants, logger, { gate: await gate(), retry: { baseDelayMs: config.assistants.retryBaseMs } });
+      return createAssistants(config.assistants, logger, {
+        gate: await gate(),
+        retry: { baseDelayMs: config.assistants.retryBaseMs },
+      });
     }),
     gate,
     keys: new KeyCache(),

@@ -8,7 +8,12 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: FieldErrors | null;
   readonly headers: Record<string, string>;
-  constructor(status: number, message: string, fields: FieldErrors | null = null, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    fields: FieldErrors | null = null,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = new.target.name;
     this.status = status;
@@ -106,13 +111,16 @@ export function knownError(err: unknown): AppError | null {
   }
   if (code === '23505') return new ConflictError('That already exists: a concurrent request created it first');
   // Deadlock or serialization failure between concurrent writes to the same rows: nothing was written; the client may retry.
-  if (code === '40P01' || code === '40001') return new ConflictError('A concurrent change to the same data got in the way; nothing was changed, try again');
+  if (code === '40P01' || code === '40001')
+    return new ConflictError('A concurrent change to the same data got in the way; nothing was changed, try again');
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
     return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
   }
   if (
     typeof message === 'string' &&
-    /Connection terminated|Connection is closed|not queryable|connect ECONNREFUSED|timeout exceeded when trying to connect|max retries per request/i.test(message)
+    /Connection terminated|Connection is closed|not queryable|connect ECONNREFUSED|timeout exceeded when trying to connect|max retries per request/i.test(
+      message,
+    )
   ) {
     return new ServiceUnavailableError('A dependency (PostgreSQL or Redis) is unavailable; try again shortly');
   }

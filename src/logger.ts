@@ -126,7 +126,13 @@ export function accessLog(logger: Logger): (fields: AccessFields) => void {
   return (fields) => {
     if (!logger.isLevelEnabled('info')) return;
     const { reqId, method, path, route } = fields;
-    if (!PLAIN.test(reqId) || !PLAIN.test(method) || (path !== null && !PLAIN.test(path)) || !PLAIN.test(route) || !Number.isFinite(fields.ms)) {
+    if (
+      !PLAIN.test(reqId) ||
+      !PLAIN.test(method) ||
+      (path !== null && !PLAIN.test(path)) ||
+      !PLAIN.test(route) ||
+      !Number.isFinite(fields.ms)
+    ) {
       logger.info(fields, 'request');
       return;
     }

@@ -126,9 +126,21 @@ export function unreadFacts(answer: AnswerInput, book: BrandBook): AnswerFacts {
   if (blank(answer)) return noFacts(book);
   const citations = answer.citations.map((c) => {
     const title = c.title?.trim() ?? '';
-    return { url: c.url, normalizedUrl: c.url.trim(), title: title === '' ? null : title, domain: '', siteType: 'other' as const, competitorId: null };
+    return {
+      url: c.url,
+      normalizedUrl: c.url.trim(),
+      title: title === '' ? null : title,
+      domain: '',
+      siteType: 'other' as const,
+      competitorId: null,
+    };
   });
-  return { ...noFacts(book), verdict: 'missing', citations, analysis: { readChars: 0, truncated: (answer.text ?? '').length > ANALYSIS_MAX_CHARS, timedOut: true } };
+  return {
+    ...noFacts(book),
+    verdict: 'missing',
+    citations,
+    analysis: { readChars: 0, truncated: (answer.text ?? '').length > ANALYSIS_MAX_CHARS, timedOut: true },
+  };
 }
 
 /**
@@ -163,7 +175,13 @@ export function analyse(answer: AnswerInput, book: BrandBook, corrections: reado
   }
   const brands: BrandFact[] = order.map((entity) => {
     const e = book.entities[entity];
-    return { name: e?.name ?? '', kind: e?.kind ?? 'competitor', competitorId: e?.competitorId ?? null, position: first[entity] ?? 0, count: counts[entity] ?? 0 };
+    return {
+      name: e?.name ?? '',
+      kind: e?.kind ?? 'competitor',
+      competitorId: e?.competitorId ?? null,
+      position: first[entity] ?? 0,
+      count: counts[entity] ?? 0,
+    };
   });
   const rankIndex = order.indexOf(0);
   const mentioned = rankIndex >= 0;
@@ -171,12 +189,15 @@ export function analyse(answer: AnswerInput, book: BrandBook, corrections: reado
   const citations = analyseCitations(answer.citations, book);
   const ownCited = citations.some((c) => c.siteType === 'own');
   const competitorsCited: number[] = [];
-  for (const c of citations) if (c.competitorId !== null && !competitorsCited.includes(c.competitorId)) competitorsCited.push(c.competitorId);
+  for (const c of citations)
+    if (c.competitorId !== null && !competitorsCited.includes(c.competitorId)) competitorsCited.push(c.competitorId);
   const competitorsNamed: number[] = [];
   for (const b of brands) if (b.competitorId !== null) competitorsNamed.push(b.competitorId);
 
   const tone = mentioned ? brandTone(text, mentions, 0) : null;
-  const suggestions = findSuggestions(text, mentions, mentions.length > 1 ? items : findListItems(text), (f) => book.tracked.has(f));
+  const suggestions = findSuggestions(text, mentions, mentions.length > 1 ? items : findListItems(text), (f) =>
+    book.tracked.has(f),
+  );
 
   return {
     verdict: verdictOf({ failed: false, ownCited, mentioned, competitorNamed: competitorsNamed.length > 0 }),

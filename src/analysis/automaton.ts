@@ -117,7 +117,12 @@ export function buildAutomaton(patterns: readonly string[], maxCells = DENSE_MAX
   return { kind: 'dense', symbolOf, width, delta, out, link, lengths };
 }
 
-function sparse(patterns: readonly string[], symbolOf: Uint16Array, children: Map<number, number>[], ends: number[]): SparseAutomaton {
+function sparse(
+  patterns: readonly string[],
+  symbolOf: Uint16Array,
+  children: Map<number, number>[],
+  ends: number[],
+): SparseAutomaton {
   const count = children.length;
   const fail = new Int32Array(count);
   const out = Int32Array.from(ends);
@@ -169,7 +174,10 @@ function scanSparse(a: SparseAutomaton, text: string): RawHit[] {
  * adjacent cache lines instead of scattered across the table. Numbering does
  * not change which patterns are found, nor their order.
  */
-function breadthFirst(trie: readonly Map<number, number>[], trieEnds: readonly number[]): { children: Map<number, number>[]; ends: number[] } {
+function breadthFirst(
+  trie: readonly Map<number, number>[],
+  trieEnds: readonly number[],
+): { children: Map<number, number>[]; ends: number[] } {
   const order = [0];
   for (let head = 0; head < order.length; head++) {
     for (const child of trie[order[head] ?? 0]?.values() ?? []) order.push(child);

@@ -80,14 +80,21 @@ export function foldName(name: string): string {
 function canonical(input: BrandBookInput): string {
   const sortedUnique = (xs: string[]): string[] => [...new Set(xs.map(clean).filter((x) => x !== ''))].sort();
   // Exclusions join the key only when given, so a book without any keeps the key it had before they existed.
-  const excluded = (xs: string[] | undefined): [string[]] | [] => (xs !== undefined && sortedUnique(xs).length > 0 ? [sortedUnique(xs)] : []);
+  const excluded = (xs: string[] | undefined): [string[]] | [] =>
+    xs !== undefined && sortedUnique(xs).length > 0 ? [sortedUnique(xs)] : [];
   return JSON.stringify([
     clean(input.name),
     sortedUnique(input.brandTerms),
     input.domain.trim().toLowerCase(),
     [...input.competitors]
       .sort((a, b) => a.id - b.id)
-      .map((c) => [c.id, clean(c.name), sortedUnique(c.aliases), c.domain?.trim().toLowerCase() ?? null, ...excluded(c.excludePhrases)]),
+      .map((c) => [
+        c.id,
+        clean(c.name),
+        sortedUnique(c.aliases),
+        c.domain?.trim().toLowerCase() ?? null,
+        ...excluded(c.excludePhrases),
+      ]),
     ...excluded(input.excludePhrases),
   ]);
 }
@@ -132,7 +139,10 @@ export function compileBrandBook(input: BrandBookInput): BrandBook {
  * run the same analysis with a naive scanner; product code calls
  * compileBrandBook.
  */
-export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patterns: readonly string[]) => Scanner): BrandBook {
+export function compileBrandBookWith(
+  input: BrandBookInput,
+  makeScanner: (patterns: readonly string[]) => Scanner,
+): BrandBook {
   const entities: Entity[] = [{ kind: 'brand', competitorId: null, name: clean(input.name) }];
   const domain = normaliseDomain(input.domain);
   const competitorDomains: { id: number; domain: string }[] = [];
@@ -160,7 +170,13 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
     patterns.push(folded);
     spellings.push(text);
     const sense = isDomain ? null : otherSense(folded);
-    info.push({ entity, kind: isDomain ? 'domain' : 'name', casings: sense !== null ? [stripAccents(text)] : null, sense, lowerWord: sense !== null && isEverydayPhrase(folded) });
+    info.push({
+      entity,
+      kind: isDomain ? 'domain' : 'name',
+      casings: sense !== null ? [stripAccents(text)] : null,
+      sense,
+      lowerWord: sense !== null && isEverydayPhrase(folded),
+    });
   };
 
   // After every name, so a phrase that is also a name keeps that name's pattern and only gains `excludes`.
@@ -179,7 +195,8 @@ export function compileBrandBookWith(input: BrandBookInput, makeScanner: (patter
       return;
     }
     const prev = info[existing];
-    if (prev !== undefined && !prev.excludes?.includes(entity)) info[existing] = { ...prev, excludes: [...(prev.excludes ?? []), entity] };
+    if (prev !== undefined && !prev.excludes?.includes(entity))
+      info[existing] = { ...prev, excludes: [...(prev.excludes ?? []), entity] };
   };
 
   const sorted = [...input.competitors].sort((a, b) => a.id - b.id);

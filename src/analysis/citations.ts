@@ -190,7 +190,10 @@ function classify(host: string, book: CitationBook, classes: Map<string, HostCla
   if (known !== undefined) return known;
   // The most specific domain wins, so a competitor at labs.acme.com is not the brand at acme.com.
   const owner = ownerOf(host, book);
-  const hostClass: HostClass = { siteType: owner === undefined ? siteTypeOf(host) : owner === null ? 'own' : 'competitor', competitorId: owner ?? null };
+  const hostClass: HostClass = {
+    siteType: owner === undefined ? siteTypeOf(host) : owner === null ? 'own' : 'competitor',
+    competitorId: owner ?? null,
+  };
   if (classes.size >= HOST_CLASSES_MAX) classes.clear();
   classes.set(host, hostClass);
   return hostClass;
@@ -206,7 +209,10 @@ function classify(host: string, book: CitationBook, classes: Map<string, HostCla
  * URL hides it (Gemini cites through vertexaisearch redirect links and names
  * the source in the title): it then decides the host, not the redirect's.
  */
-export function analyseCitations(citations: readonly { url: string; title?: string | null; domain?: string | null }[], book: CitationBook): CitationFact[] {
+export function analyseCitations(
+  citations: readonly { url: string; title?: string | null; domain?: string | null }[],
+  book: CitationBook,
+): CitationFact[] {
   const classes = hostClassesOf(book);
   return citations.map((c) => {
     const trimmed = c.title?.trim() ?? '';
@@ -214,7 +220,8 @@ export function analyseCitations(citations: readonly { url: string; title?: stri
     const norm = normaliseUrl(c.url);
     const given = c.domain ? normaliseUrl(`https://${c.domain.trim()}/`) : null;
     const host = given && (!norm || !hostMatches(norm.host, given.host)) ? given.host : norm?.host;
-    if (!host) return { url: c.url, normalizedUrl: c.url.trim(), title, domain: '', siteType: 'other', competitorId: null };
+    if (!host)
+      return { url: c.url, normalizedUrl: c.url.trim(), title, domain: '', siteType: 'other', competitorId: null };
     const { siteType, competitorId } = classify(host, book, classes);
     return { url: c.url, normalizedUrl: norm?.url ?? c.url.trim(), title, domain: host, siteType, competitorId };
   });

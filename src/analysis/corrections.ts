@@ -27,11 +27,20 @@ export interface Correction {
  * Refusals go first, so "not Foo Cloud" with "Foo" lets the "Foo" inside
  * "Foo Cloud" count. Mentions stay in text order, none overlapping.
  */
-export function applyCorrections(text: string, hits: readonly RawHit[], mentions: readonly Mention[], corrections: readonly Correction[], book: BrandBook): Mention[] {
+export function applyCorrections(
+  text: string,
+  hits: readonly RawHit[],
+  mentions: readonly Mention[],
+  corrections: readonly Correction[],
+  book: BrandBook,
+): Mention[] {
   const refused = new Set<string>();
   const accepted = new Set<string>();
   for (const c of corrections) (c.mentioned ? accepted : refused).add(foldName(c.name));
-  const kept = refused.size === 0 ? [...mentions] : mentions.filter((m) => m.kind !== 'name' || !refused.has(fold(text.slice(m.start, m.end))));
+  const kept =
+    refused.size === 0
+      ? [...mentions]
+      : mentions.filter((m) => m.kind !== 'name' || !refused.has(fold(text.slice(m.start, m.end))));
   if (accepted.size === 0) return kept;
   let urls: UrlSpan[] | null = null;
   const wanted: Mention[] = [];

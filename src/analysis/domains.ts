@@ -45,5 +45,8 @@ export function stripWww(host: string): string {
  * the dot keeps `notacme.com` and `acme.com.evil.io` out.
  */
 export function hostMatches(host: string, domain: string): boolean {
-  return host === domain || (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 46);
+  return (
+    host === domain ||
+    (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 46)
+  );
 }

@@ -143,7 +143,8 @@ function names(t: TokenView, v: number[]): void {
   const n = t.words.length;
   for (let i = 1; i < n; i++) {
     if (v[i] === 0 || !titleCase(t, i) || t.exclaimed(i)) continue;
-    if ((titleCase(t, i - 1) && !boundaryAfter(t, i - 1)) || (i + 1 < n && !boundaryAfter(t, i) && titleCase(t, i + 1))) v[i] = 0;
+    if ((titleCase(t, i - 1) && !boundaryAfter(t, i - 1)) || (i + 1 < n && !boundaryAfter(t, i) && titleCase(t, i + 1)))
+      v[i] = 0;
   }
 }
 

@@ -45,7 +45,11 @@ export function findInlineItems(text: string): InlineItem[] {
       if (j - i >= 2 && markers[i]!.value % CAPITALS === 1) {
         for (let k = i; k < j; k++) {
           const m = markers[k]!;
-          items.push({ start: m.start, bodyStart: m.end, end: k + 1 < j ? markers[k + 1]!.start : (sentenceEnd ??= sentenceEnds(text))(m.end, lineEnd) });
+          items.push({
+            start: m.start,
+            bodyStart: m.end,
+            end: k + 1 < j ? markers[k + 1]!.start : (sentenceEnd ??= sentenceEnds(text))(m.end, lineEnd),
+          });
         }
         i = j;
       } else {
@@ -95,7 +99,8 @@ function markersIn(text: string, lineStart: number, lineEnd: number): Marker[] {
   for (let m = MARKER.exec(line); m !== null; m = MARKER.exec(line)) {
     const style = m.findIndex((g, k) => k > 0 && g !== undefined);
     const raw = m[style] ?? '';
-    const value = style >= 4 ? raw.toLowerCase().charCodeAt(0) - 96 + (raw === raw.toLowerCase() ? 0 : CAPITALS) : Number(raw);
+    const value =
+      style >= 4 ? raw.toLowerCase().charCodeAt(0) - 96 + (raw === raw.toLowerCase() ? 0 : CAPITALS) : Number(raw);
     let end = lineStart + m.index + m[0].length;
     while (text[end] === ' ' || text[end] === '\t') end++;
     out.push({ style, value, start: lineStart + m.index, end });

@@ -119,13 +119,21 @@ export function clusteredShare(s: ClusterSums, z: number = Z95): ShareEstimate |
     effectiveN = (s.n / designEffect) * ((z * z) / (t * t));
   }
   const w = wilson(share * effectiveN, effectiveN, z) as Interval;
-  return { share, low: Math.min(w.low, share), high: Math.max(w.high, share), effectiveN, designEffect, method: 'clustered' };
+  return {
+    share,
+    low: Math.min(w.low, share),
+    high: Math.max(w.high, share),
+    effectiveN,
+    designEffect,
+    method: 'clustered',
+  };
 }
 
 /** Two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom. */
 const T975 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816,
-  2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523, 2.042272,
+  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139, 2.200985,
+  2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658,
+  2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523, 2.042272,
 ];
 
 /** The 97.5% quantile of Student's t with `df` degrees of freedom (a table to 30, then the Cornish-Fisher expansion). */
@@ -137,7 +145,12 @@ export function tQuantile975(df: number): number {
   const z3 = z ** 3;
   const z5 = z ** 5;
   const z7 = z ** 7;
-  return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
+  return (
+    z +
+    (z3 + z) / (4 * df) +
+    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
+    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3)
+  );
 }
 
 /** Complementary error function (Numerical Recipes' erfcc, relative error under 1.2e-7). */
@@ -149,7 +162,16 @@ function erfc(x: number): number {
     Math.exp(
       -a * a -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
@@ -181,7 +203,12 @@ export function twoProportionPValue(k1: number, n1: number, k0: number, n0: numb
  */
 export function realChange(current: ShareEstimate | null, previous: ShareEstimate | null): boolean | null {
   if (!current || !previous) return null;
-  const p = twoProportionPValue(current.share * current.effectiveN, current.effectiveN, previous.share * previous.effectiveN, previous.effectiveN);
+  const p = twoProportionPValue(
+    current.share * current.effectiveN,
+    current.effectiveN,
+    previous.share * previous.effectiveN,
+    previous.effectiveN,
+  );
   return p === null ? null : p < ALPHA;
 }
 
@@ -204,8 +231,14 @@ export function fisherExactPValue(k1: number, n1: number, k0: number, n0: number
   const total = n1 + n0;
   const lo = Math.max(0, successes - n0);
   const hi = Math.min(successes, n1);
-  const base = logFactorial(successes) + logFactorial(total - successes) + logFactorial(n1) + logFactorial(n0) - logFactorial(total);
-  const logP = (x: number) => base - logFactorial(x) - logFactorial(successes - x) - logFactorial(n1 - x) - logFactorial(n0 - successes + x);
+  const base =
+    logFactorial(successes) +
+    logFactorial(total - successes) +
+    logFactorial(n1) +
+    logFactorial(n0) -
+    logFactorial(total);
+  const logP = (x: number) =>
+    base - logFactorial(x) - logFactorial(successes - x) - logFactorial(n1 - x) - logFactorial(n0 - successes + x);
   const observed = logP(k1);
   let p = 0;
   for (let x = lo; x <= hi; x++) {
@@ -249,7 +282,10 @@ export function createPrng(seed: number): () => number {
  * is the middle 95% of those ratios. Seeded, so repeatable. The reference
  * `clusteredShare` is checked against (unit tests, bench/coverage.ts).
  */
-export function clusterBootstrap(clusters: readonly (readonly [y: number, n: number])[], options: { resamples?: number; seed?: number } = {}): Interval | null {
+export function clusterBootstrap(
+  clusters: readonly (readonly [y: number, n: number])[],
+  options: { resamples?: number; seed?: number } = {},
+): Interval | null {
   const m = clusters.length;
   if (m === 0) return null;
   const ys = Float64Array.from(clusters, (c) => c[0]);
@@ -269,6 +305,7 @@ export function clusterBootstrap(clusters: readonly (readonly [y: number, n: num
   }
   if (ratios.length === 0) return null;
   ratios.sort((a, b) => a - b);
-  const at = (q: number) => ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(q * (ratios.length - 1))))] as number;
+  const at = (q: number) =>
+    ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(q * (ratios.length - 1))))] as number;
   return { low: at(0.025), high: at(0.975) };
 }

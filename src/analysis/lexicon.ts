@@ -13,7 +13,8 @@ import senses from './other-senses.json' with { type: 'json' };
  */
 
 /** The sense that makes a name ambiguous; `null` for a name that only names the brand. */
-export type OtherSense = 'short' | 'function' | 'weekday' | 'month' | 'sky' | 'animal' | 'person' | 'place' | 'language' | 'word';
+export type OtherSense =
+  'short' | 'function' | 'weekday' | 'month' | 'sky' | 'animal' | 'person' | 'place' | 'language' | 'word';
 
 export const EVERYDAY_MIN_COUNT = 20;
 /** The most frequent words (pronouns, articles, auxiliaries) almost never mean a product. */
@@ -62,7 +63,14 @@ const SENSE_LISTS: [OtherSense, Set<string>][] = [
 ];
 
 /** English writes these with a capital whatever they mean, so a capital tells nothing about them. */
-const PROPER = new Set([...senses.weekday, ...senses.month, ...senses.place, ...PEOPLE, ...senses.language, ...senses.sky]);
+const PROPER = new Set([
+  ...senses.weekday,
+  ...senses.month,
+  ...senses.place,
+  ...PEOPLE,
+  ...senses.language,
+  ...senses.sky,
+]);
 
 /** Occurrences of a folded word in the frequency list; 0 when absent. */
 export function wordCount(folded: string): number {

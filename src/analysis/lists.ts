@@ -47,7 +47,15 @@ export function findListItems(text: string): ListItem[] {
       const line = text.slice(lineStart, lineEnd).trim();
       table ??= { firstItem: items.length, rule: false };
       if (TABLE_RULE.test(line)) ruleRow(table, items);
-      else items.push({ kind: 'table', start: lineStart, bodyStart: lineStart + (m?.[0].length ?? 0), end: lineEnd, indent: indentWidth(m?.[1] ?? ''), rank: rankCell(line) });
+      else
+        items.push({
+          kind: 'table',
+          start: lineStart,
+          bodyStart: lineStart + (m?.[0].length ?? 0),
+          end: lineEnd,
+          indent: indentWidth(m?.[1] ?? ''),
+          rank: rankCell(line),
+        });
     } else {
       if (table !== null) endTable(table, items);
       table = null;

@@ -92,7 +92,11 @@ function packedInfo(book: BrandBook): PackedInfo {
  * surroundings say it means the brand (reading.ts). `hits`: the book's hits
  * in the text with exclusion phrases applied (exclusions.ts).
  */
-export function findMentions(text: string, book: BrandBook, hits: readonly RawHit[] = allowedHits(text, book)): Mention[] {
+export function findMentions(
+  text: string,
+  book: BrandBook,
+  hits: readonly RawHit[] = allowedHits(text, book),
+): Mention[] {
   const chosen = candidates(text, book, hits);
   const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen) : chosen;
   return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
@@ -110,7 +114,8 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     const flags = flagsOf[h.pattern] ?? 0;
     const entity = entityOf[h.pattern] ?? 0;
     if ((flags & DOMAIN) !== 0) {
-      if (domainFits(text, h.start, h.end, urls)) accepted.push({ entity, start: h.start, end: h.end, kind: 'domain', pattern: -1 });
+      if (domainFits(text, h.start, h.end, urls))
+        accepted.push({ entity, start: h.start, end: h.end, kind: 'domain', pattern: -1 });
       continue;
     }
     if (spanAt(urls, h.start) !== null) continue;
@@ -118,7 +123,13 @@ function candidates(text: string, book: BrandBook, hits: readonly RawHit[]): Can
     // "Sir James Dyson", "Michael Dell": a first name before a name makes it a person's, ambiguous or not
     // (reading.ts weighs it for ambiguous names among their other cues).
     if ((flags & CASED) === 0 && afterFirstName(text, h.start)) continue;
-    accepted.push({ entity, start: h.start, end: h.end, kind: 'name', pattern: (flags & CASED) !== 0 ? h.pattern : -1 });
+    accepted.push({
+      entity,
+      start: h.start,
+      end: h.end,
+      kind: 'name',
+      pattern: (flags & CASED) !== 0 ? h.pattern : -1,
+    });
   }
   sortByStartLongestFirst(accepted);
   const chosen: Candidate[] = [];
@@ -201,7 +212,12 @@ function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate
   return chosen.filter((_, i) => readings[i]?.means ?? true);
 }
 
-function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[], explain: boolean): (AmbiguousReading | null)[] {
+function readingsOf(
+  text: string,
+  book: BrandBook,
+  chosen: readonly Candidate[],
+  explain: boolean,
+): (AmbiguousReading | null)[] {
   // Entities are small indices into book.entities: flags in an array, not a Set.
   const plain = new Uint8Array(book.entities.length);
   for (const m of chosen) if (m.pattern < 0) plain[m.entity] = 1;
@@ -232,7 +248,14 @@ function readingsOf(text: string, book: BrandBook, chosen: readonly Candidate[],
     evidence.afterBrand = prev !== undefined && m.start - prev.end === 1 && text.charCodeAt(prev.end) === 32;
     evidence.listHead = heads.has(m.start);
     const r = readOccurrence(
-      { text, start: m.start, end: m.end, sense: info?.sense ?? 'word', casings: info?.casings ?? [], lowerWord: info?.lowerWord ?? false },
+      {
+        text,
+        start: m.start,
+        end: m.end,
+        sense: info?.sense ?? 'word',
+        casings: info?.casings ?? [],
+        lowerWord: info?.lowerWord ?? false,
+      },
       evidence,
       explain,
     );
@@ -288,7 +311,11 @@ const SURE = 2;
 
 /** Starts of the heads of items of lists written on one line ("Top options: 1. Notion 2. Foo"). */
 function inlineHeads(text: string): Set<number> {
-  return new Set(findInlineItems(text).map((item) => item.bodyStart + (LEAD_MARKUP.exec(text.slice(item.bodyStart, item.bodyStart + 4))?.[0].length ?? 0)));
+  return new Set(
+    findInlineItems(text).map(
+      (item) => item.bodyStart + (LEAD_MARKUP.exec(text.slice(item.bodyStart, item.bodyStart + 4))?.[0].length ?? 0),
+    ),
+  );
 }
 
 const LEAD_MARKUP = /^[*_[`"'(]+/;

@@ -76,7 +76,12 @@ export function stabilityChange(periods: readonly PeriodCounts[]): StabilityChan
   const earlier = data.slice(0, -1);
   const earlierNamed = earlier.reduce((n, p) => n + p.named, 0);
   const earlierAnswered = earlier.reduce((n, p) => n + p.answered, 0);
-  const test = countChange({ named: last.named, answered: last.answered, previousNamed: earlierNamed, previousAnswered: earlierAnswered });
+  const test = countChange({
+    named: last.named,
+    answered: last.answered,
+    previousNamed: earlierNamed,
+    previousAnswered: earlierAnswered,
+  });
   if (!test) return null;
   return { named: last.named, answered: last.answered, earlierNamed, earlierAnswered, ...test };
 }

@@ -36,7 +36,12 @@ const THREAD_HEAP_MB = 512;
 
 export interface AnalysisPool {
   /** Facts of many answers with one book, in order, analysed off the calling thread. */
-  analyse(book: BrandBook, answers: AnswerInput[], options: OffThreadOptions, corrections?: Corrections): Promise<AnswerFacts[]>;
+  analyse(
+    book: BrandBook,
+    answers: AnswerInput[],
+    options: OffThreadOptions,
+    corrections?: Corrections,
+  ): Promise<AnswerFacts[]>;
   close(): Promise<void>;
 }
 
@@ -45,7 +50,9 @@ export interface AnalysisPool {
  * options are for tests: `filename` a thread module that hangs or hogs
  * memory on cue, `heapMb` a smaller heap to run out of.
  */
-export function createAnalysisPool(options: { filename?: URL; maxThreads?: number; heapMb?: number } = {}): AnalysisPool {
+export function createAnalysisPool(
+  options: { filename?: URL; maxThreads?: number; heapMb?: number } = {},
+): AnalysisPool {
   const pool = new Piscina({
     filename: (options.filename ?? new URL('./thread.ts', import.meta.url)).href,
     minThreads: 1,
@@ -56,7 +63,12 @@ export function createAnalysisPool(options: { filename?: URL; maxThreads?: numbe
   // A thread that dies between tasks fails no task; piscina replaces it. Unheard, the event would end the process.
   pool.on('error', () => undefined);
 
-  async function run(book: BrandBook, answers: AnswerInput[], timeoutMs: number, corrections: Corrections | undefined): Promise<AnswerFacts[] | OverLimit> {
+  async function run(
+    book: BrandBook,
+    answers: AnswerInput[],
+    timeoutMs: number,
+    corrections: Corrections | undefined,
+  ): Promise<AnswerFacts[] | OverLimit> {
     const { port1, port2 } = new MessageChannel();
     const stop = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -126,7 +138,12 @@ function forThread(answer: AnswerInput): AnswerInput {
 let shared: AnalysisPool | null = null;
 
 /** Facts of many answers with one book, in order, on the process's analysis threads (started on first use). */
-export async function analyseOffThread(book: BrandBook, answers: AnswerInput[], options: OffThreadOptions, corrections?: Corrections): Promise<AnswerFacts[]> {
+export async function analyseOffThread(
+  book: BrandBook,
+  answers: AnswerInput[],
+  options: OffThreadOptions,
+  corrections?: Corrections,
+): Promise<AnswerFacts[]> {
   if (answers.length === 0) return [];
   shared ??= createAnalysisPool();
   return shared.analyse(book, answers, options, corrections);

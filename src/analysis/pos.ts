@@ -9,7 +9,25 @@ import { createRequire } from 'node:module';
  * sentence, too much for every occurrence (docs/decisions.md).
  */
 
-export type Pos = 'ADJ' | 'ADP' | 'ADV' | 'AUX' | 'CCONJ' | 'DET' | 'INTJ' | 'NOUN' | 'NUM' | 'PART' | 'PRON' | 'PROPN' | 'PUNCT' | 'SCONJ' | 'SYM' | 'VERB' | 'X' | 'SPACE';
+export type Pos =
+  | 'ADJ'
+  | 'ADP'
+  | 'ADV'
+  | 'AUX'
+  | 'CCONJ'
+  | 'DET'
+  | 'INTJ'
+  | 'NOUN'
+  | 'NUM'
+  | 'PART'
+  | 'PRON'
+  | 'PROPN'
+  | 'PUNCT'
+  | 'SCONJ'
+  | 'SYM'
+  | 'VERB'
+  | 'X'
+  | 'SPACE';
 
 interface Tagger {
   readDoc(text: string): {

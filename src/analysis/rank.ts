@@ -50,7 +50,8 @@ function listOrder(mentions: readonly Mention[], items: readonly ListItem[]): nu
   for (const item of items) {
     while (m < mentions.length && (mentions[m]?.start ?? 0) < item.bodyStart) m++;
     const lead = mentions[m];
-    if (lead !== undefined && lead.start < item.end) owners.push({ entity: lead.entity, indent: item.indent, rank: item.rank });
+    if (lead !== undefined && lead.start < item.end)
+      owners.push({ entity: lead.entity, indent: item.indent, rank: item.rank });
   }
   if (owners.length === 0) return [];
   // A table's rank column decides the order when every row leading a brand has a rank (stable sort).

@@ -88,7 +88,11 @@ const PRODUCT_NOUNS = new Set(
 );
 
 /** Product nouns that also follow a day or a month ("the Monday plan", "the March update"). */
-const DAY_NOUNS = new Set('plan plans update updates release releases delivery deliveries store card version menu shipping members stock'.split(' '));
+const DAY_NOUNS = new Set(
+  'plan plans update updates release releases delivery deliveries store card version menu shipping members stock'.split(
+    ' ',
+  ),
+);
 
 /** Verbs a product is the subject of ("Monday offers", "Notion lets you"). */
 const PRODUCT_VERBS = new Set(
@@ -158,14 +162,22 @@ const PRODUCT_BEFORE_2 = new Set(
 const BEFORE_2_LAST = new Set([...PRODUCT_BEFORE_2].map((p) => p.slice(p.lastIndexOf(' ') + 1)));
 
 /** "X is a/an ... (tool|platform|...)" and its kin: "a solid pick", "the best option". */
-const CHOICE_NOUNS = new Set('pick choice option options alternative alternatives fit bet winner favorite favourite leader contender standout'.split(' '));
+const CHOICE_NOUNS = new Set(
+  'pick choice option options alternative alternatives fit bet winner favorite favourite leader contender standout'.split(
+    ' ',
+  ),
+);
 
 const DATE_BEFORE = new Set(
   'on by until till next last this every each since from before after through thru early late mid during starting ending coming past following following until of in every other'.split(
     ' ',
   ),
 );
-const DATE_AFTER = new Set('morning mornings afternoon afternoons evening evenings night nights between deadline deadlines holiday holidays break weekend blues'.split(' '));
+const DATE_AFTER = new Set(
+  'morning mornings afternoon afternoons evening evenings night nights between deadline deadlines holiday holidays break weekend blues'.split(
+    ' ',
+  ),
+);
 const DAY_WORDS = new Set(
   'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends january february march april may june july august september october november december'.split(
     ' ',
@@ -173,7 +185,9 @@ const DAY_WORDS = new Set(
 );
 const POSSESSIVE_DETERMINERS = new Set('my your our their his her'.split(' '));
 const PERSON_TITLES = new Set(
-  'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(' '),
+  'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(
+    ' ',
+  ),
 );
 const PLACE_AFTER = new Set(
   'river rivers rainforest basin delta valley city county airport region forest jungle area metro state island islands mountains beach coast bay lake highway road street avenue boulevard bridge center centre national alps'.split(
@@ -186,10 +200,18 @@ const PLACE_AFTER = new Set(
  * Bank, Airlines, Energy): "Chase Bank" and "American Airlines" are those brands themselves.
  */
 const ORGANISATION_AFTER = new Set(
-  'foundation university college institute school academy hospital museum library society council church aerospace healthcare pharmaceuticals biotech'.split(' '),
+  'foundation university college institute school academy hospital museum library society council church aerospace healthcare pharmaceuticals biotech'.split(
+    ' ',
+  ),
 );
-const PLACE_BEFORE = new Set('in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '));
-const REGION_BEFORE = new Set('northern southern eastern western central northeastern northwestern southeastern southwestern upstate coastal rural'.split(' '));
+const PLACE_BEFORE = new Set(
+  'in near from around outside downtown across visit visiting visited into throughout towards toward'.split(' '),
+);
+const REGION_BEFORE = new Set(
+  'northern southern eastern western central northeastern northwestern southeastern southwestern upstate coastal rural'.split(
+    ' ',
+  ),
+);
 const SKY_WORDS = new Set(
   'planet planets orbit orbits orbiting moon moons mission missions nasa solar telescope rover god goddess myth myths mythology greek roman norse retrograde atmosphere surface spacecraft probe temple'.split(
     ' ',
@@ -205,13 +227,22 @@ const LANGUAGE_WORDS = new Set(
     ' ',
   ),
 );
-const ADVERBS = new Set('also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(' '));
-const USED = /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
+const ADVERBS = new Set(
+  'also now still even just only often already recently finally really usually typically generally mostly widely commonly'.split(
+    ' ',
+  ),
+);
+const USED =
+  /^(?:is|are|was|were|gets|got) (?:\w+ )?(?:used|adopted|recommended|trusted|loved|rated|known|mentioned|praised|cited|preferred)\b/;
 const USED_FIRST = new Set('is are was were gets got'.split(' '));
 const IN_PRODUCT = new Set('of in for on inside within'.split(' '));
 const DAY_DETERMINERS = new Set('a an the this that next last every each'.split(' '));
 const PRONOUNS = new Set('you we they i he she it your our their'.split(' '));
-const PLACE_BEFORE_CAP = new Set('lake mount mt river cape port fort san santa st saint north south east west upper lower greater new big gen'.split(' '));
+const PLACE_BEFORE_CAP = new Set(
+  'lake mount mt river cape port fort san santa st saint north south east west upper lower greater new big gen'.split(
+    ' ',
+  ),
+);
 const DETERMINERS = new Set('a an the this that these those its some any no each every another one'.split(' '));
 const MODALS = new Set("to can will would should could may might must you we they i don’t don't let lets".split(' '));
 
@@ -319,7 +350,10 @@ function atSentenceStart(text: string, start: number): boolean {
     c === '!' ||
     c === '?' ||
     c === ':' ||
-    (c !== undefined && c >= '0' && c <= '9' && /(?:^|\n)\s*\d{1,3}[.)]\s*$/.test(text.slice(Math.max(0, i - 6), start)))
+    (c !== undefined &&
+      c >= '0' &&
+      c <= '9' &&
+      /(?:^|\n)\s*\d{1,3}[.)]\s*$/.test(text.slice(Math.max(0, i - 6), start)))
   );
 }
 
@@ -392,12 +426,23 @@ const ASCII_NAME = /^[\x20-\x7e]*$/;
 function casingOfAny(written: string, casings: readonly string[], proper: boolean): Casing {
   const letters = written.replace(/[^\p{L}]/gu, '');
   // "HERE" is how the brand writes itself: its own capitals, not the sentence's.
-  if (letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && casings.includes(written)) return 'book';
+  if (
+    letters.length >= 2 &&
+    letters === letters.toUpperCase() &&
+    letters !== letters.toLowerCase() &&
+    casings.includes(written)
+  )
+    return 'book';
   if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) return 'caps';
-  if (letters === letters.toLowerCase()) return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
+  if (letters === letters.toLowerCase())
+    return casings.includes(written) && written !== written.toUpperCase() ? 'book' : 'lower';
   // A capital past the first letter that the book gives ("HubSpot", "HP", "Bar Labs") is the writer's, never the
   // sentence's; but a name English capitalises anyway ("Santa Fe") has every word capitalised whatever it means.
-  if (casings.includes(written) && (proper ? /[\p{L}\p{N}]\p{Lu}/u : /\p{Lu}/u).test(proper ? written : letters.slice(1))) return 'book';
+  if (
+    casings.includes(written) &&
+    (proper ? /[\p{L}\p{N}]\p{Lu}/u : /\p{Lu}/u).test(proper ? written : letters.slice(1))
+  )
+    return 'book';
   return 'capital';
 }
 
@@ -434,14 +479,17 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
 
-  const inTitle = evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
+  const inTitle =
+    evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
   let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
   if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
   else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
   else if (inTitle) cue(-2.5, 'part of a title in italics');
-  if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co')) cue(2, 'written with its domain');
-  if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? ''))) cue(-3, 'part of a hyphenated word');
+  if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co'))
+    cue(2, 'written with its domain');
+  if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? '')))
+    cue(-3, 'part of a hyphenated word');
 
   // Casing: what the writer's capitals say beyond the sentence's own. Short names keep their exact casing,
   // since capitals are how short words are stressed ("GO!" is no sign of a brand "Go").
@@ -470,12 +518,22 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
   else if (!possessive && USED_FIRST.has(next) && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
   else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
-  if ((next === 'is' || next === 'was' || next === 'remains') && (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest)))
+  if (
+    (next === 'is' || next === 'was' || next === 'remains') &&
+    (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest))
+  )
     cue(2, 'called a product or a choice');
   // "a tool as popular as Apollo", "apps cheaper than Monday": compared with a product named just before.
-  if ((b1 === 'as' || b1 === 'than') && a.before.slice(1, 5).some((w) => PRODUCT_NOUNS.has(w))) cue(1.5, `compared with a product ("${b1} ${written}")`);
-  if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2))) cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
-  if (sense === 'short' && /^\s?\d/.test(text.slice(end, end + 2)) && /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))) cue(-4, 'a multiplication or dimension sign');
+  if ((b1 === 'as' || b1 === 'than') && a.before.slice(1, 5).some((w) => PRODUCT_NOUNS.has(w)))
+    cue(1.5, `compared with a product ("${b1} ${written}")`);
+  if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2)))
+    cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
+  if (
+    sense === 'short' &&
+    /^\s?\d/.test(text.slice(end, end + 2)) &&
+    /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))
+  )
+    cue(-4, 'a multiplication or dimension sign');
   if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
   else if (BEFORE_2_LAST.has(b1) && PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
   else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
@@ -492,35 +550,55 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
     if (isGivenName(b1) && !isEverydayWord(b1)) cue(-3.5, `after "${a.beforeWritten}", a person's name`);
     else if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
     // A capital opening a sentence tells nothing ("Use Notion"), but a word written capitalised anyway does ("British Columbia").
-    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1) || isMostlyName(b1)) cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+    else if (!atSentenceStart(text, start - a.beforeWritten.length - 1) || isMostlyName(b1))
+      cue(-2.5, `after "${a.beforeWritten}", part of another name`);
   }
   // "GE Aerospace", "Columbia University", "Ford Foundation": another organisation named after the same word.
-  if (nextCapital && !evidence.brandBeside && ORGANISATION_AFTER.has(next)) cue(-3.5, `"${written} ${a.afterWritten}", another organisation`);
-  if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1)) cue(-4, 'a first name followed by a surname');
+  if (nextCapital && !evidence.brandBeside && ORGANISATION_AFTER.has(next))
+    cue(-3.5, `"${written} ${a.afterWritten}", another organisation`);
+  if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1))
+    cue(-4, 'a first name followed by a surname');
   if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
   if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
 
   // The other sense's own company.
   let nearDays = false;
   if (dayLike) {
-    if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2))) cue(-3.5, `a date phrase ("${b1} ${written}")`);
-    if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue))) cue(-3.5, 'a date or time phrase');
-    if ((DAY_LINKS.has(next) && DAY_WORDS.has(next2)) || (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) || (b1 === 'and' && DAY_WORDS.has(b3))) cue(-3.5, 'beside another day or month');
+    if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2)))
+      cue(-3.5, `a date phrase ("${b1} ${written}")`);
+    if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue)))
+      cue(-3.5, 'a date or time phrase');
+    if (
+      (DAY_LINKS.has(next) && DAY_WORDS.has(next2)) ||
+      (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) ||
+      (b1 === 'and' && DAY_WORDS.has(b3))
+    )
+      cue(-3.5, 'beside another day or month');
     else nearDays = true;
     if (possessive && !PRODUCT_NOUNS.has(next)) cue(-1.5, 'a possessive of the day');
   }
   if (sense === 'place' || sense === 'person') {
-    if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside) cue(-2, 'a place and its region');
+    if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside)
+      cue(-2, 'a place and its region');
     if (sense === 'place' && REGION_BEFORE.has(b1)) cue(-2.5, `"${b1} ${written}", a region`);
     else if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
     if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
   }
-  if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2))) cue(-3.5, 'the planet or the myth');
-  if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2))) cue(-3.5, 'the animal');
+  if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2)))
+    cue(-3.5, 'the planet or the myth');
+  if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2)))
+    cue(-3.5, 'the animal');
   if (sense === 'language') {
-    if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in') cue(-3, 'the language');
+    if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in')
+      cue(-3, 'the language');
     // "Swiss chocolate", "Turkish delight": an adjective before a noun; not before a preposition ("prefer Swiss for").
-    else if (/^\p{Ll}/u.test(a.afterWritten) && a.glue === ' ' && !PRODUCT_NOUNS.has(next) && !PRODUCT_VERBS.has(verb) && !isFunctionWord(next))
+    else if (
+      /^\p{Ll}/u.test(a.afterWritten) &&
+      a.glue === ' ' &&
+      !PRODUCT_NOUNS.has(next) &&
+      !PRODUCT_VERBS.has(verb) &&
+      !isFunctionWord(next)
+    )
       cue(-2, `"${written} ${next}": a nationality or language`);
   }
   // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
@@ -528,16 +606,21 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
     // A determiner before a list of brands belongs to the noun after the list ("an Oracle or IBM database").
     if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next) && !evidence.brandBeside) cue(-2, `after "${b1}"`);
     // "Every one of these", "Indeed, many employers": a determiner, or an adverb set off by a comma, opening the sentence.
-    if (sentenceStart && DETERMINERS.has(folded) && !ADVERBS.has(next) && !PRODUCT_VERBS.has(verb)) cue(-1.5, 'a determiner opening the sentence');
-    else if (sentenceStart && o.lowerWord && a.glue.startsWith(',') && !evidence.brandBeside) cue(-1.5, 'an opening word set off by a comma');
+    if (sentenceStart && DETERMINERS.has(folded) && !ADVERBS.has(next) && !PRODUCT_VERBS.has(verb))
+      cue(-1.5, 'a determiner opening the sentence');
+    else if (sentenceStart && o.lowerWord && a.glue.startsWith(',') && !evidence.brandBeside)
+      cue(-1.5, 'an opening word set off by a comma');
     if (next === 'of') cue(-2, `"${written} of"`);
     if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
-    if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare)) cue(-2, `a conjunction before "${nextBare}"`);
+    if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare))
+      cue(-2, `a conjunction before "${nextBare}"`);
     if (casing === 'lower' && !dayLike && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
-  } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark) cue(-1, `"the ${written}", a title or a thing`);
+  } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark)
+    cue(-1, `"the ${written}", a title or a thing`);
 
   // Looked for last, and only where it can still change the outcome.
-  if (nearDays && (score > 0 || explain) && otherDaysNear(text, start, end, folded)) cue(-2, 'among other days or months');
+  if (nearDays && (score > 0 || explain) && otherDaysNear(text, start, end, folded))
+    cue(-2, 'among other days or months');
   // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
   // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
   // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
@@ -568,11 +651,27 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
 function theOneThat(rest: readonly string[]): boolean {
   if (rest[1] !== 'the' || rest[2] !== 'one') return false;
   const w = rest[3] ?? '';
-  return w === 'that' || w === 'which' || w === 'to' || w === 'for' || w === 'i' || w === 'we' || w === 'you' || w === 'most' || w === 'built' || w === 'made' || w.endsWith('ed');
+  return (
+    w === 'that' ||
+    w === 'which' ||
+    w === 'to' ||
+    w === 'for' ||
+    w === 'i' ||
+    w === 'we' ||
+    w === 'you' ||
+    w === 'most' ||
+    w === 'built' ||
+    w === 'made' ||
+    w.endsWith('ed')
+  );
 }
 
 /** Kinds of creative work whose title follows them ("the film Her", "the novel Pandora"). */
-const WORK_NOUNS = new Set('film films movie movies novel novels book books song songs album albums poem play opera musical painting series sitcom documentary episode'.split(' '));
+const WORK_NOUNS = new Set(
+  'film films movie movies novel novels book books song songs album albums poem play opera musical painting series sitcom documentary episode'.split(
+    ' ',
+  ),
+);
 
 /** Words of closed classes (articles, auxiliaries, prepositions, conjunctions, pronouns) the tagger need not be asked about. */
 const CLOSED_CLASS = new Set(
@@ -597,14 +696,20 @@ function nextTag(text: string, start: number, end: number, evidence: AnswerEvide
   tagger.left--;
   const sentence = evidence.sentenceOf();
   let stop = end;
-  for (let words = 0; stop < sentence.end && words <= TAG_WORDS; stop++) if (text.charCodeAt(stop) === 32 && text.charCodeAt(stop - 1) !== 32) words++;
-  const tag = posAround(text.slice(sentence.start, Math.min(stop, sentence.end)), start - sentence.start, end - sentence.start).next;
+  for (let words = 0; stop < sentence.end && words <= TAG_WORDS; stop++)
+    if (text.charCodeAt(stop) === 32 && text.charCodeAt(stop - 1) !== 32) words++;
+  const tag = posAround(
+    text.slice(sentence.start, Math.min(stop, sentence.end)),
+    start - sentence.start,
+    end - sentence.start,
+  ).next;
   tagger.seen.set(start, tag);
   return tag;
 }
 
 const DAY_LINKS = new Set('and or to through thru till until'.split(' '));
-const DAY_NEAR = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
+const DAY_NEAR =
+  /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|april|june|july|august|september|october|november|december)\b/gi;
 
 /** Another day or month within the sentence or the neighbouring lines: the list is of days. */
 function otherDaysNear(text: string, start: number, end: number, folded: string): boolean {

@@ -42,7 +42,12 @@ export const QUOTE_MAX = 200;
  * part of that name. Costs one look-up per hit; the URL and word-boundary
  * checks run only for hits that did not count.
  */
-export function readNames(text: string, hits: readonly RawHit[], mentions: readonly Mention[], book: BrandBook): NameReading[] {
+export function readNames(
+  text: string,
+  hits: readonly RawHit[],
+  mentions: readonly Mention[],
+  book: BrandBook,
+): NameReading[] {
   if (hits.length === 0) return [];
   const byPattern = new Map<number, NameReading>();
   let urls: UrlSpan[] | null = null;
@@ -61,7 +66,12 @@ export function readNames(text: string, hits: readonly RawHit[], mentions: reado
     let reading = byPattern.get(h.pattern);
     if (reading === undefined) {
       const e = book.entities[info.entity];
-      reading = { name: book.spellings[h.pattern] ?? '', entity: e === undefined || e.competitorId === null ? 'brand' : e.competitorId, counted: 0, refused: 0 };
+      reading = {
+        name: book.spellings[h.pattern] ?? '',
+        entity: e === undefined || e.competitorId === null ? 'brand' : e.competitorId,
+        counted: 0,
+        refused: 0,
+      };
       byPattern.set(h.pattern, reading);
     }
     // Hits arrive in end order: a name inside a longer one can come after a later start.

@@ -49,7 +49,14 @@ export function expectedSums(prompts: number, perPrompt: number, share: number, 
   const b = perPrompt;
   const p = Math.min(1, Math.max(0, share));
   const variance = b * p * (1 - p) * (1 + (b - 1) * icc);
-  return { y: prompts * b * p, n: prompts * b, yy: prompts * (variance + b * b * p * p), yn: prompts * b * b * p, nn: prompts * b * b, clusters: prompts };
+  return {
+    y: prompts * b * p,
+    n: prompts * b,
+    yy: prompts * (variance + b * b * p * p),
+    yn: prompts * b * b * p,
+    nn: prompts * b * b,
+    clusters: prompts,
+  };
 }
 
 /** Whether a move of `points` (percent) from `share` would be called real, both ways where both fit in 0-100%. */

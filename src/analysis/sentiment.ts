@@ -13,7 +13,12 @@ export const POSITIVE_FROM = 0.05;
 export const NEGATIVE_FROM = -0.05;
 
 /** The scorer's lexicons and rules; exported so the evaluation can try a rule on top of exactly these. */
-export const SCORER_OPTIONS: VaderOptions = { extraWords: { ...review.words, ...data.words }, extraPhrases: data.phrases, wordClasses: WORD_CLASSES, adjust: keepEvaluative };
+export const SCORER_OPTIONS: VaderOptions = {
+  extraWords: { ...review.words, ...data.words },
+  extraPhrases: data.phrases,
+  wordClasses: WORD_CLASSES,
+  adjust: keepEvaluative,
+};
 
 const vader = createVader(SCORER_OPTIONS);
 
@@ -193,7 +198,10 @@ export function brandTone(text: string, mentions: readonly Mention[], entity: nu
     const sentence = sentenceAround(text, m.start);
     last = sentence.end;
     const clause = brandClause(sentence, text, mentions, entity);
-    scored.push({ score: vader.score(plainForScoring(text.slice(clause.start, clause.end), namesWithin(mentions, clause))), span: sentence });
+    scored.push({
+      score: vader.score(plainForScoring(text.slice(clause.start, clause.end), namesWithin(mentions, clause))),
+      span: sentence,
+    });
   }
   if (scored.length === 0) return null;
   const score = Math.round((scored.reduce((a, x) => a + x.score, 0) / scored.length) * 10000) / 10000;
@@ -204,7 +212,8 @@ export function brandTone(text: string, mentions: readonly Mention[], entity: nu
     if (tone === 'positive' && x.score > pick.score) pick = x;
     if (tone === 'negative' && x.score < pick.score) pick = x;
   }
-  const quote = pick === undefined ? '' : plainForScoring(text.slice(pick.span.start, pick.span.end), []).slice(0, QUOTE_MAX);
+  const quote =
+    pick === undefined ? '' : plainForScoring(text.slice(pick.span.start, pick.span.end), []).slice(0, QUOTE_MAX);
   return { tone, score, quote };
 }
 

@@ -11,7 +11,10 @@ const NAME = String.raw`[A-Z0-9\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F][\p{L}\p{
 const NAME_RE = new RegExp(String.raw`^${NAME}(?:\s(?:&\s)?${NAME}){0,3}`, 'u');
 const CHAIN_SEP = String.raw`(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus)\s+|\s*\/\s*)`;
 /** A chain of names, tried at one offset (sticky): see chainsIn(). */
-export const CHAIN_RE = new RegExp(String.raw`${NAME}(?:\s${NAME}){0,3}(?:${CHAIN_SEP}${NAME}(?:\s${NAME}){0,3})+`, 'uy');
+export const CHAIN_RE = new RegExp(
+  String.raw`${NAME}(?:\s${NAME}){0,3}(?:${CHAIN_SEP}${NAME}(?:\s${NAME}){0,3})+`,
+  'uy',
+);
 /** The one name at an offset, as long as it goes (sticky). */
 const NAME_AT = new RegExp(NAME, 'uy');
 /** Where a name can start. */
@@ -23,7 +26,8 @@ const PART_RE = new RegExp(`${NAME}(?:\\s${NAME}){0,3}`, 'gu');
  * every capitalised word and costs about three times as much, is not run
  * over it ("Compared with Foo, it is simpler" has no link: ", it" is lower case).
  */
-const CHAIN_LINK = /(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or|vs\.?|versus)\s+|\/\s*)[A-Z0-9\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F]/u;
+const CHAIN_LINK =
+  /(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or|vs\.?|versus)\s+|\/\s*)[A-Z0-9\u00C0-\u00DE\u0391-\u03A9\u0410-\u042F]/u;
 const LEAD_MARKUP = /^[\s*_[`"'(]+/;
 const MAX_LENGTH = 40;
 
@@ -89,7 +93,12 @@ function brandLike(name: string): boolean {
  * ("Acme, Foo and Bar"). Everyday words, tracked names and the brand's own
  * terms are never suggested. Each name once per answer, in text order.
  */
-export function findSuggestions(text: string, mentions: readonly Mention[], items: readonly ListItem[], isTracked: (folded: string) => boolean): string[] {
+export function findSuggestions(
+  text: string,
+  mentions: readonly Mention[],
+  items: readonly ListItem[],
+  isTracked: (folded: string) => boolean,
+): string[] {
   if (mentions.length === 0) return [];
   const found: { name: string; at: number }[] = [];
   const seen = new Set<string>();
@@ -119,7 +128,11 @@ export function findSuggestions(text: string, mentions: readonly Mention[], item
 
   for (const chain of CHAIN_LINK.test(text) ? chainsIn(text) : []) {
     const base = chain.index;
-    const parts = [...chain.text.matchAll(PART_RE)].map((p) => ({ start: base + p.index, end: base + p.index + p[0].length, name: p[0] }));
+    const parts = [...chain.text.matchAll(PART_RE)].map((p) => ({
+      start: base + p.index,
+      end: base + p.index + p[0].length,
+      name: p[0],
+    }));
     if (!parts.some((p) => overlaps(mentions, p.start, p.end))) continue;
     for (const p of parts) if (!overlaps(mentions, p.start, p.end)) add(p.name, p.start);
   }
@@ -132,7 +145,10 @@ export function findSuggestions(text: string, mentions: readonly Mention[], item
  * `minAnswers` answers (CONTRACT.md: two), most frequent first. Names are
  * grouped case-insensitively and shown in their most frequent spelling.
  */
-export function tallySuggestions(perAnswer: readonly (readonly string[])[], minAnswers = 2): { name: string; count: number }[] {
+export function tallySuggestions(
+  perAnswer: readonly (readonly string[])[],
+  minAnswers = 2,
+): { name: string; count: number }[] {
   const groups = new Map<string, { count: number; spellings: Map<string, number> }>();
   for (const names of perAnswer) {
     for (const name of new Set(names)) {
@@ -145,6 +161,9 @@ export function tallySuggestions(perAnswer: readonly (readonly string[])[], minA
   }
   return [...groups.values()]
     .filter((g) => g.count >= minAnswers)
-    .map((g) => ({ name: [...g.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '', count: g.count }))
+    .map((g) => ({
+      name: [...g.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '',
+      count: g.count,
+    }))
     .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
 }

@@ -188,7 +188,23 @@ const IDIOMS = new Map<string, number>([
 ]);
 
 /** Words that can start an idiom or a two-word booster: the idiom check runs only near them. */
-const IDIOM_TOKENS = new Set(['shit', 'bomb', 'ass', 'badass', 'bus', 'yeah', 'kiss', 'death', 'die', 'heart', 'mustard', 'mouth', 'kind', 'sort', 'just']);
+const IDIOM_TOKENS = new Set([
+  'shit',
+  'bomb',
+  'ass',
+  'badass',
+  'bus',
+  'yeah',
+  'kiss',
+  'death',
+  'die',
+  'heart',
+  'mustard',
+  'mouth',
+  'kind',
+  'sort',
+  'just',
+]);
 
 export interface VaderOptions {
   /** extra words (lower case; phrases with single spaces), VADER scale */
@@ -237,7 +253,13 @@ const LEAD_CONCESSION = new Set(['although', 'though', 'while', 'whereas']);
 
 function punctAt(token: string, i: number): boolean {
   const c = token.charCodeAt(i);
-  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126) || (c >= 0x2013 && c <= 0x2026);
+  return (
+    (c >= 33 && c <= 47) ||
+    (c >= 58 && c <= 64) ||
+    (c >= 91 && c <= 96) ||
+    (c >= 123 && c <= 126) ||
+    (c >= 0x2013 && c <= 0x2026)
+  );
 }
 
 /** The characters a token loses at either end: ASCII punctuation and “ ” ‘ ’ … – —. */
@@ -407,7 +429,12 @@ export function createVader(options: VaderOptions = {}): Vader {
         continue;
       }
       const token = raw.slice(start, to);
-      const bare = !punctAt(token, 0) && !punctAt(token, token.length - 1) ? token : lexicon.has(token.toLowerCase()) ? token : withoutEndPunctuation(token);
+      const bare =
+        !punctAt(token, 0) && !punctAt(token, token.length - 1)
+          ? token
+          : lexicon.has(token.toLowerCase())
+            ? token
+            : withoutEndPunctuation(token);
       if (bare.length < 2) {
         short = droppedPiece(t, token);
         continue;
@@ -444,7 +471,8 @@ export function createVader(options: VaderOptions = {}): Vader {
     // Filled by push, in order: V8 keeps a packed array of doubles, cheaper to sum than a pre-filled holey one.
     const sentiments: number[] = [];
     for (let i = 0; i < n; i++) sentiments.push(valenceAt(t, cues, i));
-    if (options.adjust !== undefined && (t.classed || scored(sentiments))) options.adjust(new View(t, cues, lexicon), sentiments);
+    if (options.adjust !== undefined && (t.classed || scored(sentiments)))
+      options.adjust(new View(t, cues, lexicon), sentiments);
 
     contrast(lower, ends, sentiments);
     let sum = 0;
@@ -472,7 +500,9 @@ export function createVader(options: VaderOptions = {}): Vader {
     if (low === 'no' && i !== n - 1 && has(flags, i + 1, KNOWN) && lower[i + 1] !== 'no') v = 0;
     if (
       low !== 'no' &&
-      ((back > 0 && lower[i - 1] === 'no') || (back > 1 && lower[i - 2] === 'no') || (back > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor')))
+      ((back > 0 && lower[i - 1] === 'no') ||
+        (back > 1 && lower[i - 2] === 'no') ||
+        (back > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor')))
     ) {
       v = base * N_SCALAR;
     }
@@ -606,7 +636,8 @@ function endOf(last: number): number {
 function droppedPiece(t: Tokens, piece: string): string {
   const last = t.ends.length - 1;
   const end = endOf(piece.charCodeAt(piece.length - 1));
-  if (last >= 0 && (end & END_SENTENCE) !== 0) t.ends[last] = (t.ends[last] ?? 0) | end | (piece.includes('!') ? END_BANG : 0);
+  if (last >= 0 && (end & END_SENTENCE) !== 0)
+    t.ends[last] = (t.ends[last] ?? 0) | end | (piece.includes('!') ? END_BANG : 0);
   const c = piece.length === 1 ? piece.charCodeAt(0) | 32 : 0;
   return c >= 97 && c <= 122 ? String.fromCharCode(c) : '';
 }
@@ -637,7 +668,13 @@ function soThis(x: string | undefined): boolean {
 
 function idioms(v: number, w: readonly string[], i: number): number {
   const at = (j: number): string => w[j] ?? '';
-  const seqs = [`${at(i - 1)} ${at(i)}`, `${at(i - 2)} ${at(i - 1)} ${at(i)}`, `${at(i - 2)} ${at(i - 1)}`, `${at(i - 3)} ${at(i - 2)} ${at(i - 1)}`, `${at(i - 3)} ${at(i - 2)}`];
+  const seqs = [
+    `${at(i - 1)} ${at(i)}`,
+    `${at(i - 2)} ${at(i - 1)} ${at(i)}`,
+    `${at(i - 2)} ${at(i - 1)}`,
+    `${at(i - 3)} ${at(i - 2)} ${at(i - 1)}`,
+    `${at(i - 3)} ${at(i - 2)}`,
+  ];
   let out = v;
   for (const s of seqs) {
     const idiom = IDIOMS.get(s);

@@ -4,7 +4,12 @@ export type Verdict = 'failed' | 'cited' | 'named' | 'lost' | 'missing';
  * CONTRACT.md: failed (no answer), else cited (own page linked), else named
  * (brand mentioned), else lost (a tracked competitor mentioned), else missing.
  */
-export function verdictOf(facts: { failed: boolean; ownCited: boolean; mentioned: boolean; competitorNamed: boolean }): Verdict {
+export function verdictOf(facts: {
+  failed: boolean;
+  ownCited: boolean;
+  mentioned: boolean;
+  competitorNamed: boolean;
+}): Verdict {
   if (facts.failed) return 'failed';
   if (facts.ownCited) return 'cited';
   if (facts.mentioned) return 'named';

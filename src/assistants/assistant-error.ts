@@ -56,19 +56,39 @@ export class AssistantError extends Error {
 
   /** Plain form for logs and job payloads (Error fields are not enumerable). */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, kind: this.kind, reason: this.reason, status: this.status, retryAfterMs: this.retryAfterMs, provider: this.provider };
+    return {
+      name: this.name,
+      message: this.message,
+      kind: this.kind,
+      reason: this.reason,
+      status: this.status,
+      retryAfterMs: this.retryAfterMs,
+      provider: this.provider,
+    };
   }
 
-  static permanent(reason: AssistantErrorReason, message: string, extra: Omit<AssistantErrorInit, 'kind' | 'reason'> = {}): AssistantError {
+  static permanent(
+    reason: AssistantErrorReason,
+    message: string,
+    extra: Omit<AssistantErrorInit, 'kind' | 'reason'> = {},
+  ): AssistantError {
     return new AssistantError(message, { ...extra, kind: 'permanent', reason });
   }
 
-  static retryable(reason: AssistantErrorReason, message: string, extra: Omit<AssistantErrorInit, 'kind' | 'reason'> = {}): AssistantError {
+  static retryable(
+    reason: AssistantErrorReason,
+    message: string,
+    extra: Omit<AssistantErrorInit, 'kind' | 'reason'> = {},
+  ): AssistantError {
     return new AssistantError(message, { ...extra, kind: 'retryable', reason });
   }
 
   /** Classifies an HTTP status: 408, 409, 429 and 5xx are worth another try; other 4xx are not. */
-  static fromStatus(status: number, detail: string, extra: { retryAfterMs?: number | null; provider?: string | null } = {}): AssistantError {
+  static fromStatus(
+    status: number,
+    detail: string,
+    extra: { retryAfterMs?: number | null; provider?: string | null } = {},
+  ): AssistantError {
     const message = `HTTP ${status}${detail ? `: ${detail}` : ''}`;
     if (status === 429) return AssistantError.retryable('rate_limited', message, { ...extra, status });
     if (status === 408) return AssistantError.retryable('timeout', message, { ...extra, status });
@@ -83,7 +103,10 @@ export class AssistantError extends Error {
  * Retry-After as milliseconds: delta-seconds or an HTTP date; also the
  * `retry-after-ms` header OpenAI and Anthropic send. Null when absent or unreadable.
  */
-export function parseRetryAfter(headers: { get(name: string): string | null } | null | undefined, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | null | undefined,
+  now: number = Date.now(),
+): number | null {
   if (!headers) return null;
   const ms = headers.get('retry-after-ms');
   if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
@@ -104,7 +127,8 @@ export function retryDelayOf(body: string): number | null {
     if (!Array.isArray(details)) return null;
     for (const d of details as (Record<string, unknown> | null)[]) {
       const delay = d?.['@type'] === 'type.googleapis.com/google.rpc.RetryInfo' ? d.retryDelay : undefined;
-      if (typeof delay === 'string' && /^\d+(\.\d+)?s$/.test(delay)) return Math.round(Number(delay.slice(0, -1)) * 1000);
+      if (typeof delay === 'string' && /^\d+(\.\d+)?s$/.test(delay))
+        return Math.round(Number(delay.slice(0, -1)) * 1000);
     }
   } catch {
     // Not JSON: no delay in it.

@@ -56,7 +56,11 @@ const BATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * single attempts through the upstream's account limits (the gate), a per-call
  * timeout and the retry policy; replies come back normalised and priced.
  */
-export function createAssistants(config: Config['assistants'], logger: Logger, options: AssistantsOptions = {}): Assistants {
+export function createAssistants(
+  config: Config['assistants'],
+  logger: Logger,
+  options: AssistantsOptions = {},
+): Assistants {
   const log = logger.child({ component: 'assistants' });
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const gate = options.gate ?? createLocalGate((u) => options.concurrency?.[u] ?? DEFAULT_LIMITS[u].maxInFlight);
@@ -69,10 +73,20 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
     }
   }
 
-  const sourceOf = (provider: ProviderKey, model?: string): AnswerTarget => targetKind(config, credentialFor(provider, resolveModel(provider, model)));
+  const sourceOf = (provider: ProviderKey, model?: string): AnswerTarget =>
+    targetKind(config, credentialFor(provider, resolveModel(provider, model)));
 
-  function adapterFor(provider: ProviderKey, upstream: UpstreamKey, target: AnswerTarget): ProviderAdapter & Partial<BatchAdapter> {
-    if (!isConnected(config, upstream)) throw AssistantError.permanent('unsupported', `${provider} is not connected: this deployment has no credential for it`, { provider });
+  function adapterFor(
+    provider: ProviderKey,
+    upstream: UpstreamKey,
+    target: AnswerTarget,
+  ): ProviderAdapter & Partial<BatchAdapter> {
+    if (!isConnected(config, upstream))
+      throw AssistantError.permanent(
+        'unsupported',
+        `${provider} is not connected: this deployment has no credential for it`,
+        { provider },
+      );
     const engine = upstream === 'serp' ? provider : '';
     const key = `${upstream}:${target}:${engine}`;
     let adapter = adapters.get(key);
@@ -108,20 +122,36 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
    * the only place that decides them), then the account's limits (the gate
    * only paces attempts and learns from their 429s), then the timeout.
    */
-  function call<T>(upstream: UpstreamKey, provider: ProviderKey, signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
-    return withRetry(() => gate.run(upstream, () => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider }), signal), {
-      policy,
-      provider,
-      signal,
-      logger: log.child({ provider, upstream }),
-      random: options.random,
-    });
+  function call<T>(
+    upstream: UpstreamKey,
+    provider: ProviderKey,
+    signal: AbortSignal | undefined,
+    fn: (s: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    return withRetry(
+      () => gate.run(upstream, () => runAttempt(fn, { timeoutMs: config.timeoutMs, signal, provider }), signal),
+      {
+        policy,
+        provider,
+        signal,
+        logger: log.child({ provider, upstream }),
+        random: options.random,
+      },
+    );
   }
 
-  function finish(reply: ParsedAnswer, raw: unknown, ctx: { provider: ProviderKey; entry: ModelEntry; target: AnswerTarget; started: number; batch: boolean }): AskResult {
+  function finish(
+    reply: ParsedAnswer,
+    raw: unknown,
+    ctx: { provider: ProviderKey; entry: ModelEntry; target: AnswerTarget; started: number; batch: boolean },
+  ): AskResult {
     const parsed = storableAnswer(reply);
     const capped = capAnswer(parsed.text, parsed.citations, maxAnswerBytes);
-    if (capped.truncated) log.warn({ provider: ctx.provider, model: ctx.entry.id, bytes: Buffer.byteLength(parsed.text) }, 'answer over the size cap truncated');
+    if (capped.truncated)
+      log.warn(
+        { provider: ctx.provider, model: ctx.entry.id, bytes: Buffer.byteLength(parsed.text) },
+        'answer over the size cap truncated',
+      );
     return {
       ...parsed,
       text: capped.text,
@@ -150,42 +180,80 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
     const ids = new Set<string>();
     for (const r of resolved) {
       if (r.ask.provider !== first.provider || r.entry.id !== resolved[0]?.entry.id) {
-        throw AssistantError.permanent('bad_request', 'All prompts of a batch must use one provider and model', { provider: first.provider });
+        throw AssistantError.permanent('bad_request', 'All prompts of a batch must use one provider and model', {
+          provider: first.provider,
+        });
       }
-      if (!BATCH_ID.test(r.id) || ids.has(r.id)) throw AssistantError.permanent('bad_request', `Batch ids must be unique and match ${BATCH_ID}: ${r.id}`);
+      if (!BATCH_ID.test(r.id) || ids.has(r.id))
+        throw AssistantError.permanent('bad_request', `Batch ids must be unique and match ${BATCH_ID}: ${r.id}`);
       ids.add(r.id);
     }
     const head = resolved[0];
     if (!head) throw AssistantError.permanent('bad_request', 'A batch needs at least one prompt');
     const kind = batchKindOf(head.entry);
-    if (!kind) throw AssistantError.permanent('unsupported', `Model ${head.entry.id} of ${first.provider} has no batch or queue mode`, { provider: first.provider });
+    if (!kind)
+      throw AssistantError.permanent(
+        'unsupported',
+        `Model ${head.entry.id} of ${first.provider} has no batch or queue mode`,
+        { provider: first.provider },
+      );
     const target = targetKind(config, head.upstream);
     const adapter = adapterFor(first.provider, head.upstream, target);
     const submitFn = adapter.submit;
-    if (!submitFn) throw AssistantError.permanent('unsupported', `${first.provider} has no batch API`, { provider: first.provider });
+    if (!submitFn)
+      throw AssistantError.permanent('unsupported', `${first.provider} has no batch API`, { provider: first.provider });
     const jobId = await call(head.upstream, first.provider, signal, (s) =>
       submitFn(
         resolved.map((r) => ({ id: r.id, request: r.ask })),
         { signal: s, timeoutMs: config.timeoutMs },
       ),
     );
-    log.info({ provider: first.provider, model: head.entry.id, kind, target, jobId, prompts: requests.length }, 'batch submitted');
-    return { version: 1, kind, provider: first.provider, model: head.entry.id, target, jobId, ids: [...ids], submittedAt: new Date().toISOString() };
+    log.info(
+      { provider: first.provider, model: head.entry.id, kind, target, jobId, prompts: requests.length },
+      'batch submitted',
+    );
+    return {
+      version: 1,
+      kind,
+      provider: first.provider,
+      model: head.entry.id,
+      target,
+      jobId,
+      ids: [...ids],
+      submittedAt: new Date().toISOString(),
+    };
   }
 
   async function poll(handle: BatchHandle, signal: AbortSignal | undefined): Promise<BatchPoll> {
-    if (handle?.version !== 1 || !handle.jobId || !Array.isArray(handle.ids)) throw AssistantError.permanent('bad_request', 'Not a batch handle');
+    if (handle?.version !== 1 || !handle.jobId || !Array.isArray(handle.ids))
+      throw AssistantError.permanent('bad_request', 'Not a batch handle');
     const entry = resolveModel(handle.provider, handle.model);
     const upstream = credentialFor(handle.provider, entry);
     const adapter = adapterFor(handle.provider, upstream, handle.target);
     const pollFn = adapter.poll;
-    if (!pollFn) throw AssistantError.permanent('unsupported', `${handle.provider} has no batch API`, { provider: handle.provider });
+    if (!pollFn)
+      throw AssistantError.permanent('unsupported', `${handle.provider} has no batch API`, {
+        provider: handle.provider,
+      });
     const started = Date.now();
-    const outcome = await call(upstream, handle.provider, signal, (s) => pollFn(handle.jobId, handle.ids, { signal: s, timeoutMs: config.timeoutMs }));
+    const outcome = await call(upstream, handle.provider, signal, (s) =>
+      pollFn(handle.jobId, handle.ids, { signal: s, timeoutMs: config.timeoutMs }),
+    );
     if (!outcome.done) return outcome;
     const ctx = { provider: handle.provider, entry, target: handle.target, started, batch: handle.kind === 'batch' };
-    const results: BatchItemResult[] = outcome.results.map((r) => (r.ok ? { id: r.id, ok: true, answer: finish(r.parsed, r.raw, ctx) } : r));
-    log.info({ provider: handle.provider, jobId: handle.jobId, status: outcome.status, failed: results.filter((r) => !r.ok).length, total: results.length }, 'batch collected');
+    const results: BatchItemResult[] = outcome.results.map((r) =>
+      r.ok ? { id: r.id, ok: true, answer: finish(r.parsed, r.raw, ctx) } : r,
+    );
+    log.info(
+      {
+        provider: handle.provider,
+        jobId: handle.jobId,
+        status: outcome.status,
+        failed: results.filter((r) => !r.ok).length,
+        total: results.length,
+      },
+      'batch collected',
+    );
     return { done: true, status: outcome.status, results };
   }
 
@@ -197,10 +265,19 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
       const target = targetKind(config, upstream);
       const adapter = adapterFor(request.provider, upstream, target);
       const started = Date.now();
-      const out = await call(upstream, request.provider, opts.signal, (s) => adapter.ask(resolved.ask, { signal: s, timeoutMs: config.timeoutMs }));
+      const out = await call(upstream, request.provider, opts.signal, (s) =>
+        adapter.ask(resolved.ask, { signal: s, timeoutMs: config.timeoutMs }),
+      );
       const result = finish(out.parsed, out.raw, { provider: request.provider, entry, target, started, batch: false });
       log.debug(
-        { provider: request.provider, model: entry.id, target, latencyMs: result.latencyMs, citations: result.citations.length, searches: result.searches.length },
+        {
+          provider: request.provider,
+          model: entry.id,
+          target,
+          latencyMs: result.latencyMs,
+          citations: result.citations.length,
+          searches: result.searches.length,
+        },
         'answer received',
       );
       return result;
@@ -216,18 +293,27 @@ export function createAssistants(config: Config['assistants'], logger: Logger, o
   };
 
   /** `ask` on a queued model: submit one prompt and wait for it, for scripts and demos (scans poll instead). */
-  async function askThroughQueue(request: Parameters<Assistants['ask']>[0], signal: AbortSignal | undefined): Promise<AskResult> {
+  async function askThroughQueue(
+    request: Parameters<Assistants['ask']>[0],
+    signal: AbortSignal | undefined,
+  ): Promise<AskResult> {
     const handle = await submit([{ ...request, id: 'q1' }], signal);
     const deadline = Date.now() + (options.queueWaitMs ?? 15 * 60_000);
     for (;;) {
       const outcome = await poll(handle, signal);
       if (outcome.done) {
         const only = outcome.results[0];
-        if (!only) throw AssistantError.permanent('empty_answer', 'The queue job returned no answer', { provider: request.provider });
+        if (!only)
+          throw AssistantError.permanent('empty_answer', 'The queue job returned no answer', {
+            provider: request.provider,
+          });
         if (!only.ok) throw only.error;
         return only.answer;
       }
-      if (Date.now() > deadline) throw AssistantError.retryable('timeout', 'The queued answer did not arrive in time', { provider: request.provider });
+      if (Date.now() > deadline)
+        throw AssistantError.retryable('timeout', 'The queued answer did not arrive in time', {
+          provider: request.provider,
+        });
       await sleep(options.queuePollIntervalMs ?? 5000, signal);
     }
   }

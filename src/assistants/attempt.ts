@@ -7,7 +7,10 @@ import { classifyError } from './classify.ts';
  * One controller and one timer per try: AbortSignal.timeout and
  * AbortSignal.any, which did the same, cost more CPU than the rest of this.
  */
-export async function runAttempt<T>(fn: (signal: AbortSignal) => Promise<T>, opts: { timeoutMs: number; signal?: AbortSignal; provider: string }): Promise<T> {
+export async function runAttempt<T>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  opts: { timeoutMs: number; signal?: AbortSignal; provider: string },
+): Promise<T> {
   const controller = new AbortController();
   let timedOut = false;
   let rejectAborted: (reason: unknown) => void = () => undefined;

@@ -42,7 +42,8 @@ function decode(body: Buffer, encoding: string | undefined, maxBytes: number): B
     .reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out, options);
     // fetch accepts both zlib-wrapped and raw deflate.
-    else if (coding === 'deflate') out = ((out[0] ?? 0) & 0x0f) === 0x08 ? zlib.inflateSync(out, options) : zlib.inflateRawSync(out, options);
+    else if (coding === 'deflate')
+      out = ((out[0] ?? 0) & 0x0f) === 0x08 ? zlib.inflateSync(out, options) : zlib.inflateRawSync(out, options);
     else if (coding === 'br') out = zlib.brotliDecompressSync(out, options);
     else if (coding === 'zstd') out = zlib.zstdDecompressSync(out, options);
   }
@@ -97,12 +98,20 @@ export async function send(url: string, opts: SendOptions): Promise<BufferedResp
     if (typeof payload === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
   }
   // An abort rejects with the signal's reason, as fetch does; anything else is fetch's TypeError with the cause kept.
-  const failure = (err: unknown, message: string) => (signal?.aborted ? signal.reason : new TypeError(message, { cause: err }));
+  const failure = (err: unknown, message: string) =>
+    signal?.aborted ? signal.reason : new TypeError(message, { cause: err });
   // Reading and decoding signal the cap with a RangeError (zlib's maxOutputLength throws one too).
-  const bodyFailure = (err: unknown, message: string) => (err instanceof RangeError && !signal?.aborted ? tooLarge() : failure(err, message));
+  const bodyFailure = (err: unknown, message: string) =>
+    err instanceof RangeError && !signal?.aborted ? tooLarge() : failure(err, message);
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(url, { method: opts.method as Dispatcher.HttpMethod, headers, body: payload, signal, dispatcher });
+    res = await request(url, {
+      method: opts.method as Dispatcher.HttpMethod,
+      headers,
+      body: payload,
+      signal,
+      dispatcher,
+    });
   } catch (err) {
     throw failure(err, 'fetch failed');
   }
@@ -135,11 +144,20 @@ export async function send(url: string, opts: SendOptions): Promise<BufferedResp
   }
   let body: Buffer;
   try {
-    body = decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), headerValue(received['content-encoding']) ?? undefined, maxBytes);
+    body = decode(
+      chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+      headerValue(received['content-encoding']) ?? undefined,
+      maxBytes,
+    );
   } catch (err) {
     throw bodyFailure(err, 'fetch failed');
   }
-  return { status, headers: { get: (name) => headerValue(received[name.toLowerCase()]) }, headerFields: received, body };
+  return {
+    status,
+    headers: { get: (name) => headerValue(received[name.toLowerCase()]) },
+    headerFields: received,
+    body,
+  };
 }
 
 /** Drops a body unread. undici's body emits an AbortError when destroyed: with nobody listening, that would be an uncaught exception. */
@@ -148,7 +166,8 @@ function discard(stream: Dispatcher.ResponseData['body']): void {
   stream.destroy();
 }
 
-const headerValue = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
+const headerValue = (v: string | string[] | undefined): string | null =>
+  v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
 
 /**
  * A fetch over `send`: the body read whole (at most `maxBytes`, else
@@ -158,11 +177,30 @@ export function bufferedFetch(maxBytes: number, tooLarge: () => Error, fallback:
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : null;
     const body = init?.body;
-    const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
-    if (url === null || !plainBody || !/^https?:\/\//i.test(url) || (init?.redirect !== undefined && init.redirect !== 'follow')) return fallback(input, init);
-    const payload = body === undefined || body === null ? undefined : body instanceof ArrayBuffer ? new Uint8Array(body) : body;
+    const plainBody =
+      body === undefined ||
+      body === null ||
+      typeof body === 'string' ||
+      body instanceof Uint8Array ||
+      body instanceof ArrayBuffer;
+    if (
+      url === null ||
+      !plainBody ||
+      !/^https?:\/\//i.test(url) ||
+      (init?.redirect !== undefined && init.redirect !== 'follow')
+    )
+      return fallback(input, init);
+    const payload =
+      body === undefined || body === null ? undefined : body instanceof ArrayBuffer ? new Uint8Array(body) : body;
     const method = init?.method ?? 'GET';
-    const res = await send(url, { method, headers: headerRecord(init?.headers), body: payload, signal: init?.signal ?? undefined, maxBytes, tooLarge });
+    const res = await send(url, {
+      method,
+      headers: headerRecord(init?.headers),
+      body: payload,
+      signal: init?.signal ?? undefined,
+      maxBytes,
+      tooLarge,
+    });
     // Assistant APIs do not redirect; fetch's own rules (method changes, limits) handle the rare one.
     if (res === 'redirect') return fallback(input, init);
     const noBody = NULL_BODY.has(res.status) || method.toUpperCase() === 'HEAD';

@@ -6,7 +6,14 @@ import { usdToMicros, type Micros } from '../money.ts';
  * adapters all read this table.
  */
 
-export const PROVIDER_KEYS = ['openai', 'anthropic', 'perplexity', 'gemini', 'google-ai-overview', 'google-ai-mode'] as const;
+export const PROVIDER_KEYS = [
+  'openai',
+  'anthropic',
+  'perplexity',
+  'gemini',
+  'google-ai-overview',
+  'google-ai-mode',
+] as const;
 export type ProviderKey = (typeof PROVIDER_KEYS)[number];
 
 export function isProviderKey(value: string): value is ProviderKey {
@@ -137,7 +144,10 @@ export function defaultModel(key: ProviderKey): ModelEntry {
 }
 
 /** Which credential in Config.assistants a model is reached through. */
-export function credentialFor(key: ProviderKey, model: ModelEntry): 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'serp' | 'appGateway' {
+export function credentialFor(
+  key: ProviderKey,
+  model: ModelEntry,
+): 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'serp' | 'appGateway' {
   return model.kind === 'app' || model.kind === 'app-queue' ? 'appGateway' : providerEntry(key).credential;
 }
 

@@ -49,7 +49,8 @@ function findInChain(err: unknown, test: (e: ErrorLike) => boolean): ErrorLike |
 }
 
 function headerReader(headers: unknown): { get(name: string): string | null } | null {
-  if (headers && typeof (headers as { get?: unknown }).get === 'function') return headers as { get(name: string): string | null };
+  if (headers && typeof (headers as { get?: unknown }).get === 'function')
+    return headers as { get(name: string): string | null };
   if (headers && typeof headers === 'object') {
     const record = headers as Record<string, unknown>;
     return { get: (name) => (typeof record[name] === 'string' ? (record[name] as string) : null) };
@@ -75,7 +76,8 @@ export function classifyError(err: unknown, provider: string, timedOut = false):
   const nested = findInChain(err, (e) => e instanceof AssistantError);
   if (nested) return nested as unknown as AssistantError;
 
-  if (timedOut) return AssistantError.retryable('timeout', 'The assistant did not answer in time', { provider, cause: err });
+  if (timedOut)
+    return AssistantError.retryable('timeout', 'The assistant did not answer in time', { provider, cause: err });
 
   const e = asErrorLike(err);
   const name = typeof e?.name === 'string' ? e.name : '';
@@ -83,16 +85,34 @@ export function classifyError(err: unknown, provider: string, timedOut = false):
     return AssistantError.retryable('timeout', 'The assistant did not answer in time', { provider, cause: err });
   }
   if (e && typeof e.status === 'number' && e.status >= 400) {
-    return AssistantError.fromStatus(e.status, detailOf(e), { provider, retryAfterMs: parseRetryAfter(headerReader(e.headers)) });
+    return AssistantError.fromStatus(e.status, detailOf(e), {
+      provider,
+      retryAfterMs: parseRetryAfter(headerReader(e.headers)),
+    });
   }
   const connection = findInChain(err, (x) => typeof x.code === 'string' && CONNECTION_CODES.has(x.code));
-  if (connection || name === 'APIConnectionError' || (err instanceof TypeError && /fetch failed|terminated|socket/i.test(err.message))) {
+  if (
+    connection ||
+    name === 'APIConnectionError' ||
+    (err instanceof TypeError && /fetch failed|terminated|socket/i.test(err.message))
+  ) {
     const code = typeof connection?.code === 'string' ? ` (${connection.code})` : '';
-    return AssistantError.retryable('connection', `Connection to the assistant failed${code}`, { provider, cause: err });
+    return AssistantError.retryable('connection', `Connection to the assistant failed${code}`, {
+      provider,
+      cause: err,
+    });
   }
   if (err instanceof SyntaxError) {
-    return AssistantError.permanent('malformed_response', `The assistant sent a body that is not valid JSON: ${err.message.slice(0, 200)}`, { provider, cause: err });
+    return AssistantError.permanent(
+      'malformed_response',
+      `The assistant sent a body that is not valid JSON: ${err.message.slice(0, 200)}`,
+      { provider, cause: err },
+    );
   }
   const message = err instanceof Error ? err.message : String(err);
-  return AssistantError.permanent('malformed_response', `Unexpected failure reading the answer: ${message.slice(0, 300)}`, { provider, cause: err });
+  return AssistantError.permanent(
+    'malformed_response',
+    `Unexpected failure reading the answer: ${message.slice(0, 300)}`,
+    { provider, cause: err },
+  );
 }

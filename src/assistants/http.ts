@@ -11,7 +11,11 @@ import { bufferedFetch, send } from './buffered-fetch.ts';
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 function tooLarge(provider: string): AssistantError {
-  return AssistantError.permanent('too_large', `The assistant's response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`, { provider });
+  return AssistantError.permanent(
+    'too_large',
+    `The assistant's response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`,
+    { provider },
+  );
 }
 
 /**
@@ -47,7 +51,11 @@ function streamingCappedFetch(provider: string, maxBytes: number): typeof fetch 
         else controller.enqueue(chunk);
       },
     });
-    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -85,19 +93,32 @@ export async function throwForStatus(response: Response, provider: string): Prom
   throw statusError(response.status, text, response.headers, provider);
 }
 
-function statusError(status: number, text: string, headers: { get(name: string): string | null }, provider: string): AssistantError {
-  return AssistantError.fromStatus(status, errorDetail(text), { provider, retryAfterMs: parseRetryAfter(headers) ?? (status === 429 ? retryDelayOf(text) : null) });
+function statusError(
+  status: number,
+  text: string,
+  headers: { get(name: string): string | null },
+  provider: string,
+): AssistantError {
+  return AssistantError.fromStatus(status, errorDetail(text), {
+    provider,
+    retryAfterMs: parseRetryAfter(headers) ?? (status === 429 ? retryDelayOf(text) : null),
+  });
 }
 
 /** Parses a 2xx body as JSON; HTML pages (proxies, captive portals) and broken JSON are permanent failures. */
 export function parseJsonBody(text: string, contentType: string | null, provider: string): unknown {
   if ((contentType ?? '').includes('text/html') || looksLikeHtml(text)) {
-    throw AssistantError.permanent('malformed_response', 'The assistant answered with an HTML page instead of JSON', { provider });
+    throw AssistantError.permanent('malformed_response', 'The assistant answered with an HTML page instead of JSON', {
+      provider,
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw AssistantError.permanent('malformed_response', 'The assistant answered with a body that is not valid JSON', { provider, cause: err });
+    throw AssistantError.permanent('malformed_response', 'The assistant answered with a body that is not valid JSON', {
+      provider,
+      cause: err,
+    });
   }
 }
 
@@ -115,16 +136,27 @@ export interface JsonRequest {
  * redirect goes through fetch.
  */
 export async function requestJson(req: JsonRequest, provider: string): Promise<unknown> {
-  const headers: Record<string, string> = { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': 'application/json' }) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
   for (const name in req.headers) headers[name.toLowerCase()] = req.headers[name] as string;
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const res = await send(req.url, { method: req.method, headers: { ...headers }, body, signal: req.signal, maxBytes: MAX_BODY_BYTES, tooLarge: () => tooLarge(provider) });
+  const res = await send(req.url, {
+    method: req.method,
+    headers: { ...headers },
+    body,
+    signal: req.signal,
+    maxBytes: MAX_BODY_BYTES,
+    tooLarge: () => tooLarge(provider),
+  });
   if (res === 'redirect') {
     const response = await cappedFetch(provider)(req.url, { method: req.method, headers, body, signal: req.signal });
     if (!response.ok) return throwForStatus(response, provider);
     return parseJsonBody(await response.text(), response.headers.get('content-type'), provider);
   }
-  if (res.status < 200 || res.status > 299) throw statusError(res.status, res.body.toString('utf8'), res.headers, provider);
+  if (res.status < 200 || res.status > 299)
+    throw statusError(res.status, res.body.toString('utf8'), res.headers, provider);
   return parseJsonBody(res.body.toString('utf8'), res.headers.get('content-type'), provider);
 }
 

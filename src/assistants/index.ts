@@ -1,7 +1,19 @@
 /** Public surface of the assistants layer. */
 export { createAssistants, type AssistantsOptions } from './assistants.ts';
-export { AssistantError, parseRetryAfter, type AssistantErrorKind, type AssistantErrorReason } from './assistant-error.ts';
-export { createRedisGate, DEFAULT_LIMITS, resolveLimits, type GateCapacity, type ProviderGate, type UpstreamLimits } from './limits.ts';
+export {
+  AssistantError,
+  parseRetryAfter,
+  type AssistantErrorKind,
+  type AssistantErrorReason,
+} from './assistant-error.ts';
+export {
+  createRedisGate,
+  DEFAULT_LIMITS,
+  resolveLimits,
+  type GateCapacity,
+  type ProviderGate,
+  type UpstreamLimits,
+} from './limits.ts';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 export { MAX_ANSWER_BYTES } from './truncate.ts';
 export { resolveCountry, resolveLanguage } from './locales.ts';

@@ -59,12 +59,20 @@ export const DEFAULT_LIMITS: Record<UpstreamKey, { rpm: number; maxInFlight: num
  * else the defaults. An upstream answered by the simulator has no account, so
  * its rate is unlimited unless its `_RPM` is set (the scale bench sets it).
  */
-export function resolveLimits(config: Pick<Config, 'assistants' | 'providerLimits'>): Record<UpstreamKey, UpstreamLimits> {
+export function resolveLimits(
+  config: Pick<Config, 'assistants' | 'providerLimits'>,
+): Record<UpstreamKey, UpstreamLimits> {
   return Object.fromEntries(
     UPSTREAMS.map((u) => {
       const set = config.providerLimits[u];
       const live = targetKind(config.assistants, u) === 'api';
-      return [u, { rpm: set.rpm ?? (live ? DEFAULT_LIMITS[u].rpm : null), maxInFlight: set.maxInFlight ?? config.assistants.concurrency ?? DEFAULT_LIMITS[u].maxInFlight }];
+      return [
+        u,
+        {
+          rpm: set.rpm ?? (live ? DEFAULT_LIMITS[u].rpm : null),
+          maxInFlight: set.maxInFlight ?? config.assistants.concurrency ?? DEFAULT_LIMITS[u].maxInFlight,
+        },
+      ];
     }),
   ) as Record<UpstreamKey, UpstreamLimits>;
 }
@@ -153,14 +161,21 @@ export async function readGateState(
 ): Promise<Record<UpstreamKey, { inFlight: number; rpm: number | null }>> {
   const now = Date.now();
   const multi = redis.multi();
-  for (const u of UPSTREAMS) multi.zcount(gateKey(prefix, u, 'inflight'), `(${now}`, '+inf').get(gateKey(prefix, u, 'rate'));
+  for (const u of UPSTREAMS)
+    multi.zcount(gateKey(prefix, u, 'inflight'), `(${now}`, '+inf').get(gateKey(prefix, u, 'rate'));
   const replies = (await multi.exec()) ?? [];
   return Object.fromEntries(
     UPSTREAMS.map((u, i) => {
       const inFlight = Number(replies[2 * i]?.[1] ?? 0);
       const rate = replies[2 * i + 1]?.[1];
       const limit = limits[u].rpm;
-      return [u, { inFlight, rpm: limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate)) }];
+      return [
+        u,
+        {
+          inFlight,
+          rpm: limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate)),
+        },
+      ];
     }),
   ) as Record<UpstreamKey, { inFlight: number; rpm: number | null }>;
 }
@@ -173,7 +188,10 @@ export async function readGateState(
  * expired members in one MULTI: no holder is over the cap when it checks,
  * since a member that finds the set full removes itself again).
  */
-export function createRedisGate(redis: Redis, options: RedisGateOptions): ProviderGate & { effectiveRpm(upstream: UpstreamKey): Promise<number | null> } {
+export function createRedisGate(
+  redis: Redis,
+  options: RedisGateOptions,
+): ProviderGate & { effectiveRpm(upstream: UpstreamKey): Promise<number | null> } {
   const leaseMs = options.leaseMs ?? 15_000;
   const refreshMs = options.refreshMs ?? 250;
   const maxPauseMs = options.maxPauseMs ?? 60_000;
@@ -186,7 +204,8 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
 
   const sharedOf = (u: UpstreamKey): Shared => {
     let s = shared.get(u);
-    if (!s) shared.set(u, (s = { rate: options.limits[u].rpm, pausedUntil: 0, readAt: 0, reading: null, lastRaise: 0 }));
+    if (!s)
+      shared.set(u, (s = { rate: options.limits[u].rpm, pausedUntil: 0, readAt: 0, reading: null, lastRaise: 0 }));
     return s;
   };
 
@@ -220,7 +239,13 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
       // Every process counts in the same key per window length, whatever rate it read last. Calls that get a point together
       // as a window opens are spread over about its first half (execEvenly) rather than sent at once: a provider refills its
       // bucket continuously, and a whole window's worth at once, soon after the last window's, came back 429 (bench/scale).
-      limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: key(u, `rpm${duration}`), points, duration, execEvenly: true });
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: key(u, `rpm${duration}`),
+        points,
+        duration,
+        execEvenly: true,
+      });
       limiters.set(id, limiter);
     }
     return limiter;
@@ -310,7 +335,11 @@ export function createRedisGate(redis: Redis, options: RedisGateOptions): Provid
   async function free(u: UpstreamKey, held: Held): Promise<void> {
     clearInterval(held.renew);
     queueOf(u).held--;
-    await redis.zrem(key(u, 'inflight'), held.id).catch((err: Error) => log.warn({ err: err.message, upstream: u }, 'could not free an in-flight lease; it expires'));
+    await redis
+      .zrem(key(u, 'inflight'), held.id)
+      .catch((err: Error) =>
+        log.warn({ err: err.message, upstream: u }, 'could not free an in-flight lease; it expires'),
+      );
   }
 
   /**

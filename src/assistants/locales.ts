@@ -139,7 +139,9 @@ for (const [name, code] of Object.entries(COUNTRIES)) {
       name.replace(/\b\w/g, (c) => c.toUpperCase()),
     );
 }
-const LANGUAGE_NAMES = new Map(Object.entries(LANGUAGES).map(([name, code]) => [code, name.replace(/^\w/, (c) => c.toUpperCase())]));
+const LANGUAGE_NAMES = new Map(
+  Object.entries(LANGUAGES).map(([name, code]) => [code, name.replace(/^\w/, (c) => c.toUpperCase())]),
+);
 
 export interface Locale {
   code: string | null;
@@ -166,7 +168,8 @@ export function resolveLanguage(input: string | null | undefined): Locale {
   const byName = LANGUAGES[raw.toLowerCase()];
   if (byName) return { code: byName, name: LANGUAGE_NAMES.get(byName) ?? raw };
   const primary = raw.toLowerCase().split(/[-_]/)[0] ?? '';
-  if (/^[a-z]{2}$/.test(primary) && LANGUAGE_NAMES.has(primary)) return { code: primary, name: LANGUAGE_NAMES.get(primary) ?? raw };
+  if (/^[a-z]{2}$/.test(primary) && LANGUAGE_NAMES.has(primary))
+    return { code: primary, name: LANGUAGE_NAMES.get(primary) ?? raw };
   return { code: null, name: raw };
 }
 

@@ -1,5 +1,12 @@
 import { AssistantError } from './assistant-error.ts';
-import { credentialFor, findModel, isProviderKey, providerEntry, type ModelEntry, type ProviderKey } from './catalog.ts';
+import {
+  credentialFor,
+  findModel,
+  isProviderKey,
+  providerEntry,
+  type ModelEntry,
+  type ProviderKey,
+} from './catalog.ts';
 import { resolveCountry, resolveLanguage } from './locales.ts';
 import type { AskRequest, ResolvedAsk, UpstreamKey } from './types.ts';
 

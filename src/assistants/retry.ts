@@ -16,7 +16,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1000, maxRetryAfterMs: 60_000 };
 
-export function backoffDelay(policy: RetryPolicy, failedAttempt: number, error: AssistantError, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: RetryPolicy,
+  failedAttempt: number,
+  error: AssistantError,
+  random: () => number = Math.random,
+): number {
   const exponential = policy.baseDelayMs * 2 ** (failedAttempt - 1);
   const jittered = exponential * (1 + 0.25 * random());
   if (error.retryAfterMs !== null) return Math.min(Math.max(error.retryAfterMs, 0), policy.maxRetryAfterMs);
@@ -58,7 +63,10 @@ export async function withRetry<T>(
         throw error;
       }
       const delay = backoffDelay(ctx.policy, n, error, ctx.random);
-      ctx.logger.warn({ attempt: n, delayMs: delay, reason: error.reason, status: error.status }, 'assistant call failed, retrying');
+      ctx.logger.warn(
+        { attempt: n, delayMs: delay, reason: error.reason, status: error.status },
+        'assistant call failed, retrying',
+      );
       await sleep(delay, ctx.signal);
     }
   }

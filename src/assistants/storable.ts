@@ -29,7 +29,11 @@ export function storableAnswer(parsed: ParsedAnswer): ParsedAnswer {
       ...(c.citedText === undefined ? {} : { citedText: storableText(c.citedText) }),
     })),
     searches: parsed.searches.map(storableText),
-    sources: parsed.sources.map((s) => ({ url: storableText(s.url), title: storableText(s.title), domain: storableText(s.domain) })),
+    sources: parsed.sources.map((s) => ({
+      url: storableText(s.url),
+      title: storableText(s.title),
+      domain: storableText(s.domain),
+    })),
   };
 }
 
@@ -41,4 +45,5 @@ export function storableAnswer(parsed: ParsedAnswer): ParsedAnswer {
  */
 const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
 
-export const storableJson = (json: string): string => (json.includes('\\u') ? json.replace(UNSTORABLE_ESCAPE, '$1\\ufffd') : json);
+export const storableJson = (json: string): string =>
+  json.includes('\\u') ? json.replace(UNSTORABLE_ESCAPE, '$1\\ufffd') : json;

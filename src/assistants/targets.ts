@@ -58,5 +58,10 @@ export function resolveTarget(config: Config['assistants'], upstream: UpstreamKe
     const baseUrl = (cred.baseUrl ?? REAL_BASE_URL[upstream] ?? '').replace(/\/$/, '');
     if (baseUrl) return { upstream, target, baseUrl, apiKey: cred.apiKey };
   }
-  return { upstream, target: 'simulator', baseUrl: `${config.simulatorUrl.replace(/\/$/, '')}${SIMULATOR_PREFIX[upstream]}`, apiKey: SIMULATOR_API_KEY };
+  return {
+    upstream,
+    target: 'simulator',
+    baseUrl: `${config.simulatorUrl.replace(/\/$/, '')}${SIMULATOR_PREFIX[upstream]}`,
+    apiKey: SIMULATOR_API_KEY,
+  };
 }

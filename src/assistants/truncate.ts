@@ -6,7 +6,11 @@ export const MAX_ANSWER_BYTES = 200 * 1024;
 /** Raw provider JSON past this size is not stored whole. */
 export const MAX_RAW_BYTES = 2 * 1024 * 1024;
 
-export function capAnswer(text: string, citations: Citation[], maxBytes = MAX_ANSWER_BYTES): { text: string; citations: Citation[]; truncated: boolean } {
+export function capAnswer(
+  text: string,
+  citations: Citation[],
+  maxBytes = MAX_ANSWER_BYTES,
+): { text: string; citations: Citation[]; truncated: boolean } {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, citations, truncated: false };
   // Cutting bytes can split a character; drop the replacement character that leaves.
   const cut = Buffer.from(text, 'utf8')
@@ -29,5 +33,7 @@ export function rawJson(raw: unknown, maxBytes = MAX_RAW_BYTES): string {
   // UTF-16 length is at most the UTF-8 size and at least a third of it: count bytes only when it could matter.
   if (json.length * 3 <= maxBytes) return json;
   const size = Buffer.byteLength(json, 'utf8');
-  return size <= maxBytes ? json : JSON.stringify({ omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` });
+  return size <= maxBytes
+    ? json
+    : JSON.stringify({ omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` });
 }

@@ -97,7 +97,8 @@ export interface BatchHandle {
   submittedAt: string;
 }
 
-export type BatchItemResult = { id: string; ok: true; answer: AskResult } | { id: string; ok: false; error: AssistantError };
+export type BatchItemResult =
+  { id: string; ok: true; answer: AskResult } | { id: string; ok: false; error: AssistantError };
 
 export type BatchPoll = { done: false; status: string } | { done: true; status: string; results: BatchItemResult[] };
 
@@ -149,7 +150,10 @@ export interface BatchAdapter {
     | {
         done: true;
         status: string;
-        results: ({ id: string; ok: true; parsed: ParsedAnswer; raw: unknown } | { id: string; ok: false; error: AssistantError })[];
+        results: (
+          | { id: string; ok: true; parsed: ParsedAnswer; raw: unknown }
+          | { id: string; ok: false; error: AssistantError }
+        )[];
       }
   >;
 }

@@ -39,23 +39,34 @@ export const id = z.coerce.number().int().positive().max(MAX_ID);
 export const count = z.coerce.number().int().min(0);
 
 /** Parses argv against the command's flags; `--help` is every command's. */
-export function parseFlags<S extends z.ZodRawShape>(command: Command<S>, argv: string[]): z.output<z.ZodObject<S>> | 'help' {
+export function parseFlags<S extends z.ZodRawShape>(
+  command: Command<S>,
+  argv: string[],
+): z.output<z.ZodObject<S>> | 'help' {
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
-  for (const [name, schema] of Object.entries(command.flags)) options[name] = { type: isBoolean(schema) ? 'boolean' : 'string' };
+  for (const [name, schema] of Object.entries(command.flags))
+    options[name] = { type: isBoolean(schema) ? 'boolean' : 'string' };
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: command.positional !== undefined }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: command.positional !== undefined,
+    }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   if (values.help) return 'help';
   if (command.positional && positionals.length > 0) {
-    if (positionals.length > 1 || values[command.positional] !== undefined) throw new UsageError(`give one ${command.positional} id, as an argument or as --${command.positional}`);
+    if (positionals.length > 1 || values[command.positional] !== undefined)
+      throw new UsageError(`give one ${command.positional} id, as an argument or as --${command.positional}`);
     values[command.positional] = positionals[0];
   }
   const parsed = z.object(command.flags).safeParse(values);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   return parsed.data;
 }
 
@@ -67,8 +78,14 @@ function isBoolean(schema: unknown): boolean {
 
 /** A context for one command: logs to stderr (quieter than info), a small pool, closed when done. */
 export async function withContext<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const [{ closeContext, createContext }, { createLogger }] = await Promise.all([import('../context.ts'), import('../logger.ts')]);
-  const ctx = createContext(config, { role: 'cli', logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }) });
+  const [{ closeContext, createContext }, { createLogger }] = await Promise.all([
+    import('../context.ts'),
+    import('../logger.ts'),
+  ]);
+  const ctx = createContext(config, {
+    role: 'cli',
+    logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }),
+  });
   try {
     return await fn(ctx);
   } finally {

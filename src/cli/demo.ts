@@ -40,7 +40,8 @@ export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Prom
   const site = { id: seed.projectId };
   if (!imported) await requestSitemapImport(ctx, site, seed.userId, 'create');
   if (!checked) await requestCrawlerCheck(ctx, site, seed.userId, 'create');
-  if (!logged) await createImport(ctx, seed.projectId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
+  if (!logged)
+    await createImport(ctx, seed.projectId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
 }
 
 /** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */
@@ -79,7 +80,12 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
 
   let seed: Omit<DemoSeed, 'key'> & { key?: string };
   if (existing) {
-    const site = await db.selectFrom('sites').select('id').where('orgId', '=', existing.orgId).orderBy('id').executeTakeFirst();
+    const site = await db
+      .selectFrom('sites')
+      .select('id')
+      .where('orgId', '=', existing.orgId)
+      .orderBy('id')
+      .executeTakeFirst();
     seed = { orgId: existing.orgId, userId: existing.userId, projectId: site?.id ?? 0, created: false };
     const saved = await fs.readFile(file, 'utf8').then(
       (t) => JSON.parse(t) as { key?: string },
@@ -118,12 +124,19 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     await createEvent(
       ctx,
       siteRow,
-      siteEventCreateSchema.parse({ title: 'Help center relaunch', date: ctx.clock.now().toISOString().slice(0, 10), type: 'site', note: 'New AI answers page' }),
+      siteEventCreateSchema.parse({
+        title: 'Help center relaunch',
+        date: ctx.clock.now().toISOString().slice(0, 10),
+        type: 'site',
+        note: 'New AI answers page',
+      }),
     );
     seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
   }
   if (!seed.key) {
-    seed.key = (await createApiKey(ctx, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })).key;
+    seed.key = (
+      await createApiKey(ctx, { orgId: seed.orgId, userId: seed.userId, name: 'Demo key', role: 'admin' })
+    ).key;
     await fs.mkdir(stateDir, { recursive: true });
     await fs.writeFile(file, `${JSON.stringify({ orgId: seed.orgId, key: seed.key }, null, 2)}\n`, { mode: 0o600 });
   }

@@ -39,7 +39,11 @@ const commandUsage = (c: Command) => `usage: sightline ${c.usage}\n  ${c.summary
 
 function findCommand(argv: string[]): Command | undefined {
   const [three, two] = [argv.slice(0, 3).join(' '), argv.slice(0, 2).join(' ')];
-  return COMMANDS.find((c) => c.name === three) ?? COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === argv[0]);
+  return (
+    COMMANDS.find((c) => c.name === three) ??
+    COMMANDS.find((c) => c.name === two) ??
+    COMMANDS.find((c) => c.name === argv[0])
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -75,7 +79,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`sightline ${command.name}: ${err.message}\n${commandUsage(command)}\n`);
       return 2;
     }
-    const message = err instanceof AppError || err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err));
+    const message =
+      err instanceof AppError || err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err));
     process.stderr.write(`sightline ${command.name}: ${message}\n`);
     return 1;
   }

@@ -10,7 +10,12 @@ const FINAL = ['done', 'failed', 'cancelled'];
  * Operator view of a scan: a live progress bar on stderr (answers, cost,
  * pace, time left) until the scan ends; returns the final scan for stdout.
  */
-export async function watchScan(ctx: AppContext, site: SiteRow, scanId: number | null, out: NodeJS.WriteStream = process.stderr) {
+export async function watchScan(
+  ctx: AppContext,
+  site: SiteRow,
+  scanId: number | null,
+  out: NodeJS.WriteStream = process.stderr,
+) {
   const progress = progressLine(out);
   for (;;) {
     const { run } = await liveScan(ctx, site);

@@ -37,13 +37,20 @@ export async function runStart(config: Config): Promise<void> {
   if (migrated.length) log.info({ migrated }, 'database migrated');
 
   // The demo brand's web site, beside the simulator: the demo project's pages and crawler check read it.
-  const demoSite = await startFixtureSite({ port: config.demoSitePort, routes: demoSiteRoutes() }).catch((err: Error) => {
-    log.warn({ err: err.message, port: config.demoSitePort }, 'demo site not started (DEMO_SITE_PORT in use?); the demo has no pages');
-    return null;
-  });
+  const demoSite = await startFixtureSite({ port: config.demoSitePort, routes: demoSiteRoutes() }).catch(
+    (err: Error) => {
+      log.warn(
+        { err: err.message, port: config.demoSitePort },
+        'demo site not started (DEMO_SITE_PORT in use?); the demo has no pages',
+      );
+      return null;
+    },
+  );
   const ctx = createContext(config, { role: 'cli', logger: log });
   const demo = await seedDemo(ctx, '.sightline');
-  await ensureDemoSiteReads(ctx, demo).catch((err: Error) => log.warn({ err: err.message }, 'demo pages, crawler check and server log not queued'));
+  await ensureDemoSiteReads(ctx, demo).catch((err: Error) =>
+    log.warn({ err: err.message }, 'demo pages, crawler check and server log not queued'),
+  );
 
   const children: { name: string; proc: ChildProcess }[] = [];
   // A simulator we start ourselves answers every provider without a credential.
@@ -56,7 +63,12 @@ export async function runStart(config: Config): Promise<void> {
   // eslint-disable-next-line no-restricted-properties
   const siteFetchMap = [process.env.SITE_FETCH_MAP, demoMap].filter(Boolean).join(',');
   // eslint-disable-next-line no-restricted-properties
-  const env = { ...process.env, SIMULATOR_URL: config.assistants.simulatorUrl, ASSISTANTS: assistantsMode, SITE_FETCH_MAP: siteFetchMap };
+  const env = {
+    ...process.env,
+    SIMULATOR_URL: config.assistants.simulatorUrl,
+    ASSISTANTS: assistantsMode,
+    SITE_FETCH_MAP: siteFetchMap,
+  };
   const run = (name: string, args: string[]) => {
     const proc = spawn(process.execPath, [CLI, ...args], { stdio: 'inherit', env });
     children.push({ name, proc });
@@ -68,8 +80,13 @@ export async function runStart(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const { proc } of children) if (proc.exitCode === null) proc.kill('SIGTERM');
-    const force = setTimeout(() => children.forEach(({ proc }) => proc.exitCode === null && proc.kill('SIGKILL')), 15_000);
-    await Promise.all(children.map(({ proc }) => (proc.exitCode !== null ? null : new Promise((r) => proc.once('exit', r)))));
+    const force = setTimeout(
+      () => children.forEach(({ proc }) => proc.exitCode === null && proc.kill('SIGKILL')),
+      15_000,
+    );
+    await Promise.all(
+      children.map(({ proc }) => (proc.exitCode !== null ? null : new Promise((r) => proc.once('exit', r)))),
+    );
     clearTimeout(force);
     process.exit(code);
   };
@@ -89,7 +106,10 @@ export async function runStart(config: Config): Promise<void> {
 
   const url = config.publicBaseUrl;
   try {
-    await Promise.all([waitForHealth(`${config.assistants.simulatorUrl}/__sim/health`, simulator), waitForHealth(`${url}/healthz`, api)]);
+    await Promise.all([
+      waitForHealth(`${config.assistants.simulatorUrl}/__sim/health`, simulator),
+      waitForHealth(`${url}/healthz`, api),
+    ]);
   } catch (err) {
     log.error({ err: (err as Error).message }, 'start failed');
     await closeContext(ctx);
@@ -115,7 +135,9 @@ export async function runStart(config: Config): Promise<void> {
       `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.projectId})`,
       '',
       `  Try:  ${curl}`,
-      ...(demoScan ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`] : []),
+      ...(demoScan
+        ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`]
+        : []),
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/pages`,
       `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawlers`,

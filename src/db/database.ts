@@ -49,7 +49,12 @@ export function createDb(databaseUrl: string, options: { max?: number; statement
  * connection instead of on every call. Only for hot paths whose SQL is fixed,
  * since each name holds a plan on every pooled connection.
  */
-export async function preparedQuery<Row extends object>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
+export async function preparedQuery<Row extends object>(
+  db: Db,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) throw new Error('preparedQuery needs a Db made by createDb');
   const result = await pool.query<Row>({ name, text, values });

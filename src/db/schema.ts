@@ -733,8 +733,16 @@ export interface TrafficStatusPageJson {
 export interface TrafficPeriodTotalsTable extends PeriodKey {
   pages: number;
   statusPages: ColumnType<TrafficStatusPageJson[], string, string>;
-  referralAssistants: ColumnType<{ assistant: string; visits: number; pages: { path: string; url: string; visits: number }[] }[], string, string>;
-  referralPages: ColumnType<{ path: string; url: string; visits: number; assistants: { assistant: string; visits: number }[] }[], string, string>;
+  referralAssistants: ColumnType<
+    { assistant: string; visits: number; pages: { path: string; url: string; visits: number }[] }[],
+    string,
+    string
+  >;
+  referralPages: ColumnType<
+    { path: string; url: string; visits: number; assistants: { assistant: string; visits: number }[] }[],
+    string,
+    string
+  >;
 }
 
 export interface TrafficSaltsTable {

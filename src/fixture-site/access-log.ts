@@ -53,13 +53,41 @@ const BOTS: [string, number, string][] = [
     80,
     '66.249.66',
   ],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36', 40, '40.77.167'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', 35, '198.51.100'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', 25, '203.0.113'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)', 15, '198.51.100'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)', 12, '198.51.100'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)', 10, '203.0.113'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)', 4, '203.0.113'],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36',
+    40,
+    '40.77.167',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+    35,
+    '198.51.100',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+    25,
+    '203.0.113',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
+    15,
+    '198.51.100',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)',
+    12,
+    '198.51.100',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+    10,
+    '203.0.113',
+  ],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)',
+    4,
+    '203.0.113',
+  ],
   [
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
     8,
@@ -71,9 +99,17 @@ const BOTS: [string, number, string][] = [
     '52.70.240',
   ],
   ['meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 6, '57.141.0'],
-  ['Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)', 5, '110.249.201'],
+  [
+    'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
+    5,
+    '110.249.201',
+  ],
   ['CCBot/2.0 (https://commoncrawl.org/faq/)', 3, '18.97.9'],
-  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)', 3, '203.0.113'],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
+    3,
+    '203.0.113',
+  ],
   ['DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)', 2, '20.191.45'],
   ['Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 60, '5.39.1'],
   ['Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)', 45, '185.191.171'],
@@ -169,7 +205,8 @@ export function* accessLog(options: AccessLogOptions, blockLines = 10_000): Gene
     }
     const s = rnd();
     const status = s < 0.9 ? 200 : s < 0.95 ? 304 : s < 0.98 ? 404 : s < 0.99 ? 301 : s < 0.997 ? 500 : 503;
-    const bytes = status === 200 ? 2000 + Math.floor(rnd() * 60_000) : status === 304 ? 0 : 150 + Math.floor(rnd() * 400);
+    const bytes =
+      status === 200 ? 2000 + Math.floor(rnd() * 60_000) : status === 304 ? 0 : 150 + Math.floor(rnd() * 400);
     block.push(`${ip} - - [${time}] "GET ${path} HTTP/1.1" ${status} ${bytes} "${referer}" "${ua}"\n`);
     if (block.length >= blockLines) {
       yield block.join('');

@@ -54,7 +54,16 @@ const DAY_MS = 86_400_000;
 /** The demo site's access log: the fourteen days up to `now`, people and crawlers on its pages (most visited first). */
 export function demoAccessLog(now: number): Buffer {
   const paths = [...PAGES, ...BLOG].map(([path]) => path);
-  const blocks = [...accessLog({ pages: paths, host: 'www.brightdesk.com', from: now - 14 * DAY_MS, to: now - 60_000, lines: DEMO_LOG_LINES, seed: 2026 })];
+  const blocks = [
+    ...accessLog({
+      pages: paths,
+      host: 'www.brightdesk.com',
+      from: now - 14 * DAY_MS,
+      to: now - 60_000,
+      lines: DEMO_LOG_LINES,
+      seed: 2026,
+    }),
+  ];
   return gzipSync(blocks.join(''));
 }
 
@@ -96,6 +105,8 @@ export function demoSiteRoutes(now: number = Date.now()): Record<string, Fixture
       `- [Getting started](${ORIGIN}/docs/getting-started)`,
       '',
     ].join('\n'),
-    ...Object.fromEntries([...PAGES, ...BLOG].map(([path, title]) => [path, { body: page(title), type: 'text/html; charset=utf-8' }])),
+    ...Object.fromEntries(
+      [...PAGES, ...BLOG].map(([path, title]) => [path, { body: page(title), type: 'text/html; charset=utf-8' }]),
+    ),
   };
 }

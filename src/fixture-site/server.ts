@@ -39,19 +39,28 @@ function typeOf(path: string): string {
   return 'text/html; charset=utf-8';
 }
 
-export async function startFixtureSite(options: { port?: number; host?: string; routes?: Record<string, FixtureRoute | string> } = {}): Promise<FixtureSite> {
+export async function startFixtureSite(
+  options: { port?: number; host?: string; routes?: Record<string, FixtureRoute | string> } = {},
+): Promise<FixtureSite> {
   const routes = new Map<string, FixtureRoute>();
-  const set = (path: string, route: FixtureRoute | string) => routes.set(path, typeof route === 'string' ? { body: route } : route);
+  const set = (path: string, route: FixtureRoute | string) =>
+    routes.set(path, typeof route === 'string' ? { body: route } : route);
   for (const [path, route] of Object.entries(options.routes ?? {})) set(path, route);
   const requests: FixtureSite['requests'] = [];
   const sockets = new Set<Socket>();
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture.local');
-    requests.push({ path: `${url.pathname}${url.search}`, host: req.headers.host ?? '', userAgent: req.headers['user-agent'] ?? '' });
+    requests.push({
+      path: `${url.pathname}${url.search}`,
+      host: req.headers.host ?? '',
+      userAgent: req.headers['user-agent'] ?? '',
+    });
     const route = routes.get(`${url.pathname}${url.search}`) ?? routes.get(url.pathname);
     if (!route) {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+      res
+        .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
       return;
     }
     if (route.handle) return route.handle(req, res);

@@ -44,9 +44,14 @@ const HEADERS = {
 /** A 401 that asks a browser for Basic credentials, so an operator can open the dashboard by typing the token. */
 class OperatorTokenRequired extends AppError {
   constructor() {
-    super(401, 'The queue dashboard needs the operator token (OPERATOR_TOKEN), as a Bearer token or the password of Basic auth', null, {
-      'WWW-Authenticate': 'Basic realm="Sightline operators", charset="UTF-8"',
-    });
+    super(
+      401,
+      'The queue dashboard needs the operator token (OPERATOR_TOKEN), as a Bearer token or the password of Basic auth',
+      null,
+      {
+        'WWW-Authenticate': 'Basic realm="Sightline operators", charset="UTF-8"',
+      },
+    );
   }
 }
 
@@ -93,17 +98,26 @@ export function adminQueues(ctx: AppContext): AdminQueues | null {
   let board: Promise<QueueBoard> | null = null;
 
   const loadBoard = async (): Promise<QueueBoard> => {
-    const [{ createBullBoard }, { BullMQAdapter }] = await Promise.all([import('@bull-board/api'), import('@bull-board/api/bullMQAdapter')]);
+    const [{ createBullBoard }, { BullMQAdapter }] = await Promise.all([
+      import('@bull-board/api'),
+      import('@bull-board/api/bullMQAdapter'),
+    ]);
     const adapter = new QueueBoard(ADMIN_QUEUES_PATH, HEADERS);
     createBullBoard({
-      queues: (await ctx.jobs.queueNames()).map((name) => new BullMQAdapter(ctx.jobs.queue(name), { readOnlyMode: false, allowRetries: true, prefix: '' })),
+      queues: (await ctx.jobs.queueNames()).map(
+        (name) => new BullMQAdapter(ctx.jobs.queue(name), { readOnlyMode: false, allowRetries: true, prefix: '' }),
+      ),
       serverAdapter: adapter,
       options: {
         uiConfig: { boardTitle: 'Sightline queues', hideDocsLink: true },
         handlerHooks: {
           before: ({ method, route }) =>
             REFUSED_ACTIONS.has(`${method} ${route}`)
-              ? { allow: false, status: 403, message: 'Not from the dashboard: jobs are queued by the API, and queues are never emptied by hand' }
+              ? {
+                  allow: false,
+                  status: 403,
+                  message: 'Not from the dashboard: jobs are queued by the API, and queues are never emptied by hand',
+                }
               : { allow: true },
         },
       },
@@ -112,21 +126,29 @@ export function adminQueues(ctx: AppContext): AdminQueues | null {
   };
 
   return {
-    owns: (target) => target === ADMIN_QUEUES_PATH || target.startsWith(`${ADMIN_QUEUES_PATH}/`) || target.startsWith(`${ADMIN_QUEUES_PATH}?`),
+    owns: (target) =>
+      target === ADMIN_QUEUES_PATH ||
+      target.startsWith(`${ADMIN_QUEUES_PATH}/`) ||
+      target.startsWith(`${ADMIN_QUEUES_PATH}?`),
     async handle(req, res, requestId) {
       const presented = presentedToken(req);
       if (presented === null || !timingSafeEqual(digest(presented), expected)) {
         throw new OperatorTokenRequired();
       }
       const method = (req.method ?? 'GET').toUpperCase();
-      if (method !== 'GET' && method !== 'HEAD' && !fromOwnOrigin(req)) throw new ForbiddenError('Changes to the queues are accepted from the dashboard itself only');
+      if (method !== 'GET' && method !== 'HEAD' && !fromOwnOrigin(req))
+        throw new ForbiddenError('Changes to the queues are accepted from the dashboard itself only');
       const target = req.url ?? ADMIN_QUEUES_PATH;
       const queryAt = target.indexOf('?');
       const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
       const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
       // The page's relative links resolve against the base with its trailing slash.
       if (pathname === ADMIN_QUEUES_PATH && method === 'GET') {
-        res.writeHead(308, { ...HEADERS, 'X-Request-Id': requestId, Location: `${ADMIN_QUEUES_PATH}/${queryAt < 0 ? '' : target.slice(queryAt)}` });
+        res.writeHead(308, {
+          ...HEADERS,
+          'X-Request-Id': requestId,
+          Location: `${ADMIN_QUEUES_PATH}/${queryAt < 0 ? '' : target.slice(queryAt)}`,
+        });
         res.end();
         return;
       }

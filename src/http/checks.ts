@@ -18,7 +18,12 @@ import { isSitePath, type Route } from './route.ts';
  * must reach the route's lowest role (403). Answers the site of a
  * `/projects/:id` route.
  */
-export async function authorize(ctx: AppContext, route: Route, principal: Principal, ids: Record<string, number>): Promise<SiteRow | null> {
+export async function authorize(
+  ctx: AppContext,
+  route: Route,
+  principal: Principal,
+  ids: Record<string, number>,
+): Promise<SiteRow | null> {
   checkWorkspace(principal, ids);
   const site = needsSite(route, ids) ? await findSite(ctx.db, principal.org.id, ids.id!) : null;
   checkRole(route, principal);
@@ -32,7 +37,8 @@ export function needsSite(route: Route, ids: Record<string, number>): boolean {
 
 /** `:orgId` must be the key's workspace (404 otherwise). */
 export function checkWorkspace(principal: Principal, ids: Record<string, number>): void {
-  if (ids.orgId !== undefined && ids.orgId !== principal.org.id) throw new NotFoundError(`No workspace with id ${ids.orgId}`);
+  if (ids.orgId !== undefined && ids.orgId !== principal.org.id)
+    throw new NotFoundError(`No workspace with id ${ids.orgId}`);
 }
 
 /** The key's role must reach the route's lowest role (403). */
@@ -48,7 +54,8 @@ export function refuseUnservedFields(route: Route, body: unknown, served: string
   if (!route.variantFields || typeof body !== 'object' || body === null) return;
   const fields: Record<string, string> = {};
   for (const [field, variant] of Object.entries(route.variantFields)) {
-    if (variant && !served.includes(variant) && (body as Record<string, unknown>)[field] !== undefined) fields[field] = `${field} is not available on this deployment`;
+    if (variant && !served.includes(variant) && (body as Record<string, unknown>)[field] !== undefined)
+      fields[field] = `${field} is not available on this deployment`;
   }
   if (Object.keys(fields).length) throw new ValidationError(fields);
 }

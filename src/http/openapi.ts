@@ -30,7 +30,9 @@ let components: Record<string, JsonSchema> | null = null;
 /** Every named response schema (src/domain/<feature>/responses.ts), referring to each other by `$ref`. */
 function namedSchemas(): Record<string, JsonSchema> {
   if (components) return components;
-  const { schemas } = z.toJSONSchema(responseSchemas, { ...options, uri: ref }) as { schemas: Record<string, JsonSchema> };
+  const { schemas } = z.toJSONSchema(responseSchemas, { ...options, uri: ref }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;
     delete schema.$id;
@@ -40,13 +42,18 @@ function namedSchemas(): Record<string, JsonSchema> {
 
 function schemaRef(schema: z.ZodType, where: string): JsonSchema {
   const meta = responseSchemas.get(schema);
-  if (!meta) throw new Error(`The response schema of ${where} has no name: declare it with named() in src/domain/<feature>/responses.ts`);
+  if (!meta)
+    throw new Error(
+      `The response schema of ${where} has no name: declare it with named() in src/domain/<feature>/responses.ts`,
+    );
   return { $ref: ref(meta.id) };
 }
 
 const errorContent = { 'application/json': { schema: schemaRef(errorEnvelope, 'the error envelope') } };
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+};
 
 function refusal(status: number, description: string): JsonSchema {
   return { description, content: errorContent, ...(status === 429 && { headers: RETRY_AFTER }) };
@@ -55,25 +62,36 @@ function refusal(status: number, description: string): JsonSchema {
 function response(status: number, spec: ResponseSpec, where: string): JsonSchema {
   if (typeof spec === 'string') return refusal(status, spec);
   if (spec instanceof z.ZodType) {
-    return { description: responseSchemas.get(spec)?.description ?? 'OK', content: { 'application/json': { schema: schemaRef(spec, where) } } };
+    return {
+      description: responseSchemas.get(spec)?.description ?? 'OK',
+      content: { 'application/json': { schema: schemaRef(spec, where) } },
+    };
   }
   if (!spec.contentType) return { description: spec.description };
-  const unnamed = spec.contentType === 'application/json' ? { type: 'object', additionalProperties: true } : { type: 'string' };
-  return { description: spec.description, content: { [spec.contentType]: { schema: spec.schema ? schemaRef(spec.schema, where) : unnamed } } };
+  const unnamed =
+    spec.contentType === 'application/json' ? { type: 'object', additionalProperties: true } : { type: 'string' };
+  return {
+    description: spec.description,
+    content: { [spec.contentType]: { schema: spec.schema ? schemaRef(spec.schema, where) : unnamed } },
+  };
 }
 
 /** The refusals a route can answer whatever it does, from what it takes: a key, path ids, a body, a query. */
 function sharedRefusals(route: Route, hasParams: boolean): Record<string, string> {
   const out: Record<string, string> = {};
-  if (route.body) out[400] = 'Malformed JSON, or the request cannot be carried out (a limit is reached...: the message says why)';
+  if (route.body)
+    out[400] = 'Malformed JSON, or the request cannot be carried out (a limit is reached...: the message says why)';
   if (route.access !== 'public') out[401] = 'No key, a malformed key or a revoked key';
   if (route.access === 'member' || route.access === 'admin') out[403] = `The key’s access is below ${route.access}`;
   if (hasParams) out[404] = 'Not found, or it belongs to another workspace';
   if (route.body) {
     out[413] = 'Body over 4 MB';
-    out[415] = route.rawBody ? `Body neither JSON nor ${route.rawBody.contentType}` : 'Body without a JSON content type';
+    out[415] = route.rawBody
+      ? `Body neither JSON nor ${route.rawBody.contentType}`
+      : 'Body without a JSON content type';
   }
-  if (route.body || route.query) out[422] = `Validation failed; \`fields\` names each wrong ${route.body ? 'field' : 'query parameter'}`;
+  if (route.body || route.query)
+    out[422] = `Validation failed; \`fields\` names each wrong ${route.body ? 'field' : 'query parameter'}`;
   return out;
 }
 
@@ -108,11 +126,20 @@ function reachableSchemas(from: unknown, all: Record<string, JsonSchema>): Recor
 }
 
 const WEBHOOK_HEADERS = [
-  { name: 'webhook-id', description: 'The event’s id: the same on every retry and replay, so receivers can drop repeats', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', description: 'When this attempt was sent, in seconds since the epoch', schema: { type: 'string' } },
+  {
+    name: 'webhook-id',
+    description: 'The event’s id: the same on every retry and replay, so receivers can drop repeats',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'When this attempt was sent, in seconds since the epoch',
+    schema: { type: 'string' },
+  },
   {
     name: 'webhook-signature',
-    description: '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the secret’s key, one per valid secret, space-separated (Standard Webhooks)',
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the secret’s key, one per valid secret, space-separated (Standard Webhooks)',
     schema: { type: 'string' },
   },
 ].map((h) => ({ ...h, in: 'header', required: true }));
@@ -134,7 +161,10 @@ function webhookOperations(): Record<string, unknown> {
           // Receivers check the signature headers, not a bearer key.
           security: [],
           parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: schemaRef(EVENT_BODIES[type], `the ${type} event`) } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef(EVENT_BODIES[type], `the ${type} event`) } },
+          },
           responses: {
             '200': { description: 'Delivered (any 2xx)' },
             '410': { description: 'Gone: the webhook is disabled at once' },
@@ -156,7 +186,8 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
       name: m[1],
       in: 'path',
       required: true,
-      schema: m[1] === 'token' || m[1] === 'rest' ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: MAX_ID },
+      schema:
+        m[1] === 'token' || m[1] === 'rest' ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: MAX_ID },
     }));
     const hasParams = parameters.length > 0;
     if (route.query) {
@@ -167,8 +198,10 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     }
     // What the route declares (its own wording of a refusal wins), then the refusals every such route shares.
     const responses: Record<string, unknown> = {};
-    for (const [status, spec] of Object.entries(route.responses ?? { 200: { description: 'OK' } })) responses[status] = response(Number(status), spec, key);
-    for (const [status, description] of Object.entries(sharedRefusals(route, hasParams))) responses[status] ??= refusal(Number(status), description);
+    for (const [status, spec] of Object.entries(route.responses ?? { 200: { description: 'OK' } }))
+      responses[status] = response(Number(status), spec, key);
+    for (const [status, description] of Object.entries(sharedRefusals(route, hasParams)))
+      responses[status] ??= refusal(Number(status), description);
     responses.default = refusal(500, 'Unexpected error (500), or PostgreSQL or Redis unavailable (503)');
     const operationId = route.operationId ?? derivedOperationId(route.method, path);
     const tag = route.tag ?? 'System';
@@ -177,7 +210,11 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
       operationId,
       tags: [tag],
       parameters,
-      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b)))),
+      responses: Object.fromEntries(
+        Object.entries(responses).sort(([a], [b]) =>
+          a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b),
+        ),
+      ),
       'x-access': route.access,
       ...(route.variant && { 'x-variant': route.variant }),
       security: route.access === 'public' ? [] : [{ bearer: [] }],
@@ -189,14 +226,21 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
         required: !route.body.safeParse({}).success,
         content: {
           'application/json': media,
-          ...(route.rawBody && { [route.rawBody.contentType]: { schema: { type: 'string', format: 'binary', description: route.rawBody.description } } }),
+          ...(route.rawBody && {
+            [route.rawBody.contentType]: {
+              schema: { type: 'string', format: 'binary', description: route.rawBody.description },
+            },
+          }),
         },
       };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = op;
   }
   const webhooks = webhookOperations();
-  const used = new Set([...Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)), 'Webhooks']);
+  const used = new Set([
+    ...Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)),
+    'Webhooks',
+  ]);
   return {
     openapi: '3.1.0',
     info: {
@@ -210,7 +254,9 @@ export function buildOpenApi(routes: Route[], options: { version: string; server
     servers: [{ url: options.serverUrl }],
     tags: TAGS.filter((t) => used.has(t.name)).map((t) => ({ name: t.name, description: t.description })),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key, `slk_` + 40 characters' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key, `slk_` + 40 characters' },
+      },
       schemas: reachableSchemas({ paths, webhooks }, namedSchemas()),
     },
     paths,

@@ -3,7 +3,14 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { AppControllerRoute, AppViewRoute, BullBoardQueues, ControllerHandlerReturnType, IServerAdapter, UIConfig } from '@bull-board/api/typings/app';
+import type {
+  AppControllerRoute,
+  AppViewRoute,
+  BullBoardQueues,
+  ControllerHandlerReturnType,
+  IServerAdapter,
+  UIConfig,
+} from '@bull-board/api/typings/app';
 import FindMyWay from 'find-my-way';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { readRawBody } from './body.ts';
@@ -31,7 +38,12 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, query: URLSearchParams) => Promise<void>;
+type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string | undefined>,
+  query: URLSearchParams,
+) => Promise<void>;
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -42,7 +54,12 @@ function sendJsonBody(res: ServerResponse, status: number, body: unknown, header
     return;
   }
   const payload = JSON.stringify(body ?? null);
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    'Cache-Control': 'no-store',
+  });
   res.end(payload);
 }
 
@@ -73,7 +90,10 @@ export class QueueBoard implements IServerAdapter {
   private queues: BullBoardQueues = new Map();
   private uiConfig: UIConfig = {};
   private viewsPath = '';
-  private errorHandler: (error: Error) => ControllerHandlerReturnType = (error) => ({ status: 500, body: { error: error.message } });
+  private errorHandler: (error: Error) => ControllerHandlerReturnType = (error) => ({
+    status: 500,
+    body: { error: error.message },
+  });
 
   /** `headers` go on every response (security headers, the request id). */
   constructor(basePath: string, headers: Record<string, string> = {}) {
@@ -136,7 +156,12 @@ export class QueueBoard implements IServerAdapter {
           // `<%-` is raw: bull-board passes the UI config already JSON-encoded with < and > escaped.
           return kind === '-' ? value : escapeHtml(value);
         });
-        res.writeHead(200, { ...this.headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+        res.writeHead(200, {
+          ...this.headers,
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': Buffer.byteLength(html),
+          'Cache-Control': 'no-store',
+        });
         res.end(html);
       });
     }
@@ -154,8 +179,16 @@ export class QueueBoard implements IServerAdapter {
             try {
               const headers: Record<string, string | undefined> = {};
               for (const [name, value] of Object.entries(req.headers))
-                if (name !== 'authorization' && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(', ') : value;
-              reply = await route.handler({ queues: this.queues, uiConfig: this.uiConfig, query: queryObject(query), params, body, headers });
+                if (name !== 'authorization' && name !== 'cookie')
+                  headers[name] = Array.isArray(value) ? value.join(', ') : value;
+              reply = await route.handler({
+                queues: this.queues,
+                uiConfig: this.uiConfig,
+                query: queryObject(query),
+                params,
+                body,
+                headers,
+              });
             } catch (err) {
               reply = this.errorHandler(err as Error);
             }
@@ -174,7 +207,10 @@ export class QueueBoard implements IServerAdapter {
   /** Serves a path under the board's base (`/`, `/api/queues`, `/static/...`); throws NotFoundError when nothing matches. */
   async handle(req: IncomingMessage, res: ServerResponse, subPath: string, query: URLSearchParams): Promise<void> {
     const match = this.router.find((req.method ?? 'GET').toUpperCase() as FindMyWay.HTTPMethod, subPath || '/');
-    if (!match) throw new NotFoundError(`No page at ${this.basePath}${subPath.length > 200 ? `${subPath.slice(0, 200)}...` : subPath}`);
+    if (!match)
+      throw new NotFoundError(
+        `No page at ${this.basePath}${subPath.length > 200 ? `${subPath.slice(0, 200)}...` : subPath}`,
+      );
     await (match.store as Handler)(req, res, match.params, query);
   }
 }

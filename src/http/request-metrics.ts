@@ -68,7 +68,12 @@ export function registerRequestMetrics(registry: Registry, buckets: readonly num
     if (!byMethod) byStatus.set(status, (byMethod = new Map()));
     let entry = byMethod.get(method);
     if (!entry) {
-      entry = { labels: { method, route, status: String(status) }, count: 0, sum: 0, perBucket: upperBounds.map(() => 0) };
+      entry = {
+        labels: { method, route, status: String(status) },
+        count: 0,
+        sum: 0,
+        perBucket: upperBounds.map(() => 0),
+      };
       byMethod.set(method, entry);
       ordered.push(entry);
     }
@@ -89,7 +94,11 @@ export function registerRequestMetrics(registry: Registry, buckets: readonly num
     get: () => Promise.resolve(counterData()),
     reset,
   };
-  const counterData = (): MetricData => ({ ...requests, type: 'counter', values: ordered.map((e) => ({ labels: e.labels, value: e.count })) });
+  const counterData = (): MetricData => ({
+    ...requests,
+    type: 'counter',
+    values: ordered.map((e) => ({ labels: e.labels, value: e.count })),
+  });
 
   const duration: RegistryMetric = {
     name: 'http_request_duration_seconds',
@@ -103,8 +112,16 @@ export function registerRequestMetrics(registry: Registry, buckets: readonly num
   /** As prom-client's Histogram: per label set, cumulative buckets, then +Inf, _sum and _count; `get` merges the labels into each value ("splayed"). */
   function histogramData(splayed: boolean): MetricData {
     const values: MetricValue[] = [];
-    const value = (le: Record<string, string | number>, v: number, metricName: string, labels: Labels, exemplar?: null): MetricValue =>
-      splayed ? { labels: { ...le, ...labels }, value: v, metricName, exemplar } : { labels: le, sharedLabels: labels, value: v, metricName, exemplar };
+    const value = (
+      le: Record<string, string | number>,
+      v: number,
+      metricName: string,
+      labels: Labels,
+      exemplar?: null,
+    ): MetricValue =>
+      splayed
+        ? { labels: { ...le, ...labels }, value: v, metricName, exemplar }
+        : { labels: le, sharedLabels: labels, value: v, metricName, exemplar };
     for (const e of ordered) {
       let acc = 0;
       for (let i = 0; i < upperBounds.length; i++) {

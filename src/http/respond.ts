@@ -12,7 +12,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * log). It is written with the other headers in one writeHead: a header set
  * beforehand sends Node's writeHead down a slower path (bench/http).
  */
-export function sendJson(res: ServerResponse, requestId: string, status: number, body: unknown, headers?: Record<string, string>): void {
+export function sendJson(
+  res: ServerResponse,
+  requestId: string,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): void {
   const payload = JSON.stringify(body);
   const length = Buffer.byteLength(payload);
   // Without a route's own headers, no object is spread.

@@ -64,7 +64,11 @@ type ReplyOf<S> = S extends z.ZodType
 export type HandlerReply<R> = R extends Responses ? ReplyOf<R[keyof R]> : Reply;
 
 /** The `:name` parameters of a path, as a union. */
-type PathParams<P extends string> = P extends `${string}:${infer Param}/${infer Rest}` ? Param | PathParams<`/${Rest}`> : P extends `${string}:${infer Param}` ? Param : never;
+type PathParams<P extends string> = P extends `${string}:${infer Param}/${infer Rest}`
+  ? Param | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Param}`
+    ? Param
+    : never;
 type IdParam<S> = S extends 'id' | `${string}Id` ? S : never;
 
 /** Numeric path ids (`id`, `orgId`, `...Id`) of a path, checked by the server to be positive 32-bit integers. */

@@ -62,7 +62,10 @@ function parseIds(params: Record<string, string | undefined>): Record<string, nu
     if (!ID_PARAM.test(name) || value === undefined) continue;
     const n = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
     // A malformed id names nothing, the same answer as an unknown one.
-    if (!(n <= MAX_ID)) throw new NotFoundError(`No ${name === 'id' ? 'project' : name.replace(/Id$/, '')} with id ${value.length > 40 ? `${value.slice(0, 40)}...` : value}`);
+    if (!(n <= MAX_ID))
+      throw new NotFoundError(
+        `No ${name === 'id' ? 'project' : name.replace(/Id$/, '')} with id ${value.length > 40 ? `${value.slice(0, 40)}...` : value}`,
+      );
     ids[name] = n;
   }
   return ids;
@@ -96,7 +99,9 @@ function routeLogPath(template: string, params: Record<string, string | undefine
  */
 function sanitisedLogPath(path: string, words: ReadonlySet<string>): string {
   const segments = path.split('/').slice(1);
-  const shown = segments.slice(0, LOGGED_SEGMENTS).map((segment) => (segment === '' || words.has(segment) || NUMERIC_SEGMENT.test(segment) ? segment : '*'));
+  const shown = segments
+    .slice(0, LOGGED_SEGMENTS)
+    .map((segment) => (segment === '' || words.has(segment) || NUMERIC_SEGMENT.test(segment) ? segment : '*'));
   return `/${shown.join('/')}${segments.length > LOGGED_SEGMENTS ? '/...' : ''}`;
 }
 
@@ -176,7 +181,8 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
   for (const route of routes(metrics)) {
     if (route.variant && !ctx.config.apiVariant.includes(route.variant)) continue;
     router.on(route.method, route.path, () => undefined, route);
-    for (const segment of route.path.split('/')) if (segment && !segment.startsWith(':') && segment !== '*') pathWords.add(segment);
+    for (const segment of route.path.split('/'))
+      if (segment && !segment.startsWith(':') && segment !== '*') pathWords.add(segment);
   }
 
   /**
@@ -192,7 +198,9 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       res.logPath = sanitisedLogPath(target.path, pathWords);
       const allow = METHODS.filter((m) => router.find(m, target.routable));
       if (allow.length) throw new MethodNotAllowedError(allow);
-      throw new NotFoundError(`No endpoint at ${method} ${target.path.length > 200 ? `${target.path.slice(0, 200)}...` : target.path}`);
+      throw new NotFoundError(
+        `No endpoint at ${method} ${target.path.length > 200 ? `${target.path.slice(0, 200)}...` : target.path}`,
+      );
     }
     const route = match.store as Route;
     res.logPath = routeLogPath(route.path, match.params);
@@ -203,10 +211,19 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     const now = ctx.clock.now();
     const cached = cachedPrincipal(ctx, key, now);
     if (cached) return authorized(req, res, route, target, match.params, cached);
-    return authenticateKey(ctx, key, now).then((principal) => authorized(req, res, route, target, match.params, principal));
+    return authenticateKey(ctx, key, now).then((principal) =>
+      authorized(req, res, route, target, match.params, principal),
+    );
   }
 
-  function authorized(req: IncomingMessage, res: TrackedResponse, route: Route, target: Target, params: Params, principal: Principal | null): Promise<void> | undefined {
+  function authorized(
+    req: IncomingMessage,
+    res: TrackedResponse,
+    route: Route,
+    target: Target,
+    params: Params,
+    principal: Principal | null,
+  ): Promise<void> | undefined {
     res.principal = principal;
     if (principal && route.access === 'signed-in') throw new SignedInOnlyError();
     const ids = parseIds(params);
@@ -217,7 +234,9 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
       checkRole(route, principal);
       return withSite(req, res, route, target, params, principal, ids, null);
     }
-    return authorize(ctx, route, principal, ids).then((site) => withSite(req, res, route, target, params, principal, ids, site));
+    return authorize(ctx, route, principal, ids).then((site) =>
+      withSite(req, res, route, target, params, principal, ids, site),
+    );
   }
 
   function withSite(
@@ -231,16 +250,30 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     site: SiteRow | null,
   ): Promise<void> | undefined {
     const query = route.query ? validate(route.query, queryObject(target.query()), 'query') : undefined;
-    if (!route.body && !route.rawBody) return handle(req, res, route, new Input(ctx, principal, ids, textParams(params), site, undefined, query, req, res.requestId, undefined));
+    if (!route.body && !route.rawBody)
+      return handle(
+        req,
+        res,
+        route,
+        new Input(ctx, principal, ids, textParams(params), site, undefined, query, req, res.requestId, undefined),
+      );
     return readBody(req, route).then(({ body, raw }) => {
       refuseUnservedFields(route, body, ctx.config.apiVariant);
-      return handle(req, res, route, new Input(ctx, principal, ids, textParams(params), site, body, query, req, res.requestId, raw));
+      return handle(
+        req,
+        res,
+        route,
+        new Input(ctx, principal, ids, textParams(params), site, body, query, req, res.requestId, raw),
+      );
     });
   }
 
   async function readBody(req: IncomingMessage, route: Route): Promise<{ body: unknown; raw: Buffer | undefined }> {
     // A route's non-JSON body type (a gzip file) reaches its handler as bytes.
-    const raw = route.rawBody && req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === route.rawBody.contentType ? await readRawBody(req) : undefined;
+    const raw =
+      route.rawBody && req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === route.rawBody.contentType
+        ? await readRawBody(req)
+        : undefined;
     const rawBody = route.body && !raw ? await readJsonBody(req) : undefined;
     const body = route.body && !raw ? validate(route.body, rawBody ?? {}, 'body') : undefined;
     return { body, raw };
@@ -287,19 +320,22 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     sendError(res, res.requestId, err, ctx.logger.child({ reqId: res.requestId }));
   }
 
-  const server = http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, ServerResponse: TrackedResponse }, (req, res) => {
-    res.startedAt = performance.now();
-    res.requestId = requestIdOf(req);
-    res.on('finish', finished);
-    let pending: Promise<void> | undefined;
-    try {
-      pending = serve(req, res);
-    } catch (err) {
-      failed(res, err);
-      return;
-    }
-    pending?.catch((err: unknown) => failed(res, err));
-  });
+  const server = http.createServer(
+    { requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, ServerResponse: TrackedResponse },
+    (req, res) => {
+      res.startedAt = performance.now();
+      res.requestId = requestIdOf(req);
+      res.on('finish', finished);
+      let pending: Promise<void> | undefined;
+      try {
+        pending = serve(req, res);
+      } catch (err) {
+        failed(res, err);
+        return;
+      }
+      pending?.catch((err: unknown) => failed(res, err));
+    },
+  );
 
   return {
     server,

@@ -15,7 +15,10 @@ export function fieldErrors(error: z.ZodError, root: string): FieldErrors {
 export function validate<S extends z.ZodType>(schema: S, input: unknown, root: 'body' | 'query'): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) {
-    throw new ValidationError(fieldErrors(result.error, root), root === 'query' ? 'Some query parameters are not valid' : 'Some fields are not valid');
+    throw new ValidationError(
+      fieldErrors(result.error, root),
+      root === 'query' ? 'Some query parameters are not valid' : 'Some fields are not valid',
+    );
   }
   return result.data;
 }

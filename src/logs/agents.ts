@@ -14,7 +14,9 @@ import { AI_CRAWLERS } from '../web/ai-crawlers.ts';
  */
 
 const tokenToAgent = new Map<string, string>();
-for (const c of AI_CRAWLERS) for (const token of c.userAgents ?? (c.kind === 'control' ? [] : [c.agent])) tokenToAgent.set(token.toLowerCase(), c.agent);
+for (const c of AI_CRAWLERS)
+  for (const token of c.userAgents ?? (c.kind === 'control' ? [] : [c.agent]))
+    tokenToAgent.set(token.toLowerCase(), c.agent);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first, so `Googlebot-Image` is not read as `Googlebot`.

@@ -13,7 +13,20 @@ import type { Parsed } from './record.ts';
  * ignored.
  */
 
-const MONTHS: Readonly<Record<string, number>> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
+const MONTHS: Readonly<Record<string, number>> = {
+  Jan: 0,
+  Feb: 1,
+  Mar: 2,
+  Apr: 3,
+  May: 4,
+  Jun: 5,
+  Jul: 6,
+  Aug: 7,
+  Sep: 8,
+  Oct: 9,
+  Nov: 10,
+  Dec: 11,
+};
 
 function digits(s: string, at: number, n: number): number {
   let v = 0;
@@ -30,7 +43,13 @@ export function clfTime(s: string): number {
   if (s.length < 20 || s[2] !== '/' || s[6] !== '/' || s[11] !== ':' || s[14] !== ':' || s[17] !== ':') return NaN;
   const month = MONTHS[s.slice(3, 6)];
   if (month === undefined) return NaN;
-  const [day, year, hour, minute, second] = [digits(s, 0, 2), digits(s, 7, 4), digits(s, 12, 2), digits(s, 15, 2), digits(s, 18, 2)];
+  const [day, year, hour, minute, second] = [
+    digits(s, 0, 2),
+    digits(s, 7, 4),
+    digits(s, 12, 2),
+    digits(s, 15, 2),
+    digits(s, 18, 2),
+  ];
   if (!(day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60 && year >= 1970)) return NaN;
   let offset = 0;
   if (s.length >= 26 && s[20] === ' ') {
@@ -82,7 +101,8 @@ export function parseCombined(line: string): Parsed {
   at = requestEnd + 1;
   while (line.charCodeAt(at) === 32) at++;
   const status = digits(line, at, 3);
-  if (!(status >= 100 && status <= 599) || (at + 3 < line.length && line.charCodeAt(at + 3) !== 32)) return 'the status is not a three-digit HTTP status';
+  if (!(status >= 100 && status <= 599) || (at + 3 < line.length && line.charCodeAt(at + 3) !== 32))
+    return 'the status is not a three-digit HTTP status';
   // The response size, then the optional referer and user agent (common log format has neither).
   let referer: string | null = null;
   let userAgent = '';
@@ -104,7 +124,10 @@ export function parseCombined(line: string): Parsed {
   const methodEnd = request.indexOf(' ');
   if (methodEnd <= 0) return null;
   const protocolAt = request.lastIndexOf(' ');
-  const target = protocolAt > methodEnd && request.startsWith('HTTP/', protocolAt + 1) ? request.slice(methodEnd + 1, protocolAt) : request.slice(methodEnd + 1);
+  const target =
+    protocolAt > methodEnd && request.startsWith('HTTP/', protocolAt + 1)
+      ? request.slice(methodEnd + 1, protocolAt)
+      : request.slice(methodEnd + 1);
   if (target === '') return null;
   const ip = line.slice(0, sp);
   return { time, method: request.slice(0, methodEnd), target, status, ip: ip === '-' ? null : ip, userAgent, referer };

@@ -21,12 +21,17 @@ const isGzip = (chunk: Buffer) => chunk.length >= 2 && chunk[0] === 0x1f && chun
 
 function decodeError(err: unknown): Error {
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  if (code === 'Z_BUF_ERROR') return new LogDecodeError('the gzip file ends early (truncated); the lines before the cut were read');
-  if (code.startsWith('Z_')) return new LogDecodeError(`the gzip data is corrupt (${(err as Error).message}); the lines before it were read`);
+  if (code === 'Z_BUF_ERROR')
+    return new LogDecodeError('the gzip file ends early (truncated); the lines before the cut were read');
+  if (code.startsWith('Z_'))
+    return new LogDecodeError(`the gzip data is corrupt (${(err as Error).message}); the lines before it were read`);
   return err as Error;
 }
 
-export async function* decodeLog(source: AsyncIterable<Buffer>, options: { maxBytes?: number } = {}): AsyncGenerator<Buffer> {
+export async function* decodeLog(
+  source: AsyncIterable<Buffer>,
+  options: { maxBytes?: number } = {},
+): AsyncGenerator<Buffer> {
   const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
   const it = source[Symbol.asyncIterator]();
   let first = await it.next();
@@ -40,7 +45,10 @@ export async function* decodeLog(source: AsyncIterable<Buffer>, options: { maxBy
   let size = 0;
   const capped = (chunk: Buffer) => {
     size += chunk.length;
-    if (size > max) throw new LogDecodeError(`the log decodes to more than ${Math.round(max / 2 ** 20)} MB, the most read from one piece; send it in smaller pieces`);
+    if (size > max)
+      throw new LogDecodeError(
+        `the log decodes to more than ${Math.round(max / 2 ** 20)} MB, the most read from one piece; send it in smaller pieces`,
+      );
     return chunk;
   };
   if (!isGzip(head)) {

@@ -49,16 +49,35 @@ function targetOf(url: string): string {
   return slash < 0 ? '/' : url.slice(slash);
 }
 
-function request(time: unknown, method: unknown, target: unknown, status: unknown, ip: unknown, userAgent: unknown, referer: unknown, source: string): Parsed {
+function request(
+  time: unknown,
+  method: unknown,
+  target: unknown,
+  status: unknown,
+  ip: unknown,
+  userAgent: unknown,
+  referer: unknown,
+  source: string,
+): Parsed {
   const t = timeOf(time);
   if (Number.isNaN(t)) return `${source}: no readable time`;
   const path = str(target);
   if (!path) return `${source}: no request path`;
   const code = statusOf(status);
   if (Number.isNaN(code)) return `${source}: no HTTP status`;
-  const ua = Array.isArray(userAgent) ? userAgent.filter((x) => typeof x === 'string').join(' ') : (str(userAgent) ?? '');
+  const ua = Array.isArray(userAgent)
+    ? userAgent.filter((x) => typeof x === 'string').join(' ')
+    : (str(userAgent) ?? '');
   const ref = str(referer);
-  return { time: t, method: str(method) ?? 'GET', target: targetOf(path), status: code, ip: str(ip) || null, userAgent: ua, referer: ref && ref !== '-' ? ref : null };
+  return {
+    time: t,
+    method: str(method) ?? 'GET',
+    target: targetOf(path),
+    status: code,
+    ip: str(ip) || null,
+    userAgent: ua,
+    referer: ref && ref !== '-' ? ref : null,
+  };
 }
 
 /** One JSON object as a request (or null, or why not). */
@@ -81,13 +100,32 @@ export function recordFromJson(o: unknown): Parsed {
     if (!isObject(p)) return null;
     // -1: no response (a crashed function) or a revalidation in the background; not a request anyone was served.
     if (p.statusCode === -1) return null;
-    return request(p.timestamp ?? o.timestamp, p.method, p.path ?? o.path, p.statusCode ?? o.statusCode, p.clientIp, p.userAgent, p.referer, 'Vercel entry');
+    return request(
+      p.timestamp ?? o.timestamp,
+      p.method,
+      p.path ?? o.path,
+      p.statusCode ?? o.statusCode,
+      p.clientIp,
+      p.userAgent,
+      p.referer,
+      'Vercel entry',
+    );
   }
   if (isObject(o.httpRequest)) {
     const h = o.httpRequest;
-    return request(o.timestamp ?? o.receiveTimestamp, h.requestMethod, h.requestUrl, h.status, h.remoteIp, h.userAgent, h.referer, 'Cloud Logging entry');
+    return request(
+      o.timestamp ?? o.receiveTimestamp,
+      h.requestMethod,
+      h.requestUrl,
+      h.status,
+      h.remoteIp,
+      h.userAgent,
+      h.referer,
+      'Cloud Logging entry',
+    );
   }
-  if ('time' in o || 'path' in o || 'userAgent' in o) return request(o.time, o.method, o.path, o.status, o.ip, o.userAgent, o.referer ?? o.referrer, 'JSON entry');
+  if ('time' in o || 'path' in o || 'userAgent' in o)
+    return request(o.time, o.method, o.path, o.status, o.ip, o.userAgent, o.referer ?? o.referrer, 'JSON entry');
   return 'a JSON object without request fields (time, path, status)';
 }
 

@@ -73,7 +73,8 @@ export class LineSplitter {
         const nl = text.indexOf('\n', from);
         const end = nl < 0 ? text.length : nl;
         // A line's decoded length bounds its bytes from below; the exact byte count matters only near the cap.
-        if (end - from > this.maxLineBytes / 4 && Buffer.byteLength(text.slice(from, end)) > this.maxLineBytes) onLong(++this.lineNo);
+        if (end - from > this.maxLineBytes / 4 && Buffer.byteLength(text.slice(from, end)) > this.maxLineBytes)
+          onLong(++this.lineNo);
         else this.emit(text.slice(from, end), onLine);
         if (nl < 0) break;
         from = nl + 1;

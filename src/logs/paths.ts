@@ -55,13 +55,27 @@ const ASSETS = new Set([
   'wasm',
 ]);
 
-const NOT_PAGES = new Set(['/robots.txt', '/llms.txt', '/llms-full.txt', '/favicon.ico', '/ads.txt', '/security.txt', '/.well-known/security.txt']);
+const NOT_PAGES = new Set([
+  '/robots.txt',
+  '/llms.txt',
+  '/llms-full.txt',
+  '/favicon.ico',
+  '/ads.txt',
+  '/security.txt',
+  '/.well-known/security.txt',
+]);
 
 /** A page a person reads: not a file a page loads, nor robots.txt, a sitemap, a feed or an API call. */
 export function isPage(path: string): boolean {
   if (NOT_PAGES.has(path) || isAsset(path) || path.startsWith('/api/')) return false;
   const lower = path.toLowerCase();
-  return !(lower.endsWith('.xml') || lower.endsWith('.xml.gz') || lower.endsWith('.json') || lower.endsWith('.txt') || lower.endsWith('.rss'));
+  return !(
+    lower.endsWith('.xml') ||
+    lower.endsWith('.xml.gz') ||
+    lower.endsWith('.json') ||
+    lower.endsWith('.txt') ||
+    lower.endsWith('.rss')
+  );
 }
 
 /** A file a page loads (script, style, image, font), not a page a person lands on. */

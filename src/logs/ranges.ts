@@ -56,7 +56,8 @@ export function parseRangesFile(text: string): { prefixes: string[]; createdAt: 
       const o = json as Record<string, unknown>;
       if (typeof o.creationTime === 'string') createdAt = o.creationTime;
       const lists = [o.prefixes, o.ipv6_prefixes].filter(Array.isArray) as unknown[][];
-      if (lists.length === 0) throw new RangesFileError('no "prefixes" list (the format of googlebot.json, gptbot.json, bingbot.json...)');
+      if (lists.length === 0)
+        throw new RangesFileError('no "prefixes" list (the format of googlebot.json, gptbot.json, bingbot.json...)');
       for (const list of lists)
         for (const item of list) {
           if (typeof item === 'string') found.push(item);
@@ -72,7 +73,8 @@ export function parseRangesFile(text: string): { prefixes: string[]; createdAt: 
       if (t) found.push(t);
     }
   }
-  if (found.length > MAX_PREFIXES) throw new RangesFileError(`more than ${MAX_PREFIXES.toLocaleString('en-US')} prefixes`);
+  if (found.length > MAX_PREFIXES)
+    throw new RangesFileError(`more than ${MAX_PREFIXES.toLocaleString('en-US')} prefixes`);
   const prefixes = new Set<string>();
   for (const [i, item] of found.entries()) {
     const p = typeof item === 'string' ? canonicalPrefix(item) : null;

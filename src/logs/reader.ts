@@ -160,7 +160,8 @@ export class LogReader {
       this.other++;
       return;
     }
-    if (parsed.time < this.options.oldest || parsed.time > this.options.newest) return this.refuse(lineNo, this.options.windowNote);
+    if (parsed.time < this.options.oldest || parsed.time > this.options.newest)
+      return this.refuse(lineNo, this.options.windowNote);
     const event = this.eventOf(parsed);
     if (!event) {
       this.other++;

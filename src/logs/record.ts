@@ -28,6 +28,7 @@ export type LogFormat = Exclude<LogFormatChoice, 'auto'>;
 
 /** A status code as logged: an integer from 100 to 599, else NaN. */
 export function statusOf(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : NaN;
   return Number.isInteger(n) && n >= 100 && n <= 599 ? n : NaN;
 }

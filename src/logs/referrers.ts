@@ -14,12 +14,37 @@ export interface AiAssistant {
 }
 
 export const AI_ASSISTANTS: readonly AiAssistant[] = [
-  { assistant: 'ChatGPT', company: 'OpenAI', hosts: ['chatgpt.com', 'chat.openai.com'], utmSources: ['chatgpt.com', 'chatgpt', 'openai'] },
-  { assistant: 'Perplexity', company: 'Perplexity', hosts: ['perplexity.ai'], utmSources: ['perplexity', 'perplexity.ai'] },
+  {
+    assistant: 'ChatGPT',
+    company: 'OpenAI',
+    hosts: ['chatgpt.com', 'chat.openai.com'],
+    utmSources: ['chatgpt.com', 'chatgpt', 'openai'],
+  },
+  {
+    assistant: 'Perplexity',
+    company: 'Perplexity',
+    hosts: ['perplexity.ai'],
+    utmSources: ['perplexity', 'perplexity.ai'],
+  },
   { assistant: 'Claude', company: 'Anthropic', hosts: ['claude.ai'], utmSources: ['claude.ai', 'claude'] },
-  { assistant: 'Gemini', company: 'Google', hosts: ['gemini.google.com', 'bard.google.com'], utmSources: ['gemini', 'gemini.google.com'] },
-  { assistant: 'Copilot', company: 'Microsoft', hosts: ['copilot.microsoft.com', 'copilot.cloud.microsoft'], utmSources: ['copilot.microsoft.com', 'copilot'] },
-  { assistant: 'Le Chat', company: 'Mistral AI', hosts: ['chat.mistral.ai'], utmSources: ['chat.mistral.ai', 'mistral'] },
+  {
+    assistant: 'Gemini',
+    company: 'Google',
+    hosts: ['gemini.google.com', 'bard.google.com'],
+    utmSources: ['gemini', 'gemini.google.com'],
+  },
+  {
+    assistant: 'Copilot',
+    company: 'Microsoft',
+    hosts: ['copilot.microsoft.com', 'copilot.cloud.microsoft'],
+    utmSources: ['copilot.microsoft.com', 'copilot'],
+  },
+  {
+    assistant: 'Le Chat',
+    company: 'Mistral AI',
+    hosts: ['chat.mistral.ai'],
+    utmSources: ['chat.mistral.ai', 'mistral'],
+  },
   { assistant: 'Meta AI', company: 'Meta', hosts: ['meta.ai'], utmSources: ['meta.ai'] },
   { assistant: 'Grok', company: 'xAI', hosts: ['grok.com'], utmSources: ['grok.com', 'grok'] },
   { assistant: 'DeepSeek', company: 'DeepSeek', hosts: ['chat.deepseek.com'], utmSources: ['deepseek'] },

@@ -31,7 +31,8 @@ function asQueryValues(input: Record<string, unknown>): Record<string, unknown> 
   for (const [key, value] of Object.entries(input)) {
     if (value === null || value === undefined) continue;
     if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
-    else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+    else if (Array.isArray(value))
+      out[key] = value.map((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
     else out[key] = value;
   }
   return out;
@@ -63,7 +64,11 @@ function failure(status: number, error: string, fields: FieldErrors | null): Cal
         .map(([k, v]) => `${k}: ${v}`)
         .join('; ')})`
     : '';
-  return { isError: true, content: [{ type: 'text', text: `Error ${status}: ${error}${detail}` }], structuredContent: { error, fields, status } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Error ${status}: ${error}${detail}` }],
+    structuredContent: { error, fields, status },
+  };
 }
 
 export async function callTool(call: CallContext, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -76,7 +81,18 @@ export async function callTool(call: CallContext, tool: Tool, args: Record<strin
     const query = tool.route.query ? validate(tool.route.query, asQueryValues(rest), 'query') : undefined;
     const body = tool.route.body ? validate(tool.route.body, rest, 'body') : undefined;
     refuseUnservedFields(tool.route, body, ctx.config.apiVariant);
-    const reply = await tool.route.handler({ ctx, principal, ids, params: {}, site, body, query, req: call.req, log, requestId: call.requestId });
+    const reply = await tool.route.handler({
+      ctx,
+      principal,
+      ids,
+      params: {},
+      site,
+      body,
+      query,
+      req: call.req,
+      log,
+      requestId: call.requestId,
+    });
     const structured = ('body' in reply ? reply.body : { done: true }) as Record<string, unknown>;
     let text: string;
     try {

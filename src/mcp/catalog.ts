@@ -59,9 +59,13 @@ function inputSchema(route: Route, ids: IdArg[]): Tool['inputSchema'] {
   }
   const input = route.query ?? route.body;
   if (input) {
-    const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      if (properties[name]) throw new Error(`MCP tool for ${route.method} ${route.path}: input field ${name} clashes with a path id`);
+      if (properties[name])
+        throw new Error(`MCP tool for ${route.method} ${route.path}: input field ${name} clashes with a path id`);
       properties[name] = prop;
     }
     required.push(...(schema.required ?? []));
@@ -69,7 +73,10 @@ function inputSchema(route: Route, ids: IdArg[]): Tool['inputSchema'] {
   return { type: 'object', properties, ...(required.length && { required }) };
 }
 
-const ROLE_NOTE: Record<string, string> = { member: ' Needs a key with member access or higher.', admin: ' Needs a key with admin access.' };
+const ROLE_NOTE: Record<string, string> = {
+  member: ' Needs a key with member access or higher.',
+  admin: ' Needs a key with admin access.',
+};
 
 /** The tools a deployment serves (a tool of a variant it does not serve is left out, like its route). */
 export function buildTools(routes: readonly Route[], servedVariant: string): Tool[] {
@@ -79,6 +86,15 @@ export function buildTools(routes: readonly Route[], servedVariant: string): Too
     const { tool: name, lead } = route.mcp;
     const ids = idArgs(route.path);
     const description = `${lead ? `${lead} ` : ''}${route.summary}.${ROLE_NOTE[route.access] ?? ''} Same as ${route.method} ${route.path}.`;
-    return [{ name, route, description, ids, inputSchema: inputSchema(route, ids), readOnly: route.method === 'GET' || name === 'estimate_scan' }];
+    return [
+      {
+        name,
+        route,
+        description,
+        ids,
+        inputSchema: inputSchema(route, ids),
+        readOnly: route.method === 'GET' || name === 'estimate_scan',
+      },
+    ];
   });
 }

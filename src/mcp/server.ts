@@ -43,7 +43,8 @@ function asErrorEnvelope(status: number, text: string): string {
   let message = `MCP request refused (${status})`;
   try {
     const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof parsed.error?.message === 'string') message = `${parsed.error.message}${typeof parsed.error.code === 'number' ? ` (JSON-RPC error ${parsed.error.code})` : ''}`;
+    if (typeof parsed.error?.message === 'string')
+      message = `${parsed.error.message}${typeof parsed.error.code === 'number' ? ` (JSON-RPC error ${parsed.error.code})` : ''}`;
   } catch {
     // Not JSON: the status says enough.
   }
@@ -79,7 +80,10 @@ async function webRequest(req: IncomingMessage): Promise<{ request: Request; par
   } catch {
     parsed = undefined;
   }
-  return { request: new Request(new URL(req.url ?? '/mcp', 'http://localhost'), { method: req.method, headers, body }), parsed };
+  return {
+    request: new Request(new URL(req.url ?? '/mcp', 'http://localhost'), { method: req.method, headers, body }),
+    parsed,
+  };
 }
 
 /** A batch over MAX_BATCH_MESSAGES, refused as the transport refuses one over its own bound: 400, JSON-RPC -32600, in the error envelope. */
@@ -102,12 +106,22 @@ function oversizedBatch(size: number): McpAnswer {
  * messages, TOOL_CALLS_AT_ONCE tool calls running at a time, each with the
  * key's checks (authenticated before any message is read).
  */
-export async function answerMcp(ctx: AppContext, principal: Principal, tools: readonly Tool[], req: IncomingMessage, requestId: string, log: Logger): Promise<McpAnswer> {
+export async function answerMcp(
+  ctx: AppContext,
+  principal: Principal,
+  tools: readonly Tool[],
+  req: IncomingMessage,
+  requestId: string,
+  log: Logger,
+): Promise<McpAnswer> {
   const { request, parsed } = await webRequest(req);
   if (Array.isArray(parsed) && parsed.length > MAX_BATCH_MESSAGES) return oversizedBatch(parsed.length);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const oneAtATime = pLimit(TOOL_CALLS_AT_ONCE);
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
   server.onerror = (err) => log.debug({ err: err.message }, 'mcp protocol error');
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // A key sees the tools its role may call, like the endpoints it may call.
@@ -122,11 +136,19 @@ export async function answerMcp(ctx: AppContext, principal: Principal, tools: re
   }));
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
     const tool = byName.get(call.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}. tools/list names every tool this key may call.`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${call.params.name}. tools/list names every tool this key may call.`,
+      );
     return oneAtATime(() => callTool({ ctx, principal, req, requestId, log }, tool, call.params.arguments ?? {}));
   });
 
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: BODY_LIMIT_BYTES });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: BODY_LIMIT_BYTES,
+  });
   transport.onerror = (err) => log.debug({ err: err.message }, 'mcp transport refused a request');
   await server.connect(transport);
   try {
@@ -136,8 +158,19 @@ export async function answerMcp(ctx: AppContext, principal: Principal, tools: re
       if (name !== 'content-type') headers[name] = value;
     });
     const text = await response.text();
-    if (response.status >= 400) return { status: response.status, body: asErrorEnvelope(response.status, text), contentType: 'application/json; charset=utf-8', headers };
-    return { status: response.status, body: text, contentType: response.headers.get('content-type') ?? 'application/json', headers };
+    if (response.status >= 400)
+      return {
+        status: response.status,
+        body: asErrorEnvelope(response.status, text),
+        contentType: 'application/json; charset=utf-8',
+        headers,
+      };
+    return {
+      status: response.status,
+      body: text,
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      headers,
+    };
   } finally {
     await server.close();
   }

@@ -24,12 +24,16 @@ const of =
     fn(body as T);
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v}%`);
-const signed = (v: number | null | undefined, unit = ' pts') => (v === null || v === undefined ? '' : ` (${v > 0 ? '+' : ''}${v}${unit})`);
+const signed = (v: number | null | undefined, unit = ' pts') =>
+  v === null || v === undefined ? '' : ` (${v > 0 ? '+' : ''}${v}${unit})`;
 /** A share with its 95% interval: "42% (95% range 35.1-49%)". */
 const withRange = (v: number | null | undefined, low: number | null | undefined, high: number | null | undefined) =>
-  low === null || low === undefined || high === null || high === undefined ? pct(v) : `${pct(v)} (95% range ${low}-${high}%)`;
+  low === null || low === undefined || high === null || high === undefined
+    ? pct(v)
+    : `${pct(v)} (95% range ${low}-${high}%)`;
 const noise = (real: boolean | null | undefined) => (real === false ? ', within noise' : '');
-const list = (items: string[], max = 5) => items.slice(0, max).join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
+const list = (items: string[], max = 5) =>
+  items.slice(0, max).join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
 
 function describe(body: unknown): string {
   if (body === null || typeof body !== 'object') return String(body);
@@ -41,12 +45,16 @@ function describe(body: unknown): string {
   return list(parts, 8);
 }
 
-export const genericSummary = (tool: string, body: unknown) => `${tool}: ${describe(body)}. Full answer in the structured content.`;
+export const genericSummary = (tool: string, body: unknown) =>
+  `${tool}: ${describe(body)}. Full answer in the structured content.`;
 
 const period = (b: { period: string; start: string; end: string }) => `${b.period} ${b.start} to ${b.end}`;
 
 export const summaries: Record<string, Summary> = {
-  whoami: of<ReturnType<typeof whoami>>((b) => `Key "${b.tokenName}" of ${b.user.name}, ${b.role} access in workspace ${b.org.name} (orgId ${b.org.id}, plan ${b.org.plan}).`),
+  whoami: of<ReturnType<typeof whoami>>(
+    (b) =>
+      `Key "${b.tokenName}" of ${b.user.name}, ${b.role} access in workspace ${b.org.name} (orgId ${b.org.id}, plan ${b.org.plan}).`,
+  ),
   list_projects: of<{ projects: Result<typeof listSites>; total: number }>(
     (b) =>
       `${b.total} project${b.total === 1 ? '' : 's'}${b.total ? ': ' : '.'}${list(
@@ -55,7 +63,8 @@ export const summaries: Record<string, Summary> = {
       )}`,
   ),
   get_project: of<{ project: Result<typeof siteWithDetails> }>(
-    ({ project: p }) => `Project ${p.name} (projectId ${p.id}, ${p.domain}): ${p.answersCount} answers stored, ${p.competitors.length} tracked competitors.`,
+    ({ project: p }) =>
+      `Project ${p.name} (projectId ${p.id}, ${p.domain}): ${p.answersCount} answers stored, ${p.competitors.length} tracked competitors.`,
   ),
   get_report: of<Result<typeof siteReport>>((b) => {
     if (!b.report) return `No report yet for ${period(b)}: the project has no answers.`;
@@ -94,13 +103,18 @@ export const summaries: Record<string, Summary> = {
   get_competitors: of<Result<typeof siteCompetitors>>(
     (b) =>
       `For ${period(b)}, ${b.answered} answers: the brand named in ${b.brand.mentioned}, visibility ${withRange(b.brand.visibility, b.brand.visibilityLow, b.brand.visibilityHigh)}; ${list(
-        b.competitors.map((c) => `${c.name} ${c.mentioned}, visibility ${withRange(c.visibility, c.visibilityLow, c.visibilityHigh)}`),
+        b.competitors.map(
+          (c) => `${c.name} ${c.mentioned}, visibility ${withRange(c.visibility, c.visibilityLow, c.visibilityHigh)}`,
+        ),
       )}. ${b.suggestions.length} untracked names suggested.`,
   ),
   list_prompts: of<Result<typeof listPrompts>>(
-    (b) => `${b.total} prompts (page ${b.page}, ${b.perPage} a page)${b.prompts.length ? `: ${list(b.prompts.map((p) => `"${p.text}" (promptId ${p.id})`))}` : '.'}`,
+    (b) =>
+      `${b.total} prompts (page ${b.page}, ${b.perPage} a page)${b.prompts.length ? `: ${list(b.prompts.map((p) => `"${p.text}" (promptId ${p.id})`))}` : '.'}`,
   ),
-  get_prompt: of<Result<typeof promptDetail>>((b) => `Prompt "${b.prompt.text}" (promptId ${b.prompt.id}): ${describe(b)}.`),
+  get_prompt: of<Result<typeof promptDetail>>(
+    (b) => `Prompt "${b.prompt.text}" (promptId ${b.prompt.id}): ${describe(b)}.`,
+  ),
   get_answer: of<Result<typeof promptAnswer>>((b) =>
     b.answer
       ? `Answer of ${b.answer.provider} (${b.answer.model}) to "${b.prompt.text}", ${String(b.answer.askedAt)}: verdict ${b.answer.verdict}, brand rank ${b.answer.brandRank ?? 'none'}, ${b.answer.citations.length} citations.`
@@ -121,10 +135,15 @@ export const summaries: Record<string, Summary> = {
     ({ scan: s, total }) =>
       `Scan #${s.id} ${s.status}${s.stopReason ? ` (stopped: ${s.stopReason})` : ''}: ${s.answersDone}/${s.answersTotal} answers, ${s.answersFailed} failed, cost ${s.cost}; ${total} answers in this tab.`,
   ),
-  get_live_scan: of<Result<typeof liveScan>>((b) => (b.run ? `A scan is in progress: ${describe(b.run)}.` : 'No scan is in progress.')),
-  estimate_scan: of<Result<typeof estimateScan>>((b) => `A scan would ask ${b.prompts} prompts for ${b.answers} answers, costing about ${b.formatted}.`),
+  get_live_scan: of<Result<typeof liveScan>>((b) =>
+    b.run ? `A scan is in progress: ${describe(b.run)}.` : 'No scan is in progress.',
+  ),
+  estimate_scan: of<Result<typeof estimateScan>>(
+    (b) => `A scan would ask ${b.prompts} prompts for ${b.answers} answers, costing about ${b.formatted}.`,
+  ),
   start_scan: of<Result<typeof startScan>>(
-    ({ scan: s, estimate }) => `Scan #${s.id} ${s.status}: ${estimate.answers} answers, estimated ${estimate.formatted}, budget $${s.budgetUsd}.`,
+    ({ scan: s, estimate }) =>
+      `Scan #${s.id} ${s.status}: ${estimate.answers} answers, estimated ${estimate.formatted}, budget $${s.budgetUsd}.`,
   ),
   cancel_scan: of<Result<typeof cancelScan>>(({ scan: s }) => `Scan #${s.id} is now ${s.status}.`),
   list_shares: of<Result<typeof listShares>>((b) => `${b.total} share links, ${b.active} active.`),
@@ -134,7 +153,9 @@ export const summaries: Record<string, Summary> = {
         b.names.map(
           (n) =>
             `${n.name}${n.ambiguous ? ` (ambiguous: ${n.reason})` : ''} counted in ${n.countedIn}, refused in ${n.refusedIn}` +
-            (n.precision.value === null ? '' : `, precision ${withRange(n.precision.value, n.precision.low, n.precision.high)} over ${n.precision.corrections} corrections`),
+            (n.precision.value === null
+              ? ''
+              : `, precision ${withRange(n.precision.value, n.precision.low, n.precision.high)} over ${n.precision.corrections} corrections`),
         ),
         10,
       )}.`,

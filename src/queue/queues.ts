@@ -53,7 +53,11 @@ export class JobQueues<T extends JobTable> {
     if (!queue) {
       // With tracing on, an enqueue records its trace in the job, which the worker's run continues.
       const telemetry = tracingHooks()?.bullmq;
-      queue = new Queue(name, { connection: this.#redis, prefix: this.#config.redisPrefix, ...(telemetry && { telemetry }) });
+      queue = new Queue(name, {
+        connection: this.#redis,
+        prefix: this.#config.redisPrefix,
+        ...(telemetry && { telemetry }),
+      });
       this.#queues.set(name, queue);
     }
     return queue;
@@ -70,13 +74,21 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** Job ids derive from the entity (`scan-42`), so enqueuing twice is harmless. */
-  async enqueue<N extends JobNameOf<T>>(name: N, payload: JobPayloadOf<T, N>, options: { jobId: string; delayMs?: number }): Promise<void> {
+  async enqueue<N extends JobNameOf<T>>(
+    name: N,
+    payload: JobPayloadOf<T, N>,
+    options: { jobId: string; delayMs?: number },
+  ): Promise<void> {
     const row = (await this.table())[name] as T[N];
     const data: unknown = row.payload.parse(payload);
-    if (this.#unavailable()) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+    if (this.#unavailable())
+      throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)),
+        ENQUEUE_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([
@@ -98,15 +110,25 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** Many jobs of one name in one round trip (BullMQ addBulk), each with its own id: like `enqueue`, an id already queued is left as it is. */
-  async enqueueMany<N extends JobNameOf<T>>(name: N, jobs: { payload: JobPayloadOf<T, N>; jobId: string; delayMs?: number }[]): Promise<void> {
+  async enqueueMany<N extends JobNameOf<T>>(
+    name: N,
+    jobs: { payload: JobPayloadOf<T, N>; jobId: string; delayMs?: number }[],
+  ): Promise<void> {
     if (jobs.length === 0) return;
     const row = (await this.table())[name] as T[N];
-    if (this.#unavailable()) throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
+    if (this.#unavailable())
+      throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
     await this.queue(row.queue).addBulk(
       jobs.map((j) => ({
         name,
         data: row.payload.parse(j.payload) as unknown,
-        opts: { jobId: j.jobId, delay: j.delayMs, attempts: row.attempts, backoff: { type: 'exponential', delay: row.backoffMs }, ...KEEP },
+        opts: {
+          jobId: j.jobId,
+          delay: j.delayMs,
+          attempts: row.attempts,
+          backoff: { type: 'exponential', delay: row.backoffMs },
+          ...KEEP,
+        },
       })),
     );
   }

@@ -27,7 +27,11 @@ export interface Workers {
 }
 
 /** Starts BullMQ workers for the given queues (all by default) inside this process. */
-export function startWorkers(ctx: AppContext, table: JobTable, options: { queues?: string[]; concurrency?: number } = {}): Workers {
+export function startWorkers(
+  ctx: AppContext,
+  table: JobTable,
+  options: { queues?: string[]; concurrency?: number } = {},
+): Workers {
   const known = queueNamesOf(table);
   const wanted = options.queues ?? known;
   const unknown = wanted.filter((q) => !known.includes(q));
@@ -72,7 +76,13 @@ export function startWorkers(ctx: AppContext, table: JobTable, options: { queues
         // Scans wait on assistants most of the time and share each provider account fairly
         // (domain/scans/fair-share.ts), so a process runs many at once; other jobs are CPU or database bound.
         // Webhook deliveries wait on receivers (10 s at most each, and a slow one holds a few slots: domain/webhooks/in-flight.ts).
-        concurrency: options.concurrency ?? (queue === 'scan' ? ctx.config.workerScanConcurrency : queue === 'webhook' ? ctx.config.webhooks.workerConcurrency : 4),
+        concurrency:
+          options.concurrency ??
+          (queue === 'scan'
+            ? ctx.config.workerScanConcurrency
+            : queue === 'webhook'
+              ? ctx.config.webhooks.workerConcurrency
+              : 4),
         // A job whose worker died is handed to another worker after this long.
         lockDuration: ctx.config.jobLockMs,
         stalledInterval: ctx.config.jobLockMs,
@@ -89,14 +99,20 @@ export function startWorkers(ctx: AppContext, table: JobTable, options: { queues
       if (!row?.exhausted) return;
       const payload = row.payload.safeParse(job.data);
       // If this handler is lost too (the process dies now), the reconciler ends the entity instead.
-      if (payload.success) row.exhausted(ctx, payload.data, err).catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
+      if (payload.success)
+        row
+          .exhausted(ctx, payload.data, err)
+          .catch((e: unknown) => ctx.logger.error({ err: e, jobId: job.id }, 'exhausted handler failed'));
     });
     return worker;
   });
   const registerSchedules = () => {
     for (const [name, row] of Object.entries(table)) {
       if (!row.schedule || !wanted.includes(row.queue)) continue;
-      const repeat = 'pattern' in row.schedule ? { pattern: row.schedule.pattern, tz: 'UTC' } : { every: row.schedule.everyMs(ctx.config) };
+      const repeat =
+        'pattern' in row.schedule
+          ? { pattern: row.schedule.pattern, tz: 'UTC' }
+          : { every: row.schedule.everyMs(ctx.config) };
       ctx.jobs
         .queue(row.queue)
         .upsertJobScheduler(name, repeat, { name, data: {} })

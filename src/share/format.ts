@@ -4,9 +4,26 @@ import { periodEnd } from '../domain/common/index.ts';
 /** How the page writes numbers and periods. Dates are UTC calendar days (`YYYY-MM-DD`) throughout. */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS_LONG = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-const parts = (day: string) => ({ y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)) - 1, d: Number(day.slice(8, 10)) });
+const parts = (day: string) => ({
+  y: Number(day.slice(0, 4)),
+  m: Number(day.slice(5, 7)) - 1,
+  d: Number(day.slice(8, 10)),
+});
 
 export function dayLabel(day: string): string {
   const { y, m, d } = parts(day);
@@ -36,7 +53,8 @@ export function shortPeriodLabel(period: Period, start: string): string {
 export const percent = (v: number | null): string => (v === null ? '–' : `${v.toFixed(1)}%`);
 
 /** A 95% interval, "35.1–49.0%"; empty when there is none. */
-export const range = (low: number | null, high: number | null): string => (low === null || high === null ? '' : `${low.toFixed(1)}–${high.toFixed(1)}%`);
+export const range = (low: number | null, high: number | null): string =>
+  low === null || high === null ? '' : `${low.toFixed(1)}–${high.toFixed(1)}%`;
 
 export const rank = (v: number | null): string => (v === null ? '–' : v.toFixed(1));
 

@@ -15,10 +15,20 @@ export function logoOrigin(logo: string | null): string | null {
 }
 
 export function contentSecurityPolicy(imageOrigin: string | null): string {
-  return ["default-src 'none'", `style-src ${CSS_SOURCE}`, `img-src ${imageOrigin ?? "'none'"}`, "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    `style-src ${CSS_SOURCE}`,
+    `img-src ${imageOrigin ?? "'none'"}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
-export function pageHeaders(options: { imageOrigin: string | null; cache: 'revalidate' | 'none' }): Record<string, string> {
+export function pageHeaders(options: {
+  imageOrigin: string | null;
+  cache: 'revalidate' | 'none';
+}): Record<string, string> {
   return {
     'Content-Security-Policy': contentSecurityPolicy(options.imageOrigin),
     'X-Robots-Tag': 'noindex, nofollow, noarchive',

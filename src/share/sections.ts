@@ -30,10 +30,19 @@ const noise = (real: boolean | null | undefined) => (real === false ? ' (within 
 
 /** A share's 95% interval after its value, " (35.1–49.0%)"; nothing without one. */
 function interval(low: number | null, high: number | null, id: string) {
-  return low === null || high === null ? '' : html` <span class="muted" data-interval="${id}">(${range(low, high)})</span>`;
+  return low === null || high === null
+    ? ''
+    : html` <span class="muted" data-interval="${id}">(${range(low, high)})</span>`;
 }
 
-function card(label: string, value: string, change: string, direction: 'up' | 'down' | 'flat', id: string, interval = '') {
+function card(
+  label: string,
+  value: string,
+  change: string,
+  direction: 'up' | 'down' | 'flat',
+  id: string,
+  interval = '',
+) {
   return html`<div class="card" data-metric="${id}">
     <div class="label">${label}</div>
     <div class="value">${value}</div>
@@ -72,7 +81,14 @@ export function charts(data: SharedReport, report: Report) {
   const series = (pick: (p: Point) => [value: number | null, low: number | null, high: number | null]): ChartPoint[] =>
     report.series.map((p) => {
       const [value, low, high] = pick(p);
-      return { label: shortPeriodLabel(period, p.start), title: periodLabel(period, p.start), value, low, high, current: p.start === data.start };
+      return {
+        label: shortPeriodLabel(period, p.start),
+        title: periodLabel(period, p.start),
+        value,
+        low,
+        high,
+        current: p.start === data.start,
+      };
     });
   return html`<div class="charts">
     <section>
@@ -104,14 +120,23 @@ export function ranking(report: Report) {
       </thead>
       <tbody>
         ${report.ranking.map((r) => {
-          const delta = r.visibility === null || r.previousVisibility === null ? null : Math.round((r.visibility - r.previousVisibility) * 10) / 10;
+          const delta =
+            r.visibility === null || r.previousVisibility === null
+              ? null
+              : Math.round((r.visibility - r.previousVisibility) * 10) / 10;
           return html`<tr class="${r.kind}">
             <td>${r.rank}</td>
             <td>${r.name}${r.kind === 'brand' ? html` <span class="tag">you</span>` : ''}</td>
-            <td>${bar(r.visibility, r.kind === 'brand' ? BRAND_COLOR : OTHER_COLOR, `${r.name} visibility ${percent(r.visibility)}`)}</td>
-            <td class="num">${percent(r.visibility)}${interval(r.visibilityLow, r.visibilityHigh, `ranking-visibility-${r.rank}`)}</td>
+            <td>
+              ${bar(r.visibility, r.kind === 'brand' ? BRAND_COLOR : OTHER_COLOR, `${r.name} visibility ${percent(r.visibility)}`)}
+            </td>
+            <td class="num">
+              ${percent(r.visibility)}${interval(r.visibilityLow, r.visibilityHigh, `ranking-visibility-${r.rank}`)}
+            </td>
             <td class="num ${trend(delta)}">${points(delta)}</td>
-            <td class="num">${percent(r.shareOfVoice)}${interval(r.shareOfVoiceLow, r.shareOfVoiceHigh, `ranking-shareOfVoice-${r.rank}`)}</td>
+            <td class="num">
+              ${percent(r.shareOfVoice)}${interval(r.shareOfVoiceLow, r.shareOfVoiceHigh, `ranking-shareOfVoice-${r.rank}`)}
+            </td>
             <td class="num">${count(r.mentioned)}</td>
           </tr>`;
         })}
@@ -142,9 +167,15 @@ export function assistants(report: Report) {
             html`<tr data-provider="${p.provider}">
               <td>${p.name}</td>
               <td class="num">${count(p.answered)}</td>
-              <td class="num">${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}</td>
-              <td class="num ${trend(p.change.visibility)}">${points(p.change.visibility)}${noise(p.change.visibilityReal)}</td>
-              <td class="num">${percent(p.shareOfVoice)}${interval(p.shareOfVoiceLow, p.shareOfVoiceHigh, `assistant-shareOfVoice-${p.provider}`)}</td>
+              <td class="num">
+                ${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}
+              </td>
+              <td class="num ${trend(p.change.visibility)}">
+                ${points(p.change.visibility)}${noise(p.change.visibilityReal)}
+              </td>
+              <td class="num">
+                ${percent(p.shareOfVoice)}${interval(p.shareOfVoiceLow, p.shareOfVoiceHigh, `assistant-shareOfVoice-${p.provider}`)}
+              </td>
               <td class="num">${rank(p.brandRank)}</td>
               <td class="num">${count(p.ownCited)}</td>
             </tr>`,
@@ -176,7 +207,9 @@ export function sources(report: Report) {
                     <td>${s.domain}</td>
                     <td>${SITE_TYPE_NAMES[s.siteType] ?? s.siteType}</td>
                     <td class="num">${count(s.count)}</td>
-                    <td class="num">${percent(s.namesBrand)}${interval(s.namesBrandLow, s.namesBrandHigh, `source-namesBrand-${s.domain}`)}</td>
+                    <td class="num">
+                      ${percent(s.namesBrand)}${interval(s.namesBrandLow, s.namesBrandHigh, `source-namesBrand-${s.domain}`)}
+                    </td>
                   </tr>`,
               )}
             </tbody>
@@ -206,9 +239,11 @@ export function changes(data: SharedReport, report: Report) {
     <h2>What changed since ${periodLabel(period, report.previousStart)}</h2>
     <p>
       Visibility ${percent(previous.visibility)} → ${percent(current.visibility)}
-      <span class="${trend(change.visibility)}">${points(change.visibility)}${noise(change.visibilityReal)}</span>; share of voice ${percent(previous.shareOfVoice)} →
-      ${percent(current.shareOfVoice)} <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}</span>; average rank
-      ${rank(previous.brandRank)} → ${rank(current.brandRank)}; answers ${count(previous.answered)} → ${count(current.answered)}.
+      <span class="${trend(change.visibility)}">${points(change.visibility)}${noise(change.visibilityReal)}</span>;
+      share of voice ${percent(previous.shareOfVoice)} → ${percent(current.shareOfVoice)}
+      <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}</span
+      >; average rank ${rank(previous.brandRank)} → ${rank(current.brandRank)}; answers ${count(previous.answered)} →
+      ${count(current.answered)}.
     </p>
     <div class="lists">
       ${promptList('Questions won', report.changes.won, 'No question newly names the brand.', 'won')}
@@ -223,6 +258,7 @@ export function scope(report: Report) {
   const names = s.assistants.map((a) => a.name).join(', ');
   return html`<p class="muted" data-section="scope">
     Measured on ${plural(s.questions, 'question')} asked to
-    ${names || 'no assistant'}${s.answersPerQuestion === null ? '' : `, ${plural(s.answersPerQuestion, 'answer')} per question`}; place ${s.place}, language ${s.language}.
+    ${names || 'no assistant'}${s.answersPerQuestion === null ? '' : `, ${plural(s.answersPerQuestion, 'answer')} per question`};
+    place ${s.place}, language ${s.language}.
   </p>`;
 }

@@ -14,7 +14,9 @@ export interface SimSource {
   snippet: string;
 }
 
-export type SimBlock = { kind: 'paragraph'; sep: string; text: string; cites: number[] } | { kind: 'item'; sep: string; n: number; title: string; detail: string; cites: number[] };
+export type SimBlock =
+  | { kind: 'paragraph'; sep: string; text: string; cites: number[] }
+  | { kind: 'item'; sep: string; n: number; title: string; detail: string; cites: number[] };
 
 export interface SimAnswer {
   blocks: SimBlock[];
@@ -73,7 +75,8 @@ export function brandsInPrompt(prompt: string): string[] {
   for (const token of withoutDomains.split(/(\s+|[,;:?!.()"/])/)) {
     if (!token || /^\s+$/.test(token)) continue;
     const word = token.replace(/^['"]|['"]$/g, '');
-    const isName = /^[A-Z][\w&'-]*$/.test(word) && !NOT_BRANDS.has(word.toLowerCase()) && !CATEGORY_ACRONYMS.has(word.toUpperCase());
+    const isName =
+      /^[A-Z][\w&'-]*$/.test(word) && !NOT_BRANDS.has(word.toLowerCase()) && !CATEGORY_ACRONYMS.has(word.toUpperCase());
     if (isName) current.push(word.replace(/'s$/, ''));
     else flush();
   }
@@ -92,7 +95,10 @@ export function topicOf(prompt: string): string {
   const which = /^(?:which|what)\s+(.+?)\s+(?:is|are)\s+(?:the\s+)?(best|top|most popular|cheapest)\b/i.exec(t);
   if (which) t = `the ${which[2]?.toLowerCase()} ${which[1]}`;
   t = t.replace(/^(what|which|who)\s+(are|is|'s)\s+/i, '');
-  t = t.replace(/^(can you |could you |please )?(recommend|suggest|list|name|compare|find)\s+(me\s+)?(some\s+|a few\s+)?/i, '');
+  t = t.replace(
+    /^(can you |could you |please )?(recommend|suggest|list|name|compare|find)\s+(me\s+)?(some\s+|a few\s+)?/i,
+    '',
+  );
   t = t.replace(/^(how do i choose|how to choose)\s+/i, '');
   if (t.length > 70) t = `${t.slice(0, 70).replace(/\s+\S*$/, '')}`;
   return t || 'this';
@@ -109,7 +115,11 @@ const REWRITE = /^Rewrite this search query as the question[\s\S]*?\nQuery:\s*(.
 
 function rewriteAnswer(query: string): SimAnswer {
   const q = query.trim().replace(/[?.!]+$/, '');
-  const question = /\b(vs|versus|or)\b/i.test(q) ? `Which is better: ${q}?` : /^(best|top|cheapest)\b/i.test(q) ? `What are the ${q}?` : `What is the best option for ${q}?`;
+  const question = /\b(vs|versus|or)\b/i.test(q)
+    ? `Which is better: ${q}?`
+    : /^(best|top|cheapest)\b/i.test(q)
+      ? `What are the ${q}?`
+      : `What is the best option for ${q}?`;
   return { blocks: [{ kind: 'paragraph', sep: '', text: question, cites: [] }], sources: [], searches: [] };
 }
 
@@ -156,10 +166,19 @@ export function generateAnswer(input: AnswerInput): SimAnswer {
   };
 
   const where = input.countryName ? ` in ${input.countryName}` : '';
-  const blocks: SimBlock[] = [{ kind: 'paragraph', sep: '', text: rng.pick(INTROS).replace('{topic}', `${topic}${where}`), cites: [] }];
+  const blocks: SimBlock[] = [
+    { kind: 'paragraph', sep: '', text: rng.pick(INTROS).replace('{topic}', `${topic}${where}`), cites: [] },
+  ];
   names.forEach((brand, i) => {
     const detail = `${rng.pick(STRENGTHS)}${rng.chance(0.25) ? `, ${rng.pick(CAVEATS)}` : ''}.`;
-    blocks.push({ kind: 'item', sep: i === 0 ? '\n\n' : '\n', n: i + 1, title: brand, detail, cites: [sourceFor(brand)] });
+    blocks.push({
+      kind: 'item',
+      sep: i === 0 ? '\n\n' : '\n',
+      n: i + 1,
+      title: brand,
+      detail,
+      cites: [sourceFor(brand)],
+    });
   });
   const general = THIRD_PARTY[3 + rng.int(2)] ?? THIRD_PARTY[3];
   sources.push({
@@ -170,7 +189,11 @@ export function generateAnswer(input: AnswerInput): SimAnswer {
   });
   blocks.push({ kind: 'paragraph', sep: '\n\n', text: rng.pick(OUTROS), cites: [sources.length - 1] });
 
-  const searches = [topic, `${topic} reviews`, names.length > 1 ? `${names[0]} vs ${names[1]}` : `${names[0]} pricing`].slice(0, 1 + rng.int(3));
+  const searches = [
+    topic,
+    `${topic} reviews`,
+    names.length > 1 ? `${names[0]} vs ${names[1]}` : `${names[0]} pricing`,
+  ].slice(0, 1 + rng.int(3));
   return { blocks, sources, searches };
 }
 
@@ -192,7 +215,10 @@ export function withMention(base: SimAnswer, name: string, named: boolean, rng: 
   let next = 0;
   keep.forEach((k, i) => (newIndex[i] = k ? next++ : -1));
   const sources = base.sources.filter((_, i) => keep[i]);
-  let blocks: SimBlock[] = kept.map((b) => ({ ...b, cites: b.cites.map((c) => newIndex[c] ?? -1).filter((c) => c >= 0) }));
+  let blocks: SimBlock[] = kept.map((b) => ({
+    ...b,
+    cites: b.cites.map((c) => newIndex[c] ?? -1).filter((c) => c >= 0),
+  }));
   if (named) {
     const items = blocks.filter((b) => b.kind === 'item').length;
     const at = rng.int(items + 1);

@@ -56,7 +56,11 @@ export interface Asked extends Omit<LoggedRequest, 'seq' | 'time' | 'method' | '
  * Logs a prompt, applies the matching script's latency and failure, and
  * builds the answer to render. `failure` set means: answer with an error.
  */
-export async function handlePrompt(ctx: SimContext, req: SimRequest, asked: Asked): Promise<{ answer: SimAnswer; failure?: Failure; script?: Script }> {
+export async function handlePrompt(
+  ctx: SimContext,
+  req: SimRequest,
+  asked: Asked,
+): Promise<{ answer: SimAnswer; failure?: Failure; script?: Script }> {
   ctx.state.log({
     provider: asked.provider,
     model: asked.model,
@@ -75,7 +79,11 @@ export async function handlePrompt(ctx: SimContext, req: SimRequest, asked: Aske
 }
 
 /** Same as handlePrompt for one item of a batch or queue job: no latency, the failure becomes the item's error. */
-export function handleItem(ctx: SimContext, req: SimRequest, asked: Asked): { answer: SimAnswer; failure?: Failure; script?: Script } {
+export function handleItem(
+  ctx: SimContext,
+  req: SimRequest,
+  asked: Asked,
+): { answer: SimAnswer; failure?: Failure; script?: Script } {
   ctx.state.log({
     provider: asked.provider,
     model: asked.model,
@@ -92,7 +100,13 @@ export function handleItem(ctx: SimContext, req: SimRequest, asked: Asked): { an
 }
 
 function promptAnswer(ctx: SimContext, asked: Asked, script: Script | undefined): SimAnswer {
-  const input = { seed: ctx.seed, provider: asked.provider, model: asked.model ?? '', prompt: asked.prompt, countryName: asked.countryName ?? null };
+  const input = {
+    seed: ctx.seed,
+    provider: asked.provider,
+    model: asked.model ?? '',
+    prompt: asked.prompt,
+    countryName: asked.countryName ?? null,
+  };
   if (script?.mention) {
     // Draw k of this script: whether the name is in, and a different answer around it each time.
     const k = ctx.state.scripts.nextDraw(script);
@@ -106,10 +120,18 @@ function promptAnswer(ctx: SimContext, asked: Asked, script: Script | undefined)
 }
 
 /** The failure as the provider would send it: its error JSON (or the scripted raw body) with Retry-After on 429/503. */
-export function failureResponse(failure: Failure, errorBody: (status: number, message: string) => unknown): SimResponse {
+export function failureResponse(
+  failure: Failure,
+  errorBody: (status: number, message: string) => unknown,
+): SimResponse {
   const headers: Record<string, string> = {};
   if (failure.status === 429 || failure.status === 503) headers['retry-after'] = String(failure.retryAfter ?? 1);
-  if (failure.body !== undefined) return { status: failure.status, headers: { ...headers, 'content-type': failure.contentType ?? 'text/html' }, body: failure.body };
+  if (failure.body !== undefined)
+    return {
+      status: failure.status,
+      headers: { ...headers, 'content-type': failure.contentType ?? 'text/html' },
+      body: failure.body,
+    };
   return json(failure.status, errorBody(failure.status, failureMessage(failure.status)), headers);
 }
 
@@ -123,7 +145,9 @@ export function failureMessage(status: number): string {
 /** Readiness of a job: the latest readyAfterMs of the scripts its prompts match, else the default. */
 export function jobReadyAt(ctx: SimContext, provider: string, prompts: string[]): number {
   let delay = ctx.jobDelayMs;
-  const scripted = prompts.map((p) => ctx.state.scripts.find(provider, p)?.readyAfterMs).filter((d): d is number => d !== undefined);
+  const scripted = prompts
+    .map((p) => ctx.state.scripts.find(provider, p)?.readyAfterMs)
+    .filter((d): d is number => d !== undefined);
   if (scripted.length > 0) delay = Math.max(...scripted);
   return Date.now() + delay;
 }

@@ -106,19 +106,33 @@ export function limitedResponse(v: Extract<Verdict, { ok: false }>, now = Date.n
         },
       );
     case 'anthropic':
-      return json(429, anthropicError(429, 'This request would exceed the rate limit for your organization of requests per minute (simulated).'), {
-        ...retryAfter,
-        'anthropic-ratelimit-requests-limit': String(v.rpm),
-        'anthropic-ratelimit-requests-remaining': '0',
-        'anthropic-ratelimit-requests-reset': new Date(now + v.retryAfterMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      });
+      return json(
+        429,
+        anthropicError(
+          429,
+          'This request would exceed the rate limit for your organization of requests per minute (simulated).',
+        ),
+        {
+          ...retryAfter,
+          'anthropic-ratelimit-requests-limit': String(v.rpm),
+          'anthropic-ratelimit-requests-remaining': '0',
+          'anthropic-ratelimit-requests-reset': new Date(now + v.retryAfterMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+      );
     case 'gemini': {
-      const body = geminiError(429, 'You exceeded your current quota, please check your plan and billing details (simulated).') as { error: Record<string, unknown> };
+      const body = geminiError(
+        429,
+        'You exceeded your current quota, please check your plan and billing details (simulated).',
+      ) as { error: Record<string, unknown> };
       body.error.details = [
         {
           '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
           violations: [
-            { quotaMetric: 'generativelanguage.googleapis.com/generate_content_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel', quotaValue: String(v.rpm) },
+            {
+              quotaMetric: 'generativelanguage.googleapis.com/generate_content_requests',
+              quotaId: 'GenerateRequestsPerMinutePerProjectPerModel',
+              quotaValue: String(v.rpm),
+            },
           ],
         },
         { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },
@@ -126,9 +140,17 @@ export function limitedResponse(v: Extract<Verdict, { ok: false }>, now = Date.n
       return json(429, body);
     }
     case 'perplexity':
-      return json(429, perplexityError(429, 'Rate limit exceeded: too many requests per minute (simulated)'), retryAfter);
+      return json(
+        429,
+        perplexityError(429, 'Rate limit exceeded: too many requests per minute (simulated)'),
+        retryAfter,
+      );
     case 'serp':
-      return json(429, serpError(429, 'Your account has exceeded its hourly searches throughput limit (simulated).'), retryAfter);
+      return json(
+        429,
+        serpError(429, 'Your account has exceeded its hourly searches throughput limit (simulated).'),
+        retryAfter,
+      );
     case 'appGateway':
       return json(429, appError(429, 'Too many requests per minute (simulated)'), retryAfter);
   }

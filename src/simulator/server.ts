@@ -65,7 +65,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const server = createServer((req, res) => {
     handle(ctx, req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, json(500, { error: `simulator error: ${err instanceof Error ? err.message : String(err)}` }));
+      if (!res.headersSent)
+        send(res, json(500, { error: `simulator error: ${err instanceof Error ? err.message : String(err)}` }));
       else res.destroy();
     });
   });
@@ -105,7 +106,12 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      return send(res, json(400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' } }));
+      return send(
+        res,
+        json(400, {
+          error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' },
+        }),
+      );
     }
   }
   const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
@@ -117,7 +123,15 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
     if (path === prefix || path.startsWith(`${prefix}/`)) {
       const verdict = ctx.state.limits.take(upstream);
       if (!verdict.ok) return send(res, limitedResponse(verdict));
-      const simReq: SimRequest = { method: req.method ?? 'GET', path: path.slice(prefix.length) || '/', query: url.searchParams, headers: req.headers, json: body, raw, origin };
+      const simReq: SimRequest = {
+        method: req.method ?? 'GET',
+        path: path.slice(prefix.length) || '/',
+        query: url.searchParams,
+        headers: req.headers,
+        json: body,
+        raw,
+        origin,
+      };
       return send(res, await route(ctx, simReq));
     }
   }
@@ -147,7 +161,10 @@ function control(ctx: SimContext, method: string, path: string, body: unknown): 
         const added = items.map((item) => ctx.state.scripts.add(item));
         return json(200, Array.isArray(body) ? { scripts: added } : added[0]);
       } catch (err) {
-        const fields = err instanceof z.ZodError ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message])) : null;
+        const fields =
+          err instanceof z.ZodError
+            ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message]))
+            : null;
         return json(422, { error: 'Not a valid script', fields });
       }
     }
@@ -164,8 +181,14 @@ function control(ctx: SimContext, method: string, path: string, body: unknown): 
         ctx.state.limits.set(body ?? {});
         return json(200, { limits: ctx.state.limits.list() });
       } catch (err) {
-        const fields = err instanceof z.ZodError ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message])) : null;
-        return json(422, { error: 'Not valid limits: {"openai": 1200} or {"openai": {"rpm": 1200, "burst": 20}}, null removes one', fields });
+        const fields =
+          err instanceof z.ZodError
+            ? Object.fromEntries(err.issues.map((i) => [i.path.join('.') || 'body', i.message]))
+            : null;
+        return json(422, {
+          error: 'Not valid limits: {"openai": 1200} or {"openai": {"rpm": 1200, "burst": 20}}, null removes one',
+          fields,
+        });
       }
     }
     return json(405, { error: 'Use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });
@@ -198,7 +221,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 
 function send(res: ServerResponse, response: SimResponse): void {
   const headers = { ...response.headers };
-  const body = typeof response.body === 'string' || Buffer.isBuffer(response.body) ? response.body : JSON.stringify(response.body);
+  const body =
+    typeof response.body === 'string' || Buffer.isBuffer(response.body) ? response.body : JSON.stringify(response.body);
   res.writeHead(response.status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }

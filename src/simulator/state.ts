@@ -36,7 +36,10 @@ export class SimState {
   readonly requests: LoggedRequest[] = [];
   /** Requests per provider since the log was last cleared; unlike the log, never trimmed. */
   readonly counts: Record<string, number> = {};
-  readonly files = new Map<string, { id: string; filename: string; purpose: string; content: string; createdAt: number }>();
+  readonly files = new Map<
+    string,
+    { id: string; filename: string; purpose: string; content: string; createdAt: number }
+  >();
   readonly jobs = new Map<string, SimJob>();
   private seq = 0;
   private ids = 0;

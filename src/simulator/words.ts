@@ -85,14 +85,30 @@ export const OUTROS = [
 
 /** Third-party sites answers cite besides the brands' own pages. */
 export const THIRD_PARTY = [
-  { domain: 'g2.com', title: '{brand} Reviews 2025: Details, Pricing & Features | G2', path: '/products/{slug}/reviews' },
-  { domain: 'reddit.com', title: 'Anyone using {brand}? Honest opinions : r/{word}', path: '/r/{word}/comments/{id}/anyone_using_{slug}/' },
+  {
+    domain: 'g2.com',
+    title: '{brand} Reviews 2025: Details, Pricing & Features | G2',
+    path: '/products/{slug}/reviews',
+  },
+  {
+    domain: 'reddit.com',
+    title: 'Anyone using {brand}? Honest opinions : r/{word}',
+    path: '/r/{word}/comments/{id}/anyone_using_{slug}/',
+  },
   { domain: 'en.wikipedia.org', title: '{brand} - Wikipedia', path: '/wiki/{brand_}' },
   { domain: 'techradar.com', title: 'The best {topic} in 2025 | TechRadar', path: '/best/{topicSlug}' },
-  { domain: 'forbes.com', title: 'Best {topic} Of 2025 – Forbes Advisor', path: '/advisor/business/software/best-{topicSlug}/' },
+  {
+    domain: 'forbes.com',
+    title: 'Best {topic} Of 2025 – Forbes Advisor',
+    path: '/advisor/business/software/best-{topicSlug}/',
+  },
   { domain: 'youtube.com', title: '{brand} review: is it worth it?', path: '/watch?v={id}' },
   { domain: 'capterra.com', title: '{brand} Reviews, Pricing & Features | Capterra', path: '/p/{id}/{slug}/' },
-  { domain: 'nytimes.com', title: 'How to choose {topic} - The New York Times', path: '/wirecutter/reviews/{topicSlug}/' },
+  {
+    domain: 'nytimes.com',
+    title: 'How to choose {topic} - The New York Times',
+    path: '/wirecutter/reviews/{topicSlug}/',
+  },
 ] as const;
 
 /** Words that start a sentence with a capital but are not brands. */

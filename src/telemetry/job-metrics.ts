@@ -6,7 +6,12 @@ import type { MetricsRecorder } from './shared-metrics.ts';
 const jobLabel = (names: readonly string[], name: string) => (names.includes(name) ? name : 'unknown');
 
 /** Times each run of a worker's processor by its outcome: completed, failed, or re-delayed to wait (retry_later). */
-export function timedProcessor<T>(recorder: MetricsRecorder, queue: string, jobNames: readonly string[], processor: (job: Job, token?: string) => Promise<T>) {
+export function timedProcessor<T>(
+  recorder: MetricsRecorder,
+  queue: string,
+  jobNames: readonly string[],
+  processor: (job: Job, token?: string) => Promise<T>,
+) {
   return async (job: Job, token?: string): Promise<T> => {
     const started = performance.now();
     const labels = { queue, job_name: jobLabel(jobNames, job.name) };
@@ -15,16 +20,26 @@ export function timedProcessor<T>(recorder: MetricsRecorder, queue: string, jobN
       recorder.observe(METRICS.jobDuration, { ...labels, outcome: 'completed' }, (performance.now() - started) / 1000);
       return result;
     } catch (err) {
-      recorder.observe(METRICS.jobDuration, { ...labels, outcome: err instanceof DelayedError ? 'retry_later' : 'failed' }, (performance.now() - started) / 1000);
+      recorder.observe(
+        METRICS.jobDuration,
+        { ...labels, outcome: err instanceof DelayedError ? 'retry_later' : 'failed' },
+        (performance.now() - started) / 1000,
+      );
       throw err;
     }
   };
 }
 
 /** Counts the jobs a worker finds stalled and those that failed their last attempt. */
-export function watchWorker(worker: Worker, queue: string, jobNames: readonly string[], recorder: MetricsRecorder): void {
+export function watchWorker(
+  worker: Worker,
+  queue: string,
+  jobNames: readonly string[],
+  recorder: MetricsRecorder,
+): void {
   worker.on('stalled', () => recorder.count(METRICS.jobsStalled, { queue }));
   worker.on('failed', (job) => {
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) recorder.count(METRICS.jobsExhausted, { queue, job_name: jobLabel(jobNames, job.name) });
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+      recorder.count(METRICS.jobsExhausted, { queue, job_name: jobLabel(jobNames, job.name) });
   });
 }

@@ -1,6 +1,12 @@
 import type { Metric, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
-import { liveWorkers, providerGateState, queueStates, scanAndMoneyState, QUEUE_STATES } from '../domain/system/index.ts';
+import {
+  liveWorkers,
+  providerGateState,
+  queueStates,
+  scanAndMoneyState,
+  QUEUE_STATES,
+} from '../domain/system/index.ts';
 import { ACTIVE_SCAN_STATUSES } from '../domain/common/index.ts';
 import { METRICS, type MetricSpec } from './metric-catalog.ts';
 import { readSharedMetrics, specOf, type SharedSeries } from './shared-metrics.ts';
@@ -51,11 +57,15 @@ async function readSnapshot(ctx: AppContext): Promise<Snapshot> {
 export function valuesOf(spec: MetricSpec, s: Snapshot): Value[] {
   switch (spec.name) {
     case METRICS.queueJobs.name:
-      return (s.queues ?? []).flatMap((q) => QUEUE_STATES.map((state) => ({ labels: { queue: q.queue, state }, value: q.counts[state] })));
+      return (s.queues ?? []).flatMap((q) =>
+        QUEUE_STATES.map((state) => ({ labels: { queue: q.queue, state }, value: q.counts[state] })),
+      );
     case METRICS.queueWorkers.name:
       return Object.entries(s.workers ?? {}).map(([queue, value]) => ({ labels: { queue }, value }));
     case METRICS.scans.name:
-      return s.database ? ACTIVE_SCAN_STATUSES.map((status) => ({ labels: { status }, value: s.database?.scans[status] ?? 0 })) : [];
+      return s.database
+        ? ACTIVE_SCAN_STATUSES.map((status) => ({ labels: { status }, value: s.database?.scans[status] ?? 0 }))
+        : [];
     case METRICS.oldestRunningScan.name: {
       if (!s.database) return [];
       const started = s.database.oldestRunningStartedAt;
@@ -68,13 +78,22 @@ export function valuesOf(spec: MetricSpec, s: Snapshot): Value[] {
     case METRICS.providerInFlight.name:
       return Object.entries(s.gate ?? {}).map(([upstream, g]) => ({ labels: { upstream }, value: g.inFlight }));
     case METRICS.providerRate.name:
-      return Object.entries(s.gate ?? {}).flatMap(([upstream, g]) => (g.rpm === null ? [] : [{ labels: { upstream }, value: g.rpm }]));
+      return Object.entries(s.gate ?? {}).flatMap(([upstream, g]) =>
+        g.rpm === null ? [] : [{ labels: { upstream }, value: g.rpm }],
+      );
     case METRICS.collectOk.name:
-      return (['queues', 'workers', 'database', 'gate', 'shared'] as const).map((source) => ({ labels: { source }, value: s[source] === null ? 0 : 1 }));
+      return (['queues', 'workers', 'database', 'gate', 'shared'] as const).map((source) => ({
+        labels: { source },
+        value: s[source] === null ? 0 : 1,
+      }));
     default: {
       // Counted by the workers: the stored series of this metric (a histogram's _bucket, _sum and _count).
       const own = (s.shared ?? []).filter((x) => specOf(x.name) === spec);
-      return own.map((x) => ({ labels: x.labels, value: x.value, ...(x.name !== spec.name && { metricName: x.name }) }));
+      return own.map((x) => ({
+        labels: x.labels,
+        value: x.value,
+        ...(x.name !== spec.name && { metricName: x.name }),
+      }));
     }
   }
 }
@@ -92,7 +111,13 @@ export function registerOperatorMetrics(registry: Registry, ctx: AppContext): vo
       help: spec.help,
       type: spec.type,
       aggregator: 'sum',
-      get: async () => ({ name: spec.name, help: spec.help, type: spec.type, aggregator: 'sum', values: valuesOf(spec, await snapshot()) }),
+      get: async () => ({
+        name: spec.name,
+        help: spec.help,
+        type: spec.type,
+        aggregator: 'sum',
+        values: valuesOf(spec, await snapshot()),
+      }),
       reset: () => undefined,
     };
     // prom-client's registry takes any object with its metrics' shape (name, help, type, get); its types name only its own classes.

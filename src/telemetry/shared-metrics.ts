@@ -55,7 +55,11 @@ export class MetricsRecorder {
   private series(spec: MetricSpec, labels: Labels): Pending {
     const id = `${spec.name}\u0000${Object.values(labels).join('\u0000')}`;
     let p = this.pending.get(id);
-    if (!p) this.pending.set(id, (p = { spec, labels, value: 0, buckets: new Array<number>((spec.buckets?.length ?? 0) + 1).fill(0), count: 0 }));
+    if (!p)
+      this.pending.set(
+        id,
+        (p = { spec, labels, value: 0, buckets: new Array<number>((spec.buckets?.length ?? 0) + 1).fill(0), count: 0 }),
+      );
     this.timer ??= later(() => {
       this.timer = null;
       void this.flush();
@@ -97,7 +101,12 @@ export class MetricsRecorder {
       let cumulative = 0;
       p.buckets.forEach((n, i) => {
         cumulative += n;
-        add(`${p.spec.name}_bucket`, { ...p.labels, le: i < bounds.length ? String(bounds[i]) : '+Inf' }, cumulative, true);
+        add(
+          `${p.spec.name}_bucket`,
+          { ...p.labels, le: i < bounds.length ? String(bounds[i]) : '+Inf' },
+          cumulative,
+          true,
+        );
       });
       add(`${p.spec.name}_sum`, p.labels, p.value, true);
       add(`${p.spec.name}_count`, p.labels, p.count, true);
@@ -151,7 +160,9 @@ const SUFFIXES = ['_bucket', '_sum', '_count'];
 
 /** The catalog entry a stored series belongs to (a histogram's `_bucket`, `_sum` and `_count` belong to it). */
 export function specOf(seriesName: string): MetricSpec | undefined {
-  return WORKER_METRICS.find((m) => m.name === seriesName || (m.type === 'histogram' && SUFFIXES.some((s) => seriesName === `${m.name}${s}`)));
+  return WORKER_METRICS.find(
+    (m) => m.name === seriesName || (m.type === 'histogram' && SUFFIXES.some((s) => seriesName === `${m.name}${s}`)),
+  );
 }
 
 /** Every worker's counts as they stand in the shared hash; fields of metrics no longer in the catalog are skipped. */
@@ -165,7 +176,8 @@ export async function readSharedMetrics(redis: Redis, prefix: string): Promise<S
     } catch {
       continue;
     }
-    if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !parsed[1] || typeof parsed[1] !== 'object') continue;
+    if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !parsed[1] || typeof parsed[1] !== 'object')
+      continue;
     const value = Number(raw);
     if (!specOf(parsed[0]) || !Number.isFinite(value)) continue;
     series.push({ name: parsed[0], labels: parsed[1] as Labels, value });

@@ -26,7 +26,16 @@ export async function startTracing(config: Config, role: 'api' | 'worker'): Prom
   if (!config.tracing.enabled) return null;
   const running = tracingHooks();
   if (running) return running;
-  const [{ NodeSDK }, { HttpInstrumentation }, { UndiciInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }, api, core, { BullMQOtel }] = await Promise.all([
+  const [
+    { NodeSDK },
+    { HttpInstrumentation },
+    { UndiciInstrumentation },
+    { PgInstrumentation },
+    { IORedisInstrumentation },
+    api,
+    core,
+    { BullMQOtel },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-undici'),
@@ -60,7 +69,10 @@ export async function startTracing(config: Config, role: 'api' | 'worker'): Prom
       // Statements and commands outside a request or a job (BullMQ's polling, the key-change subscription) would each be a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),
       // A command and its key, never its other arguments (job payloads, lock tokens).
-      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command, args) => `${command}${typeof args[0] === 'string' ? ` ${args[0]}` : ''}` }),
+      new IORedisInstrumentation({
+        requireParentSpan: true,
+        dbStatementSerializer: (command, args) => `${command}${typeof args[0] === 'string' ? ` ${args[0]}` : ''}`,
+      }),
     ],
   });
   sdk.start();

@@ -51,7 +51,10 @@ const V6: Range[] = [
   { network: 'ff00::', prefix: 8, why: 'a multicast address' },
 ];
 
-function listOf(ranges: Range[], family: 'ipv4' | 'ipv6'): { list: BlockList; why: (address: string) => string | null } {
+function listOf(
+  ranges: Range[],
+  family: 'ipv4' | 'ipv6',
+): { list: BlockList; why: (address: string) => string | null } {
   const list = new BlockList();
   const singles = ranges.map((r) => {
     const one = new BlockList();
@@ -59,7 +62,13 @@ function listOf(ranges: Range[], family: 'ipv4' | 'ipv6'): { list: BlockList; wh
     list.addSubnet(r.network, r.prefix, family);
     return { one, why: r.why };
   });
-  return { list, why: (address) => (list.check(address, family) ? (singles.find((s) => s.one.check(address, family))?.why ?? 'not a public address') : null) };
+  return {
+    list,
+    why: (address) =>
+      list.check(address, family)
+        ? (singles.find((s) => s.one.check(address, family))?.why ?? 'not a public address')
+        : null,
+  };
 }
 
 const v4 = listOf(V4, 'ipv4');

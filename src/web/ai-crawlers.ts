@@ -28,7 +28,13 @@ export interface AiCrawler {
 }
 
 export const AI_CRAWLERS: readonly AiCrawler[] = [
-  { agent: 'GPTBot', company: 'OpenAI', kind: 'training', purpose: 'Collects public pages to train OpenAI’s models', ranges: 'https://openai.com/gptbot.json' },
+  {
+    agent: 'GPTBot',
+    company: 'OpenAI',
+    kind: 'training',
+    purpose: 'Collects public pages to train OpenAI’s models',
+    ranges: 'https://openai.com/gptbot.json',
+  },
   {
     agent: 'OAI-SearchBot',
     company: 'OpenAI',
@@ -43,9 +49,24 @@ export const AI_CRAWLERS: readonly AiCrawler[] = [
     purpose: 'Opens a page when a ChatGPT user or a custom GPT asks for it',
     ranges: 'https://openai.com/chatgpt-user.json',
   },
-  { agent: 'ClaudeBot', company: 'Anthropic', kind: 'training', purpose: 'Collects public pages to train Anthropic’s Claude models' },
-  { agent: 'Claude-User', company: 'Anthropic', kind: 'user', purpose: 'Opens a page when a Claude user asks about it' },
-  { agent: 'Claude-SearchBot', company: 'Anthropic', kind: 'search', purpose: 'Indexes pages to improve the search results Claude answers from' },
+  {
+    agent: 'ClaudeBot',
+    company: 'Anthropic',
+    kind: 'training',
+    purpose: 'Collects public pages to train Anthropic’s Claude models',
+  },
+  {
+    agent: 'Claude-User',
+    company: 'Anthropic',
+    kind: 'user',
+    purpose: 'Opens a page when a Claude user asks about it',
+  },
+  {
+    agent: 'Claude-SearchBot',
+    company: 'Anthropic',
+    kind: 'search',
+    purpose: 'Indexes pages to improve the search results Claude answers from',
+  },
   {
     agent: 'PerplexityBot',
     company: 'Perplexity',
@@ -64,7 +85,8 @@ export const AI_CRAWLERS: readonly AiCrawler[] = [
     agent: 'Google-Extended',
     company: 'Google',
     kind: 'control',
-    purpose: 'Token, not a crawler: whether pages Google crawls may train Gemini models and ground Gemini answers (Search and AI Overviews are not affected)',
+    purpose:
+      'Token, not a crawler: whether pages Google crawls may train Gemini models and ground Gemini answers (Search and AI Overviews are not affected)',
   },
   {
     agent: 'Googlebot',
@@ -88,13 +110,58 @@ export const AI_CRAWLERS: readonly AiCrawler[] = [
     purpose: 'Apple’s crawler for Siri and Spotlight suggestions',
     ranges: 'https://search.developer.apple.com/applebot.json',
   },
-  { agent: 'Applebot-Extended', company: 'Apple', kind: 'control', purpose: 'Token, not a crawler: whether pages Applebot reads may train Apple’s foundation models' },
-  { agent: 'CCBot', company: 'Common Crawl', kind: 'training', purpose: 'Builds the open Common Crawl archive that many AI models are trained on' },
-  { agent: 'meta-externalagent', company: 'Meta', kind: 'training', purpose: 'Collects pages to train Meta’s AI models and improve its products' },
-  { agent: 'Bytespider', company: 'ByteDance', kind: 'training', purpose: 'Collects pages for ByteDance’s models (Doubao) and products' },
-  { agent: 'Amazonbot', company: 'Amazon', kind: 'search', purpose: 'Indexes pages for Alexa’s answers and Amazon’s AI services' },
-  { agent: 'DuckAssistBot', company: 'DuckDuckGo', kind: 'user', purpose: 'Reads pages in real time for DuckAssist’s answers; not used for training' },
-  { agent: 'MistralAI-User', company: 'Mistral AI', kind: 'user', purpose: 'Opens a page when a Le Chat user asks about it' },
-  { agent: 'Google-CloudVertexBot', company: 'Google', kind: 'search', purpose: 'Crawls a site for Vertex AI agents its owner builds on it' },
-  { agent: 'meta-externalfetcher', company: 'Meta', kind: 'user', purpose: 'Opens a page when a Meta AI user asks about it or shares its link' },
+  {
+    agent: 'Applebot-Extended',
+    company: 'Apple',
+    kind: 'control',
+    purpose: 'Token, not a crawler: whether pages Applebot reads may train Apple’s foundation models',
+  },
+  {
+    agent: 'CCBot',
+    company: 'Common Crawl',
+    kind: 'training',
+    purpose: 'Builds the open Common Crawl archive that many AI models are trained on',
+  },
+  {
+    agent: 'meta-externalagent',
+    company: 'Meta',
+    kind: 'training',
+    purpose: 'Collects pages to train Meta’s AI models and improve its products',
+  },
+  {
+    agent: 'Bytespider',
+    company: 'ByteDance',
+    kind: 'training',
+    purpose: 'Collects pages for ByteDance’s models (Doubao) and products',
+  },
+  {
+    agent: 'Amazonbot',
+    company: 'Amazon',
+    kind: 'search',
+    purpose: 'Indexes pages for Alexa’s answers and Amazon’s AI services',
+  },
+  {
+    agent: 'DuckAssistBot',
+    company: 'DuckDuckGo',
+    kind: 'user',
+    purpose: 'Reads pages in real time for DuckAssist’s answers; not used for training',
+  },
+  {
+    agent: 'MistralAI-User',
+    company: 'Mistral AI',
+    kind: 'user',
+    purpose: 'Opens a page when a Le Chat user asks about it',
+  },
+  {
+    agent: 'Google-CloudVertexBot',
+    company: 'Google',
+    kind: 'search',
+    purpose: 'Crawls a site for Vertex AI agents its owner builds on it',
+  },
+  {
+    agent: 'meta-externalfetcher',
+    company: 'Meta',
+    kind: 'user',
+    purpose: 'Opens a page when a Meta AI user asks about it or shares its link',
+  },
 ];

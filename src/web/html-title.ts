@@ -47,7 +47,12 @@ export async function readTitle(chunks: AsyncIterable<Uint8Array>): Promise<stri
         if (name === 'title' && title === null) {
           inTitle = true;
           text = '';
-        } else if (name === 'meta' && ogTitle === null && (attributes.property ?? attributes.name)?.toLowerCase() === 'og:title' && attributes.content) {
+        } else if (
+          name === 'meta' &&
+          ogTitle === null &&
+          (attributes.property ?? attributes.name)?.toLowerCase() === 'og:title' &&
+          attributes.content
+        ) {
           ogTitle = attributes.content.slice(0, TITLE_MAX * 4);
         } else if (name === 'body' && (title !== null || ogTitle !== null)) done = true;
       },

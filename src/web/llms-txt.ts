@@ -25,7 +25,8 @@ export interface LlmsTxtReading {
 }
 
 /** `\s` of a regex, for one character (ASCII answered without the regex engine). */
-const isSpace = (code: number) => (code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(String.fromCharCode(code)));
+const isSpace = (code: number) =>
+  code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(String.fromCharCode(code));
 
 /**
  * Counts what the regex `/\[[^\]\n]*\]\([^)\s]+(?:\s+"[^"]*")?\)/g` would
@@ -77,7 +78,11 @@ export function countLinks(text: string, max = LLMS_TXT_MAX_LINKS): { links: num
 }
 
 /** `([^)\s]+(?:\s+"[^"]*")?\)` at `p`: the index after the `)`, or -1. */
-function linkTail(text: string, p: number, first: (kind: 'urlEnd' | 'nonSpace' | 'quote', p: number) => number): number {
+function linkTail(
+  text: string,
+  p: number,
+  first: (kind: 'urlEnd' | 'nonSpace' | 'quote', p: number) => number,
+): number {
   if (text[p] !== '(') return -1;
   const urlEnd = first('urlEnd', p + 1);
   if (urlEnd === p + 1 || urlEnd >= text.length) return -1;

@@ -71,7 +71,18 @@ export interface RobotsTxt {
   access(agent: string): CrawlerAccess;
 }
 
-const KNOWN = new Set(['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex']);
+const KNOWN = new Set([
+  'user-agent',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'host',
+  'clean-param',
+  'request-rate',
+  'visit-time',
+  'noindex',
+]);
 const LINE_TEXT_MAX = 300;
 
 /** A product token as robots-parser compares them: lower case, without a `/version`. */
@@ -98,7 +109,8 @@ function ruleOf(value: string, allow: boolean, lineNumber: number): Rule {
   const anchored = pattern.endsWith('$');
   const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
   // `**` matches what `*` does: empty pieces between two `*`s are dropped (the first and last say where the pattern starts and ends).
-  const kept = pieces.length > 2 ? [pieces[0] as string, ...pieces.slice(1, -1).filter(Boolean), pieces.at(-1) as string] : pieces;
+  const kept =
+    pieces.length > 2 ? [pieces[0] as string, ...pieces.slice(1, -1).filter(Boolean), pieces.at(-1) as string] : pieces;
   return { pattern, allow, lineNumber, anchored, pieces: kept };
 }
 
@@ -123,7 +135,12 @@ function decide(rules: readonly Rule[], path: string): Rule | null {
   let best: Rule | null = null;
   for (const rule of rules) {
     if (!matches(rule, path)) continue;
-    if (!best || rule.pattern.length > best.pattern.length || (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)) best = rule;
+    if (
+      !best ||
+      rule.pattern.length > best.pattern.length ||
+      (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)
+    )
+      best = rule;
   }
   return best;
 }
@@ -213,7 +230,10 @@ export function parseRobotsTxt(robotsUrl: string, text: string, truncated = fals
     rule ? { line: rule.lineNumber, text: (lines[rule.lineNumber - 1] ?? '').trim().slice(0, LINE_TEXT_MAX) } : null;
 
   const notes: string[] = [];
-  if (longLines > 0) notes.push(`${longLines.toLocaleString('en-US')} lines longer than ${ROBOTS_LINE_MAX.toLocaleString('en-US')} characters were ignored`);
+  if (longLines > 0)
+    notes.push(
+      `${longLines.toLocaleString('en-US')} lines longer than ${ROBOTS_LINE_MAX.toLocaleString('en-US')} characters were ignored`,
+    );
   if (rulesIgnored > 0)
     notes.push(
       `robots.txt has more than ${ROBOTS_MAX_RULES.toLocaleString('en-US')} rules; the ${rulesIgnored.toLocaleString('en-US')} after the first ${ROBOTS_MAX_RULES.toLocaleString('en-US')} were ignored`,
@@ -230,7 +250,12 @@ export function parseRobotsTxt(robotsUrl: string, text: string, truncated = fals
       const rootRule = ruleFor(`${origin.origin}/`, agent);
       const rootAllowed = rootRule?.allow ?? true;
       const rules = group?.rules ?? [];
-      if (!rootAllowed) return { access: rules.some((r) => r.allow) ? 'partial' : 'blocked', decidingLine: lineAt(rootRule), group: group?.name ?? null };
+      if (!rootAllowed)
+        return {
+          access: rules.some((r) => r.allow) ? 'partial' : 'blocked',
+          decidingLine: lineAt(rootRule),
+          group: group?.name ?? null,
+        };
       const firstDisallow = rules.filter((r) => !r.allow).sort((a, b) => a.lineNumber - b.lineNumber)[0];
       if (firstDisallow) return { access: 'partial', decidingLine: lineAt(firstDisallow), group: group?.name ?? null };
       return { access: 'allowed', decidingLine: lineAt(rootRule), group: group?.name ?? null };

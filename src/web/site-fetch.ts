@@ -34,7 +34,10 @@ export const CRAWLER_TOKEN = 'SightlineBot';
 export type Resolver = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 export interface SiteFetchSettings {
   map: ReadonlyMap<string, string>;
@@ -124,10 +127,13 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
 
   async function route(url: URL): Promise<Target> {
     const shown = url.href;
-    if (url.username || url.password) throw new SiteFetchError('refused', shown, `${shown}: addresses with credentials are not fetched`);
+    if (url.username || url.password)
+      throw new SiteFetchError('refused', shown, `${shown}: addresses with credentials are not fetched`);
     // The map changes where a fetch goes, never which addresses are fetched: https on 443, as in production.
-    if (url.protocol !== 'https:') throw new SiteFetchError('refused', shown, `${shown}: only https addresses are fetched`);
-    if (url.port !== '' && url.port !== '443') throw new SiteFetchError('refused', shown, `${shown}: only port 443 is fetched`);
+    if (url.protocol !== 'https:')
+      throw new SiteFetchError('refused', shown, `${shown}: only https addresses are fetched`);
+    if (url.port !== '' && url.port !== '443')
+      throw new SiteFetchError('refused', shown, `${shown}: only port 443 is fetched`);
     const host = url.hostname
       .replace(/^\[|\]$/g, '')
       .replace(/\.$/, '')
@@ -145,7 +151,12 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       };
     }
     const literal = isIP(host);
-    if (!literal && !settings.outbound) throw new SiteFetchError('refused', shown, `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`);
+    if (!literal && !settings.outbound)
+      throw new SiteFetchError(
+        'refused',
+        shown,
+        `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`,
+      );
     let addresses: { address: string; family: 4 | 6 }[];
     if (literal) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
     else {
@@ -162,10 +173,18 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       if (!why) continue;
       // An address the customer wrote (the site, a redirect) is named; one a name resolves to is ours to know: logged, not told.
       if (literal) throw new SiteFetchError('refused', shown, `${shown}: ${host}, ${why}; not fetched`);
-      settings.logger?.warn({ host, address: a.address, why }, 'site fetch refused: the name resolves to a non-public address');
+      settings.logger?.warn(
+        { host, address: a.address, why },
+        'site fetch refused: the name resolves to a non-public address',
+      );
       throw new SiteFetchError('refused', shown, `${shown}: ${host} resolves to a non-public address; not fetched`);
     }
-    if (!settings.outbound) throw new SiteFetchError('refused', shown, `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`);
+    if (!settings.outbound)
+      throw new SiteFetchError(
+        'refused',
+        shown,
+        `${shown}: fetching sites is limited to SITE_FETCH_MAP here (SITE_FETCH_OUTBOUND=off)`,
+      );
     const chosen = addresses.find((a) => a.family === 4) ?? (addresses[0] as { address: string; family: 4 | 6 });
     return { protocol: 'https:', host, port: 443, hostHeader: url.host, pinned: chosen };
   }
@@ -184,8 +203,19 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       state.failure ??= err;
       state.stop?.();
     };
-    const deadline = setTimeout(() => fail(new SiteFetchError('timeout', current.href, `${current.href} did not answer in full within ${seconds(limitMs)}`)), limitMs);
-    const onAbort = () => fail(new SiteFetchError('timeout', current.href, `${current.href}: stopped before it answered`));
+    const deadline = setTimeout(
+      () =>
+        fail(
+          new SiteFetchError(
+            'timeout',
+            current.href,
+            `${current.href} did not answer in full within ${seconds(limitMs)}`,
+          ),
+        ),
+      limitMs,
+    );
+    const onAbort = () =>
+      fail(new SiteFetchError('timeout', current.href, `${current.href}: stopped before it answered`));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = () => {
       clearTimeout(deadline);
@@ -197,7 +227,11 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
       const e = err as NodeJS.ErrnoException;
       // zlib's codes start Z_, brotli's ERR__ (ERR__ERROR_FORMAT_PADDING_1...).
       if (e.code?.startsWith('Z_') || e.code?.startsWith('ERR__'))
-        return new SiteFetchError('encoding', current.href, `${current.href}: the compressed answer does not decompress`);
+        return new SiteFetchError(
+          'encoding',
+          current.href,
+          `${current.href}: the compressed answer does not decompress`,
+        );
       return new SiteFetchError('network', current.href, `${current.href}: ${failureDetail(e)}`);
     };
 
@@ -216,12 +250,18 @@ export function createSiteFetcher(settings: SiteFetchSettings): SiteFetcher {
         if (REDIRECTS.has(status)) {
           const location = res.headers.location;
           res.destroy();
-          if (!location) throw new SiteFetchError('redirects', current.href, `${current.href} redirects without saying where`);
-          if (redirects >= maxRedirects) throw new SiteFetchError('redirects', current.href, `${rawUrl}: more than ${maxRedirects} redirects`);
+          if (!location)
+            throw new SiteFetchError('redirects', current.href, `${current.href} redirects without saying where`);
+          if (redirects >= maxRedirects)
+            throw new SiteFetchError('redirects', current.href, `${rawUrl}: more than ${maxRedirects} redirects`);
           try {
             current = new URL(location, current);
           } catch {
-            throw new SiteFetchError('redirects', current.href, `${current.href} redirects to "${location.slice(0, 200)}", which is not an address`);
+            throw new SiteFetchError(
+              'redirects',
+              current.href,
+              `${current.href} redirects to "${location.slice(0, 200)}", which is not an address`,
+            );
           }
           continue;
         }
@@ -263,7 +303,14 @@ function send(
       ...(target.protocol === 'https:' && !isIP(target.host) && { servername: target.host }),
     });
     const connect = setTimeout(
-      () => req.destroy((state.failure ??= new SiteFetchError('timeout', url.href, `${url.host} did not accept a connection within ${seconds(settings.connectTimeoutMs)}`))),
+      () =>
+        req.destroy(
+          (state.failure ??= new SiteFetchError(
+            'timeout',
+            url.href,
+            `${url.host} did not accept a connection within ${seconds(settings.connectTimeoutMs)}`,
+          )),
+        ),
       settings.connectTimeoutMs,
     );
     state.stop = () => req.destroy(state.failure ?? undefined);

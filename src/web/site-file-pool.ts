@@ -3,7 +3,14 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.ts';
 import type { LlmsTxtReading } from './llms-txt.ts';
 import { SiteFileError } from './site-file-error.ts';
-import type { RobotsReading, RobotsSource, SiteFileKind, SiteFileOutput, SiteFileTask, SiteFileThreadResult } from './site-file-thread.ts';
+import type {
+  RobotsReading,
+  RobotsSource,
+  SiteFileKind,
+  SiteFileOutput,
+  SiteFileTask,
+  SiteFileThreadResult,
+} from './site-file-thread.ts';
 import { SitemapError, type SitemapFile } from './sitemap-parser.ts';
 
 /**
@@ -31,7 +38,10 @@ export interface SiteFilePoolOptions {
 
 export interface SiteFilePool {
   /** Runs one task; `file` names what is read in the error a customer sees. */
-  run<K extends SiteFileKind>(task: Extract<SiteFileTask, { kind: K }>, options: { file: string; deadlineMs: number; transfer?: ArrayBuffer }): Promise<SiteFileOutput<K>>;
+  run<K extends SiteFileKind>(
+    task: Extract<SiteFileTask, { kind: K }>,
+    options: { file: string; deadlineMs: number; transfer?: ArrayBuffer },
+  ): Promise<SiteFileOutput<K>>;
   close(): Promise<void>;
 }
 
@@ -57,11 +67,23 @@ export function createSiteFilePool(options: SiteFilePoolOptions = {}): SiteFileP
     async run(task, { file, deadlineMs, transfer }) {
       let result: SiteFileThreadResult;
       try {
-        result = (await start().run(task, { signal: AbortSignal.timeout(deadlineMs), ...(transfer && { transferList: [transfer] }) })) as SiteFileThreadResult;
+        result = (await start().run(task, {
+          signal: AbortSignal.timeout(deadlineMs),
+          ...(transfer && { transferList: [transfer] }),
+        })) as SiteFileThreadResult;
       } catch (err) {
-        if ((err as Error).name === 'AbortError') throw new SiteFileError('timeout', file, `${file} took too long to read (over ${duration(deadlineMs)}); it was not used`);
+        if ((err as Error).name === 'AbortError')
+          throw new SiteFileError(
+            'timeout',
+            file,
+            `${file} took too long to read (over ${duration(deadlineMs)}); it was not used`,
+          );
         if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
-          throw new SiteFileError('memory', file, `${file} needs more memory to read than allowed (${heapMb} MB); it was not used`);
+          throw new SiteFileError(
+            'memory',
+            file,
+            `${file} needs more memory to read than allowed (${heapMb} MB); it was not used`,
+          );
         throw err;
       }
       if (!result.ok) throw new SitemapError(result.sitemapError);
@@ -106,16 +128,22 @@ export function createSiteFileReader(options: { deadlineMs: number; pool?: SiteF
   const deadlineMs = options.deadlineMs;
   return {
     robots: (robots, agents) => pool().run({ kind: 'robots', robots, agents }, { file: 'robots.txt', deadlineMs }),
-    robotsAllows: (robots, agent, urls) => pool().run({ kind: 'robots-allows', robots, agent, urls }, { file: 'robots.txt', deadlineMs }),
-    llmsTxt: (text, contentType) => pool().run({ kind: 'llms-txt', text, contentType }, { file: 'llms.txt', deadlineMs }),
-    sitemap: (url, bytes) => pool().run({ kind: 'sitemap', url, bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
+    robotsAllows: (robots, agent, urls) =>
+      pool().run({ kind: 'robots-allows', robots, agent, urls }, { file: 'robots.txt', deadlineMs }),
+    llmsTxt: (text, contentType) =>
+      pool().run({ kind: 'llms-txt', text, contentType }, { file: 'llms.txt', deadlineMs }),
+    sitemap: (url, bytes) =>
+      pool().run({ kind: 'sitemap', url, bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
     title: (url, bytes) => pool().run({ kind: 'title', bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
   };
 }
 
 /** The buffer to hand over, when `bytes` is all of it (a Buffer from Node's pool is shared with others: it is copied). */
 function ownBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : undefined;
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? bytes.buffer
+    : undefined;
 }
 
-export const siteFileReaderFor = (config: Config): SiteFileReader => createSiteFileReader({ deadlineMs: config.siteFetch.parseTimeoutMs });
+export const siteFileReaderFor = (config: Config): SiteFileReader =>
+  createSiteFileReader({ deadlineMs: config.siteFetch.parseTimeoutMs });

@@ -58,7 +58,8 @@ function readSitemap(url: string, bytes: Uint8Array, maxEntries: number): Sitema
   const reader = sitemapReader(url, maxEntries);
   const decoder = new TextDecoder('utf-8');
   try {
-    for (let at = 0; at < bytes.length; at += PIECE) reader.write(decoder.decode(bytes.subarray(at, at + PIECE), { stream: true }));
+    for (let at = 0; at < bytes.length; at += PIECE)
+      reader.write(decoder.decode(bytes.subarray(at, at + PIECE), { stream: true }));
     reader.write(decoder.decode());
     return reader.end();
   } catch (err) {
@@ -70,7 +71,12 @@ async function run(task: SiteFileTask): Promise<Outputs[SiteFileKind]> {
   switch (task.kind) {
     case 'robots': {
       const robots = parseRobotsTxt(task.robots.url, task.robots.text, task.robots.truncated);
-      return { sitemaps: robots.sitemaps, unreadLines: robots.unreadLines, notes: robots.notes, access: task.agents.map((a) => robots.access(a)) };
+      return {
+        sitemaps: robots.sitemaps,
+        unreadLines: robots.unreadLines,
+        notes: robots.notes,
+        access: task.agents.map((a) => robots.access(a)),
+      };
     }
     case 'robots-allows': {
       const robots = parseRobotsTxt(task.robots.url, task.robots.text, task.robots.truncated);

@@ -13,7 +13,8 @@ import type { FetchOptions } from './site-fetch.ts';
  */
 
 const noop = () => undefined;
-const mb = (bytes: number) => (bytes >= 1 << 20 ? `${Math.round((bytes / (1 << 20)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`);
+const mb = (bytes: number) =>
+  bytes >= 1 << 20 ? `${Math.round((bytes / (1 << 20)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 
 export interface SiteResponse {
   /** The URL that answered, after redirects. */
@@ -32,7 +33,10 @@ export interface SiteResponse {
   discard(): void;
 }
 
-function decoderFor(encoding: string | undefined, url: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
+function decoderFor(
+  encoding: string | undefined,
+  url: string,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
   const e = (encoding ?? '').trim().toLowerCase();
   if (e === '' || e === 'identity') return null;
   if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
@@ -67,7 +71,8 @@ export function siteResponse(
   const overflow = options.overflow ?? 'error';
   const declared = Number(res.headers['content-length']);
   const encoding = res.headers['content-encoding'];
-  const tooLarge = () => new SiteFetchError('too-large', url, `${url} is larger than ${mb(options.maxBytes)}, the most read for it`);
+  const tooLarge = () =>
+    new SiteFetchError('too-large', url, `${url} is larger than ${mb(options.maxBytes)}, the most read for it`);
   let truncated = false;
   let used = false;
 
@@ -75,7 +80,8 @@ export function siteResponse(
     if (used) throw new Error('a response body is read once');
     used = true;
     try {
-      if (overflow === 'error' && !encoding && Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge();
+      if (overflow === 'error' && !encoding && Number.isFinite(declared) && declared > options.maxBytes)
+        throw tooLarge();
       const decoder = decoderFor(encoding, url);
       let decoded: AsyncIterable<Buffer> = res;
       if (decoder) {

@@ -80,19 +80,29 @@ export function sitemapReader(url: string, maxEntries = SITEMAP_MAX_ENTRIES): Si
     attributes = 0;
   });
   parser.on('attribute', () => {
-    if (++attributes > SITEMAP_MAX_ATTRIBUTES) throw new SitemapError(`${url} is not a sitemap: an element has more than ${SITEMAP_MAX_ATTRIBUTES} attributes`);
+    if (++attributes > SITEMAP_MAX_ATTRIBUTES)
+      throw new SitemapError(`${url} is not a sitemap: an element has more than ${SITEMAP_MAX_ATTRIBUTES} attributes`);
   });
   parser.on('opentag', (tag) => {
-    if (depth >= SITEMAP_MAX_DEPTH) throw new SitemapError(`${url} is not a sitemap: its elements are nested more than ${SITEMAP_MAX_DEPTH} deep (a sitemap has 3 or 4 levels)`);
+    if (depth >= SITEMAP_MAX_DEPTH)
+      throw new SitemapError(
+        `${url} is not a sitemap: its elements are nested more than ${SITEMAP_MAX_DEPTH} deep (a sitemap has 3 or 4 levels)`,
+      );
     const name = local(tag.name);
     if (depth === 0) {
       if (name !== 'urlset' && name !== 'sitemapindex')
-        throw new SitemapError(`${url} is not a sitemap: its root element is <${tag.name.slice(0, 100)}>, not <urlset> or <sitemapindex>`);
+        throw new SitemapError(
+          `${url} is not a sitemap: its root element is <${tag.name.slice(0, 100)}>, not <urlset> or <sitemapindex>`,
+        );
       kind = name;
     } else if (depth === 1 && name === (kind === 'urlset' ? 'url' : 'sitemap')) {
       loc = null;
       lastmod = null;
-    } else if (depth === 2 && (name === 'loc' || name === 'lastmod') && path[1] === (kind === 'urlset' ? 'url' : 'sitemap')) {
+    } else if (
+      depth === 2 &&
+      (name === 'loc' || name === 'lastmod') &&
+      path[1] === (kind === 'urlset' ? 'url' : 'sitemap')
+    ) {
       field = name;
       value = '';
     }
@@ -115,7 +125,10 @@ export function sitemapReader(url: string, maxEntries = SITEMAP_MAX_ENTRIES): Si
       field = null;
     } else if (depth === 1 && (name === 'url' || name === 'sitemap')) {
       if (loc) {
-        if (entries.length >= maxEntries) throw new SitemapError(`${url} lists more than ${maxEntries.toLocaleString('en-US')} entries, the protocol’s limit for one file`);
+        if (entries.length >= maxEntries)
+          throw new SitemapError(
+            `${url} lists more than ${maxEntries.toLocaleString('en-US')} entries, the protocol’s limit for one file`,
+          );
         entries.push({ loc, lastmod });
       } else skipped++;
     }
@@ -133,11 +146,17 @@ export function sitemapReader(url: string, maxEntries = SITEMAP_MAX_ENTRIES): Si
 
 /** Why text that saxes refused is not a sitemap. */
 export function notXml(url: string, err: unknown): SitemapError {
-  return new SitemapError(`${url} is not a sitemap: not well-formed XML (${String((err as Error)?.message).slice(0, 200)})`);
+  return new SitemapError(
+    `${url} is not a sitemap: not well-formed XML (${String((err as Error)?.message).slice(0, 200)})`,
+  );
 }
 
 /** Reads one sitemap file as it downloads (tests, and the parsing thread over the bytes it was handed). */
-export async function parseSitemap(chunks: AsyncIterable<Uint8Array>, url: string, maxEntries = SITEMAP_MAX_ENTRIES): Promise<SitemapFile> {
+export async function parseSitemap(
+  chunks: AsyncIterable<Uint8Array>,
+  url: string,
+  maxEntries = SITEMAP_MAX_ENTRIES,
+): Promise<SitemapFile> {
   const reader = sitemapReader(url, maxEntries);
   const decoder = new TextDecoder('utf-8');
   try {

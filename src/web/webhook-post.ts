@@ -73,7 +73,13 @@ export async function closeWebhookConnections(): Promise<void> {
   await Promise.all(all.map((p) => p.close().catch(() => undefined)));
 }
 
-export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostAnswer> {
+export async function postThroughGuard(
+  fetcher: SiteFetcher,
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<PostAnswer> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -81,7 +87,8 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
     throw new SiteFetchError('refused', rawUrl, `${rawUrl} is not an address`);
   }
   const abort = new AbortController();
-  const late = () => new SiteFetchError('timeout', url.href, `${url.host} did not answer within ${seconds(options.timeoutMs)}`);
+  const late = () =>
+    new SiteFetchError('timeout', url.href, `${url.host} did not answer within ${seconds(options.timeoutMs)}`);
   let timedOut = false;
   let expire: (err: Error) => void = () => undefined;
   const expired = new Promise<never>((_, reject) => (expire = reject));
@@ -124,7 +131,12 @@ export async function postThroughGuard(fetcher: SiteFetcher, rawUrl: string, bod
     if (err instanceof SiteFetchError) throw err;
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
     if (timedOut || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') throw late();
-    if (e.code === 'UND_ERR_CONNECT_TIMEOUT') throw new SiteFetchError('timeout', url.href, `${url.host} did not accept a connection within ${seconds(options.connectTimeoutMs)}`);
+    if (e.code === 'UND_ERR_CONNECT_TIMEOUT')
+      throw new SiteFetchError(
+        'timeout',
+        url.href,
+        `${url.host} did not accept a connection within ${seconds(options.connectTimeoutMs)}`,
+      );
     throw new SiteFetchError('network', url.href, `${url.host}: ${e.cause?.code ?? e.code ?? e.message}`);
   } finally {
     clearTimeout(deadline);

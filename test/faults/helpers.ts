@@ -21,10 +21,21 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A worker process of the scan and schedule queues, as `sightline worker` runs in production; FAULT_WORKER_LOG=file keeps its log (debug) there. */
 export function spawnWorker(app: TestApp): ChildProcess {
-  return spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'scan,schedule'], {
-    env: { ...process.env, ...app.env, SIMULATOR_URL: app.simulatorUrl ?? '', LOG_LEVEL: process.env.FAULT_WORKER_LOG ? 'debug' : 'silent' },
-    stdio: process.env.FAULT_WORKER_LOG ? ['ignore', fs.openSync(process.env.FAULT_WORKER_LOG, 'a'), fs.openSync(process.env.FAULT_WORKER_LOG, 'a')] : 'ignore',
-  });
+  return spawn(
+    path.resolve('node_modules/.bin/node'),
+    [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'scan,schedule'],
+    {
+      env: {
+        ...process.env,
+        ...app.env,
+        SIMULATOR_URL: app.simulatorUrl ?? '',
+        LOG_LEVEL: process.env.FAULT_WORKER_LOG ? 'debug' : 'silent',
+      },
+      stdio: process.env.FAULT_WORKER_LOG
+        ? ['ignore', fs.openSync(process.env.FAULT_WORKER_LOG, 'a'), fs.openSync(process.env.FAULT_WORKER_LOG, 'a')]
+        : 'ignore',
+    },
+  );
 }
 
 export function kill(worker: ChildProcess | null): void {
@@ -32,8 +43,17 @@ export function kill(worker: ChildProcess | null): void {
 }
 
 /** A site of `prompts` active prompts whose scan (one assistant, slow answers) takes a few seconds. */
-export async function startSlowScan(app: TestApp, ws: Workspace, name: string, prompts: number, latencyMs = 150): Promise<{ siteId: number; scanId: number }> {
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+export async function startSlowScan(
+  app: TestApp,
+  ws: Workspace,
+  name: string,
+  prompts: number,
+  latencyMs = 150,
+): Promise<{ siteId: number; scanId: number }> {
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   const siteId = site.body.project.id as number;
   await addActivePrompts(
     app.ctx,
@@ -41,7 +61,10 @@ export async function startSlowScan(app: TestApp, ws: Workspace, name: string, p
     Array.from({ length: prompts }, (_, i) => `Which ${name} tool is best for case ${i}?`),
   );
   await script(app, { provider: null, match: `${name} tool`, latencyMs });
-  const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'] } });
+  const start = await app.request('POST', `/projects/${siteId}/scans`, {
+    key: ws.keys.admin,
+    body: { providers: ['anthropic'] },
+  });
   if (start.status !== 200) throw new Error(`scan not started: ${start.status} ${JSON.stringify(start.body)}`);
   return { siteId, scanId: start.body.scan.id as number };
 }
@@ -59,8 +82,10 @@ export async function waitForFinal(app: TestApp, scanId: number, timeoutMs: numb
   const started = Date.now();
   for (;;) {
     const row = await scanRow(app, scanId).catch(() => null);
-    if (row && ['done', 'failed', 'cancelled'].includes(row.status)) return Math.round((Date.now() - started) / 100) / 10;
-    if (Date.now() - started > timeoutMs) throw new Error(`scan ${scanId} still ${row?.status ?? 'unreadable'} after ${timeoutMs} ms`);
+    if (row && ['done', 'failed', 'cancelled'].includes(row.status))
+      return Math.round((Date.now() - started) / 100) / 10;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`scan ${scanId} still ${row?.status ?? 'unreadable'} after ${timeoutMs} ms`);
     await sleep(250);
   }
 }
@@ -69,9 +94,15 @@ export async function waitForFinal(app: TestApp, scanId: number, timeoutMs: numb
 export async function outcome(app: TestApp, ws: Workspace, scanId: number, prompts: number) {
   const row = await scanRow(app, scanId);
   const money = await moneyFacts(app.ctx, ws.orgId, scanId);
-  const answers = await app.ctx.db.selectFrom('answers').select(['promptId', 'provider']).where('scanId', '=', scanId).execute();
+  const answers = await app.ctx.db
+    .selectFrom('answers')
+    .select(['promptId', 'provider'])
+    .where('scanId', '=', scanId)
+    .execute();
   const distinct = new Set(answers.map((a) => `${a.promptId}|${a.provider}`)).size;
-  const asked = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: { body?: string }[] }).requests.length;
+  const asked = (
+    (await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: { body?: string }[] }
+  ).requests.length;
   return {
     status: row.status,
     stored: answers.length,

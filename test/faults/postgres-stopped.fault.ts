@@ -2,7 +2,17 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
-import { FAULT_ENV, kill, outcome, scanRow, service, sleep, spawnWorker, startSlowScan, waitForFinal } from './helpers.ts';
+import {
+  FAULT_ENV,
+  kill,
+  outcome,
+  scanRow,
+  service,
+  sleep,
+  spawnWorker,
+  startSlowScan,
+  waitForFinal,
+} from './helpers.ts';
 
 /** PostgreSQL stopped for 20 s in the middle of a scan, with the API being called. */
 let app: TestApp;
@@ -52,7 +62,14 @@ describe('PostgreSQL down for 20 s mid-scan', () => {
     expect(during.every((d) => d.status === 503 && d.ms < 10_000)).toBe(true);
     expect(ready).toMatchObject({ status: 503, body: { status: 'unavailable', postgres: 'unavailable', redis: 'ok' } });
     expect(after.status).toBe(200);
-    expect(result).toMatchObject({ status: 'done', lost: 0, storedTwice: 0, chargedTwice: 0, overspend: 0, moneyProblems: [] });
+    expect(result).toMatchObject({
+      status: 'done',
+      lost: 0,
+      storedTwice: 0,
+      chargedTwice: 0,
+      overspend: 0,
+      moneyProblems: [],
+    });
     expect(result.charged).toBe(result.expectedCharge);
   });
 });

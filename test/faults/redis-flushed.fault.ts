@@ -31,8 +31,18 @@ describe('Redis data lost and the worker killed mid-scan', () => {
     worker = spawnWorker(app);
     const seconds = await waitForFinal(app, scanId, 120_000);
     const result = await outcome(app, ws, scanId, PROMPTS);
-    console.log(`[fault] Redis flushed + worker killed: final in ${seconds} s after the restart`, JSON.stringify(result));
-    expect(result).toMatchObject({ status: 'done', lost: 0, storedTwice: 0, chargedTwice: 0, overspend: 0, moneyProblems: [] });
+    console.log(
+      `[fault] Redis flushed + worker killed: final in ${seconds} s after the restart`,
+      JSON.stringify(result),
+    );
+    expect(result).toMatchObject({
+      status: 'done',
+      lost: 0,
+      storedTwice: 0,
+      chargedTwice: 0,
+      overspend: 0,
+      moneyProblems: [],
+    });
     expect(result.charged).toBe(result.expectedCharge);
     expect(result.reAsked).toBeLessThanOrEqual(4 * 3);
   });

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
-import { FAULT_ENV, kill, outcome, scanRow, service, sleep, spawnWorker, startSlowScan, waitForFinal } from './helpers.ts';
+import {
+  FAULT_ENV,
+  kill,
+  outcome,
+  scanRow,
+  service,
+  sleep,
+  spawnWorker,
+  startSlowScan,
+  waitForFinal,
+} from './helpers.ts';
 
 /** Redis stopped for 20 s (and back empty: it keeps nothing on disk) under API traffic, with a scan running. */
 let app: TestApp;
@@ -26,7 +36,10 @@ async function timed(method: string, path: string, body?: unknown): Promise<{ st
   const started = Date.now();
   const res = await fetch(`${app.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${ws.keys.admin}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ws.keys.admin}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await res.text();
@@ -36,7 +49,10 @@ async function timed(method: string, path: string, body?: unknown): Promise<{ st
 describe('Redis down for 20 s under API traffic', () => {
   it('answers without hanging (503 where Redis is needed), recovers by itself, and the scan completes exactly once', async () => {
     const { scanId } = await startSlowScan(app, ws, 'Redisdown', PROMPTS, 500);
-    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Queued later', url: 'queued-later.com' } });
+    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Queued later', url: 'queued-later.com' },
+    });
     await addActivePrompts(app.ctx, other.body.project.id, ['Which Queued later tool?']);
     worker = spawnWorker(app);
     while ((await scanRow(app, scanId)).answersDone < 8) await sleep(20);
@@ -69,7 +85,14 @@ describe('Redis down for 20 s under API traffic', () => {
     expect(enqueue.status).toBe(503);
     expect(enqueue.ms).toBeLessThan(10_000);
     expect(after.status).toBe(200);
-    expect(result).toMatchObject({ status: 'done', lost: 0, storedTwice: 0, chargedTwice: 0, overspend: 0, moneyProblems: [] });
+    expect(result).toMatchObject({
+      status: 'done',
+      lost: 0,
+      storedTwice: 0,
+      chargedTwice: 0,
+      overspend: 0,
+      moneyProblems: [],
+    });
     expect(result.charged).toBe(result.expectedCharge);
   });
 });

@@ -41,7 +41,14 @@ describe('a worker killed twice mid-scan', () => {
     const seconds = await waitForFinal(app, scanId, 120_000);
     const result = await outcome(app, ws, scanId, PROMPTS);
     console.log(`[fault] worker killed twice: final in ${seconds} s after the last restart`, JSON.stringify(result));
-    expect(result).toMatchObject({ status: 'done', lost: 0, storedTwice: 0, chargedTwice: 0, overspend: 0, moneyProblems: [] });
+    expect(result).toMatchObject({
+      status: 'done',
+      lost: 0,
+      storedTwice: 0,
+      chargedTwice: 0,
+      overspend: 0,
+      moneyProblems: [],
+    });
     expect(result.charged).toBe(result.expectedCharge);
     // Calls in flight at each kill were never stored: they are asked again, never charged twice (4 at a time).
     expect(result.reAsked).toBeLessThanOrEqual(2 * 4 * 3);

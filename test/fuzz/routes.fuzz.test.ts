@@ -32,14 +32,30 @@ const routes: Route[] = allRoutes(createMetrics()).filter((r) => r.path !== '/me
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx, { balanceUsd: 5, plan: 'enterprise' });
-  const site = await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Fuzz', url: 'fuzz.com', competitors: [{ name: 'Rival' }] });
+  const site = await createSite(
+    app.ctx,
+    { orgId: ws.orgId, userId: ws.ownerId },
+    { name: 'Fuzz', url: 'fuzz.com', competitors: [{ name: 'Rival' }] },
+  );
   ids = { orgId: ws.orgId, id: site.id, competitorId: site.competitors[0]?.id ?? 1 };
 }, 60_000);
 afterAll(() => app?.close());
 
 const weirdString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '', ' ', '%00', '../../etc/passwd', '<script>', "'; DROP TABLE sites; --", 'x'.repeat(5000)),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '',
+    ' ',
+    '%00',
+    '../../etc/passwd',
+    '<script>',
+    "'; DROP TABLE sites; --",
+    'x'.repeat(5000),
+  ),
 );
 const weirdNumber = fc.oneof(
   fc.integer(),
@@ -65,7 +81,8 @@ const weirdId = fc.oneof(
 );
 
 /** Percent-encodes any string; a lone surrogate goes out as the invalid UTF-8 bytes of one. */
-const pct = (s: string) => (s.isWellFormed() ? encodeURIComponent(s) : encodeURIComponent(s.toWellFormed()).replace(/%EF%BF%BD/g, '%ED%A0%80'));
+const pct = (s: string) =>
+  s.isWellFormed() ? encodeURIComponent(s) : encodeURIComponent(s.toWellFormed()).replace(/%EF%BF%BD/g, '%ED%A0%80');
 
 function keysOf(schema: z.ZodType | undefined): string[] {
   let s: unknown = schema;
@@ -76,15 +93,20 @@ function keysOf(schema: z.ZodType | undefined): string[] {
 /** A body: the route's example with fields replaced by weird values, or something else entirely. */
 function bodyFor(route: Route): fc.Arbitrary<unknown> {
   const keys = [...keysOf(route.body), 'extra'];
-  const base = typeof route.example === 'object' && route.example !== null ? (route.example as Record<string, unknown>) : {};
-  const mutated = fc.dictionary(fc.constantFrom(...keys), weirdValue, { maxKeys: 3 }).map((changes) => ({ ...base, ...changes }));
+  const base =
+    typeof route.example === 'object' && route.example !== null ? (route.example as Record<string, unknown>) : {};
+  const mutated = fc
+    .dictionary(fc.constantFrom(...keys), weirdValue, { maxKeys: 3 })
+    .map((changes) => ({ ...base, ...changes }));
   return fc.oneof({ weight: 6, arbitrary: mutated }, { weight: 1, arbitrary: weirdValue });
 }
 
 function queryFor(route: Route): fc.Arbitrary<string> {
   const keys = [...keysOf(route.query), 'page', 'perPage', 'x'];
   const value = fc.oneof(weirdString, weirdNumber.map(String));
-  return fc.array(fc.tuple(fc.constantFrom(...keys), value), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&'));
+  return fc
+    .array(fc.tuple(fc.constantFrom(...keys), value), { maxLength: 4 })
+    .map((pairs) => pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&'));
 }
 
 interface Case {
@@ -97,12 +119,27 @@ interface Case {
 
 function caseFor(route: Route): fc.Arbitrary<Case> {
   const path = fc
-    .record(Object.fromEntries((route.path.match(/:[A-Za-z]+/g) ?? []).map((p) => [p.slice(1), fc.oneof(fc.constant(String(ids[p.slice(1)] ?? 1)), weirdId)])))
-    .map((values) => route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => pct(values[name] ?? '1')).replace(/\*$/, 'x'));
-  const method = fc.oneof({ weight: 8, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE') });
+    .record(
+      Object.fromEntries(
+        (route.path.match(/:[A-Za-z]+/g) ?? []).map((p) => [
+          p.slice(1),
+          fc.oneof(fc.constant(String(ids[p.slice(1)] ?? 1)), weirdId),
+        ]),
+      ),
+    )
+    .map((values) =>
+      route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => pct(values[name] ?? '1')).replace(/\*$/, 'x'),
+    );
+  const method = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(route.method) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE') },
+  );
   const rawBody = fc.oneof(
     { weight: 8, arbitrary: bodyFor(route).map((b) => JSON.stringify(b) ?? 'null') },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'nul', '\u0000', '[]', '"x"', '{"a":"\\ud800"}', '{"a":1e999}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('{', '{"a":', 'nul', '\u0000', '[]', '"x"', '{"a":"\\ud800"}', '{"a":1e999}'),
+    },
   );
   return fc.record({
     method,
@@ -110,7 +147,10 @@ function caseFor(route: Route): fc.Arbitrary<Case> {
     body: route.body ? rawBody : fc.option(rawBody, { nil: undefined }),
     contentType: fc.oneof(
       { weight: 9, arbitrary: fc.constant('application/json') },
-      { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'multipart/form-data') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'multipart/form-data'),
+      },
     ),
     key: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
   });
@@ -129,13 +169,18 @@ async function send(c: Case): Promise<void> {
     text = await res.text();
   } catch (err) {
     // A connection the server dropped is a failure of that request, named like the others.
-    failures.push(`${c.method} ${c.path.slice(0, 200)} -> ${(err as Error).message} (${String((err as { cause?: unknown }).cause)}) body: ${(c.body ?? '').slice(0, 300)}`);
+    failures.push(
+      `${c.method} ${c.path.slice(0, 200)} -> ${(err as Error).message} (${String((err as { cause?: unknown }).cause)}) body: ${(c.body ?? '').slice(0, 300)}`,
+    );
     return;
   }
   const label = `${c.method} ${c.path.slice(0, 200)} -> ${res.status}`;
   if (res.status >= 500) failures.push(`${label} ${text.slice(0, 200)} body: ${(c.body ?? '').slice(0, 300)}`);
   // The public share page answers people, not programs: its 404 is a page.
-  else if (res.status >= 400 && !(c.path.startsWith('/share/') && res.headers.get('content-type')?.startsWith('text/html'))) {
+  else if (
+    res.status >= 400 &&
+    !(c.path.startsWith('/share/') && res.headers.get('content-type')?.startsWith('text/html'))
+  ) {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -143,7 +188,8 @@ async function send(c: Case): Promise<void> {
       failures.push(`${label}: not JSON: ${text.slice(0, 100)}`);
       return;
     }
-    if (typeof (body as { error?: unknown }).error !== 'string' || !('fields' in (body as object))) failures.push(`${label}: no error envelope: ${text.slice(0, 100)}`);
+    if (typeof (body as { error?: unknown }).error !== 'string' || !('fields' in (body as object)))
+      failures.push(`${label}: no error envelope: ${text.slice(0, 100)}`);
   }
   // Whatever the input, a JSON answer is what the route's response schema (or the error envelope) says.
   if (res.status < 500 && res.headers.get('content-type')?.includes('json') && text) {
@@ -178,14 +224,29 @@ describe(`no 5xx on bad input (seed ${SEED})`, () => {
     const odd = fc.record({
       method: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
       path: fc.oneof(
-        fc.constantFrom('//', '///', '/%00', '/%', '/%zz', '/projects//prompts', '/orgs/%00/projects', '/projects/1/../../orgs', '/?a=%', '/projects/1?period=%ff'),
+        fc.constantFrom(
+          '//',
+          '///',
+          '/%00',
+          '/%',
+          '/%zz',
+          '/projects//prompts',
+          '/orgs/%00/projects',
+          '/projects/1/../../orgs',
+          '/?a=%',
+          '/projects/1?period=%ff',
+        ),
         fc.integer({ min: 1, max: 8 }).map((kb) => `/${'a'.repeat(kb * 1024)}`),
         fc.string({ unit: 'binary', maxLength: 30 }).map((s) => `/${pct(s)}`),
       ),
       body: fc.constant(undefined),
       key: fc.boolean(),
     });
-    await runAll(fc.sample(odd, { numRuns: Math.ceil(TOTAL * 0.05), seed: SEED }).map((c) => ({ ...c, method: c.method === 'HEAD' ? 'GET' : c.method })));
+    await runAll(
+      fc
+        .sample(odd, { numRuns: Math.ceil(TOTAL * 0.05), seed: SEED })
+        .map((c) => ({ ...c, method: c.method === 'HEAD' ? 'GET' : c.method })),
+    );
     expect(failures.slice(0, 20)).toEqual([]);
   }, 120_000);
 
@@ -194,7 +255,9 @@ describe(`no 5xx on bad input (seed ${SEED})`, () => {
     const creates = routes.filter((r) => r.method === 'POST' && r.example !== undefined && r.access !== 'public');
     for (const route of creates) {
       const path = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => String(ids[name] ?? 1));
-      await Promise.all(Array.from({ length: 6 }, () => send({ method: 'POST', path, body: JSON.stringify(route.example), key: true })));
+      await Promise.all(
+        Array.from({ length: 6 }, () => send({ method: 'POST', path, body: JSON.stringify(route.example), key: true })),
+      );
     }
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(TOTAL);

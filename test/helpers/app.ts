@@ -23,7 +23,11 @@ export interface TestApp {
   ctx: AppContext;
   config: Config;
   env: Record<string, string>;
-  request(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -62,7 +66,13 @@ function routeOf(method: string, path: string): Route | null {
  * goes through this, so the OpenAPI document cannot drift from what the
  * server sends.
  */
-export function responseProblem(method: string, path: string, status: number, contentType: string | null, body: unknown): string | null {
+export function responseProblem(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): string | null {
   if (!contentType?.includes('json') || body === undefined) return null;
   const route = routeOf(method, path);
   const name = `${method} ${route?.path ?? path}`;
@@ -127,11 +137,17 @@ export async function startTestApp(
     ...options.env,
   };
   const config = loadConfig(env);
-  const ctx = createContext(config, { role: 'test', clock: options.clock, logger: createLogger(config.logLevel, { fd: 2 }) });
+  const ctx = createContext(config, {
+    role: 'test',
+    clock: options.clock,
+    logger: createLogger(config.logLevel, { fd: 2 }),
+  });
   const http = createHttpServer(ctx, allRoutes);
   const url = await http.listen(0, '127.0.0.1');
   // Jobs run in real BullMQ workers inside the test process, against this file's Redis prefix.
-  const workers: Workers | null = options.workers ? startWorkers(ctx, JOBS, options.workers === true ? {} : options.workers) : null;
+  const workers: Workers | null = options.workers
+    ? startWorkers(ctx, JOBS, options.workers === true ? {} : options.workers)
+    : null;
 
   const request: TestApp['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

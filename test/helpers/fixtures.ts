@@ -18,7 +18,12 @@ export interface Workspace {
 
 const unique = () => randomBytes(4).toString('hex');
 
-export async function addPerson(ctx: AppContext, orgId: number, role: Role, name: string = role): Promise<{ userId: number; key: string | null }> {
+export async function addPerson(
+  ctx: AppContext,
+  orgId: number,
+  role: Role,
+  name: string = role,
+): Promise<{ userId: number; key: string | null }> {
   const user = await createUser(ctx, { email: `${name}-${unique()}@example.com`, name: `${name} person` });
   await addMember(ctx, { orgId, userId: user.id, role });
   const key = role === 'owner' ? null : (await createApiKey(ctx, { orgId, userId: user.id, name: `${role} key` })).key;
@@ -26,8 +31,15 @@ export async function addPerson(ctx: AppContext, orgId: number, role: Role, name
 }
 
 /** A workspace with an owner and one person (and key) per key role, created through the same domain functions as the CLI. */
-export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; balanceUsd?: number; name?: string } = {}): Promise<Workspace> {
-  const org = await createOrg(ctx, { name: options.name ?? `Workspace ${unique()}`, plan: options.plan ?? 'pro', balanceMicros: usdToMicros(options.balanceUsd ?? 0) });
+export async function seedWorkspace(
+  ctx: AppContext,
+  options: { plan?: Plan; balanceUsd?: number; name?: string } = {},
+): Promise<Workspace> {
+  const org = await createOrg(ctx, {
+    name: options.name ?? `Workspace ${unique()}`,
+    plan: options.plan ?? 'pro',
+    balanceMicros: usdToMicros(options.balanceUsd ?? 0),
+  });
   // Roomy limits so fixtures never trip them unless a test lowers them.
   await setOrgLimits(ctx, org.id, { members: 50 });
   const owner = await addPerson(ctx, org.id, 'owner');
@@ -46,7 +58,10 @@ export async function seedWorkspace(ctx: AppContext, options: { plan?: Plan; bal
  * tracking Globex (globex.com) and Initech (initech.com). Answers the site id
  * and its competitors' ids by name.
  */
-export async function addAcmeSite(app: TestApp, ws: Workspace): Promise<{ id: number; competitors: Record<string, number> }> {
+export async function addAcmeSite(
+  app: TestApp,
+  ws: Workspace,
+): Promise<{ id: number; competitors: Record<string, number> }> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: {

@@ -31,7 +31,9 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await admin(async (c) => {
     // Leftovers of runs that were killed before their teardown.
-    const stale = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'sightline_tpl_%' OR datname LIKE 'sightline_t_%'");
+    const stale = await c.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'sightline_tpl_%' OR datname LIKE 'sightline_t_%'",
+    );
     for (const { datname } of stale.rows) {
       const pid = Number(datname.split('_')[2]);
       if (datname.startsWith('sightline_tpl_') && pid && pidAlive(pid)) continue;

@@ -41,7 +41,8 @@ export function parsePrometheusText(text: string): Scrape {
       const out = new Set<string>();
       for (const [name, t] of types) {
         out.add(name);
-        if (t === 'histogram' || t === 'summary') for (const suffix of ['_bucket', '_sum', '_count']) out.add(`${name}${suffix}`);
+        if (t === 'histogram' || t === 'summary')
+          for (const suffix of ['_bucket', '_sum', '_count']) out.add(`${name}${suffix}`);
       }
       return out;
     },
@@ -50,5 +51,7 @@ export function parsePrometheusText(text: string): Scrape {
 
 /** Metric names a PromQL expression reads: every identifier of ours (sightline_*) or of the process and HTTP metrics. */
 export function metricNamesIn(expr: string): string[] {
-  return [...new Set([...expr.matchAll(/\b((?:sightline|http|process|nodejs)_[a-zA-Z0-9_]+)\b/g)].map((m) => m[1] as string))];
+  return [
+    ...new Set([...expr.matchAll(/\b((?:sightline|http|process|nodejs)_[a-zA-Z0-9_]+)\b/g)].map((m) => m[1] as string)),
+  ];
 }

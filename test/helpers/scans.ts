@@ -23,23 +23,41 @@ export async function waitForScan(app: TestApp, key: string, siteId: number, sca
 }
 
 export async function script(app: TestApp, body: unknown): Promise<void> {
-  const res = await fetch(`${app.simulatorUrl}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${app.simulatorUrl}/__sim/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`script refused: ${await res.text()}`);
 }
 
 /** The money invariants: ledger charges equal stored answers' costs, nothing stays reserved, balance is the ledger's projection. */
 export async function moneyFacts(ctx: AppContext, orgId: number, scanId: number) {
   const [org, scan, charges, answers, ledger] = await Promise.all([
-    ctx.db.selectFrom('orgs').select(['balanceMicros', 'reservedMicros']).where('id', '=', orgId).executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('scans').select(['spentMicros', 'reservedMicros', 'budgetMicros']).where('id', '=', scanId).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('orgs')
+      .select(['balanceMicros', 'reservedMicros'])
+      .where('id', '=', orgId)
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('scans')
+      .select(['spentMicros', 'reservedMicros', 'budgetMicros'])
+      .where('id', '=', scanId)
+      .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('ledgerEntries')
-      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')])
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('amountMicros'), eb.lit(0)).as('sum'),
+        eb.fn.countAll<number>().as('n'),
+      ])
       .where('scanId', '=', scanId)
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('answers')
-      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('costMicros'), eb.lit(0)).as('sum'), eb.fn.countAll<number>().as('n')])
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('costMicros'), eb.lit(0)).as('sum'),
+        eb.fn.countAll<number>().as('n'),
+      ])
       .where('scanId', '=', scanId)
       .where('error', 'is', null)
       .executeTakeFirstOrThrow(),

@@ -39,7 +39,9 @@ async function call(path: string, headers: Record<string, string>, method = 'GET
   const res = await fetch(`${url}${path}`, { headers, method });
   await res.text();
   const reqId = res.headers.get('x-request-id');
-  await expect.poll(() => lines.some((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"msg":"request"'))).toBe(true);
+  await expect
+    .poll(() => lines.some((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"msg":"request"')))
+    .toBe(true);
   const line = lines.find((l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"msg":"request"')) as string;
   return { res, line, entry: JSON.parse(line) as Record<string, unknown> };
 }
@@ -48,7 +50,13 @@ describe('access log', () => {
   it('writes one structured line per request with its request id, route, status, time, workspace and key id', async () => {
     const { res, entry } = await call('/whoami', { authorization: `Bearer ${ws.keys.viewer}` });
     expect(res.status).toBe(200);
-    const keyId = (await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', ws.users.viewer).executeTakeFirstOrThrow()).id;
+    const keyId = (
+      await app.ctx.db
+        .selectFrom('apiKeys')
+        .select('id')
+        .where('createdBy', '=', ws.users.viewer)
+        .executeTakeFirstOrThrow()
+    ).id;
     expect(entry).toMatchObject({
       level: 30,
       msg: 'request',
@@ -65,7 +73,10 @@ describe('access log', () => {
   });
 
   it('keeps a request id the client sent, and logs the path without its query', async () => {
-    const { entry } = await call('/whoami?x=1', { authorization: `Bearer ${ws.keys.viewer}`, 'x-request-id': 'trace-42' });
+    const { entry } = await call('/whoami?x=1', {
+      authorization: `Bearer ${ws.keys.viewer}`,
+      'x-request-id': 'trace-42',
+    });
     expect(entry).toMatchObject({ reqId: 'trace-42', path: '/whoami', status: 200 });
   });
 
@@ -92,8 +103,14 @@ describe('access log: no secret of a path or query', () => {
   const all = () => lines.join('\n');
 
   it('logs a share page as its route template, never its token', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Logged', url: 'logged.com' } });
-    const share = await app.request('POST', `/projects/${site.body.project.id}/shares`, { key: ws.keys.admin, body: { label: 'log test' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Logged', url: 'logged.com' },
+    });
+    const share = await app.request('POST', `/projects/${site.body.project.id}/shares`, {
+      key: ws.keys.admin,
+      body: { label: 'log test' },
+    });
     const token = new URL(share.body.url as string).pathname.split('/').pop() as string;
     expect(token.length).toBeGreaterThan(20);
     const { res, entry } = await call(`/share/${token}`, {});
@@ -108,23 +125,36 @@ describe('access log: no secret of a path or query', () => {
   it('logs an invitation accept path without its token', async () => {
     const token = `inv-${'k7Q2'.repeat(10)}`;
     const { entry } = await call(`/invitations/${token}/accept`, { authorization: `Bearer ${ws.keys.admin}` }, 'POST');
-    expect(entry).toMatchObject({ route: '/invitations/:token/accept', path: '/invitations/:token/accept', status: 403 });
+    expect(entry).toMatchObject({
+      route: '/invitations/:token/accept',
+      path: '/invitations/:token/accept',
+      status: 403,
+    });
     expect(all()).not.toContain(token);
   });
 
   it('never logs a query, so a key or token sent in one stays out', async () => {
     const secret = `slk_${'Zq9'.repeat(13)}x`;
-    const { entry } = await call(`/whoami?key=${secret}&token=${secret}&api_key=${secret}`, { authorization: `Bearer ${ws.keys.viewer}` });
+    const { entry } = await call(`/whoami?key=${secret}&token=${secret}&api_key=${secret}`, {
+      authorization: `Bearer ${ws.keys.viewer}`,
+    });
     expect(entry).toMatchObject({ path: '/whoami', status: 200 });
     expect(all()).not.toContain(secret);
     expect(all()).not.toContain('Zq9Zq9');
   });
 
   it('logs ids of a matched route, and only route words and numbers of an unknown path', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Ids', url: 'ids-logged.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Ids', url: 'ids-logged.com' },
+    });
     const id = site.body.project.id as number;
     const listed = await call(`/projects/${id}/prompts`, { authorization: `Bearer ${ws.keys.viewer}` });
-    expect(listed.entry).toMatchObject({ route: '/projects/:id/prompts', path: `/projects/${id}/prompts`, status: 200 });
+    expect(listed.entry).toMatchObject({
+      route: '/projects/:id/prompts',
+      path: `/projects/${id}/prompts`,
+      status: 200,
+    });
     // A typo of a share path may carry the token: only the words of the route table and numbers are kept.
     const secret = 'Xy7secretTokenInATypo0123456789abcdef';
     const missed = await call(`/shares/${secret}/projects/42?token=${secret}`, {});

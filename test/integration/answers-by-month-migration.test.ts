@@ -33,12 +33,15 @@ async function migrateTo(target: string): Promise<void> {
 
 /** Every row of the three tables, as text, sorted: equal snapshots mean nothing was lost or changed. */
 async function snapshot() {
-  const rows = async (query: ReturnType<typeof sql<{ r: string }>>) => (await query.execute(db)).rows.map((x) => x.r).sort();
+  const rows = async (query: ReturnType<typeof sql<{ r: string }>>) =>
+    (await query.execute(db)).rows.map((x) => x.r).sort();
   return {
     answers: await rows(
       sql`SELECT (id, scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations, searches, cost_micros, error, sample)::text AS r FROM answers`,
     ),
-    facts: await rows(sql`SELECT (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_key)::text AS r FROM answer_facts`),
+    facts: await rows(
+      sql`SELECT (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_key)::text AS r FROM answer_facts`,
+    ),
     ledger: await rows(sql`SELECT l::text AS r FROM ledger_entries l`),
   };
 }
@@ -99,10 +102,17 @@ describe(`migration ${MIGRATION}`, () => {
        WHERE a.month = date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date GROUP BY 1 ORDER BY 1`.execute(db);
     expect(rows.reduce((n, r) => n + r.n, 0)).toBe(72);
     expect(rows.map((r) => r.part)).toEqual(expect.arrayContaining(['answers_y2026m08', 'answers_y2026m09']));
-    const late = await sql<{ day: string; month: string }>`SELECT DISTINCT day::text, month::text FROM answers WHERE asked_at < '2026-09-02'`.execute(db);
+    const late = await sql<{
+      day: string;
+      month: string;
+    }>`SELECT DISTINCT day::text, month::text FROM answers WHERE asked_at < '2026-09-02'`.execute(db);
     expect(late.rows).toEqual([{ day: '2026-09-01', month: '2026-08-01' }]);
     // Facts sit in the same months as their answers.
-    const facts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month`.execute(db);
+    const facts = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM answer_facts f JOIN answers a ON a.id = f.answer_id AND a.month = f.month`.execute(
+      db,
+    );
     expect(facts.rows[0]?.n).toBe(72);
     // New answers take ids after the copied ones.
     const next = await sql<{ id: number }>`
@@ -112,7 +122,11 @@ describe(`migration ${MIGRATION}`, () => {
     expect(next.rows[0]?.id).toBeGreaterThan(Math.max(...before.answers.map((r) => Number(r.slice(1).split(',')[0]))));
     await sql`DELETE FROM answers WHERE provider = 'gemini'`.execute(db);
     // Rollups now follow their site.
-    const fk = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'rollup_model_period'::regclass AND contype = 'f'`.execute(db);
+    const fk = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'rollup_model_period'::regclass AND contype = 'f'`.execute(
+      db,
+    );
     expect(fk.rows[0]?.n).toBe(1);
 
     const all = (await createMigrator(db).getMigrations()).map((m) => m.name);

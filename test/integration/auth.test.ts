@@ -40,7 +40,11 @@ describe('401 forms', () => {
     const person = await addPerson(app.ctx, ws.orgId, 'member');
     const key = person.key as string;
     expect((await app.request('GET', '/whoami', { key })).status).toBe(200);
-    const row = await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', person.userId).executeTakeFirstOrThrow();
+    const row = await app.ctx.db
+      .selectFrom('apiKeys')
+      .select('id')
+      .where('createdBy', '=', person.userId)
+      .executeTakeFirstOrThrow();
     await revokeApiKey(app.ctx, row.id);
     const res = await app.request('GET', '/whoami', { key });
     expect(res.status).toBe(401);
@@ -60,7 +64,8 @@ describe('revocation in another API process', () => {
     const ctx = createContext(app.config, { role: 'api', logger: createLogger('silent'), dbPoolSize: 2 });
     const http = createHttpServer(ctx, allRoutes);
     const url = await http.listen(0, '127.0.0.1');
-    const whoami = async (key: string) => (await fetch(`${url}/whoami`, { headers: { authorization: `Bearer ${key}` } })).status;
+    const whoami = async (key: string) =>
+      (await fetch(`${url}/whoami`, { headers: { authorization: `Bearer ${key}` } })).status;
     return { whoami, close: async () => (await http.close(), await closeContext(ctx)) };
   }
 
@@ -70,7 +75,11 @@ describe('revocation in another API process', () => {
       const person = await addPerson(app.ctx, ws.orgId, 'member');
       const key = person.key as string;
       expect(await other.whoami(key)).toBe(200);
-      const row = await app.ctx.db.selectFrom('apiKeys').select('id').where('createdBy', '=', person.userId).executeTakeFirstOrThrow();
+      const row = await app.ctx.db
+        .selectFrom('apiKeys')
+        .select('id')
+        .where('createdBy', '=', person.userId)
+        .executeTakeFirstOrThrow();
       await revokeApiKey(app.ctx, row.id);
       await expect.poll(() => other.whoami(key), { timeout: 1_000, interval: 20 }).toBe(401);
     } finally {
@@ -85,7 +94,11 @@ describe('revocation in another API process', () => {
       const key = person.key as string;
       expect(await other.whoami(key)).toBe(200);
       // Surgery behind the domain's back: nothing is announced, so only the cache's TTL can end it.
-      await app.ctx.db.updateTable('apiKeys').set({ revokedAt: new Date() }).where('createdBy', '=', person.userId).execute();
+      await app.ctx.db
+        .updateTable('apiKeys')
+        .set({ revokedAt: new Date() })
+        .where('createdBy', '=', person.userId)
+        .execute();
       // The TTL is 1 s; the rest is slack for a loaded machine.
       await expect.poll(() => other.whoami(key), { timeout: 1_500, interval: 20 }).toBe(401);
     } finally {
@@ -100,7 +113,8 @@ describe('refused keys (a short negative cache)', () => {
     const spy = vi.spyOn(pg.Pool.prototype, 'query');
     try {
       await work();
-      return spy.mock.calls.filter(([config]) => (config as { name?: string } | undefined)?.name === 'auth-key-lookup').length;
+      return spy.mock.calls.filter(([config]) => (config as { name?: string } | undefined)?.name === 'auth-key-lookup')
+        .length;
     } finally {
       spy.mockRestore();
     }
@@ -110,7 +124,14 @@ describe('refused keys (a short negative cache)', () => {
   const storeKeyElsewhere = (key: string) =>
     app.ctx.db
       .insertInto('apiKeys')
-      .values({ orgId: ws.orgId, createdBy: ws.users.member, name: 'made elsewhere', prefix: key.slice(0, 8), keyHash: hashKey(key), role: 'member' })
+      .values({
+        orgId: ws.orgId,
+        createdBy: ws.users.member,
+        name: 'made elsewhere',
+        prefix: key.slice(0, 8),
+        keyHash: hashKey(key),
+        role: 'member',
+      })
       .execute();
 
   it('asks Postgres once for an unknown well-formed key sent again and again', async () => {
@@ -183,7 +204,9 @@ describe('key storage and identity', () => {
   });
 
   it('refuses to make a key with more access than its creator', async () => {
-    await expect(createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'x', role: 'admin' })).rejects.toThrow(/more access/);
+    await expect(
+      createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'x', role: 'admin' }),
+    ).rejects.toThrow(/more access/);
   });
 });
 
@@ -194,7 +217,10 @@ describe('effective role', () => {
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
     await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, { role: 'viewer' });
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('viewer');
-    const refused = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key, body: { email: 'x@example.com' } });
+    const refused = await app.request('POST', `/orgs/${ws.orgId}/invitations`, {
+      key,
+      body: { email: 'x@example.com' },
+    });
     expect(refused.status).toBe(403);
     await changeMemberRole(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, person.userId, { role: 'admin' });
     expect((await app.request('GET', '/whoami', { key })).body.role).toBe('admin');
@@ -210,7 +236,9 @@ describe('last use', () => {
   it('is written at most once per 5 minutes', async () => {
     const made = await createApiKey(app.ctx, { orgId: ws.orgId, userId: ws.users.member, name: 'lu' });
     const lastUsed = async () =>
-      (await app.ctx.db.selectFrom('apiKeys').select('lastUsedAt').where('id', '=', made.id).executeTakeFirstOrThrow()).lastUsedAt?.toISOString() ?? null;
+      (
+        await app.ctx.db.selectFrom('apiKeys').select('lastUsedAt').where('id', '=', made.id).executeTakeFirstOrThrow()
+      ).lastUsedAt?.toISOString() ?? null;
     expect(await lastUsed()).toBeNull();
     clock.set('2026-11-22T11:00:00Z');
     await app.request('GET', '/whoami', { key: made.key });
@@ -246,7 +274,10 @@ describe('signed-in-only actions', () => {
     ['POST', '/invitations/abc/accept'],
   ];
   it.each(cases)('%s %s answers 403 to an admin key, saying it needs a signed-in person', async (method, path) => {
-    const res = await app.request(method, path.replace(':orgId', String(ws.orgId)), { key: ws.keys.admin, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+    const res = await app.request(method, path.replace(':orgId', String(ws.orgId)), {
+      key: ws.keys.admin,
+      body: method === 'GET' || method === 'DELETE' ? undefined : {},
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: expect.stringMatching(/signed-in person.*not an API token/), fields: null });
   });

@@ -18,20 +18,26 @@ afterAll(() => app.close());
 let n = 0;
 async function newSite(): Promise<number> {
   n++;
-  return (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: `Cats ${n}`, url: `cats-${n}.com` })).id;
+  return (
+    await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: `Cats ${n}`, url: `cats-${n}.com` })
+  ).id;
 }
 
 const post = (path: string, body: unknown, key = ws.keys.member) => app.request('POST', path, { key, body });
 const categories = async (siteId: number) =>
-  ((await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer })).body.categories as { name: string; promptCount: number }[]).map((c) => [
-    c.name,
-    c.promptCount,
-  ]);
+  (
+    (await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer })).body.categories as {
+      name: string;
+      promptCount: number;
+    }[]
+  ).map((c) => [c.name, c.promptCount]);
 const promptCategories = async (siteId: number) =>
-  ((await app.request('GET', `/projects/${siteId}/prompts?sort=text`, { key: ws.keys.viewer })).body.prompts as { text: string; categories: string[] }[]).map((p) => [
-    p.text,
-    p.categories,
-  ]);
+  (
+    (await app.request('GET', `/projects/${siteId}/prompts?sort=text`, { key: ws.keys.viewer })).body.prompts as {
+      text: string;
+      categories: string[];
+    }[]
+  ).map((p) => [p.text, p.categories]);
 
 /** Three prompts: P1 in A and B, P2 in B, P3 in C. */
 async function seeded(): Promise<number> {
@@ -52,7 +58,12 @@ describe('categories', () => {
     const siteId = await seeded();
     const made = await post(`/projects/${siteId}/categories`, { name: '  Empty one ' });
     expect(made.status).toBe(200);
-    expect(made.body.category).toEqual({ id: expect.any(Number), name: 'Empty one', promptCount: 0, createdAt: expect.any(String) });
+    expect(made.body.category).toEqual({
+      id: expect.any(Number),
+      name: 'Empty one',
+      promptCount: 0,
+      createdAt: expect.any(String),
+    });
     const res = await app.request('GET', `/projects/${siteId}/categories`, { key: ws.keys.viewer });
     expect(res.body.total).toBe(4);
     expect(await categories(siteId)).toEqual([
@@ -80,7 +91,11 @@ describe('categories', () => {
     const siteId = await seeded();
     const res = await post(`/projects/${siteId}/categories/merge`, { names: ['b'], into: 'Beta' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ category: { id: expect.any(Number), name: 'Beta', promptCount: 2, createdAt: expect.any(String) }, removed: [], prompts: 2 });
+    expect(res.body).toEqual({
+      category: { id: expect.any(Number), name: 'Beta', promptCount: 2, createdAt: expect.any(String) },
+      removed: [],
+      prompts: 2,
+    });
     const recased = await post(`/projects/${siteId}/categories/merge`, { names: ['Beta'], into: 'BETA' });
     expect(recased.body.category).toMatchObject({ id: res.body.category.id, name: 'BETA' });
     expect(await promptCategories(siteId)).toEqual([
@@ -93,7 +108,11 @@ describe('categories', () => {
   it('merges several into a new name; a prompt in two of them ends up in it once', async () => {
     const siteId = await seeded();
     const res = await post(`/projects/${siteId}/categories/merge`, { names: ['A', 'B', 'a'], into: 'AB' });
-    expect(res.body).toEqual({ category: expect.objectContaining({ name: 'AB', promptCount: 2 }), removed: ['B'], prompts: 2 });
+    expect(res.body).toEqual({
+      category: expect.objectContaining({ name: 'AB', promptCount: 2 }),
+      removed: ['B'],
+      prompts: 2,
+    });
     expect(await categories(siteId)).toEqual([
       ['AB', 2],
       ['C', 1],
@@ -108,7 +127,11 @@ describe('categories', () => {
   it('merges into an existing category that is not among the names', async () => {
     const siteId = await seeded();
     const res = await post(`/projects/${siteId}/categories/merge`, { names: ['A', 'C'], into: 'b' });
-    expect(res.body).toEqual({ category: expect.objectContaining({ name: 'b', promptCount: 3 }), removed: ['A', 'C'], prompts: 2 });
+    expect(res.body).toEqual({
+      category: expect.objectContaining({ name: 'b', promptCount: 3 }),
+      removed: ['A', 'C'],
+      prompts: 2,
+    });
     expect(await categories(siteId)).toEqual([['b', 3]]);
   });
 
@@ -199,9 +222,15 @@ describe(`at most ${CATEGORIES_PER_SITE} categories per site, however they are m
     const refusals = [
       await post(`/projects/${siteId}/categories`, { name: 'One more' }),
       await post(`/projects/${siteId}/prompts`, { text: 'Which ERP is best?', categories: ['Brand new'] }),
-      await app.request('PATCH', `/projects/${siteId}/prompts/${promptId}`, { key: ws.keys.member, body: { categories: ['Brand new'] } }),
+      await app.request('PATCH', `/projects/${siteId}/prompts/${promptId}`, {
+        key: ws.keys.member,
+        body: { categories: ['Brand new'] },
+      }),
       await post(`/projects/${siteId}/prompts/bulk`, { ids: [promptId], category: 'Brand new' }),
-      await app.request('POST', `/projects/${siteId}/prompts/import`, { key: ws.keys.member, body: { contents: 'text,categories\nWhich tool is best?,Brand new\n' } }),
+      await app.request('POST', `/projects/${siteId}/prompts/import`, {
+        key: ws.keys.member,
+        body: { contents: 'text,categories\nWhich tool is best?,Brand new\n' },
+      }),
     ];
     for (const res of refusals) {
       expect(res.status).toBe(400);
@@ -209,9 +238,18 @@ describe(`at most ${CATEGORIES_PER_SITE} categories per site, however they are m
     }
     expect(await countOf(siteId)).toBe(CATEGORIES_PER_SITE);
     // Names the site has are no new categories: prompts, bulk edits, imports and merges with them still work.
-    expect((await post(`/projects/${siteId}/prompts`, { text: 'Which ERP is best?', categories: ['cat 001', 'The last one'] })).status).toBe(200);
+    expect(
+      (
+        await post(`/projects/${siteId}/prompts`, {
+          text: 'Which ERP is best?',
+          categories: ['cat 001', 'The last one'],
+        })
+      ).status,
+    ).toBe(200);
     expect((await post(`/projects/${siteId}/prompts/bulk`, { ids: [promptId], category: 'Cat 002' })).status).toBe(200);
-    expect((await post(`/projects/${siteId}/categories/merge`, { names: ['Cat 003'], into: 'Renamed' })).status).toBe(200);
+    expect((await post(`/projects/${siteId}/categories/merge`, { names: ['Cat 003'], into: 'Renamed' })).status).toBe(
+      200,
+    );
     expect((await post(`/projects/${siteId}/categories`, { name: 'cat 004' })).status).toBe(409);
   });
 
@@ -219,7 +257,12 @@ describe(`at most ${CATEGORIES_PER_SITE} categories per site, however they are m
     const { siteId } = await nearlyFull(CATEGORIES_PER_SITE - 1);
     const results = await Promise.all([
       ...Array.from({ length: 3 }, (_, i) => post(`/projects/${siteId}/categories`, { name: `Racing ${i}` })),
-      ...Array.from({ length: 3 }, (_, i) => post(`/projects/${siteId}/prompts`, { text: `Which racing tool ${i} is best?`, categories: [`Racing prompt ${i}`] })),
+      ...Array.from({ length: 3 }, (_, i) =>
+        post(`/projects/${siteId}/prompts`, {
+          text: `Which racing tool ${i} is best?`,
+          categories: [`Racing prompt ${i}`],
+        }),
+      ),
     ]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(5);
@@ -233,10 +276,18 @@ describe(`at most ${CATEGORIES_PER_SITE} categories per site, however they are m
     expect(first.body).toMatchObject({ total: 250, page: 1, perPage: 200 });
     expect(first.body.categories).toHaveLength(200);
     const last = await app.request('GET', `${path}?page=2`, { key: ws.keys.viewer });
-    expect(last.body.categories.map((c: { name: string }) => c.name)).toEqual(Array.from({ length: 50 }, (_, i) => `Cat ${200 + i}`));
+    expect(last.body.categories.map((c: { name: string }) => c.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Cat ${200 + i}`),
+    );
     const small = await app.request('GET', `${path}?page=3&perPage=5`, { key: ws.keys.viewer });
     expect(small.body).toMatchObject({ total: 250, page: 3, perPage: 5 });
-    expect(small.body.categories.map((c: { name: string }) => c.name)).toEqual(['Cat 010', 'Cat 011', 'Cat 012', 'Cat 013', 'Cat 014']);
+    expect(small.body.categories.map((c: { name: string }) => c.name)).toEqual([
+      'Cat 010',
+      'Cat 011',
+      'Cat 012',
+      'Cat 013',
+      'Cat 014',
+    ]);
     expect((await app.request('GET', `${path}?perPage=201`, { key: ws.keys.viewer })).status).toBe(422);
   });
 });

@@ -22,10 +22,20 @@ const ANSWERS = [
 ] as const;
 
 async function facts() {
-  return app.ctx.db.selectFrom('answerFacts').select(['answerId', 'verdict', 'brandRank', 'competitorsNamed']).where('siteId', '=', siteId).orderBy('answerId').execute();
+  return app.ctx.db
+    .selectFrom('answerFacts')
+    .select(['answerId', 'verdict', 'brandRank', 'competitorsNamed'])
+    .where('siteId', '=', siteId)
+    .orderBy('answerId')
+    .execute();
 }
 async function rollups() {
-  const site = await app.ctx.db.selectFrom('rollupSiteDay').selectAll().where('siteId', '=', siteId).orderBy('provider').execute();
+  const site = await app.ctx.db
+    .selectFrom('rollupSiteDay')
+    .selectAll()
+    .where('siteId', '=', siteId)
+    .orderBy('provider')
+    .execute();
   const comp = await app.ctx.db
     .selectFrom('rollupCompetitorPeriod')
     .selectAll()
@@ -57,12 +67,20 @@ describe('stored answers seeded through the import path', () => {
   it('have facts and rollups', async () => {
     expect((await facts()).map((f) => f.verdict)).toEqual(['cited', 'lost', 'missing', 'failed']);
     const { site } = await rollups();
-    expect(site.find((r) => r.provider === 'openai')).toMatchObject({ answers: 2, mentioned: 1, ownCited: 1, rankSum: 2, rankCount: 1 });
+    expect(site.find((r) => r.provider === 'openai')).toMatchObject({
+      answers: 2,
+      mentioned: 1,
+      ownCited: 1,
+      rankSum: 2,
+      rankCount: 1,
+    });
     expect(site.find((r) => r.provider === 'gemini')).toMatchObject({ answers: 1, failed: 1 });
   });
 
   it('count in the project answers count', async () => {
-    expect((await app.request('GET', `/projects/${siteId}`, { key: ws.keys.viewer })).body.project.answersCount).toBe(4);
+    expect((await app.request('GET', `/projects/${siteId}`, { key: ws.keys.viewer })).body.project.answersCount).toBe(
+      4,
+    );
   });
 });
 
@@ -72,11 +90,22 @@ describe('competitors', () => {
   it('tracking a competitor re-reads answers and reports verdicts changed', async () => {
     const res = await app.request('POST', `/projects/${siteId}/competitors`, {
       key: ws.keys.member,
-      body: { name: 'Initech', domain: 'https://www.initech.com/', aliases: ['Initech Corp', 'initech'], color: '#abc' },
+      body: {
+        name: 'Initech',
+        domain: 'https://www.initech.com/',
+        aliases: ['Initech Corp', 'initech'],
+        color: '#abc',
+      },
     });
     expect(res.status).toBe(200);
     initechId = res.body.competitor.id;
-    expect(res.body.competitor).toMatchObject({ name: 'Initech', domain: 'initech.com', aliases: ['Initech Corp'], color: '#abc', logo: null });
+    expect(res.body.competitor).toMatchObject({
+      name: 'Initech',
+      domain: 'initech.com',
+      aliases: ['Initech Corp'],
+      color: '#abc',
+      logo: null,
+    });
     expect(res.body.reanalysis).toMatchObject({ state: 'done', answers: 4, verdictsChanged: 1 });
     const f = await facts();
     expect(f.map((x) => x.verdict)).toEqual(['cited', 'lost', 'lost', 'failed']);
@@ -86,7 +115,10 @@ describe('competitors', () => {
   });
 
   it('answers 409 for a name already tracked, in any case', async () => {
-    const res = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'GLOBEX' } });
+    const res = await app.request('POST', `/projects/${siteId}/competitors`, {
+      key: ws.keys.member,
+      body: { name: 'GLOBEX' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.fields).toEqual({ name: 'already tracked' });
   });
@@ -98,34 +130,55 @@ describe('competitors', () => {
     });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.fields).sort()).toEqual(['aliases', 'color', 'logo', 'name']);
-    const domain = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Hooli', domain: 'localhost' } });
+    const domain = await app.request('POST', `/projects/${siteId}/competitors`, {
+      key: ws.keys.member,
+      body: { name: 'Hooli', domain: 'localhost' },
+    });
     expect(domain.status).toBe(422);
     expect(domain.body.fields).toEqual({ domain: 'not a domain' });
   });
 
   it('changes only the fields sent; aliases replace; domain null removes', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member, body: { aliases: ['Initrode'], domain: null } });
+    const res = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, {
+      key: ws.keys.member,
+      body: { aliases: ['Initrode'], domain: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body.competitor).toMatchObject({ name: 'Initech', domain: null, aliases: ['Initrode'], color: '#abc' });
     expect(res.body.reanalysis).toMatchObject({ state: 'done' });
-    const colour = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member, body: { color: '#123456' } });
+    const colour = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, {
+      key: ws.keys.member,
+      body: { color: '#123456' },
+    });
     expect(colour.body.reanalysis).toBeNull();
-    const clash = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member, body: { name: 'globex' } });
+    const clash = await app.request('PATCH', `/projects/${siteId}/competitors/${initechId}`, {
+      key: ws.keys.member,
+      body: { name: 'globex' },
+    });
     expect(clash.status).toBe(409);
   });
 
   it('stop tracking keeps the answers and re-reads them without the name', async () => {
     const res = await app.request('DELETE', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ deleted: true, competitor: { id: initechId }, reanalysis: { state: 'done', answers: 4, verdictsChanged: 1 } });
+    expect(res.body).toMatchObject({
+      deleted: true,
+      competitor: { id: initechId },
+      reanalysis: { state: 'done', answers: 4, verdictsChanged: 1 },
+    });
     expect((await facts()).map((x) => x.verdict)).toEqual(['cited', 'lost', 'missing', 'failed']);
-    expect((await app.request('DELETE', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', `/projects/${siteId}/competitors/${initechId}`, { key: ws.keys.member })).status,
+    ).toBe(404);
   });
 });
 
 describe('reanalysis', () => {
   it('a brand term change re-reads answers', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { brandTerms: ['Initech'] } });
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { brandTerms: ['Initech'] },
+    });
     expect(res.body.reanalysis).toMatchObject({ state: 'done', answers: 4, verdictsChanged: 2 });
     expect((await facts()).map((x) => x.verdict)).toEqual(['cited', 'named', 'named', 'failed']);
   });
@@ -133,7 +186,12 @@ describe('reanalysis', () => {
   it('POST /reanalyse runs on demand and its state can be polled', async () => {
     const res = await app.request('POST', `/projects/${siteId}/reanalyse`, { key: ws.keys.member });
     expect(res.status).toBe(200);
-    expect(res.body.reanalysis).toMatchObject({ state: 'done', answers: 4, verdictsChanged: 0, poll: `/projects/${siteId}/reanalyses/${res.body.reanalysis.id}` });
+    expect(res.body.reanalysis).toMatchObject({
+      state: 'done',
+      answers: 4,
+      verdictsChanged: 0,
+      poll: `/projects/${siteId}/reanalyses/${res.body.reanalysis.id}`,
+    });
     const polled = await app.request('GET', res.body.reanalysis.poll, { key: ws.keys.viewer });
     expect(polled.body.reanalysis).toMatchObject({ id: res.body.reanalysis.id, state: 'done' });
   });
@@ -154,7 +212,11 @@ describe('reanalysis', () => {
     const view = await requestReanalysis(app.ctx, await findSiteForOperator(app.ctx, siteId), 'test', 0);
     expect(['queued', 'running', 'done']).toContain(view.state);
     expect(view.poll).toBe(`/projects/${siteId}/reanalyses/${view.id}`);
-    await expect.poll(async () => (await app.request('GET', view.poll, { key: ws.keys.viewer })).body.reanalysis.state, { timeout: 10_000 }).toBe('done');
+    await expect
+      .poll(async () => (await app.request('GET', view.poll, { key: ws.keys.viewer })).body.reanalysis.state, {
+        timeout: 10_000,
+      })
+      .toBe('done');
   });
 
   it('never runs at the same time as another job holding the site lock', async () => {

@@ -42,7 +42,8 @@ const ROBOTS = [
   '',
 ].join('\n');
 
-const LLMS = '# Fixture Shop\n\n> Shoes and more.\n\n## Docs\n- [Sizes](https://www.fixture-shop.com/sizes): size guide\n';
+const LLMS =
+  '# Fixture Shop\n\n> Shoes and more.\n\n## Docs\n- [Sizes](https://www.fixture-shop.com/sizes): size guide\n';
 
 const report = (key = ws.keys.viewer) => app.request('GET', `/projects/${siteId}/crawlers`, { key });
 const checkNow = (key = ws.keys.member) => app.request('POST', `/projects/${siteId}/crawlers/check`, { key });
@@ -55,9 +56,15 @@ const agent = (body: { crawlers: Item[] }, name: string) => body.crawlers.find((
 
 beforeAll(async () => {
   site = await startFixtureSite({ routes: { '/robots.txt': ROBOTS } });
-  app = await startTestApp({ workers: true, env: { SITE_FETCH_MAP: `fixture-shop.com=${site.url}`, SITE_FETCH_TIMEOUT_MS: '1500', SITE_JOB_WAIT_MS: '10000' } });
+  app = await startTestApp({
+    workers: true,
+    env: { SITE_FETCH_MAP: `fixture-shop.com=${site.url}`, SITE_FETCH_TIMEOUT_MS: '1500', SITE_JOB_WAIT_MS: '10000' },
+  });
   ws = await seedWorkspace(app.ctx);
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fixture Shop', url: 'https://www.fixture-shop.com/' } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Fixture Shop', url: 'https://www.fixture-shop.com/' },
+  });
   siteId = res.body.project.id;
 });
 afterAll(async () => {
@@ -69,10 +76,19 @@ beforeEach(() => app.ctx.redis.del(`${app.config.redisPrefix}:rl:crawlerCheck:${
 
 describe('crawler check', () => {
   it('runs when a site is made: access per crawler with the deciding line', async () => {
-    const res = await waitFor(report, (r) => r.body.check?.state === 'done' || r.body.check?.state === 'failed', 15_000);
+    const res = await waitFor(
+      report,
+      (r) => r.body.check?.state === 'done' || r.body.check?.state === 'failed',
+      15_000,
+    );
     expect(res.status).toBe(200);
     expect(res.body.check).toMatchObject({ state: 'done', trigger: 'create', error: null });
-    expect(res.body.robots).toMatchObject({ url: 'https://www.fixture-shop.com/robots.txt', state: 'found', status: 200, note: null });
+    expect(res.body.robots).toMatchObject({
+      url: 'https://www.fixture-shop.com/robots.txt',
+      state: 'found',
+      status: 200,
+      note: null,
+    });
     expect(res.body.crawlers.map((c: { agent: string }) => c.agent)).toEqual(AI_CRAWLERS.map((c) => c.agent));
     expect(agent(res.body, 'GPTBot')).toEqual({
       agent: 'GPTBot',
@@ -84,11 +100,26 @@ describe('crawler check', () => {
       group: 'gptbot',
       reason: null,
     });
-    expect(agent(res.body, 'ClaudeBot')).toMatchObject({ company: 'Anthropic', access: 'partial', decidingLine: { line: 7, text: 'Disallow: /private/' } });
+    expect(agent(res.body, 'ClaudeBot')).toMatchObject({
+      company: 'Anthropic',
+      access: 'partial',
+      decidingLine: { line: 7, text: 'Disallow: /private/' },
+    });
     expect(agent(res.body, 'PerplexityBot')).toMatchObject({ access: 'partial', decidingLine: { line: 7 } });
-    expect(agent(res.body, 'CCBot')).toMatchObject({ access: 'partial', decidingLine: { line: 11, text: 'Disallow: /' } });
-    expect(agent(res.body, 'Google-Extended')).toMatchObject({ access: 'allowed', decidingLine: { line: 15, text: 'Allow: /' } });
-    expect(agent(res.body, 'OAI-SearchBot')).toMatchObject({ access: 'allowed', decidingLine: null, group: '*', reason: 'its group ("*") disallows nothing' });
+    expect(agent(res.body, 'CCBot')).toMatchObject({
+      access: 'partial',
+      decidingLine: { line: 11, text: 'Disallow: /' },
+    });
+    expect(agent(res.body, 'Google-Extended')).toMatchObject({
+      access: 'allowed',
+      decidingLine: { line: 15, text: 'Allow: /' },
+    });
+    expect(agent(res.body, 'OAI-SearchBot')).toMatchObject({
+      access: 'allowed',
+      decidingLine: null,
+      group: '*',
+      reason: 'its group ("*") disallows nothing',
+    });
     expect(res.body.llmsTxt).toMatchObject({ state: 'missing', status: 404, checkedAt: res.body.checkedAt });
     expect(res.body.history).toHaveLength(1);
     expect(site.requests.find((r) => r.path === '/robots.txt')?.userAgent).toMatch(/^SightlineBot\//);
@@ -101,16 +132,31 @@ describe('crawler check', () => {
     expect(present.body.check).toMatchObject({ state: 'done', trigger: 'manual' });
     expect(present.body.llmsTxt).toMatchObject({ state: 'present', title: 'Fixture Shop', links: 1, note: null });
     site.set('/llms.txt', { body: '<!doctype html><title>Not found</title>', type: 'text/html' });
-    expect((await checkNow()).body.llmsTxt).toMatchObject({ state: 'invalid', note: expect.stringMatching(/HTML page/) });
+    expect((await checkNow()).body.llmsTxt).toMatchObject({
+      state: 'invalid',
+      note: expect.stringMatching(/HTML page/),
+    });
     site.set('/llms.txt', 'Welcome to our shop\n');
     expect((await checkNow()).body.llmsTxt).toMatchObject({ state: 'invalid', note: expect.stringMatching(/# Name/) });
     site.remove('/llms.txt');
     const gone = await checkNow();
     expect(gone.body.llmsTxt.state).toBe('missing');
-    expect(gone.body.history.map((h: { llmsTxt: string }) => h.llmsTxt)).toEqual(['missing', 'invalid', 'invalid', 'present', 'missing']);
+    expect(gone.body.history.map((h: { llmsTxt: string }) => h.llmsTxt)).toEqual([
+      'missing',
+      'invalid',
+      'invalid',
+      'present',
+      'missing',
+    ]);
     expect(gone.body.history[0].llmsTxtChange).toEqual({ from: 'invalid', to: 'missing' });
     expect(gone.body.history[3].llmsTxtChange).toEqual({ from: 'missing', to: 'present' });
-    expect(gone.body.history[0]).toMatchObject({ robots: 'found', blocked: 1, partial: 3, allowed: AI_CRAWLERS.length - 4, changes: [] });
+    expect(gone.body.history[0]).toMatchObject({
+      robots: 'found',
+      blocked: 1,
+      partial: 3,
+      allowed: AI_CRAWLERS.length - 4,
+      changes: [],
+    });
   });
 
   it('says what changed for each crawler', async () => {
@@ -131,12 +177,20 @@ describe('crawler check', () => {
     site.remove('/robots.txt');
     const missing = await checkNow();
     expect(missing.body.robots).toMatchObject({ state: 'missing', status: 404 });
-    expect(missing.body.crawlers.every((c: { access: string; decidingLine: unknown }) => c.access === 'allowed' && c.decidingLine === null)).toBe(true);
+    expect(
+      missing.body.crawlers.every(
+        (c: { access: string; decidingLine: unknown }) => c.access === 'allowed' && c.decidingLine === null,
+      ),
+    ).toBe(true);
     expect(agent(missing.body, 'GPTBot')?.reason).toMatch(/no robots.txt rules/);
 
     site.set('/robots.txt', { status: 503, body: 'down' });
     const down = await checkNow();
-    expect(down.body.robots).toMatchObject({ state: 'unreachable', status: 503, note: expect.stringMatching(/answered 503.*RFC 9309/) });
+    expect(down.body.robots).toMatchObject({
+      state: 'unreachable',
+      status: 503,
+      note: expect.stringMatching(/answered 503.*RFC 9309/),
+    });
     expect(down.body.crawlers.every((c: { access: string }) => c.access === 'blocked')).toBe(true);
     expect(agent(down.body, 'GPTBot')?.reason).toMatch(/unreachable/);
 
@@ -148,7 +202,10 @@ describe('crawler check', () => {
       },
     });
     const slow = await checkNow();
-    expect(slow.body.robots).toMatchObject({ state: 'unreachable', note: expect.stringMatching(/did not answer in full within 1\.5 s/) });
+    expect(slow.body.robots).toMatchObject({
+      state: 'unreachable',
+      note: expect.stringMatching(/did not answer in full within 1\.5 s/),
+    });
     site.set('/robots.txt', ROBOTS);
   });
 
@@ -157,7 +214,11 @@ describe('crawler check', () => {
     site.set('/robots.txt', `User-agent: GPTBot\nDisallow: /\n${junk}`.padEnd(1 << 20, 'q'));
     const res = await checkNow();
     expect(res.body.check.state).toBe('done');
-    expect(res.body.robots).toMatchObject({ state: 'found', bytes: expect.any(Number), note: expect.stringMatching(/larger than 500 KiB.*lines are not robots.txt rules/) });
+    expect(res.body.robots).toMatchObject({
+      state: 'found',
+      bytes: expect.any(Number),
+      note: expect.stringMatching(/larger than 500 KiB.*lines are not robots.txt rules/),
+    });
     expect(res.body.robots.bytes).toBeLessThanOrEqual(500 * 1024);
     expect(agent(res.body, 'GPTBot')).toMatchObject({ access: 'blocked', decidingLine: { line: 2 } });
     expect(agent(res.body, 'ClaudeBot')?.access).toBe('allowed');
@@ -167,7 +228,10 @@ describe('crawler check', () => {
   it('fails the check on a redirect to 127.0.0.1, keeping the last results', async () => {
     site.set('/robots.txt', { status: 302, headers: { location: 'https://127.0.0.1/robots.txt' } });
     const res = await checkNow();
-    expect(res.body.check).toMatchObject({ state: 'failed', error: expect.stringMatching(/127\.0\.0\.1, a loopback address; not fetched/) });
+    expect(res.body.check).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/127\.0\.0\.1, a loopback address; not fetched/),
+    });
     // What is shown is the last finished check.
     expect(res.body.robots.state).toBe('found');
     expect(res.body.crawlers).toHaveLength(AI_CRAWLERS.length);
@@ -192,13 +256,22 @@ describe('files their thread cannot read within the deadline', () => {
         error: 'robots.txt took too long to read (over 10 ms); it was not used',
       });
       const failed = await report();
-      expect(failed.body.check).toMatchObject({ state: 'failed', error: 'robots.txt took too long to read (over 10 ms); it was not used' });
+      expect(failed.body.check).toMatchObject({
+        state: 'failed',
+        error: 'robots.txt took too long to read (over 10 ms); it was not used',
+      });
       expect(failed.body.robots.state).toBe('found');
 
       site.set('/robots.txt', ROBOTS);
       site.set('/llms.txt', `# Fixture Shop\n${'- [Page](https://www.fixture-shop.com/p)\n'.repeat(20_000)}`);
-      expect(await checkWith({ ...siteFileReaderFor(app.config), llmsTxt: createSiteFileReader({ deadlineMs: 1 }).llmsTxt })).toEqual({ state: 'done' });
-      expect((await report()).body.llmsTxt).toMatchObject({ state: 'invalid', status: 200, note: 'llms.txt took too long to read (over 1 ms); it was not used' });
+      expect(
+        await checkWith({ ...siteFileReaderFor(app.config), llmsTxt: createSiteFileReader({ deadlineMs: 1 }).llmsTxt }),
+      ).toEqual({ state: 'done' });
+      expect((await report()).body.llmsTxt).toMatchObject({
+        state: 'invalid',
+        status: 200,
+        note: 'llms.txt took too long to read (over 1 ms); it was not used',
+      });
     } finally {
       site.set('/robots.txt', ROBOTS);
       site.remove('/llms.txt');
@@ -226,7 +299,11 @@ describe('nightly checks', () => {
     const before = (await report()).body.history.length;
     const { queued } = await runCrawlerCheckTick(app.ctx);
     expect(queued).toBeGreaterThanOrEqual(1);
-    const after = await waitFor(report, (r) => r.body.check?.trigger === 'schedule' && r.body.check.state === 'done', 10_000);
+    const after = await waitFor(
+      report,
+      (r) => r.body.check?.trigger === 'schedule' && r.body.check.state === 'done',
+      10_000,
+    );
     expect(after.body.history.length).toBe(before + 1);
     expect(after.body.history[0].trigger).toBe('schedule');
   });
@@ -234,7 +311,10 @@ describe('nightly checks', () => {
 
 describe('rate limit', () => {
   it('allows 10 checks an hour per site, also calls joining a queued check, then 429 with Retry-After; nightly checks still run', async () => {
-    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Limit Shop', url: 'limit-shop.com' } });
+    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Limit Shop', url: 'limit-shop.com' },
+    });
     const otherId: number = other.body.project.id;
     await waitFor(
       () => app.ctx.db.selectFrom('crawlerChecks').select('status').where('siteId', '=', otherId).execute(),
@@ -244,11 +324,20 @@ describe('rate limit', () => {
     // A check queued with no job: every call below joins it rather than queueing its own.
     const { check: queued } = await requestCrawlerCheck(app.ctx, { id: otherId }, null, 'manual', { queue: false });
     const finish = setTimeout(
-      () => void app.ctx.db.updateTable('crawlerChecks').set({ status: 'failed', error: 'test', finishedAt: new Date() }).where('id', '=', queued.id).execute(),
+      () =>
+        void app.ctx.db
+          .updateTable('crawlerChecks')
+          .set({ status: 'failed', error: 'test', finishedAt: new Date() })
+          .where('id', '=', queued.id)
+          .execute(),
       3000,
     );
     try {
-      const joined = await Promise.all(Array.from({ length: 10 }, () => app.request('POST', `/projects/${otherId}/crawlers/check`, { key: ws.keys.member })));
+      const joined = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          app.request('POST', `/projects/${otherId}/crawlers/check`, { key: ws.keys.member }),
+        ),
+      );
       expect(joined.map((r) => r.status)).toEqual(Array(10).fill(200));
       expect(joined.map((r) => r.body.check.id)).toEqual(Array(10).fill(queued.id));
     } finally {
@@ -257,13 +346,27 @@ describe('rate limit', () => {
     const refused = await app.request('POST', `/projects/${otherId}/crawlers/check`, { key: ws.keys.admin });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/at most 10 crawler checks per site an hour/), fields: null });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/at most 10 crawler checks per site an hour/),
+      fields: null,
+    });
     // Another site has its own count.
     expect((await checkNow()).status).toBe(200);
     // The nightly checks are not API calls: the site still gets one.
-    await app.ctx.db.updateTable('crawlerChecks').set({ status: 'failed', finishedAt: new Date() }).where('id', '=', queued.id).where('status', '=', 'queued').execute();
+    await app.ctx.db
+      .updateTable('crawlerChecks')
+      .set({ status: 'failed', finishedAt: new Date() })
+      .where('id', '=', queued.id)
+      .where('status', '=', 'queued')
+      .execute();
     await runCrawlerCheckTick(app.ctx);
-    const nightly = await app.ctx.db.selectFrom('crawlerChecks').select(['trigger']).where('siteId', '=', otherId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const nightly = await app.ctx.db
+      .selectFrom('crawlerChecks')
+      .select(['trigger'])
+      .where('siteId', '=', otherId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     expect(nightly.trigger).toBe('schedule');
   });
 });

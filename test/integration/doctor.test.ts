@@ -22,7 +22,9 @@ const NODE = path.resolve('node_modules/.bin/node');
 const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
 
-async function doctor(env: Record<string, string> = {}): Promise<{ code: number; report: DoctorReport; stderr: string; ms: number }> {
+async function doctor(
+  env: Record<string, string> = {},
+): Promise<{ code: number; report: DoctorReport; stderr: string; ms: number }> {
   const started = Date.now();
   try {
     const { stdout, stderr } = await run(NODE, [CLI, 'doctor'], { env: { ...process.env, ...app.env, ...env } });
@@ -68,13 +70,23 @@ describe('sightline doctor', { timeout: 120_000 }, () => {
     const workers = startWorkers(app.ctx, JOBS);
     try {
       const { code, report, stderr } = await doctor();
-      expect(verdicts(report)).toEqual({ config: 'ok', postgres: 'ok', redis: 'ok', migrations: 'ok', workers: 'ok', clock: 'ok', assistants: 'ok' });
+      expect(verdicts(report)).toEqual({
+        config: 'ok',
+        postgres: 'ok',
+        redis: 'ok',
+        migrations: 'ok',
+        workers: 'ok',
+        clock: 'ok',
+        assistants: 'ok',
+      });
       expect(code).toBe(0);
       expect(report.ok).toBe(true);
       expect(detail(report, 'postgres')).toMatch(/^PostgreSQL \d+/);
       expect(detail(report, 'redis')).toMatch(/^Redis \d+\.\d+.*maxmemory-policy noeviction/);
       expect(detail(report, 'workers')).toMatch(/scan [1-9]/);
-      expect(detail(report, 'assistants')).toContain('simulated: openai, anthropic, perplexity, gemini, serp, appGateway');
+      expect(detail(report, 'assistants')).toContain(
+        'simulated: openai, anthropic, perplexity, gemini, serp, appGateway',
+      );
       expect(stderr).toMatch(/^ {2}ok {4}redis/m);
     } finally {
       await workers.close();
@@ -98,9 +110,24 @@ describe('sightline doctor', { timeout: 120_000 }, () => {
 
   it('fails on a Redis that may evict keys (maxmemory-policy other than noeviction)', async () => {
     const port = await freePort();
-    const redis: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'allkeys-lru'], {
-      stdio: 'ignore',
-    });
+    const redis: ChildProcess = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'allkeys-lru',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     try {
       for (let i = 0; i < 50 && !(await canConnect(port)); i++) await new Promise((r) => setTimeout(r, 100));
       const { code, report } = await doctor({ REDIS_URL: `redis://127.0.0.1:${port}` });
@@ -122,7 +149,10 @@ describe('sightline doctor', { timeout: 120_000 }, () => {
   });
 
   it('fails on a pending migration, naming it', async () => {
-    const last = await sql<{ name: string; timestamp: string }>`SELECT name, timestamp FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(app.ctx.db);
+    const last = await sql<{
+      name: string;
+      timestamp: string;
+    }>`SELECT name, timestamp FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(app.ctx.db);
     const row = last.rows[0] as { name: string; timestamp: string };
     await sql`DELETE FROM kysely_migration WHERE name = ${row.name}`.execute(app.ctx.db);
     try {
@@ -131,12 +161,19 @@ describe('sightline doctor', { timeout: 120_000 }, () => {
       expect(verdicts(report).migrations).toBe('fail');
       expect(detail(report, 'migrations')).toBe(`1 pending: ${row.name} (run sightline migrate)`);
     } finally {
-      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES (${row.name}, ${row.timestamp})`.execute(app.ctx.db);
+      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES (${row.name}, ${row.timestamp})`.execute(
+        app.ctx.db,
+      );
     }
   });
 
   it("judges this machine's clock against Redis'", async () => {
-    expect([skewVerdict(0), skewVerdict(-400), skewVerdict(900), skewVerdict(-2500)]).toEqual(['ok', 'ok', 'warn', 'fail']);
+    expect([skewVerdict(0), skewVerdict(-400), skewVerdict(900), skewVerdict(-2500)]).toEqual([
+      'ok',
+      'ok',
+      'warn',
+      'fail',
+    ]);
     const ahead = await checkClock(app.ctx, () => Date.now() + 3_000);
     expect(ahead.verdict).toBe('fail');
     expect(ahead.detail).toMatch(/^this machine's clock is (29\d\d|30\d\d) ms ahead of Redis'/);

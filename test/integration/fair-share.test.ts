@@ -34,14 +34,20 @@ afterAll(async () => {
 });
 
 async function siteWithScan(ws: Workspace, name: string, prompts: number): Promise<{ siteId: number; scanId: number }> {
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   const siteId = site.body.project.id as number;
   await addActivePrompts(
     app.ctx,
     siteId,
     Array.from({ length: prompts }, (_, i) => `Which ${name} tool suits team ${i}?`),
   );
-  const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } });
+  const start = await app.request('POST', `/projects/${siteId}/scans`, {
+    key: ws.keys.admin,
+    body: { providers: ['openai'] },
+  });
   expect(start.status).toBe(200);
   return { siteId, scanId: start.body.scan.id };
 }
@@ -72,7 +78,11 @@ describe('fair share of a provider account between sites', () => {
     const smallResult = finished(await runScan(other, small.scanId));
     expect(smallResult.status).toBe('done');
     const largeWhenSmallDone = await answersOf(large.scanId);
-    const largeStatus = await app.ctx.db.selectFrom('scans').select('status').where('id', '=', large.scanId).executeTakeFirstOrThrow();
+    const largeStatus = await app.ctx.db
+      .selectFrom('scans')
+      .select('status')
+      .where('id', '=', large.scanId)
+      .executeTakeFirstOrThrow();
     expect((await largeRun).status).toBe('done');
 
     expect(await answersOf(small.scanId)).toBe(SMALL);
@@ -82,8 +92,11 @@ describe('fair share of a provider account between sites', () => {
 
     // In the order the simulator saw them, the small scan's calls are interleaved with the large one's:
     // between its first and its last call the large scan made a few, not the rest of its work.
-    const log = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: LoggedRequest[] }).requests;
-    const who = log.filter((r) => r.prompt.includes('Largeco') || r.prompt.includes('Smallco')).map((r) => (r.prompt.includes('Smallco') ? 'S' : 'L'));
+    const log = ((await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json()) as { requests: LoggedRequest[] })
+      .requests;
+    const who = log
+      .filter((r) => r.prompt.includes('Largeco') || r.prompt.includes('Smallco'))
+      .map((r) => (r.prompt.includes('Smallco') ? 'S' : 'L'));
     const first = who.indexOf('S');
     const last = who.lastIndexOf('S');
     const largeBetween = who.slice(first, last + 1).filter((x) => x === 'L').length;

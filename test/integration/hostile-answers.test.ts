@@ -24,7 +24,10 @@ interface AnswerView {
 let sites = 0;
 async function newSite(app: TestApp, ws: Workspace, prompts: string[]): Promise<number> {
   const url = `acme${++sites}.com`;
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url, competitors: [{ name: 'Globex', domain: 'globex.com' }] } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url, competitors: [{ name: 'Globex', domain: 'globex.com' }] },
+  });
   await addActivePrompts(app.ctx, res.body.project.id, prompts);
   return res.body.project.id;
 }
@@ -50,7 +53,10 @@ describe('a scan of hostile answers', () => {
   it('finishes at once; each answer is stored whole and says analysis read its first 100,000 characters', async () => {
     const siteId = await newSite(app, ws, ['Which hostile tool is best?', 'Which hostile tool is cheapest?']);
     await script(app, { provider: null, match: 'hostile', text: REVIEW_TEXT });
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai'] },
+    });
     expect(start.status).toBe(200);
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id, 60_000);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 2, answersFailed: 0 });
@@ -94,17 +100,27 @@ describe('an analysis deadline of 1 ms', () => {
     const warn = vi.spyOn(app.ctx.logger, 'warn');
     const siteId = await newSite(app, ws, ['Which heavy tool is best?', 'Which heavy tool is cheapest?']);
     await script(app, { provider: null, match: 'heavy', text: HEAVY_TEXT });
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai'] },
+    });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id, 60_000);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 2, answersFailed: 0 });
     const answers = await scanAnswers(app, ws, siteId, start.body.scan.id);
     for (const a of answers) {
       // Stored whole (the simulator adds its citation links after the text).
       expect(a.text?.startsWith(HEAVY_TEXT)).toBe(true);
-      expect(a).toMatchObject({ mentioned: false, verdict: 'missing', brands: [], analysis: { readChars: 0, truncated: false, timedOut: true } });
+      expect(a).toMatchObject({
+        mentioned: false,
+        verdict: 'missing',
+        brands: [],
+        analysis: { readChars: 0, truncated: false, timedOut: true },
+      });
     }
     const logged = warn.mock.calls.filter(([, msg]) => typeof msg === 'string' && msg.includes('time limit'));
-    expect(logged.map(([fields]) => (fields as { answerId: number }).answerId).sort()).toEqual(answers.map((a) => a.id).sort());
+    expect(logged.map(([fields]) => (fields as { answerId: number }).answerId).sort()).toEqual(
+      answers.map((a) => a.id).sort(),
+    );
     expect(logged[0]?.[0]).toMatchObject({ scanId: start.body.scan.id, siteId, timeoutMs: 1 });
     expect(JSON.stringify(logged)).not.toContain('Acme is great');
     warn.mockRestore();
@@ -129,7 +145,11 @@ describe('an analysis deadline of 1 ms', () => {
     }
     // Facts that could not be read are never current: the reanalysis read both answers again.
     expect(reanalysis).toMatchObject({ state: 'done', answers: 2, verdictsChanged: 0 });
-    const keys = await app.ctx.db.selectFrom('answerFacts').select(['brandKey', 'readTimedOut']).where('siteId', '=', siteId).execute();
+    const keys = await app.ctx.db
+      .selectFrom('answerFacts')
+      .select(['brandKey', 'readTimedOut'])
+      .where('siteId', '=', siteId)
+      .execute();
     expect(keys.every((k) => k.readTimedOut && k.brandKey.endsWith(':unread'))).toBe(true);
     const after = await scanAnswers(app, ws, siteId, imported.scanId);
     expect(after.map((a) => a.analysis.timedOut)).toEqual([true, true]);

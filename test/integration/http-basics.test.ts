@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-function rawRequest(options: http.RequestOptions, write: (req: http.ClientRequest) => void): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function rawRequest(
+  options: http.RequestOptions,
+  write: (req: http.ClientRequest) => void,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const url = new URL(app.url);
     const req = http.request({ host: url.hostname, port: url.port, ...options }, (res) => {
@@ -26,7 +29,9 @@ function rawRequest(options: http.RequestOptions, write: (req: http.ClientReques
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     // The server may cut the upload off after answering 413; that is the point.
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     write(req);
   });
 }
@@ -46,7 +51,11 @@ describe('error envelope and statuses', () => {
   });
 
   it('answers 415 for a body without a JSON content type', async () => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: '{"name":"a","url":"a.com"}', headers: { 'content-type': 'text/plain' } });
+    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: '{"name":"a","url":"a.com"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.error).toMatch(/JSON/);
   });
@@ -58,7 +67,10 @@ describe('error envelope and statuses', () => {
   });
 
   it('answers 422 naming each wrong field', async () => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: '', brandTerms: 'x' } });
+    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: '', brandTerms: 'x' },
+    });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.fields).sort()).toEqual(['brandTerms', 'name', 'url']);
   });
@@ -74,7 +86,11 @@ describe('error envelope and statuses', () => {
       {
         method: 'POST',
         path: `/orgs/${ws.orgId}/projects`,
-        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', 'content-length': String(5 * 1024 * 1024) },
+        headers: {
+          authorization: `Bearer ${ws.keys.admin}`,
+          'content-type': 'application/json',
+          'content-length': String(5 * 1024 * 1024),
+        },
       },
       (req) => req.end(),
     );
@@ -85,7 +101,11 @@ describe('error envelope and statuses', () => {
   it('cuts off a streamed (chunked) body once it passes 4 MB and answers 413', async () => {
     const chunk = Buffer.alloc(256 * 1024, 'a');
     const res = await rawRequest(
-      { method: 'POST', path: `/orgs/${ws.orgId}/projects`, headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json' } },
+      {
+        method: 'POST',
+        path: `/orgs/${ws.orgId}/projects`,
+        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json' },
+      },
       (req) => {
         let sent = 0;
         const pump = () => {
@@ -151,7 +171,9 @@ describe('health, readiness, metrics', () => {
     const res = await app.request('GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/whoami",status="200"\} \d+/);
-    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/whoami",status="200"\}/);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/whoami",status="200"\}/,
+    );
   });
 });
 
@@ -161,20 +183,35 @@ describe('/metrics behind METRICS_TOKEN', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     // A server of its own, on this file's database and Redis, for a deployment that sets the token.
-    const ctx = createContext(loadConfig({ ...app.env, METRICS_TOKEN: token }), { role: 'api', logger: createLogger('silent'), dbPoolSize: 2 });
+    const ctx = createContext(loadConfig({ ...app.env, METRICS_TOKEN: token }), {
+      role: 'api',
+      logger: createLogger('silent'),
+      dbPoolSize: 2,
+    });
     const server = createHttpServer(ctx, allRoutes);
     url = await server.listen(0, '127.0.0.1');
     close = async () => (await server.close(), await closeContext(ctx));
   });
   afterAll(() => close());
-  const metrics = (authorization?: string) => fetch(`${url}/metrics`, { headers: authorization ? { authorization } : {} });
+  const metrics = (authorization?: string) =>
+    fetch(`${url}/metrics`, { headers: authorization ? { authorization } : {} });
 
   it('answers 401 without the token, with a wrong one, or with another scheme', async () => {
-    for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer x', `Basic ${token}`, `Bearer ${ws.keys.admin}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${token}x`,
+      `Bearer ${token.slice(0, -1)}`,
+      'Bearer x',
+      `Basic ${token}`,
+      `Bearer ${ws.keys.admin}`,
+    ]) {
       const res = await metrics(authorization);
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
-      expect(await res.json()).toEqual({ error: 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', fields: null });
+      expect(await res.json()).toEqual({
+        error: 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>',
+        fields: null,
+      });
     }
   });
 
@@ -197,7 +234,9 @@ describe('openapi', () => {
     expect(res.body.openapi).toBe('3.1.0');
     const paths = res.body.paths as Record<string, Record<string, { requestBody?: unknown; 'x-access': string }>>;
     expect(paths['/whoami']?.get?.['x-access']).toBe('viewer');
-    expect(paths['/orgs/{orgId}/projects']?.post?.requestBody).toMatchObject({ content: { 'application/json': { schema: { properties: { url: {} } } } } });
+    expect(paths['/orgs/{orgId}/projects']?.post?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { properties: { url: {} } } } },
+    });
     // Signed-in-only actions (no key can call them) are left out.
     expect(paths['/orgs/{orgId}/tokens']).toBeUndefined();
     const { allRoutes } = await import('../../src/http/routes/index.ts');

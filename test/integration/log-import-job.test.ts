@@ -25,7 +25,10 @@ const LOG = Buffer.from(
   Array.from({ length: 90_000 }, (_, i) => {
     const day = 20 + Math.floor(i / 30_000);
     const t = `${day}/Nov/2026:${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} +0000`;
-    const ua = i % 10 === 9 ? 'Mozilla/5.0 (Macintosh) Safari/605.1.15' : `Mozilla/5.0 (compatible; ${AGENTS[i % AGENTS.length]})`;
+    const ua =
+      i % 10 === 9
+        ? 'Mozilla/5.0 (Macintosh) Safari/605.1.15'
+        : `Mozilla/5.0 (compatible; ${AGENTS[i % AGENTS.length]})`;
     return `198.51.100.${i % 200} - - [${t}] "GET /p/${i % 700} HTTP/1.1" ${i % 50 === 0 ? 404 : 200} 10 "${i % 10 === 9 ? 'https://chatgpt.com/' : '-'}" "${ua}"\n`;
   }).join(''),
 );
@@ -39,7 +42,13 @@ async function* chunks(bytes: Buffer, options: { failAfter?: number; size?: numb
 }
 
 async function newSite(name: string) {
-  return (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name, url: `https://${name.toLowerCase()}.com/` })).id;
+  return (
+    await createSite(
+      app.ctx,
+      { orgId: ws.orgId, userId: ws.ownerId },
+      { name, url: `https://${name.toLowerCase()}.com/` },
+    )
+  ).id;
 }
 
 const counts = (r: Awaited<ReturnType<typeof findImport>>) => ({
@@ -64,47 +73,68 @@ describe('the log-import job', { timeout: 120_000 }, () => {
     ['read in this thread', undefined, 'Resumed'],
     ['read on a thread from 2 MB', 2 * 2 ** 20, 'Threaded'],
     ['read on a thread from 10 MB', 10 * 2 ** 20, 'Handover'],
-  ] as const)('resumes a run that stopped half way after the lines it committed, %s: the same counts and report as one clean run', async (_, threadAfterBytes, name) => {
-    const clean = await newSite(`Clean${name}`);
-    const cleanRow = await createImport(app.ctx, clean, null, { source: 'cli', format: 'auto' });
-    expect(await runLogImport(app.ctx, clean, cleanRow.id, { source: chunks(LOG) })).toEqual({ state: 'done' });
+  ] as const)(
+    'resumes a run that stopped half way after the lines it committed, %s: the same counts and report as one clean run',
+    async (_, threadAfterBytes, name) => {
+      const clean = await newSite(`Clean${name}`);
+      const cleanRow = await createImport(app.ctx, clean, null, { source: 'cli', format: 'auto' });
+      expect(await runLogImport(app.ctx, clean, cleanRow.id, { source: chunks(LOG) })).toEqual({ state: 'done' });
 
-    const resumed = await newSite(name);
-    const row = await createImport(app.ctx, resumed, null, { source: 'cli', format: 'auto' });
-    await expect(runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG, { failAfter: Math.floor(LOG.length * 0.7) }), threadAfterBytes })).rejects.toThrow(
-      'the disk went away',
-    );
-    const stopped = await findImport(app.ctx, resumed, row.id);
-    expect(stopped.status).toBe('running');
-    expect(stopped.resumeLine).toBeGreaterThan(20_000);
-    expect(stopped.counted).toBeGreaterThan(0);
-    expect(await runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG), threadAfterBytes })).toEqual({ state: 'done' });
+      const resumed = await newSite(name);
+      const row = await createImport(app.ctx, resumed, null, { source: 'cli', format: 'auto' });
+      await expect(
+        runLogImport(app.ctx, resumed, row.id, {
+          source: chunks(LOG, { failAfter: Math.floor(LOG.length * 0.7) }),
+          threadAfterBytes,
+        }),
+      ).rejects.toThrow('the disk went away');
+      const stopped = await findImport(app.ctx, resumed, row.id);
+      expect(stopped.status).toBe('running');
+      expect(stopped.resumeLine).toBeGreaterThan(20_000);
+      expect(stopped.counted).toBeGreaterThan(0);
+      expect(await runLogImport(app.ctx, resumed, row.id, { source: chunks(LOG), threadAfterBytes })).toEqual({
+        state: 'done',
+      });
 
-    const [a, b] = [await findImport(app.ctx, clean, cleanRow.id), await findImport(app.ctx, resumed, row.id)];
-    expect(counts(b)).toEqual(counts(a));
-    expect(counts(a)).toMatchObject({ lines: 90_000, counted: 90_000, duplicates: 0, agentHits: 81_000, referrals: 9000 });
-    for (const period of ['day', 'week', 'month', 'quarter'] as const) {
-      const start = { day: '2026-11-21', week: '2026-11-16', month: '2026-11-01', quarter: '2026-10-01' }[period];
-      const [x, y] = await Promise.all([
-        crawlerTrafficReport(app.ctx, { id: clean } as never, { period, start }),
-        crawlerTrafficReport(app.ctx, { id: resumed } as never, { period, start }),
-      ]);
-      // The same but for the site's name in page URLs.
-      const same = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll(`https://clean${name.toLowerCase()}.com/`, `https://${name.toLowerCase()}.com/`)) as unknown;
-      expect(y.agents, period).toEqual(same(x.agents));
-      expect(y.totals, period).toEqual(x.totals);
-      expect(y.referrals, period).toEqual(same(x.referrals));
-      expect(y.statusPages, period).toEqual(same(x.statusPages));
-      expect(y.crawledNotCitedTotal, period).toBe(x.crawledNotCitedTotal);
-    }
-  });
+      const [a, b] = [await findImport(app.ctx, clean, cleanRow.id), await findImport(app.ctx, resumed, row.id)];
+      expect(counts(b)).toEqual(counts(a));
+      expect(counts(a)).toMatchObject({
+        lines: 90_000,
+        counted: 90_000,
+        duplicates: 0,
+        agentHits: 81_000,
+        referrals: 9000,
+      });
+      for (const period of ['day', 'week', 'month', 'quarter'] as const) {
+        const start = { day: '2026-11-21', week: '2026-11-16', month: '2026-11-01', quarter: '2026-10-01' }[period];
+        const [x, y] = await Promise.all([
+          crawlerTrafficReport(app.ctx, { id: clean } as never, { period, start }),
+          crawlerTrafficReport(app.ctx, { id: resumed } as never, { period, start }),
+        ]);
+        // The same but for the site's name in page URLs.
+        const same = (v: unknown) =>
+          JSON.parse(
+            JSON.stringify(v).replaceAll(
+              `https://clean${name.toLowerCase()}.com/`,
+              `https://${name.toLowerCase()}.com/`,
+            ),
+          ) as unknown;
+        expect(y.agents, period).toEqual(same(x.agents));
+        expect(y.totals, period).toEqual(x.totals);
+        expect(y.referrals, period).toEqual(same(x.referrals));
+        expect(y.statusPages, period).toEqual(same(x.statusPages));
+        expect(y.crawledNotCitedTotal, period).toBe(x.crawledNotCitedTotal);
+      }
+    },
+  );
 
   it('hands the event loop back while it reads: no pause of the loop is more than a fraction of the import', async () => {
     const site = await newSite('Busy');
     const people = Buffer.from(
       Array.from(
         { length: 40_000 },
-        (_, i) => `192.0.2.${i % 250} - - [22/Nov/2026:10:00:00 +0000] "GET /page/${i} HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0"\n`,
+        (_, i) =>
+          `192.0.2.${i % 250} - - [22/Nov/2026:10:00:00 +0000] "GET /page/${i} HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0"\n`,
       ).join(''),
     );
     // One large piece at a time, as a posted body or a fast disk hands them over.
@@ -135,7 +165,9 @@ describe('deleting a site', () => {
     const site = await newSite('Doomed');
     const row = await createImport(app.ctx, site, null, { source: 'cli', format: 'auto' });
     await runLogImport(app.ctx, site, row.id, { source: chunks(LOG.subarray(0, 200_000)) });
-    const count = async (table: 'trafficSeen' | 'trafficSalts' | 'trafficPagePeriod' | 'trafficPaths' | 'crawlerLogImports') =>
+    const count = async (
+      table: 'trafficSeen' | 'trafficSalts' | 'trafficPagePeriod' | 'trafficPaths' | 'crawlerLogImports',
+    ) =>
       Number(
         (
           await app.ctx.db
@@ -147,6 +179,13 @@ describe('deleting a site', () => {
       );
     expect(await count('trafficSeen')).toBeGreaterThan(0);
     await deleteSite(app.ctx, site);
-    for (const table of ['trafficSeen', 'trafficSalts', 'trafficPagePeriod', 'trafficPaths', 'crawlerLogImports'] as const) expect(await count(table), table).toBe(0);
+    for (const table of [
+      'trafficSeen',
+      'trafficSalts',
+      'trafficPagePeriod',
+      'trafficPaths',
+      'crawlerLogImports',
+    ] as const)
+      expect(await count(table), table).toBe(0);
   });
 });

@@ -38,12 +38,21 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+const toolCall = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'whoami', arguments: {} },
+});
 
 async function postMcp(body: unknown) {
   const res = await fetch(`${app.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${ws.keys.viewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${ws.keys.viewer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as unknown };
@@ -58,7 +67,9 @@ describe('JSON-RPC batches on /mcp', () => {
     expect(res.status).toBe(200);
     const answers = res.body as { id: number; result?: { structuredContent?: { role?: string } } }[];
     expect(answers).toHaveLength(MAX_BATCH_MESSAGES);
-    expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => i + 1));
+    expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => i + 1),
+    );
     for (const a of answers) expect(a.result?.structuredContent?.role).toBe('viewer');
     expect(calls.total).toBe(MAX_BATCH_MESSAGES);
     expect(calls.most).toBeLessThanOrEqual(TOOL_CALLS_AT_ONCE);
@@ -70,7 +81,10 @@ describe('JSON-RPC batches on /mcp', () => {
     for (const size of [MAX_BATCH_MESSAGES + 1, 100]) {
       const res = await postMcp(Array.from({ length: size }, (_, i) => toolCall(i + 1)));
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: `Invalid Request: a batch may hold at most 20 messages; this one holds ${size} (JSON-RPC error -32600)`, fields: null });
+      expect(res.body).toEqual({
+        error: `Invalid Request: a batch may hold at most 20 messages; this one holds ${size} (JSON-RPC error -32600)`,
+        fields: null,
+      });
     }
     expect(calls.total).toBe(0);
   });
@@ -80,7 +94,11 @@ describe('JSON-RPC batches on /mcp', () => {
     expect(one).toMatchObject({ status: 200, body: { id: 7, result: { structuredContent: { role: 'viewer' } } } });
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ws.keys.viewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${ws.keys.viewer}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: '[{"jsonrpc":',
     });
     expect(res.status).toBe(400);

@@ -28,7 +28,12 @@ function post(agent: http.Agent, body: string, accept: string): Promise<{ status
         path: url.pathname,
         method: 'POST',
         agent,
-        headers: { authorization: `Bearer ${ws.keys.admin}`, 'content-type': 'application/json', accept, 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${ws.keys.admin}`,
+          'content-type': 'application/json',
+          accept,
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = '';
@@ -52,7 +57,11 @@ describe('POST /mcp refused before its body is read', () => {
       expect(res.status).toBe(406);
       expect(JSON.parse(res.text)).toMatchObject({ error: expect.any(String), fields: null });
     }
-    const ok = await post(agent, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }), 'application/json, text/event-stream');
+    const ok = await post(
+      agent,
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      'application/json, text/event-stream',
+    );
     expect(ok.status).toBe(200);
     agent.destroy();
   });

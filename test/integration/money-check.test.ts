@@ -16,9 +16,15 @@ let scanId: number;
 beforeAll(async () => {
   app = await startTestApp({ simulator: true });
   ws = await seedWorkspace(app.ctx, { balanceUsd: 20 });
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Ledger', url: 'ledger.com' } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Ledger', url: 'ledger.com' },
+  });
   await addActivePrompts(app.ctx, site.body.project.id, ['Which Ledger tool?', 'Is Ledger good?']);
-  const start = await app.request('POST', `/projects/${site.body.project.id}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'perplexity'] } });
+  const start = await app.request('POST', `/projects/${site.body.project.id}/scans`, {
+    key: ws.keys.admin,
+    body: { providers: ['openai', 'perplexity'] },
+  });
   scanId = start.body.scan.id;
   await runScan(app.ctx, scanId);
 });
@@ -42,7 +48,12 @@ describe('money check', () => {
   });
 
   it('names each broken invariant, and the CLI exits 1', async () => {
-    const answer = await app.ctx.db.selectFrom('answers').select('id').where('scanId', '=', scanId).orderBy('id').executeTakeFirstOrThrow();
+    const answer = await app.ctx.db
+      .selectFrom('answers')
+      .select('id')
+      .where('scanId', '=', scanId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     await app.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('orgs').set({ balanceMicros: 1 }).where('id', '=', ws.orgId).execute();
       await trx.updateTable('scans').set({ reservedMicros: 5 }).where('id', '=', scanId).execute();

@@ -28,22 +28,48 @@ const ids: Record<string, number> = {};
 
 const DAY = '2026-11-16T10:00:00Z';
 const ANSWERS = {
-  rainforest: { prompt: 'What is the largest forest?', provider: 'openai', text: 'The Amazon rainforest is the largest tropical forest on Earth.' },
-  shop: { prompt: 'Best place to buy books?', provider: 'openai', text: 'I buy books on Amazon and groceries at Walmart.' },
+  rainforest: {
+    prompt: 'What is the largest forest?',
+    provider: 'openai',
+    text: 'The Amazon rainforest is the largest tropical forest on Earth.',
+  },
+  shop: {
+    prompt: 'Best place to buy books?',
+    provider: 'openai',
+    text: 'I buy books on Amazon and groceries at Walmart.',
+  },
   // The reading refuses this Amazon (taken for the place): a reader corrects it below.
-  lower: { prompt: 'What is the largest forest?', provider: 'anthropic', text: 'For groceries try Walmart. You can order books from Amazon with fast delivery.' },
-  both: { prompt: 'Where to buy books online?', provider: 'anthropic', text: 'Walmart and Amazon both sell electronics.' },
+  lower: {
+    prompt: 'What is the largest forest?',
+    provider: 'anthropic',
+    text: 'For groceries try Walmart. You can order books from Amazon with fast delivery.',
+  },
+  both: {
+    prompt: 'Where to buy books online?',
+    provider: 'anthropic',
+    text: 'Walmart and Amazon both sell electronics.',
+  },
   failed: { prompt: 'Best store for home goods?', provider: 'openai', text: null, error: 'timeout' },
   target: { prompt: 'Best store for home goods?', provider: 'anthropic', text: 'Shoppers like Target for home goods.' },
 } as const;
 
-const post = (body: unknown, key = ws.keys.member, site = siteId) => app.request('POST', `/projects/${site}/mention-feedback`, { key, body });
+const post = (body: unknown, key = ws.keys.member, site = siteId) =>
+  app.request('POST', `/projects/${site}/mention-feedback`, { key, body });
 const names = async () =>
-  (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body as { names: NameItem[]; unread: number; total: number; page: number; perPage: number };
+  (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body as {
+    names: NameItem[];
+    unread: number;
+    total: number;
+    page: number;
+    perPage: number;
+  };
 const nameOf = async (name: string) => (await names()).names.find((n) => n.name === name) as NameItem;
-const verdictOf = async (id: number) => (await app.ctx.db.selectFrom('answerFacts').select('verdict').where('answerId', '=', id).executeTakeFirstOrThrow()).verdict;
+const verdictOf = async (id: number) =>
+  (await app.ctx.db.selectFrom('answerFacts').select('verdict').where('answerId', '=', id).executeTakeFirstOrThrow())
+    .verdict;
 const visibility = async () =>
-  (await app.request('GET', `/projects/${siteId}/report?period=week&start=2026-11-16`, { key: ws.keys.viewer })).body.report.current.visibility as number;
+  (await app.request('GET', `/projects/${siteId}/report?period=week&start=2026-11-16`, { key: ws.keys.viewer })).body
+    .report.current.visibility as number;
 
 interface NameItem {
   name: string;
@@ -54,21 +80,39 @@ interface NameItem {
   countedIn: number;
   refusedIn: number;
   examples: { counted: { answerId: number; quote: string }[]; refused: { answerId: number; quote: string }[] };
-  precision: { value: number | null; low: number | null; high: number | null; corrections: number; confirmed: number; rejected: number };
+  precision: {
+    value: number | null;
+    low: number | null;
+    high: number | null;
+    corrections: number;
+    confirmed: number;
+    rejected: number;
+  };
 }
 
 /** Every rollup row of the site, as reports-rollups.test.ts compares them (tone sums to 3 decimals). */
 async function rollups(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of ROLLUP_TABLE_NAMES) {
-    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
-    out[table] = rows.map((r) => JSON.stringify({ ...r, ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}) })).sort();
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    out[table] = rows
+      .map((r) =>
+        JSON.stringify({
+          ...r,
+          ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}),
+        }),
+      )
+      .sort();
   }
   return out;
 }
 
 /** A reanalysis a request started, once finished (the request waits 3 s; a loaded machine may take longer). */
-async function settled(reanalysis: { poll: string } | null): Promise<{ state: string; answers: number; verdictsChanged: number }> {
+async function settled(
+  reanalysis: { poll: string } | null,
+): Promise<{ state: string; answers: number; verdictsChanged: number }> {
   if (reanalysis === null) throw new Error('no reanalysis was started');
   for (let i = 0; ; i++) {
     const r = (await app.request('GET', reanalysis.poll, { key: ws.keys.viewer })).body.reanalysis;
@@ -89,7 +133,12 @@ beforeAll(async () => {
   other = await seedWorkspace(app.ctx, { name: 'Other' });
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
-    body: { name: 'Amazon', url: 'amazon.com', excludePhrases: ['Amazon rainforest', ' Amazon rainforest '], competitors: [{ name: 'Walmart', domain: 'walmart.com' }] },
+    body: {
+      name: 'Amazon',
+      url: 'amazon.com',
+      excludePhrases: ['Amazon rainforest', ' Amazon rainforest '],
+      competitors: [{ name: 'Walmart', domain: 'walmart.com' }],
+    },
   });
   expect(res.status, res.text).toBe(200);
   siteId = res.body.project.id;
@@ -116,16 +165,28 @@ describe('exclusion phrases', () => {
   });
 
   it('are validated: at most 50, each at most 100 characters, on sites and competitors', async () => {
-    const many = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { excludePhrases: Array.from({ length: 51 }, (_, i) => `p${i}`) } });
+    const many = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { excludePhrases: Array.from({ length: 51 }, (_, i) => `p${i}`) },
+    });
     expect(many.status).toBe(422);
     expect(many.body.fields).toEqual({ excludePhrases: 'at most 50 exclusion phrases' });
-    const long = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Costco', excludePhrases: ['x'.repeat(101)] } });
+    const long = await app.request('POST', `/projects/${siteId}/competitors`, {
+      key: ws.keys.member,
+      body: { name: 'Costco', excludePhrases: ['x'.repeat(101)] },
+    });
     expect(long.status).toBe(422);
     expect(long.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase must be at most 100 characters' });
-    const nul = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { excludePhrases: ['Amazon\u0000river'] } });
+    const nul = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { excludePhrases: ['Amazon\u0000river'] },
+    });
     expect(nul.status).toBe(422);
     expect(nul.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase cannot contain NUL characters' });
-    const create = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'X Co', url: 'xco.com', excludePhrases: [''] } });
+    const create = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'X Co', url: 'xco.com', excludePhrases: [''] },
+    });
     expect(create.status).toBe(422);
     expect(create.body.fields).toEqual({ 'excludePhrases.0': 'an exclusion phrase must not be empty' });
   });
@@ -152,16 +213,27 @@ describe('GET /projects/:id/names', () => {
       ],
     });
     expect(amazon.precision).toEqual({ value: null, low: null, high: null, corrections: 0, confirmed: 0, rejected: 0 });
-    expect(list.names[1]).toMatchObject({ ambiguous: false, reason: null, countedIn: 3, refusedIn: 0, examples: { refused: [] } });
+    expect(list.names[1]).toMatchObject({
+      ambiguous: false,
+      reason: null,
+      countedIn: 3,
+      refusedIn: 0,
+      examples: { refused: [] },
+    });
     expect(list).toMatchObject({ total: 2, page: 1, perPage: 200 });
-    const second = (await app.request('GET', `/projects/${siteId}/names?perPage=5&page=2`, { key: ws.keys.viewer })).body;
+    const second = (await app.request('GET', `/projects/${siteId}/names?perPage=5&page=2`, { key: ws.keys.viewer }))
+      .body;
     expect(second).toMatchObject({ names: [], total: 2, page: 2, perPage: 5 });
-    expect((await app.request('GET', `/projects/${siteId}/names?perPage=500`, { key: ws.keys.viewer })).status).toBe(422);
+    expect((await app.request('GET', `/projects/${siteId}/names?perPage=500`, { key: ws.keys.viewer })).status).toBe(
+      422,
+    );
   });
 
   it('is a viewer’s to read and another workspace’s project is a 404', async () => {
     expect((await app.request('GET', `/projects/${siteId}/names`, { key: other.keys.admin })).status).toBe(404);
-    expect((await app.request('GET', `/projects/${siteId}/mention-feedback`, { key: other.keys.admin })).status).toBe(404);
+    expect((await app.request('GET', `/projects/${siteId}/mention-feedback`, { key: other.keys.admin })).status).toBe(
+      404,
+    );
     expect((await post({ answerId: ids.shop, name: 'Amazon', mentioned: true }, other.keys.admin)).status).toBe(404);
   });
 });
@@ -171,8 +243,21 @@ describe('POST /projects/:id/mention-feedback', () => {
     const before = await rollups();
     const res = await post({ answerId: ids.lower, name: 'Amazon', mentioned: true });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.feedback).toMatchObject({ answerId: ids.lower, name: 'Amazon', mentioned: true, readingAgreed: false, userId: ws.users.member, keyId: expect.any(Number) });
-    expect(res.body.answer).toMatchObject({ id: ids.lower, verdict: 'named', mentioned: true, brandRank: 2, brands: [{ name: 'Walmart' }, { name: 'Amazon' }] });
+    expect(res.body.feedback).toMatchObject({
+      answerId: ids.lower,
+      name: 'Amazon',
+      mentioned: true,
+      readingAgreed: false,
+      userId: ws.users.member,
+      keyId: expect.any(Number),
+    });
+    expect(res.body.answer).toMatchObject({
+      id: ids.lower,
+      verdict: 'named',
+      mentioned: true,
+      brandRank: 2,
+      brands: [{ name: 'Walmart' }, { name: 'Amazon' }],
+    });
     expect(await verdictOf(ids.lower as number)).toBe('named');
     expect(await visibility()).toBe(60);
     expect(await rollups()).not.toEqual(before);
@@ -227,7 +312,9 @@ describe('POST /projects/:id/mention-feedback', () => {
     expect((await post({ answerId: 999_999_999, name: 'Amazon', mentioned: true })).status).toBe(404);
     const unknown = await post({ answerId: ids.shop, name: 'Zappos', mentioned: true });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.fields).toEqual({ name: "not a name this project tracks: give the project's name, a brand term, a competitor's name or an alias" });
+    expect(unknown.body.fields).toEqual({
+      name: "not a name this project tracks: give the project's name, a brand term, a competitor's name or an alias",
+    });
     const absent = await post({ answerId: ids.target, name: 'Walmart', mentioned: false });
     expect(absent.status).toBe(422);
     expect(absent.body.fields).toEqual({ name: `does not occur as a word in answer ${ids.target}` });
@@ -237,7 +324,11 @@ describe('POST /projects/:id/mention-feedback', () => {
     expect(long.body.fields).toEqual({ name: 'name must be at most 200 characters' });
     const bad = await post({ answerId: 'x', name: '', mentioned: 'yes' });
     expect(bad.status).toBe(422);
-    expect(bad.body.fields).toEqual({ answerId: 'answerId must be an answer id', name: 'name must not be empty', mentioned: 'must be true or false' });
+    expect(bad.body.fields).toEqual({
+      answerId: 'answerId must be an answer id',
+      name: 'name must not be empty',
+      mentioned: 'must be true or false',
+    });
     expect((await post({ answerId: ids.shop, name: 'Amazon', mentioned: true }, ws.keys.viewer)).status).toBe(403);
   });
 
@@ -272,7 +363,10 @@ describe('POST /projects/:id/mention-feedback', () => {
           .executeTakeFirstOrThrow()
       ).brandKey;
     const before = await keyOf();
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { brandTerms: ['AWS'] } });
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { brandTerms: ['AWS'] },
+    });
     expect(res.status).toBe(200);
     expect(await settled(res.body.reanalysis)).toMatchObject({ state: 'done', answers: 6 });
     expect(res.body.warnings).toEqual([]);
@@ -290,11 +384,17 @@ describe('GET /projects/:id/mention-feedback', () => {
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 2, page: 1, perPage: 50 });
     expect(all.body.feedback.map((f: { answerId: number }) => f.answerId)).toEqual([ids.lower, ids.shop]);
-    const amazon = await app.request('GET', `/projects/${siteId}/mention-feedback?name=%20AMAZON`, { key: ws.keys.viewer });
+    const amazon = await app.request('GET', `/projects/${siteId}/mention-feedback?name=%20AMAZON`, {
+      key: ws.keys.viewer,
+    });
     expect(amazon.body.total).toBe(2);
-    const walmart = await app.request('GET', `/projects/${siteId}/mention-feedback?name=Walmart`, { key: ws.keys.viewer });
+    const walmart = await app.request('GET', `/projects/${siteId}/mention-feedback?name=Walmart`, {
+      key: ws.keys.viewer,
+    });
     expect(walmart.body).toMatchObject({ feedback: [], total: 0 });
-    const page2 = await app.request('GET', `/projects/${siteId}/mention-feedback?perPage=5&page=2`, { key: ws.keys.viewer });
+    const page2 = await app.request('GET', `/projects/${siteId}/mention-feedback?perPage=5&page=2`, {
+      key: ws.keys.viewer,
+    });
     expect(page2.body).toMatchObject({ feedback: [], total: 2, page: 2, perPage: 5 });
     const bad = await app.request('GET', `/projects/${siteId}/mention-feedback?perPage=1`, { key: ws.keys.viewer });
     expect(bad.status).toBe(422);
@@ -305,7 +405,12 @@ describe('GET /projects/:id/mention-feedback', () => {
 describe('dryRun', () => {
   async function saved() {
     const project = (await app.request('GET', `/projects/${siteId}`, { key: ws.keys.viewer })).body.project;
-    const facts = await app.ctx.db.selectFrom('answerFacts').select(['answerId', 'verdict', 'brandKey']).where('siteId', '=', siteId).orderBy('answerId').execute();
+    const facts = await app.ctx.db
+      .selectFrom('answerFacts')
+      .select(['answerId', 'verdict', 'brandKey'])
+      .where('siteId', '=', siteId)
+      .orderBy('answerId')
+      .execute();
     const reanalyses = await app.ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', siteId).execute();
     return { project, facts, reanalyses: reanalyses.length, rollups: await rollups() };
   }
@@ -331,7 +436,16 @@ describe('dryRun', () => {
           failed: { before: 1, after: 1 },
         },
         moved: [{ from: 'named', to: 'lost', count: 1 }],
-        examples: [{ answerId: ids.both, promptId: expect.any(Number), provider: 'anthropic', before: 'named', after: 'lost', quote: 'Walmart and Amazon both sell electronics.' }],
+        examples: [
+          {
+            answerId: ids.both,
+            promptId: expect.any(Number),
+            provider: 'anthropic',
+            before: 'named',
+            after: 'lost',
+            quote: 'Walmart and Amazon both sell electronics.',
+          },
+        ],
       },
     });
     expect(await saved()).toEqual(was);
@@ -339,7 +453,10 @@ describe('dryRun', () => {
 
   it('on tracking a competitor previews with its names and warns about them, saving nothing', async () => {
     const was = await saved();
-    const res = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Target', aliases: ['TG'], dryRun: true } });
+    const res = await app.request('POST', `/projects/${siteId}/competitors`, {
+      key: ws.keys.member,
+      body: { name: 'Target', aliases: ['TG'], dryRun: true },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.warnings).toEqual([
       { field: 'name', name: 'Target', reason: 'also an everyday English word' },
@@ -355,7 +472,10 @@ describe('dryRun', () => {
 
   it('on changing a competitor previews its new exclusion phrases, saving nothing', async () => {
     const was = await saved();
-    const res = await app.request('PATCH', `/projects/${siteId}/competitors/${walmartId}`, { key: ws.keys.member, body: { excludePhrases: ['Walmart and Amazon'], dryRun: true } });
+    const res = await app.request('PATCH', `/projects/${siteId}/competitors/${walmartId}`, {
+      key: ws.keys.member,
+      body: { excludePhrases: ['Walmart and Amazon'], dryRun: true },
+    });
     expect(res.status, res.text).toBe(200);
     // Walmart's own name is refused there, before the reading: with no brand beside it, Amazon reads as the place.
     expect(res.body).toMatchObject({
@@ -364,16 +484,23 @@ describe('dryRun', () => {
       preview: {
         answersRead: 6,
         moved: [{ from: 'named', to: 'missing', count: 1 }],
-        examples: [{ answerId: ids.both, before: 'named', after: 'missing', quote: 'Walmart and Amazon both sell electronics.' }],
+        examples: [
+          { answerId: ids.both, before: 'named', after: 'missing', quote: 'Walmart and Amazon both sell electronics.' },
+        ],
       },
     });
     expect(await saved()).toEqual(was);
   });
 
   it('reads at most the newest 2,000 answers, and says how many it read of how many', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Zyxo', url: 'zyxo.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Zyxo', url: 'zyxo.com' },
+    });
     const id = site.body.project.id as number;
-    const { scanId } = await seedAnswers(app.ctx, ws.orgId, id, [{ prompt: 'Seed prompt?', text: 'Nothing here.', askedAt: DAY }]);
+    const { scanId } = await seedAnswers(app.ctx, ws.orgId, id, [
+      { prompt: 'Seed prompt?', text: 'Nothing here.', askedAt: DAY },
+    ]);
     // 70 prompts x 6 assistants x 5 samples, written straight in SQL (no facts): 2,100 more answers that name Zyxo Cloud.
     await sql`
       WITH p AS (INSERT INTO prompts (site_id, text, status) SELECT ${id}, 'Bulk prompt ' || g || '?', 'active' FROM generate_series(1, 70) g RETURNING id)
@@ -381,25 +508,45 @@ describe('dryRun', () => {
       SELECT ${scanId}, ${id}, p.id, v.provider, 'model', now(), current_date, 'Try Zyxo Cloud.', s, (SELECT month FROM answers WHERE scan_id = ${scanId} LIMIT 1)
         FROM p CROSS JOIN (VALUES ('openai'), ('anthropic'), ('perplexity'), ('gemini'), ('google-ai-overview'), ('google-ai-mode')) v(provider)
              CROSS JOIN generate_series(1, 5) s`.execute(app.ctx.db);
-    const res = await app.request('PATCH', `/projects/${id}`, { key: ws.keys.member, body: { brandTerms: ['Zyxo Cloud'], dryRun: true } });
+    const res = await app.request('PATCH', `/projects/${id}`, {
+      key: ws.keys.member,
+      body: { brandTerms: ['Zyxo Cloud'], dryRun: true },
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.preview).toMatchObject({ answersRead: 2000, answersTotal: 2101, moved: [{ from: 'failed', to: 'named', count: 2000 }] });
+    expect(res.body.preview).toMatchObject({
+      answersRead: 2000,
+      answersTotal: 2101,
+      moved: [{ from: 'failed', to: 'named', count: 2000 }],
+    });
     expect(res.body.preview.examples).toHaveLength(10);
     // The newest first: the seeded answer (the oldest id) is not among those read.
     expect(res.body.preview.verdicts.missing).toEqual({ before: 0, after: 0 });
   });
 
   it('warns about the names it would save, and keeps the admin-only checks', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { name: 'Amazon', dryRun: true } });
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { name: 'Amazon', dryRun: true },
+    });
     expect(res.body.warnings).toEqual([{ field: 'name', name: 'Amazon', reason: 'also the name of a place' }]);
     // Admin-only fields are refused to a member in a dry run too.
-    expect((await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { monthlyCapUsd: 5, dryRun: true } })).status).toBe(403);
+    expect(
+      (
+        await app.request('PATCH', `/projects/${siteId}`, {
+          key: ws.keys.member,
+          body: { monthlyCapUsd: 5, dryRun: true },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe('saving names and exclusion phrases', () => {
   it('re-reads stored answers when a site’s exclusion phrases change', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { excludePhrases: ['Amazon rainforest', 'Walmart and Amazon'] } });
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { excludePhrases: ['Amazon rainforest', 'Walmart and Amazon'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.project.excludePhrases).toEqual(['Amazon rainforest', 'Walmart and Amazon']);
     expect(await settled(res.body.reanalysis)).toMatchObject({ state: 'done', verdictsChanged: 1 });
@@ -414,25 +561,39 @@ describe('saving names and exclusion phrases', () => {
   });
 
   it('tracks and changes a competitor with exclusion phrases and warnings', async () => {
-    const res = await app.request('POST', `/projects/${siteId}/competitors`, { key: ws.keys.member, body: { name: 'Target', excludePhrases: ['Target practice'] } });
+    const res = await app.request('POST', `/projects/${siteId}/competitors`, {
+      key: ws.keys.member,
+      body: { name: 'Target', excludePhrases: ['Target practice'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.competitor).toMatchObject({ name: 'Target', excludePhrases: ['Target practice'] });
     expect(res.body.warnings).toEqual([{ field: 'name', name: 'Target', reason: 'also an everyday English word' }]);
     expect(await settled(res.body.reanalysis)).toMatchObject({ state: 'done' });
     expect(await verdictOf(ids.target as number)).toBe('lost');
-    const change = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, { key: ws.keys.member, body: { excludePhrases: ['like Target'] } });
+    const change = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, {
+      key: ws.keys.member,
+      body: { excludePhrases: ['like Target'] },
+    });
     expect(change.body.competitor.excludePhrases).toEqual(['like Target']);
     expect(await settled(change.body.reanalysis)).toMatchObject({ state: 'done', verdictsChanged: 1 });
     expect(change.body.warnings).toEqual([]);
     expect(await verdictOf(ids.target as number)).toBe('missing');
-    const colour = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, { key: ws.keys.member, body: { color: '#123456' } });
+    const colour = await app.request('PATCH', `/projects/${siteId}/competitors/${res.body.competitor.id}`, {
+      key: ws.keys.member,
+      body: { color: '#123456' },
+    });
     expect(colour.body).toMatchObject({ reanalysis: null, warnings: [] });
   });
 
   it('warns about the ambiguous names a new project tracks, competitors included', async () => {
     const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
       key: ws.keys.admin,
-      body: { name: 'Qwertyx Labs', url: 'qwertyx.example.com', brandTerms: ['FL'], competitors: [{ name: 'Apple' }, { name: 'Zyxo Labs' }] },
+      body: {
+        name: 'Qwertyx Labs',
+        url: 'qwertyx.example.com',
+        brandTerms: ['FL'],
+        competitors: [{ name: 'Apple' }, { name: 'Zyxo Labs' }],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.warnings).toEqual([
@@ -442,11 +603,20 @@ describe('saving names and exclusion phrases', () => {
   });
 
   it('warns about ambiguous brand terms only when they are saved', async () => {
-    const res = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { brandTerms: ['HP', 'AWS', 'hp'] } });
-    expect(res.body.warnings).toEqual([{ field: 'brandTerms', name: 'HP', reason: 'one or two letters, which stand for many other things' }]);
+    const res = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.member,
+      body: { brandTerms: ['HP', 'AWS', 'hp'] },
+    });
+    expect(res.body.warnings).toEqual([
+      { field: 'brandTerms', name: 'HP', reason: 'one or two letters, which stand for many other things' },
+    ]);
     await settled(res.body.reanalysis);
-    expect((await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { location: 'Germany' } })).body.warnings).toEqual([]);
-    const names = (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body.names as NameItem[];
+    expect(
+      (await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.member, body: { location: 'Germany' } })).body
+        .warnings,
+    ).toEqual([]);
+    const names = (await app.request('GET', `/projects/${siteId}/names`, { key: ws.keys.viewer })).body
+      .names as NameItem[];
     expect(names.find((n) => n.name === 'HP')).toMatchObject({
       field: 'brandTerms',
       ambiguous: true,
@@ -484,12 +654,19 @@ describe('a correction that takes a competitor out of an answer', () => {
 
 describe('examples of a long answer', () => {
   it('are quoted from its text where the reading found the name, past characters JavaScript counts twice', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quuxly', url: 'quuxly.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Quuxly', url: 'quuxly.com' },
+    });
     const id = site.body.project.id as number;
     const text = `${'🚀'.repeat(300)}\nMany buyers pick Quuxly for speed.\n${'More words follow here. '.repeat(2000)}`;
     await seedAnswers(app.ctx, ws.orgId, id, [{ prompt: 'Fastest tool?', text, askedAt: DAY }]);
     const list = (await app.request('GET', `/projects/${id}/names`, { key: ws.keys.viewer })).body;
-    expect(list.names[0]).toMatchObject({ name: 'Quuxly', countedIn: 1, examples: { counted: [{ quote: 'Many buyers pick Quuxly for speed.' }] } });
+    expect(list.names[0]).toMatchObject({
+      name: 'Quuxly',
+      countedIn: 1,
+      examples: { counted: [{ quote: 'Many buyers pick Quuxly for speed.' }] },
+    });
   });
 });
 
@@ -502,16 +679,25 @@ describe('corrections go with their answers', () => {
         .where('id', '=', ids.lower as number)
         .executeTakeFirstOrThrow()
     ).month;
-    expect(await app.ctx.db.selectFrom('mentionFeedback').select('id').where('answerMonth', '=', month).execute()).not.toEqual([]);
+    expect(
+      await app.ctx.db.selectFrom('mentionFeedback').select('id').where('answerMonth', '=', month).execute(),
+    ).not.toEqual([]);
     await app.ctx.db.transaction().execute((trx) => dropAnswerMonth(trx, month));
     expect(await app.ctx.db.selectFrom('mentionFeedback').select('id').execute()).toEqual([]);
   });
 
   it('when their site is deleted', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Acme', url: 'acme.com' },
+    });
     const id = site.body.project.id as number;
     await seedAnswers(app.ctx, ws.orgId, id, [{ prompt: 'Best CRM?', text: 'Acme is a CRM.', askedAt: DAY }]);
-    const answer = await app.ctx.db.selectFrom('answers').select('id').where('siteId', '=', id).executeTakeFirstOrThrow();
+    const answer = await app.ctx.db
+      .selectFrom('answers')
+      .select('id')
+      .where('siteId', '=', id)
+      .executeTakeFirstOrThrow();
     expect((await post({ answerId: answer.id, name: 'Acme', mentioned: false }, ws.keys.member, id)).status).toBe(200);
     await deleteSite(app.ctx, id);
     expect(await app.ctx.db.selectFrom('mentionFeedback').select('id').where('siteId', '=', id).execute()).toEqual([]);

@@ -45,7 +45,10 @@ async function scrapeUntil(check: (s: Scrape) => boolean, timeout = 20_000): Pro
 }
 
 async function newSite(name: string, prompts: number): Promise<number> {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   await addActivePrompts(
     app.ctx,
     res.body.project.id,
@@ -64,13 +67,17 @@ afterAll(() => app?.close());
 describe('/metrics for operators', () => {
   it('shows queues and their workers, job runs, provider calls and the money a scan settled', async () => {
     const siteId = await newSite('Metered', 3);
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'perplexity'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai', 'perplexity'] },
+    });
     await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
     const money = await moneyFacts(app.ctx, ws.orgId, start.body.scan.id);
 
     const s = await scrapeUntil(
       (x) =>
-        (x.value('sightline_job_duration_seconds_count', { queue: 'scan', job_name: 'scan', outcome: 'completed' }) ?? 0) >= 1 &&
+        (x.value('sightline_job_duration_seconds_count', { queue: 'scan', job_name: 'scan', outcome: 'completed' }) ??
+          0) >= 1 &&
         (x.value('sightline_provider_calls_total', { upstream: 'perplexity', outcome: 'ok' }) ?? 0) >= 3 &&
         x.value('sightline_money_settled_micros_total') === money.charged,
     );
@@ -78,7 +85,14 @@ describe('/metrics for operators', () => {
     const waits = s.value('sightline_provider_gate_wait_seconds_count', { upstream: 'openai' }) ?? 0;
     expect(waits).toBeGreaterThanOrEqual(3);
     expect(s.value('sightline_provider_gate_wait_seconds_bucket', { upstream: 'openai', le: '+Inf' })).toBe(waits);
-    expect(s.value('sightline_job_duration_seconds_bucket', { queue: 'scan', job_name: 'scan', outcome: 'completed', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(
+      s.value('sightline_job_duration_seconds_bucket', {
+        queue: 'scan',
+        job_name: 'scan',
+        outcome: 'completed',
+        le: '+Inf',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     // Every queue of the catalog, with this process's workers connected to it.
     for (const queue of ['scan', 'reanalysis', 'schedule', 'rewrite', 'site-fetch']) {
       expect(s.value('sightline_queue_workers', { queue }), queue).toBeGreaterThanOrEqual(1);
@@ -87,18 +101,32 @@ describe('/metrics for operators', () => {
     expect(s.value('sightline_scans', { status: 'running' })).toBe(0);
     expect(s.value('sightline_scan_oldest_running_seconds')).toBe(0);
     expect(s.value('sightline_money_reserved_micros')).toBe(0);
-    for (const source of ['queues', 'workers', 'database', 'gate', 'shared']) expect(s.value('sightline_operator_metrics_up', { source }), source).toBe(1);
+    for (const source of ['queues', 'workers', 'database', 'gate', 'shared'])
+      expect(s.value('sightline_operator_metrics_up', { source }), source).toBe(1);
     expect(s.types.get('sightline_job_duration_seconds')).toBe('histogram');
     expect(s.types.get('sightline_provider_calls_total')).toBe('counter');
   });
 
   it('counts calls a provider refused with 429, per upstream', async () => {
     const siteId = await newSite('Throttled', 2);
-    await script(app, { provider: 'perplexity', match: 'Throttled alternative', fail: { status: 429, times: 2, retryAfter: 0 } });
-    const before = (await scrape()).value('sightline_provider_calls_total', { upstream: 'perplexity', outcome: 'rate_limited' }) ?? 0;
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['perplexity'] } });
+    await script(app, {
+      provider: 'perplexity',
+      match: 'Throttled alternative',
+      fail: { status: 429, times: 2, retryAfter: 0 },
+    });
+    const before =
+      (await scrape()).value('sightline_provider_calls_total', { upstream: 'perplexity', outcome: 'rate_limited' }) ??
+      0;
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['perplexity'] },
+    });
     await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
-    const s = await scrapeUntil((x) => (x.value('sightline_provider_calls_total', { upstream: 'perplexity', outcome: 'rate_limited' }) ?? 0) >= before + 2);
+    const s = await scrapeUntil(
+      (x) =>
+        (x.value('sightline_provider_calls_total', { upstream: 'perplexity', outcome: 'rate_limited' }) ?? 0) >=
+        before + 2,
+    );
     expect(s.value('sightline_provider_calls_total', { upstream: 'openai', outcome: 'rate_limited' }) ?? 0).toBe(0);
   });
 
@@ -118,7 +146,11 @@ describe('/metrics for operators', () => {
       expect(s.value('sightline_money_reserved_micros')).toBe(1234);
     } finally {
       await app.ctx.db.updateTable('orgs').set({ reservedMicros: 0 }).where('id', '=', ws.orgId).execute();
-      await app.ctx.db.updateTable('scans').set({ status: 'done', finishedAt: new Date() }).where('id', '=', scan.id).execute();
+      await app.ctx.db
+        .updateTable('scans')
+        .set({ status: 'done', finishedAt: new Date() })
+        .where('id', '=', scan.id)
+        .execute();
     }
   });
 
@@ -133,7 +165,9 @@ describe('/metrics for operators', () => {
         (x.value('sightline_jobs_exhausted_total', { queue: 'rewrite', job_name: 'unknown' }) ?? 0) >= 1,
     );
     expect(s.samples.filter((x) => x.labels.job_name?.startsWith('made-up'))).toEqual([]);
-    expect(s.value('sightline_job_duration_seconds_count', { queue: 'rewrite', job_name: 'rewrite', outcome: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(
+      s.value('sightline_job_duration_seconds_count', { queue: 'rewrite', job_name: 'rewrite', outcome: 'failed' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(s.value('sightline_queue_jobs', { queue: 'rewrite', state: 'failed' })).toBeGreaterThanOrEqual(1);
   });
 
@@ -142,14 +176,24 @@ describe('/metrics for operators', () => {
     // queue, started after, finds it stalled. A queue of its own, so that the app's workers take no part.
     const queue = `stall-${Date.now()}`;
     const connection = new Redis(app.config.redisUrl, { maxRetriesPerRequest: null });
-    const frozen = new Worker(queue, null, { connection, prefix: app.config.redisPrefix, lockDuration: 1000, autorun: false });
+    const frozen = new Worker(queue, null, {
+      connection,
+      prefix: app.config.redisPrefix,
+      lockDuration: 1000,
+      autorun: false,
+    });
     let watched: Worker | null = null;
     try {
       const producer = new Queue(queue, { connection, prefix: app.config.redisPrefix });
       await producer.add('rewrite', { siteId: 1 }, { jobId: 'frozen' });
       await producer.close();
       expect(await frozen.getNextJob('frozen-token')).toBeTruthy();
-      watched = new Worker(queue, async () => undefined, { connection, prefix: app.config.redisPrefix, stalledInterval: 500, lockDuration: 1000 });
+      watched = new Worker(queue, async () => undefined, {
+        connection,
+        prefix: app.config.redisPrefix,
+        stalledInterval: 500,
+        lockDuration: 1000,
+      });
       watchWorker(watched, queue, Object.keys(JOBS), app.ctx.metrics);
       await scrapeUntil((x) => (x.value('sightline_jobs_stalled_total', { queue }) ?? 0) >= 1);
     } finally {
@@ -175,16 +219,24 @@ describe('/metrics for operators', () => {
     const exported = (await scrape()).names();
     for (const spec of Object.values(METRICS)) expect(exported.has(spec.name), spec.name).toBe(true);
     const rules = readFileSync('ops/prometheus/sightline-alerts.yml', 'utf8');
-    const dashboard = JSON.parse(readFileSync('ops/grafana/sightline-dashboard.json', 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync('ops/grafana/sightline-dashboard.json', 'utf8')) as {
+      panels: { title: string; targets?: { expr: string }[] }[];
+    };
     const queries = [
-      ...[...rules.matchAll(/expr: (>\n(?:\s{10}.*\n)+|.*)/g)].map((m) => ({ where: 'alert rules', expr: m[1] as string })),
-      ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `dashboard panel "${p.title}"`, expr: t.expr }))),
+      ...[...rules.matchAll(/expr: (>\n(?:\s{10}.*\n)+|.*)/g)].map((m) => ({
+        where: 'alert rules',
+        expr: m[1] as string,
+      })),
+      ...dashboard.panels.flatMap((p) =>
+        (p.targets ?? []).map((t) => ({ where: `dashboard panel "${p.title}"`, expr: t.expr })),
+      ),
     ];
     expect(queries.length).toBeGreaterThan(20);
     for (const { where, expr } of queries) {
       const names = metricNamesIn(expr);
       expect(names.length, `${where}: ${expr}`).toBeGreaterThan(0);
-      for (const name of names) expect(exported.has(name), `${where} reads ${name}, which /metrics does not export`).toBe(true);
+      for (const name of names)
+        expect(exported.has(name), `${where} reads ${name}, which /metrics does not export`).toBe(true);
     }
   });
 });

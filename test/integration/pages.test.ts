@@ -32,14 +32,24 @@ const urlset = (paths: string[], extra = '') =>
     .join('')}${extra}</urlset>`;
 const index = (paths: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<sitemap><loc>${ORIGIN}${p}</loc></sitemap>`).join('')}</sitemapindex>`;
-const html = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>  ${title} </title></head><body><p>Hello</p></body></html>`;
+const html = (title: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>  ${title} </title></head><body><p>Hello</p></body></html>`;
 const ROBOTS = `User-agent: *\nDisallow: /cart/\n\nSitemap: ${ORIGIN}/sitemap_index.xml\nSitemap: ${ORIGIN}/blog/sitemap.xml.gz\n`;
 
 function serveGoodSite() {
   site.set('/robots.txt', ROBOTS);
   site.set('/sitemap_index.xml', index(['/sitemaps/products.xml', '/sitemaps/nested-index.xml']));
   site.set('/sitemaps/nested-index.xml', index(['/sitemaps/docs.xml']));
-  site.set('/sitemaps/products.xml', urlset(['/products/a', '/products/b', '/cart/checkout', 'https://elsewhere.com/x', 'http://shop.fixture-shop.com/products/c']));
+  site.set(
+    '/sitemaps/products.xml',
+    urlset([
+      '/products/a',
+      '/products/b',
+      '/cart/checkout',
+      'https://elsewhere.com/x',
+      'http://shop.fixture-shop.com/products/c',
+    ]),
+  );
   site.set('/sitemaps/docs.xml', urlset(['/docs/start', '/docs/api']));
   site.set('/blog/sitemap.xml.gz', { body: gzipSync(urlset(['/blog/hello', '/'])), type: 'application/gzip' });
   site.set('/products/a', html('Product A &amp; friends'));
@@ -77,7 +87,10 @@ beforeAll(async () => {
     },
   });
   ws = await seedWorkspace(app.ctx);
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fixture Shop', url: `${ORIGIN}/` } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Fixture Shop', url: `${ORIGIN}/` },
+  });
   siteId = res.body.project.id;
 });
 afterAll(async () => {
@@ -92,7 +105,16 @@ describe('sitemap import', () => {
       (r) => r?.status === 'done' || r?.status === 'failed',
       20_000,
     );
-    expect(first).toMatchObject({ status: 'done', trigger: 'create', foundVia: 'robots', sitemaps: 5, urls: 8, added: 8, kept: 0, skipped: 1 });
+    expect(first).toMatchObject({
+      status: 'done',
+      trigger: 'create',
+      foundVia: 'robots',
+      sitemaps: 5,
+      urls: 8,
+      added: 8,
+      kept: 0,
+      skipped: 1,
+    });
     const res = await pages();
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 8, page: 1, perPage: 50, import: { state: 'done', urls: 8, added: 8 } });
@@ -109,7 +131,13 @@ describe('sitemap import', () => {
         'http://shop.fixture-shop.com/products/c',
       ].sort(),
     );
-    expect(byPath[`${ORIGIN}/products/a`]).toMatchObject({ section: 'products', title: 'Product A & friends', shown: false, answers: 0, lastmod: '2026-10-01T00:00:00.000Z' });
+    expect(byPath[`${ORIGIN}/products/a`]).toMatchObject({
+      section: 'products',
+      title: 'Product A & friends',
+      shown: false,
+      answers: 0,
+      lastmod: '2026-10-01T00:00:00.000Z',
+    });
     expect(byPath[`${ORIGIN}/docs/api`].title).toBe('API reference');
     expect(byPath['http://shop.fixture-shop.com/products/c'].title).toBe('Product C');
     // Not read: robots.txt keeps every crawler (ours included) out of /cart/, and /blog/hello answers 404.
@@ -157,10 +185,21 @@ describe('sitemap import', () => {
         text: 'See fixture-shop.com.',
         citations: [{ url: 'https://fixture-shop.com/products/a/' }],
       },
-      { prompt: 'Where are the API docs?', provider: 'openai', askedAt: '2026-11-01T10:00:00Z', text: 'Elsewhere.', citations: [{ url: 'https://elsewhere.com/docs' }] },
+      {
+        prompt: 'Where are the API docs?',
+        provider: 'openai',
+        askedAt: '2026-11-01T10:00:00Z',
+        text: 'Elsewhere.',
+        citations: [{ url: 'https://elsewhere.com/docs' }],
+      },
     ];
     const siteRow = await app.ctx.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirstOrThrow();
-    await importAnswers(app.ctx, siteRow.orgId, siteId, parseAnswerLines(lines.map((l) => JSON.stringify(l)).join('\n')));
+    await importAnswers(
+      app.ctx,
+      siteRow.orgId,
+      siteId,
+      parseAnswerLines(lines.map((l) => JSON.stringify(l)).join('\n')),
+    );
     const shown = await pages('?shown=yes');
     expect(shown.body.pages).toEqual([expect.objectContaining({ path: '/products/a', shown: true, answers: 2 })]);
     expect((await pages('?shown=no')).body.total).toBe(7);
@@ -168,19 +207,35 @@ describe('sitemap import', () => {
     const prompts = await app.request('GET', `/projects/${siteId}/pages/${pageId}/prompts`, { key: ws.keys.viewer });
     expect(prompts.status).toBe(200);
     expect(prompts.body).toMatchObject({ page: { id: pageId, shown: true, answers: 2 }, total: 1 });
-    expect(prompts.body.prompts[0]).toMatchObject({ text: 'Which shop sells product A?', answers: [{ provider: 'openai' }, { provider: 'perplexity' }] });
+    expect(prompts.body.prompts[0]).toMatchObject({
+      text: 'Which shop sells product A?',
+      answers: [{ provider: 'openai' }, { provider: 'perplexity' }],
+    });
     const none = (await pages('?q=docs/api')).body.pages[0].id;
-    expect((await app.request('GET', `/projects/${siteId}/pages/${none}/prompts`, { key: ws.keys.viewer })).body).toMatchObject({ prompts: [], total: 0 });
-    expect((await app.request('GET', `/projects/${siteId}/pages/999999/prompts`, { key: ws.keys.viewer })).status).toBe(404);
+    expect(
+      (await app.request('GET', `/projects/${siteId}/pages/${none}/prompts`, { key: ws.keys.viewer })).body,
+    ).toMatchObject({ prompts: [], total: 0 });
+    expect((await app.request('GET', `/projects/${siteId}/pages/999999/prompts`, { key: ws.keys.viewer })).status).toBe(
+      404,
+    );
   });
 
   it('keeps listed pages and adds new ones on a member’s import; viewers may not import', async () => {
     site.set('/sitemaps/docs.xml', urlset(['/docs/start', '/docs/api', '/docs/webhooks']));
     site.set('/docs/webhooks', html('Webhooks'));
-    expect((await app.request('POST', `/projects/${siteId}/pages/import-sitemap`, { key: ws.keys.viewer })).status).toBe(403);
+    expect(
+      (await app.request('POST', `/projects/${siteId}/pages/import-sitemap`, { key: ws.keys.viewer })).status,
+    ).toBe(403);
     const res = await app.request('POST', `/projects/${siteId}/pages/import-sitemap`, { key: ws.keys.member });
     expect(res.status).toBe(200);
-    expect(res.body.import).toMatchObject({ state: 'done', trigger: 'manual', urls: 9, added: 1, kept: 8, titles: { read: 1 } });
+    expect(res.body.import).toMatchObject({
+      state: 'done',
+      trigger: 'manual',
+      urls: 9,
+      added: 1,
+      kept: 8,
+      titles: { read: 1 },
+    });
     expect((await pages('?q=webhooks')).body.pages[0]).toMatchObject({ title: 'Webhooks' });
     // A page no longer listed is kept.
     site.set('/sitemaps/docs.xml', urlset(['/docs/start']));
@@ -190,11 +245,19 @@ describe('sitemap import', () => {
   });
 
   it('runs one import at a time per site', async () => {
-    const [a, b] = await Promise.all([requestSitemapImport(app.ctx, { id: siteId }, null, 'manual'), requestSitemapImport(app.ctx, { id: siteId }, null, 'manual')]);
+    const [a, b] = await Promise.all([
+      requestSitemapImport(app.ctx, { id: siteId }, null, 'manual'),
+      requestSitemapImport(app.ctx, { id: siteId }, null, 'manual'),
+    ]);
     expect(a.import.id).toBe(b.import.id);
     expect([a.created, b.created].sort()).toEqual([false, true]);
     await waitFor(
-      () => app.ctx.db.selectFrom('sitemapImports').select('status').where('id', '=', a.import.id).executeTakeFirstOrThrow(),
+      () =>
+        app.ctx.db
+          .selectFrom('sitemapImports')
+          .select('status')
+          .where('id', '=', a.import.id)
+          .executeTakeFirstOrThrow(),
       (r) => r.status === 'done' || r.status === 'failed',
       20_000,
     );
@@ -204,7 +267,9 @@ describe('sitemap import', () => {
     site.set('/robots.txt', 'User-agent: *\nDisallow:\n');
     const none = await importThroughWorker();
     expect(none).toMatchObject({ status: 'done', foundVia: 'default', urls: 0 });
-    expect(none.notes.join(' ')).toMatch(/no sitemap: robots.txt lists none and https:\/\/www\.fixture-shop\.com\/sitemap\.xml answered 404/);
+    expect(none.notes.join(' ')).toMatch(
+      /no sitemap: robots.txt lists none and https:\/\/www\.fixture-shop\.com\/sitemap\.xml answered 404/,
+    );
     site.set('/sitemap.xml', urlset(['/products/a']));
     expect(await importThroughWorker()).toMatchObject({ status: 'done', foundVia: 'default', urls: 1, kept: 1 });
     site.remove('/sitemap.xml');
@@ -219,7 +284,11 @@ describe('bad input ends the import with its reason and the pages as they were',
       () => site.set('/sitemaps/docs.xml', '<!doctype html><html><body><p>Oops<br></body></html>'),
       /sitemaps\/docs\.xml is not a sitemap: not well-formed XML/,
     ],
-    ['a document that is not a sitemap', () => site.set('/sitemaps/docs.xml', '<rss version="2.0"><channel/></rss>'), /root element is <rss>/],
+    [
+      'a document that is not a sitemap',
+      () => site.set('/sitemaps/docs.xml', '<rss version="2.0"><channel/></rss>'),
+      /root element is <rss>/,
+    ],
     [
       'a loop of sitemap indexes',
       () => site.set('/sitemaps/docs.xml', index(['/sitemaps/nested-index.xml'])),
@@ -272,10 +341,18 @@ describe('bad input ends the import with its reason and the pages as they were',
     ],
     [
       'a redirect to a plain-http loopback',
-      () => site.set('/sitemap_index.xml', { status: 301, headers: { location: `http://127.0.0.1:${site.port}/sitemaps/docs.xml` } }),
+      () =>
+        site.set('/sitemap_index.xml', {
+          status: 301,
+          headers: { location: `http://127.0.0.1:${site.port}/sitemaps/docs.xml` },
+        }),
       /only https/,
     ],
-    ['more than 50,000 URLs in one file', () => site.set('/sitemaps/docs.xml', urlset(Array.from({ length: 50_001 }, (_, i) => `/p/${i}`))), /lists more than 50,000 entries/],
+    [
+      'more than 50,000 URLs in one file',
+      () => site.set('/sitemaps/docs.xml', urlset(Array.from({ length: 50_001 }, (_, i) => `/p/${i}`))),
+      /lists more than 50,000 entries/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, breakIt, reason) => {
@@ -296,7 +373,10 @@ describe('bad input ends the import with its reason and the pages as they were',
   it('a sitemap its thread cannot read within the deadline', async () => {
     const before = (await pages()).body.total;
     // About 8 MB: parsing it takes far longer than the 100 ms allowed here (SITE_PARSE_TIMEOUT_MS is 20 s by default).
-    site.set('/sitemaps/docs.xml', { body: urlset(Array.from({ length: 40_000 }, (_, i) => `/docs/${i}`)), gzip: true });
+    site.set('/sitemaps/docs.xml', {
+      body: urlset(Array.from({ length: 40_000 }, (_, i) => `/docs/${i}`)),
+      gzip: true,
+    });
     const reader = { ...siteFileReaderFor(app.config), sitemap: createSiteFileReader({ deadlineMs: 100 }).sitemap };
     try {
       const { import: row } = await requestSitemapImport(app.ctx, { id: siteId }, null, 'manual', { queue: false });
@@ -306,7 +386,11 @@ describe('bad input ends the import with its reason and the pages as they were',
       });
       const res = await pages();
       expect(res.body.total).toBe(before);
-      expect(res.body.import).toMatchObject({ id: row.id, state: 'failed', error: expect.stringMatching(/docs\.xml took too long to read/) });
+      expect(res.body.import).toMatchObject({
+        id: row.id,
+        state: 'failed',
+        error: expect.stringMatching(/docs\.xml took too long to read/),
+      });
     } finally {
       serveGoodSite();
     }
@@ -327,16 +411,27 @@ describe('bad input ends the import with its reason and the pages as they were',
 
 describe('rate limit', () => {
   it('allows 10 imports an hour per site, then 429 with Retry-After', async () => {
-    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Other Shop', url: 'other-shop.com' } });
+    const other = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Other Shop', url: 'other-shop.com' },
+    });
     const otherId = other.body.project.id;
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await app.request('POST', `/projects/${otherId}/pages/import-sitemap`, { key: ws.keys.member })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push(
+        (await app.request('POST', `/projects/${otherId}/pages/import-sitemap`, { key: ws.keys.member })).status,
+      );
     expect(statuses).toEqual(Array(10).fill(200));
     const refused = await app.request('POST', `/projects/${otherId}/pages/import-sitemap`, { key: ws.keys.admin });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/at most 10 sitemap imports per site an hour/), fields: null });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/at most 10 sitemap imports per site an hour/),
+      fields: null,
+    });
     // Another site has its own count.
-    expect((await app.request('POST', `/projects/${siteId}/pages/import-sitemap`, { key: ws.keys.member })).status).toBe(200);
+    expect(
+      (await app.request('POST', `/projects/${siteId}/pages/import-sitemap`, { key: ws.keys.member })).status,
+    ).toBe(200);
   });
 });

@@ -18,7 +18,13 @@ afterAll(() => app.close());
 let n = 0;
 async function newSite(target: TestApp = app, workspace: Workspace = ws): Promise<number> {
   n++;
-  return (await createSite(target.ctx, { orgId: workspace.orgId, userId: workspace.ownerId }, { name: `Personas ${n}`, url: `personas-${workspace.orgId}-${n}.com` })).id;
+  return (
+    await createSite(
+      target.ctx,
+      { orgId: workspace.orgId, userId: workspace.ownerId },
+      { name: `Personas ${n}`, url: `personas-${workspace.orgId}-${n}.com` },
+    )
+  ).id;
 }
 
 const post = (path: string, body: unknown, key = ws.keys.member) => app.request('POST', path, { key, body });
@@ -27,7 +33,10 @@ const patch = (path: string, body: unknown, key = ws.keys.member) => app.request
 describe('personas (variant A)', () => {
   it('adds, lists with prompt counts, changes and removes a persona', async () => {
     const siteId = await newSite();
-    const made = await post(`/projects/${siteId}/personas`, { name: ' IT manager ', context: ' I run IT for 200 people. ' });
+    const made = await post(`/projects/${siteId}/personas`, {
+      name: ' IT manager ',
+      context: ' I run IT for 200 people. ',
+    });
     expect(made.status).toBe(200);
     const persona = made.body.persona;
     expect(persona).toEqual({
@@ -53,7 +62,11 @@ describe('personas (variant A)', () => {
     ]);
 
     const changed = await patch(`/projects/${siteId}/personas/${persona.id}`, { context: 'I run IT for 500 people.' });
-    expect(changed.body.persona).toMatchObject({ name: 'IT manager', context: 'I run IT for 500 people.', promptCount: 2 });
+    expect(changed.body.persona).toMatchObject({
+      name: 'IT manager',
+      context: 'I run IT for 500 people.',
+      promptCount: 2,
+    });
     const renamed = await patch(`/projects/${siteId}/personas/${persona.id}`, { name: 'CIO' });
     expect(renamed.body.persona).toMatchObject({ name: 'CIO', context: 'I run IT for 500 people.' });
 
@@ -62,7 +75,9 @@ describe('personas (variant A)', () => {
     expect(gone.body).toEqual({ deleted: true, persona: { id: persona.id, name: 'CIO' }, promptsCleared: 2 });
     const prompts = await app.request('GET', `/projects/${siteId}/prompts`, { key: ws.keys.viewer });
     expect(prompts.body.prompts.map((p: { personaId: number | null }) => p.personaId)).toEqual([null, null]);
-    expect((await app.request('DELETE', `/projects/${siteId}/personas/${persona.id}`, { key: ws.keys.member })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', `/projects/${siteId}/personas/${persona.id}`, { key: ws.keys.member })).status,
+    ).toBe(404);
     expect((await patch(`/projects/${siteId}/personas/${persona.id}`, { name: 'X' })).status).toBe(404);
   });
 
@@ -70,8 +85,13 @@ describe('personas (variant A)', () => {
     const siteId = await newSite();
     const res = await post(`/projects/${siteId}/personas`, { name: 'n'.repeat(81), context: 'c'.repeat(601) });
     expect(res.status).toBe(422);
-    expect(res.body.fields).toEqual({ name: 'name must be at most 80 characters', context: 'context must be at most 600 characters' });
-    expect((await post(`/projects/${siteId}/personas`, { context: 'who' })).body.fields).toEqual({ name: 'name must be a string' });
+    expect(res.body.fields).toEqual({
+      name: 'name must be at most 80 characters',
+      context: 'context must be at most 600 characters',
+    });
+    expect((await post(`/projects/${siteId}/personas`, { context: 'who' })).body.fields).toEqual({
+      name: 'name must be a string',
+    });
     const ok = await post(`/projects/${siteId}/personas`, { name: 'n'.repeat(80), context: 'c'.repeat(600) });
     expect(ok.status).toBe(200);
     expect((await patch(`/projects/${siteId}/personas/${ok.body.persona.id}`, { name: '' })).status).toBe(422);
@@ -93,7 +113,10 @@ describe('personas (variant A)', () => {
     const two = await newSite();
     const persona = await post(`/projects/${one}/personas`, { name: 'Buyer' });
     expect((await patch(`/projects/${two}/personas/${persona.body.persona.id}`, { name: 'Mine' })).status).toBe(404);
-    expect((await app.request('DELETE', `/projects/${two}/personas/${persona.body.persona.id}`, { key: ws.keys.member })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', `/projects/${two}/personas/${persona.body.persona.id}`, { key: ws.keys.member }))
+        .status,
+    ).toBe(404);
   });
 
   it('lets viewers read and refuses them changes (403)', async () => {
@@ -109,10 +132,14 @@ describe('personas (variant A)', () => {
       .insertInto('personas')
       .values(Array.from({ length: PERSONAS_PER_SITE - 1 }, (_, i) => ({ siteId, name: `Persona ${i}`, context: '' })))
       .execute();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(`/projects/${siteId}/personas`, { name: `Late ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post(`/projects/${siteId}/personas`, { name: `Late ${i}` })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     const refused = results.find((r) => r.status === 400);
-    expect(refused?.body.error).toBe(`This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`);
+    expect(refused?.body.error).toBe(
+      `This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`,
+    );
     const count = await app.ctx.db
       .selectFrom('personas')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -123,7 +150,8 @@ describe('personas (variant A)', () => {
 
   it('pages the list: page and perPage (5 to 200, default 100), total counts every persona', async () => {
     const siteId = await newSite();
-    for (const name of ['Ana', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus']) expect((await post(`/projects/${siteId}/personas`, { name })).status).toBe(200);
+    for (const name of ['Ana', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus'])
+      expect((await post(`/projects/${siteId}/personas`, { name })).status).toBe(200);
     const path = `/projects/${siteId}/personas`;
     const all = await app.request('GET', path, { key: ws.keys.viewer });
     expect(all.body).toMatchObject({ total: 7, page: 1, perPage: 100 });
@@ -131,7 +159,8 @@ describe('personas (variant A)', () => {
     const second = await app.request('GET', `${path}?page=2&perPage=5`, { key: ws.keys.viewer });
     expect(second.body).toMatchObject({ total: 7, page: 2, perPage: 5 });
     expect(second.body.personas.map((p: { name: string }) => p.name)).toEqual(['Fay', 'Gus']);
-    for (const bad of ['perPage=4', 'perPage=201', 'page=0']) expect((await app.request('GET', `${path}?${bad}`, { key: ws.keys.viewer })).status).toBe(422);
+    for (const bad of ['perPage=4', 'perPage=201', 'page=0'])
+      expect((await app.request('GET', `${path}?${bad}`, { key: ws.keys.viewer })).status).toBe(422);
   });
 
   it('is in the OpenAPI document', async () => {
@@ -153,15 +182,30 @@ describe('a deployment serving variant B alone', () => {
   it('answers 404 for the persona endpoints and 422 for personaId in prompt bodies', async () => {
     const siteId = await newSite(appB, wsB);
     expect((await appB.request('GET', `/projects/${siteId}/personas`, { key: wsB.keys.viewer })).status).toBe(404);
-    expect((await appB.request('POST', `/projects/${siteId}/personas`, { key: wsB.keys.member, body: { name: 'Buyer' } })).status).toBe(404);
-    const create = await appB.request('POST', `/projects/${siteId}/prompts`, { key: wsB.keys.member, body: { text: 'Which one?', personaId: null } });
+    expect(
+      (await appB.request('POST', `/projects/${siteId}/personas`, { key: wsB.keys.member, body: { name: 'Buyer' } }))
+        .status,
+    ).toBe(404);
+    const create = await appB.request('POST', `/projects/${siteId}/prompts`, {
+      key: wsB.keys.member,
+      body: { text: 'Which one?', personaId: null },
+    });
     expect(create.status).toBe(422);
     expect(create.body.fields).toEqual({ personaId: 'personaId is not available on this deployment' });
-    const ok = await appB.request('POST', `/projects/${siteId}/prompts`, { key: wsB.keys.member, body: { text: 'Which one?' } });
+    const ok = await appB.request('POST', `/projects/${siteId}/prompts`, {
+      key: wsB.keys.member,
+      body: { text: 'Which one?' },
+    });
     expect(ok.status).toBe(200);
-    const edit = await appB.request('PATCH', `/projects/${siteId}/prompts/${ok.body.prompt.id}`, { key: wsB.keys.member, body: { personaId: 1 } });
+    const edit = await appB.request('PATCH', `/projects/${siteId}/prompts/${ok.body.prompt.id}`, {
+      key: wsB.keys.member,
+      body: { personaId: 1 },
+    });
     expect(edit.status).toBe(422);
-    const bulk = await appB.request('POST', `/projects/${siteId}/prompts/bulk`, { key: wsB.keys.member, body: { ids: [ok.body.prompt.id], personaId: null } });
+    const bulk = await appB.request('POST', `/projects/${siteId}/prompts/bulk`, {
+      key: wsB.keys.member,
+      body: { ids: [ok.body.prompt.id], personaId: null },
+    });
     expect(bulk.status).toBe(422);
     const doc = await appB.request('GET', '/openapi.json');
     expect(doc.body.paths['/projects/{id}/personas']).toBeUndefined();

@@ -17,12 +17,28 @@ afterAll(() => app.close());
 let n = 0;
 async function newSite(workspace: Workspace = ws): Promise<number> {
   n++;
-  return (await createSite(app.ctx, { orgId: workspace.orgId, userId: workspace.ownerId }, { name: `Import ${n}`, url: `import-${workspace.orgId}-${n}.com` })).id;
+  return (
+    await createSite(
+      app.ctx,
+      { orgId: workspace.orgId, userId: workspace.ownerId },
+      { name: `Import ${n}`, url: `import-${workspace.orgId}-${n}.com` },
+    )
+  ).id;
 }
 
-const importCsv = (siteId: number, body: Record<string, unknown>, key = ws.keys.member) => app.request('POST', `/projects/${siteId}/prompts/import`, { key, body });
-type Listed = { id: number; text: string; categories: string[]; intent: string; funnel: string; status: string; raw: boolean };
-const listAll = async (siteId: number): Promise<Listed[]> => (await app.request('GET', `/projects/${siteId}/prompts?sort=text&perPage=200`, { key: ws.keys.viewer })).body.prompts;
+const importCsv = (siteId: number, body: Record<string, unknown>, key = ws.keys.member) =>
+  app.request('POST', `/projects/${siteId}/prompts/import`, { key, body });
+type Listed = {
+  id: number;
+  text: string;
+  categories: string[];
+  intent: string;
+  funnel: string;
+  status: string;
+  raw: boolean;
+};
+const listAll = async (siteId: number): Promise<Listed[]> =>
+  (await app.request('GET', `/projects/${siteId}/prompts?sort=text&perPage=200`, { key: ws.keys.viewer })).body.prompts;
 
 describe('POST /projects/:id/prompts/import', () => {
   it('imports rows by column name, drafts by default, and marks search queries raw', async () => {
@@ -35,18 +51,37 @@ describe('POST /projects/:id/prompts/import', () => {
     ].join('\n');
     const res = await importCsv(siteId, { contents });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rows: 3, created: 3, updated: 0, skipped: 0, categories: ['Help desk', 'Startups', 'Integrations'], errors: [], errorsOmitted: 0, dryRun: false });
+    expect(res.body).toEqual({
+      rows: 3,
+      created: 3,
+      updated: 0,
+      skipped: 0,
+      categories: ['Help desk', 'Startups', 'Integrations'],
+      errors: [],
+      errorsOmitted: 0,
+      dryRun: false,
+    });
     const prompts = await listAll(siteId);
     expect(prompts.map((p) => [p.text, p.categories, p.intent, p.funnel, p.status, p.raw])).toEqual([
       ['best help desk for startups', ['Help desk', 'Startups'], 'commercial', 'consideration', 'draft', true],
       ['How do I set up SLAs', [], 'informational', 'awareness', 'draft', false],
-      ['Which help desk, if any, integrates with Slack?', ['Help desk', 'Integrations'], 'informational', 'awareness', 'draft', false],
+      [
+        'Which help desk, if any, integrates with Slack?',
+        ['Help desk', 'Integrations'],
+        'informational',
+        'awareness',
+        'draft',
+        false,
+      ],
     ]);
   });
 
   it('takes the status of new prompts from the body unless the row names one', async () => {
     const siteId = await newSite();
-    const res = await importCsv(siteId, { contents: 'prompt,status\nWhat is an SLA?,\nWhat is a ticket?,paused\n', status: 'active' });
+    const res = await importCsv(siteId, {
+      contents: 'prompt,status\nWhat is an SLA?,\nWhat is a ticket?,paused\n',
+      status: 'active',
+    });
     expect(res.body.created).toBe(2);
     expect((await listAll(siteId)).map((p) => [p.text, p.status])).toEqual([
       ['What is a ticket?', 'paused'],
@@ -56,9 +91,15 @@ describe('POST /projects/:id/prompts/import', () => {
 
   it('updates an existing text when another column changes it, else skips it; the file never downgrades status by default', async () => {
     const siteId = await newSite();
-    const first = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'What is a help desk?', categories: ['Basics'] } });
+    const first = await app.request('POST', `/projects/${siteId}/prompts`, {
+      key: ws.keys.member,
+      body: { text: 'What is a help desk?', categories: ['Basics'] },
+    });
     expect(first.body.prompt.status).toBe('active');
-    await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'Why use a help desk?', categories: ['Basics'], intent: 'commercial' } });
+    await app.request('POST', `/projects/${siteId}/prompts`, {
+      key: ws.keys.member,
+      body: { text: 'Why use a help desk?', categories: ['Basics'], intent: 'commercial' },
+    });
     const contents = [
       'question,category,intent,status',
       'WHAT is a help desk?  ,basics,,', // same text (case, spaces), same category (case): unchanged
@@ -66,14 +107,23 @@ describe('POST /projects/:id/prompts/import', () => {
       'What does a help desk cost?,Pricing,,',
     ].join('\n');
     const res = await importCsv(siteId, { contents });
-    expect(res.body).toMatchObject({ rows: 3, created: 1, updated: 1, skipped: 1, categories: ['Value', 'Pricing'], errors: [] });
+    expect(res.body).toMatchObject({
+      rows: 3,
+      created: 1,
+      updated: 1,
+      skipped: 1,
+      categories: ['Value', 'Pricing'],
+      errors: [],
+    });
     const prompts = await listAll(siteId);
     expect(prompts.map((p) => [p.text, p.categories, p.status])).toEqual([
       ['What does a help desk cost?', ['Pricing'], 'draft'],
       ['What is a help desk?', ['Basics'], 'active'],
       ['Why use a help desk?', ['Basics', 'Value'], 'active'],
     ]);
-    const status = await importCsv(siteId, { contents: 'text,status,funnel\nWhat is a help desk?,paused,\nWhy use a help desk?,,decision\n' });
+    const status = await importCsv(siteId, {
+      contents: 'text,status,funnel\nWhat is a help desk?,paused,\nWhy use a help desk?,,decision\n',
+    });
     expect(status.body).toMatchObject({ created: 0, updated: 2, skipped: 0 });
     expect((await listAll(siteId)).map((p) => [p.status, p.funnel])).toEqual([
       ['draft', 'awareness'],
@@ -116,7 +166,10 @@ describe('POST /projects/:id/prompts/import', () => {
 
   it('answers the same counts on a dry run and writes nothing', async () => {
     const siteId = await newSite();
-    await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'Existing question?', categories: ['Old'] } });
+    await app.request('POST', `/projects/${siteId}/prompts`, {
+      key: ws.keys.member,
+      body: { text: 'Existing question?', categories: ['Old'] },
+    });
     const contents = 'text,category\nExisting question?,New\nFresh question?,Old;Newer\nab,\n';
     const dry = await importCsv(siteId, { contents, dryRun: true });
     expect(dry.body).toEqual({
@@ -139,8 +192,12 @@ describe('POST /projects/:id/prompts/import', () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
-    await app.request('POST', `/projects/${siteId}/prompts`, { key: small.keys.member, body: { text: 'First question?' } });
-    const contents = 'text,status\nFirst question?,paused\nSecond question?,\nThird question?,\nFourth question?,\nFifth question?,\n';
+    await app.request('POST', `/projects/${siteId}/prompts`, {
+      key: small.keys.member,
+      body: { text: 'First question?' },
+    });
+    const contents =
+      'text,status\nFirst question?,paused\nSecond question?,\nThird question?,\nFourth question?,\nFifth question?,\n';
     const res = await importCsv(siteId, { contents }, small.keys.member);
     expect(res.body).toMatchObject({
       rows: 5,
@@ -160,7 +217,9 @@ describe('POST /projects/:id/prompts/import', () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 10 });
     const siteId = await newSite(small);
-    const files = Array.from({ length: 4 }, (_, f) => ['text', ...Array.from({ length: 6 }, (_, i) => `File ${f} question ${i}?`)].join('\n'));
+    const files = Array.from({ length: 4 }, (_, f) =>
+      ['text', ...Array.from({ length: 6 }, (_, i) => `File ${f} question ${i}?`)].join('\n'),
+    );
     const results = await Promise.all(files.map((contents) => importCsv(siteId, { contents }, small.keys.member)));
     expect(results.reduce((sum, r) => sum + r.body.created, 0)).toBe(10);
     const count = await app.ctx.db

@@ -57,9 +57,21 @@ const P7 = 'Best CRM for a small team?';
 
 const at = (day: string, time = '09:00') => `${day}T${time}:00Z`;
 const none = Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as Record<string, string | null>;
-const WEEKS = ['2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'];
+const WEEKS = [
+  '2026-09-21',
+  '2026-09-28',
+  '2026-10-05',
+  '2026-10-12',
+  '2026-10-19',
+  '2026-10-26',
+  '2026-11-02',
+  '2026-11-09',
+  '2026-11-16',
+  '2026-11-23',
+];
 /** Squares of a window: every start null except those given. */
-const squares = (starts: string[], verdicts: Record<string, string> = {}) => starts.map((start) => ({ start, verdict: verdicts[start] ?? null }));
+const squares = (starts: string[], verdicts: Record<string, string> = {}) =>
+  starts.map((start) => ({ start, verdict: verdicts[start] ?? null }));
 
 beforeAll(async () => {
   app = await startTestApp({ clock });
@@ -80,7 +92,10 @@ beforeAll(async () => {
     [P7, { categories: ['Sales'] }],
   ];
   for (const [text, body] of prompts) {
-    const res = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text, ...body } });
+    const res = await app.request('POST', `/projects/${siteId}/prompts`, {
+      key: ws.keys.member,
+      body: { text, ...body },
+    });
     expect(res.status, res.text).toBe(200);
     id[text] = res.body.prompt.id;
     clock.advance(60_000);
@@ -97,7 +112,12 @@ beforeAll(async () => {
     [{ prompt: P3, askedAt: at('2026-11-17'), text: THIRD }],
     [
       { prompt: P6, askedAt: at('2026-11-23'), text: null, error: 'timeout' },
-      { prompt: P1, askedAt: at('2026-11-24'), text: NAMED, citations: [{ url: 'https://www.acme.com/crm', title: 'Acme CRM' }] },
+      {
+        prompt: P1,
+        askedAt: at('2026-11-24'),
+        text: NAMED,
+        citations: [{ url: 'https://www.acme.com/crm', title: 'Acme CRM' }],
+      },
       { prompt: P1, provider: 'anthropic', askedAt: at('2026-11-24'), text: SECOND },
       { prompt: P1, provider: 'gemini', askedAt: at('2026-11-24'), text: null, error: 'upstream 500' },
       { prompt: P2, askedAt: at('2026-11-24', '10:00'), text: LOST },
@@ -133,13 +153,26 @@ describe('GET /projects/:id/prompts: result columns', () => {
     expect(byText[P7].latest).toEqual({ ...none, openai: 'named' });
     for (const p of res.body.prompts) expect(Object.keys(p.latest)).toEqual([...PROVIDER_KEYS]);
     // The prompt's own fields stay.
-    expect(byText[P4]).toMatchObject({ id: id[P4], text: P4, status: 'paused', categories: [], raw: false, personaId: null });
+    expect(byText[P4]).toMatchObject({
+      id: id[P4],
+      text: P4,
+      status: 'paused',
+      categories: [],
+      raw: false,
+      personaId: null,
+    });
   });
 
   it('ends the default window with the latest week with data and gives ten weekly squares, empty weeks null', async () => {
     const res = await get('/prompts?sort=created&dir=asc');
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23', sort: 'created', dir: 'asc' });
-    expect(res.body.prompts.map((p: { text: string; history: unknown; stability: unknown }) => [p.text, p.history, p.stability])).toEqual([
+    expect(
+      res.body.prompts.map((p: { text: string; history: unknown; stability: unknown }) => [
+        p.text,
+        p.history,
+        p.stability,
+      ]),
+    ).toEqual([
       [P1, squares(WEEKS, { '2026-10-26': 'named', '2026-11-09': 'named', '2026-11-23': 'cited' }), 'held'],
       [P2, squares(WEEKS, { '2026-11-02': 'named', '2026-11-23': 'lost' }), 'lost'],
       [P3, squares(WEEKS, { '2026-11-02': 'missing', '2026-11-16': 'named' }), 'volatile'],
@@ -154,7 +187,18 @@ describe('GET /projects/:id/prompts: result columns', () => {
   it('normalises an explicit start inside a week to the week’s first day and ends the window there', async () => {
     const res = await get('/prompts?sort=created&dir=asc&start=2026-11-12');
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-09' });
-    const window = ['2026-09-07', '2026-09-14', '2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09'];
+    const window = [
+      '2026-09-07',
+      '2026-09-14',
+      '2026-09-21',
+      '2026-09-28',
+      '2026-10-05',
+      '2026-10-12',
+      '2026-10-19',
+      '2026-10-26',
+      '2026-11-02',
+      '2026-11-09',
+    ];
     expect(res.body.prompts.map((p: { history: unknown; stability: unknown }) => [p.history, p.stability])).toEqual([
       [squares(window, { '2026-10-26': 'named', '2026-11-09': 'named' }), 'held'],
       [squares(window, { '2026-11-02': 'named' }), 'volatile'],
@@ -171,7 +215,18 @@ describe('GET /projects/:id/prompts: result columns', () => {
   it('reads months: squares per month, a month’s verdict the best of its answers', async () => {
     const res = await get('/prompts?sort=created&dir=asc&period=month');
     expect(res.body).toMatchObject({ period: 'month', start: '2026-11-01' });
-    const months = ['2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01', '2026-07-01', '2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01'];
+    const months = [
+      '2026-02-01',
+      '2026-03-01',
+      '2026-04-01',
+      '2026-05-01',
+      '2026-06-01',
+      '2026-07-01',
+      '2026-08-01',
+      '2026-09-01',
+      '2026-10-01',
+      '2026-11-01',
+    ];
     expect(res.body.prompts.map((p: { history: unknown; stability: unknown }) => [p.history, p.stability])).toEqual([
       [squares(months, { '2026-10-01': 'named', '2026-11-01': 'cited' }), 'held'],
       // Named on 11-03, lost on 11-24: November is named, one month with data is volatile.
@@ -185,12 +240,25 @@ describe('GET /projects/:id/prompts: result columns', () => {
     // An explicit start in the middle of a month: the window ends with that month.
     const october = await get('/prompts?sort=created&dir=asc&period=month&start=2026-10-15');
     expect(october.body).toMatchObject({ period: 'month', start: '2026-10-01' });
-    expect(october.body.prompts[0].history).toEqual(squares(['2026-01-01', ...months.slice(0, 9)], { '2026-10-01': 'named' }));
-    expect(october.body.prompts.map((p: { stability: unknown }) => p.stability)).toEqual(['volatile', null, null, null, null, null, 'volatile']);
+    expect(october.body.prompts[0].history).toEqual(
+      squares(['2026-01-01', ...months.slice(0, 9)], { '2026-10-01': 'named' }),
+    );
+    expect(october.body.prompts.map((p: { stability: unknown }) => p.stability)).toEqual([
+      'volatile',
+      null,
+      null,
+      null,
+      null,
+      null,
+      'volatile',
+    ]);
   });
 
   it('ends the window with the current period for a site without answers', async () => {
-    await app.request('POST', `/projects/${emptySiteId}/prompts`, { key: ws.keys.member, body: { text: 'Anyone there?' } });
+    await app.request('POST', `/projects/${emptySiteId}/prompts`, {
+      key: ws.keys.member,
+      body: { text: 'Anyone there?' },
+    });
     const res = await get('/prompts', emptySiteId);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-30', total: 1 });
     expect(res.body.prompts[0]).toMatchObject({ latest: none, stability: null });
@@ -235,7 +303,11 @@ describe('GET /projects/:id/prompts: result filters', () => {
     expect(await list('stability=volatile&start=2026-11-12&sort=created&dir=asc')).toEqual([P2, P7]);
     // Every listed prompt carries the stability it was filtered by.
     const res = await get('/prompts?stability=volatile&period=month');
-    expect(res.body.prompts.map((p: { stability: string }) => p.stability)).toEqual(['volatile', 'volatile', 'volatile']);
+    expect(res.body.prompts.map((p: { stability: string }) => p.stability)).toEqual([
+      'volatile',
+      'volatile',
+      'volatile',
+    ]);
   });
 
   it('scanned is whether the prompt was ever asked, failed calls included', async () => {
@@ -315,7 +387,10 @@ describe('validation of the result parameters', () => {
     ['period=year', { period: 'period must be one of day, week, month, quarter' }],
     ['start=2026-02-30', { start: 'start is not a calendar date' }],
     ['start=yesterday', { start: 'start must be a date, YYYY-MM-DD' }],
-    ['verdict=won&scanned=no&dir=up', { verdict: expect.any(String), scanned: expect.any(String), dir: 'dir must be asc or desc' }],
+    [
+      'verdict=won&scanned=no&dir=up',
+      { verdict: expect.any(String), scanned: expect.any(String), dir: 'dir must be asc or desc' },
+    ],
   ])('answers 422 for %s, naming each field, in the list and the export', async (query, fields) => {
     for (const path of ['/prompts', '/prompts/export.csv']) {
       const res = await get(`${path}?${query}`);
@@ -326,14 +401,30 @@ describe('validation of the result parameters', () => {
 
   it('documents the parameters in OpenAPI', async () => {
     const doc = (await app.request('GET', '/openapi.json')).body;
-    const params = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
+    const params = (path: string) =>
+      Object.fromEntries(
+        doc.paths[path].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]),
+      );
     const listParams = params('/projects/{id}/prompts');
     expect(listParams.verdict).toMatchObject({ enum: ['named', 'lost', 'cited', 'missing', 'failed'] });
     expect(listParams.sort).toMatchObject({ enum: ['created', 'text', 'category', 'rank', 'scanned', 'consistency'] });
     expect(listParams.consistency).toMatchObject({ enum: ['all', 'some', 'none', 'split'] });
-    expect(Object.keys(listParams)).toEqual(expect.arrayContaining(['competitor', 'stability', 'scanned', 'consistency', 'period', 'start', 'page', 'perPage']));
+    expect(Object.keys(listParams)).toEqual(
+      expect.arrayContaining([
+        'competitor',
+        'stability',
+        'scanned',
+        'consistency',
+        'period',
+        'start',
+        'page',
+        'perPage',
+      ]),
+    );
     const exportParams = params('/projects/{id}/prompts/export.csv');
-    expect(Object.keys(exportParams)).toEqual(expect.arrayContaining(['verdict', 'competitor', 'stability', 'scanned', 'sort', 'dir', 'period', 'start']));
+    expect(Object.keys(exportParams)).toEqual(
+      expect.arrayContaining(['verdict', 'competitor', 'stability', 'scanned', 'sort', 'dir', 'period', 'start']),
+    );
     expect(Object.keys(exportParams)).not.toContain('page');
   });
 });
@@ -369,11 +460,15 @@ describe('GET /projects/:id/prompts/export.csv', () => {
     const lines = res.text.split('\r\n');
     const createdAt = (line = '') => line.split(',')[6] ?? '';
     // One sample per assistant: "1 of 1" where the latest answer named or cited the brand, "0 of 1" where it failed (not answered, so not in the percent).
-    expect(lines[1]).toBe(`${P7},Sales,informational,awareness,active,,${createdAt(lines[1])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`);
+    expect(lines[1]).toBe(
+      `${P7},Sales,informational,awareness,active,,${createdAt(lines[1])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`,
+    );
     expect(lines[2]).toBe(
       `${P1},Sales,informational,awareness,active,,${createdAt(lines[2])},cited,named,,failed,,,held,${consistency({ openai: [1, 1], anthropic: [1, 1], gemini: [0, 1] }, '100')}`,
     );
-    expect(lines[3]).toBe(`${P3},Email;Sales,informational,awareness,active,,${createdAt(lines[3])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`);
+    expect(lines[3]).toBe(
+      `${P3},Email;Sales,informational,awareness,active,,${createdAt(lines[3])},named,,,,,,volatile,${consistency({ openai: [1, 1] }, '100')}`,
+    );
     expect(createdAt(lines[1])).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
     expect(lines.slice(4)).toEqual(['']);
   });
@@ -383,10 +478,14 @@ describe('GET /projects/:id/prompts/export.csv', () => {
       [P4, 'lost', '', '', '', 'missing', '', ''],
       [P3, 'named', '', '', '', '', '', 'volatile'],
     ]);
-    expect((await exported('scanned=never')).map((r) => [r.text, r.categories, ...results(r)])).toEqual([[P5, 'Pricing', '', '', '', '', '', '', '']]);
+    expect((await exported('scanned=never')).map((r) => [r.text, r.categories, ...results(r)])).toEqual([
+      [P5, 'Pricing', '', '', '', '', '', '', ''],
+    ]);
     expect((await exported('sort=scanned')).map((r) => r.text)).toEqual([P4, P2, P1, P6, P3, P7, P5]);
     expect((await exported('sort=rank&dir=desc&perPage=5')).map((r) => r.text)).toEqual([P3, P1, P7, P6, P5, P4, P2]);
-    expect((await exported('verdict=failed&status=draft')).map((r) => [r.text, r.status, r.latest_openai])).toEqual([[P6, 'draft', 'failed']]);
+    expect((await exported('verdict=failed&status=draft')).map((r) => [r.text, r.status, r.latest_openai])).toEqual([
+      [P6, 'draft', 'failed'],
+    ]);
   });
 
   it('reads stability over the period parameters’ window', async () => {
@@ -395,14 +494,39 @@ describe('GET /projects/:id/prompts/export.csv', () => {
       [P3, 'volatile'],
       [P2, 'volatile'],
     ]);
-    expect((await exported('sort=created&dir=asc')).map((r) => r.stability)).toEqual(['held', 'lost', 'volatile', '', '', '', 'volatile']);
-    expect((await exported('sort=created&dir=asc&start=2026-11-12')).map((r) => r.stability)).toEqual(['held', 'volatile', '', '', '', '', 'volatile']);
+    expect((await exported('sort=created&dir=asc')).map((r) => r.stability)).toEqual([
+      'held',
+      'lost',
+      'volatile',
+      '',
+      '',
+      '',
+      'volatile',
+    ]);
+    expect((await exported('sort=created&dir=asc&start=2026-11-12')).map((r) => r.stability)).toEqual([
+      'held',
+      'volatile',
+      '',
+      '',
+      '',
+      '',
+      'volatile',
+    ]);
   });
 
   it('prefixes cells a spreadsheet would run as a formula with a single quote', async () => {
-    const formulaSite = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Formulas', url: 'formulas.com' } })).body.project.id;
-    const persona = await app.request('POST', `/projects/${formulaSite}/personas`, { key: ws.keys.member, body: { name: '+Ops lead' } });
-    const add = (body: Record<string, unknown>) => app.request('POST', `/projects/${formulaSite}/prompts`, { key: ws.keys.member, body });
+    const formulaSite = (
+      await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+        key: ws.keys.admin,
+        body: { name: 'Formulas', url: 'formulas.com' },
+      })
+    ).body.project.id;
+    const persona = await app.request('POST', `/projects/${formulaSite}/personas`, {
+      key: ws.keys.member,
+      body: { name: '+Ops lead' },
+    });
+    const add = (body: Record<string, unknown>) =>
+      app.request('POST', `/projects/${formulaSite}/prompts`, { key: ws.keys.member, body });
     await add({ text: '=HYPERLINK("http://evil.test","CRM")?', categories: ['=cmd'] });
     await add({ text: '+1 CRM for sales?', personaId: persona.body.persona.id });
     await add({ text: '-5 reasons to leave a CRM?' });

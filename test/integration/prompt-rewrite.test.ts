@@ -12,13 +12,22 @@ let ws: Workspace;
 let siteId: number;
 
 async function rawPrompt(text: string) {
-  return app.ctx.db.insertInto('prompts').values({ siteId, text, status: 'draft', raw: true }).returning('id').executeTakeFirstOrThrow();
+  return app.ctx.db
+    .insertInto('prompts')
+    .values({ siteId, text, status: 'draft', raw: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true });
   ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
-  siteId = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com' } })).body.project.id;
+  siteId = (
+    await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Acme', url: 'acme.com' },
+    })
+  ).body.project.id;
 });
 afterAll(() => app.close());
 
@@ -30,39 +39,78 @@ describe('POST /prompts/rewrite', () => {
     expect(res.status).toBe(200);
     expect(res.body.rewrite).toMatchObject({ state: 'queued', pending: 2, jobId: expect.stringMatching(/^rewrite-/) });
     await expect
-      .poll(async () => (await app.ctx.db.selectFrom('prompts').select('raw').where('id', 'in', [a.id, b.id]).execute()).every((p) => !p.raw), { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await app.ctx.db.selectFrom('prompts').select('raw').where('id', 'in', [a.id, b.id]).execute()).every(
+            (p) => !p.raw,
+          ),
+        { timeout: 15_000 },
+      )
       .toBe(true);
-    const texts = await app.ctx.db.selectFrom('prompts').select('text').where('id', 'in', [a.id, b.id]).orderBy('id').execute();
-    expect(texts.map((t) => t.text)).toEqual(['What are the best crm for startups?', 'Which is better: hubspot vs salesforce?']);
+    const texts = await app.ctx.db
+      .selectFrom('prompts')
+      .select('text')
+      .where('id', 'in', [a.id, b.id])
+      .orderBy('id')
+      .execute();
+    expect(texts.map((t) => t.text)).toEqual([
+      'What are the best crm for startups?',
+      'Which is better: hubspot vs salesforce?',
+    ]);
     const simRequests = await (await fetch(`${app.simulatorUrl}/__sim/requests`)).json();
     expect(JSON.stringify(simRequests)).toContain('Rewrite this search query');
-    const org = await app.ctx.db.selectFrom('orgs').select('balanceMicros').where('id', '=', ws.orgId).executeTakeFirstOrThrow();
+    const org = await app.ctx.db
+      .selectFrom('orgs')
+      .select('balanceMicros')
+      .where('id', '=', ws.orgId)
+      .executeTakeFirstOrThrow();
     expect(org.balanceMicros).toBe(5_000_000);
   });
 
   it('needs admin', async () => {
-    expect((await app.request('POST', `/projects/${siteId}/prompts/rewrite`, { key: ws.keys.member })).status).toBe(403);
+    expect((await app.request('POST', `/projects/${siteId}/prompts/rewrite`, { key: ws.keys.member })).status).toBe(
+      403,
+    );
   });
 
   it('answers 400 about the balance when it is zero', async () => {
     const broke = await seedWorkspace(app.ctx, { balanceUsd: 0 });
-    const site = await app.request('POST', `/orgs/${broke.orgId}/projects`, { key: broke.keys.admin, body: { name: 'B', url: 'broke.com' } });
-    const res = await app.request('POST', `/projects/${site.body.project.id}/prompts/rewrite`, { key: broke.keys.admin });
+    const site = await app.request('POST', `/orgs/${broke.orgId}/projects`, {
+      key: broke.keys.admin,
+      body: { name: 'B', url: 'broke.com' },
+    });
+    const res = await app.request('POST', `/projects/${site.body.project.id}/prompts/rewrite`, {
+      key: broke.keys.admin,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/balance/);
   });
 
   it('allows 10 calls an hour per site, then 429 with Retry-After', async () => {
-    const busy = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Busy', url: 'busy.com' } })).body.project.id;
-    for (let i = 0; i < 10; i++) expect((await app.request('POST', `/projects/${busy}/prompts/rewrite`, { key: ws.keys.admin })).status).toBe(200);
+    const busy = (
+      await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+        key: ws.keys.admin,
+        body: { name: 'Busy', url: 'busy.com' },
+      })
+    ).body.project.id;
+    for (let i = 0; i < 10; i++)
+      expect((await app.request('POST', `/projects/${busy}/prompts/rewrite`, { key: ws.keys.admin })).status).toBe(200);
     const res = await app.request('POST', `/projects/${busy}/prompts/rewrite`, { key: ws.keys.admin });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('counts a call that joins a rewrite already queued (CONTRACT.md: every call counts)', async () => {
-    const site = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Joined', url: 'joined.com' } })).body.project.id;
-    await app.ctx.db.insertInto('prompts').values({ siteId: site, text: 'crm for plumbers', status: 'draft', raw: true }).execute();
+    const site = (
+      await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+        key: ws.keys.admin,
+        body: { name: 'Joined', url: 'joined.com' },
+      })
+    ).body.project.id;
+    await app.ctx.db
+      .insertInto('prompts')
+      .values({ siteId: site, text: 'crm for plumbers', status: 'draft', raw: true })
+      .execute();
     // Held in the queue, so every call after the first joins it.
     const queue = app.ctx.jobs.queue('rewrite');
     await queue.pause();
@@ -89,7 +137,9 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
 
   async function jobResult(siteId: number): Promise<RewriteResult> {
     const queue = app.ctx.jobs.queue('rewrite');
-    await expect.poll(async () => (await queue.getJob(`rewrite-${siteId}`))?.finishedOn !== undefined, { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => (await queue.getJob(`rewrite-${siteId}`))?.finishedOn !== undefined, { timeout: 30_000 })
+      .toBe(true);
     const job = await queue.getJob(`rewrite-${siteId}`);
     expect(job?.failedReason).toBeUndefined();
     return job?.returnvalue as RewriteResult;
@@ -101,10 +151,16 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
     await setOrgLimits(app.ctx, free.orgId, { sites: 2, promptsPerSite: 80 });
     sites = [];
     for (const name of ['one', 'two']) {
-      const site = await app.request('POST', `/orgs/${free.orgId}/projects`, { key: free.keys.admin, body: { name, url: `${name}-rewrites.com` } });
+      const site = await app.request('POST', `/orgs/${free.orgId}/projects`, {
+        key: free.keys.admin,
+        body: { name, url: `${name}-rewrites.com` },
+      });
       sites.push(site.body.project.id);
       const rows = Array.from({ length: 80 }, (_, i) => `${name} crm tool ${i}`).join('\n');
-      const imported = await app.request('POST', `/projects/${site.body.project.id}/prompts/import`, { key: free.keys.member, body: { contents: `keyword\n${rows}\n` } });
+      const imported = await app.request('POST', `/projects/${site.body.project.id}/prompts/import`, {
+        key: free.keys.member,
+        body: { contents: `keyword\n${rows}\n` },
+      });
       expect(imported.body.created).toBe(80);
     }
   });
@@ -146,7 +202,9 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
-    const pending = await app.request('GET', `/projects/${sites[0]}/prompts/rewrite/pending`, { key: free.keys.viewer });
+    const pending = await app.request('GET', `/projects/${sites[0]}/prompts/rewrite/pending`, {
+      key: free.keys.viewer,
+    });
     expect(pending.body.rewritesLeftToday).toBe(0);
   });
 

@@ -35,9 +35,16 @@ beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
-  quietSiteId = (await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quiet', url: 'quiet.io' } })).body.project.id;
+  quietSiteId = (
+    await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Quiet', url: 'quiet.io' },
+    })
+  ).body.project.id;
   for (const text of ['Q1 alpha?', 'Q2 beta?', 'Q3 never?', 'Q4 gamma?']) {
-    id[text] = (await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text } })).body.prompt.id;
+    id[text] = (
+      await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text } })
+    ).body.prompt.id;
   }
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     { prompt: 'Q1 alpha?', provider: 'openai', askedAt: at('2026-11-03'), text: 'Acme is great.' },
@@ -65,30 +72,62 @@ beforeAll(async () => {
     { prompt: 'Q2 beta?', provider: 'perplexity', askedAt: at('2026-11-24', '12:00'), text: 'Globex beats Acme.' },
     { prompt: 'Q4 gamma?', provider: 'openai', askedAt: at('2026-11-24', '06:00'), text: 'Nothing relevant here.' },
   ]);
-  for (const a of await app.ctx.db.selectFrom('answers').select(['id', 'promptId', 'provider', 'day']).where('siteId', '=', siteId).execute()) {
+  for (const a of await app.ctx.db
+    .selectFrom('answers')
+    .select(['id', 'promptId', 'provider', 'day'])
+    .where('siteId', '=', siteId)
+    .execute()) {
     answer[`${a.promptId}|${a.provider}|${a.day}`] = a.id;
   }
 });
 afterAll(() => app.close());
 
 const get = (path: string) => app.request('GET', `/projects/${siteId}${path}`, { key: ws.keys.viewer });
-const answerId = (prompt: string, provider: string, day: string) => answer[`${id[prompt]}|${provider}|${day}`] as number;
-const none = { openai: null, anthropic: null, perplexity: null, gemini: null, 'google-ai-overview': null, 'google-ai-mode': null };
+const answerId = (prompt: string, provider: string, day: string) =>
+  answer[`${id[prompt]}|${provider}|${day}`] as number;
+const none = {
+  openai: null,
+  anthropic: null,
+  perplexity: null,
+  gemini: null,
+  'google-ai-overview': null,
+  'google-ai-mode': null,
+};
 
 describe('GET /projects/:id/prompts/:promptId', () => {
   it('carries the latest verdict per assistant, a week-by-week history and stability', async () => {
     const res = await get(`/prompts/${id['Q1 alpha?']}`);
     expect(res.status).toBe(200);
-    expect(res.body.prompt).toMatchObject({ id: id['Q1 alpha?'], text: 'Q1 alpha?', status: 'active', stability: 'held' });
+    expect(res.body.prompt).toMatchObject({
+      id: id['Q1 alpha?'],
+      text: 'Q1 alpha?',
+      status: 'active',
+      stability: 'held',
+    });
     expect(res.body.prompt.latest).toEqual({ ...none, openai: 'cited', anthropic: 'failed', gemini: 'named' });
     expect(res.body.prompt.history).toEqual([
       { start: '2026-11-02', verdict: 'named', providers: { ...none, openai: 'named', anthropic: 'lost' } },
       { start: '2026-11-09', verdict: 'named', providers: { ...none, openai: 'named' } },
       { start: '2026-11-16', verdict: null, providers: none },
-      { start: '2026-11-23', verdict: 'cited', providers: { ...none, openai: 'cited', anthropic: 'failed', gemini: 'named' } },
+      {
+        start: '2026-11-23',
+        verdict: 'cited',
+        providers: { ...none, openai: 'cited', anthropic: 'failed', gemini: 'named' },
+      },
     ]);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23' });
-    expect(res.body.squares.map((s: { verdict: string | null }) => s.verdict)).toEqual([null, null, null, null, null, null, 'named', 'named', null, 'cited']);
+    expect(res.body.squares.map((s: { verdict: string | null }) => s.verdict)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      'named',
+      'named',
+      null,
+      'cited',
+    ]);
     expect(res.body.latestAnswers.openai).toEqual({
       answerId: answerId('Q1 alpha?', 'openai', '2026-11-24'),
       askedAt: '2026-11-24T09:00:00.000Z',
@@ -104,7 +143,13 @@ describe('GET /projects/:id/prompts/:promptId', () => {
   it('lists every answer over time as results, newest first, in pages', async () => {
     const res = (await get(`/prompts/${id['Q1 alpha?']}`)).body;
     expect(res.total).toBe(6);
-    expect(res.results.map((r: { provider: string; verdict: string; askedAt: string }) => [r.askedAt.slice(0, 10), r.provider, r.verdict])).toEqual([
+    expect(
+      res.results.map((r: { provider: string; verdict: string; askedAt: string }) => [
+        r.askedAt.slice(0, 10),
+        r.provider,
+        r.verdict,
+      ]),
+    ).toEqual([
       ['2026-11-24', 'gemini', 'named'],
       ['2026-11-24', 'anthropic', 'failed'],
       ['2026-11-24', 'openai', 'cited'],
@@ -156,7 +201,14 @@ describe('GET /projects/:id/prompts/:promptId/answer', () => {
         { name: 'Acme', kind: 'brand', position: 0 },
         { name: 'Globex', kind: 'competitor', position: 9 },
       ],
-      citations: [{ url: 'https://www.acme.com/pricing?utm_source=chatgpt.com', title: 'Pricing', domain: 'acme.com', siteType: 'own' }],
+      citations: [
+        {
+          url: 'https://www.acme.com/pricing?utm_source=chatgpt.com',
+          title: 'Pricing',
+          domain: 'acme.com',
+          siteType: 'own',
+        },
+      ],
       searches: ['acme vs globex'],
       context: 'I run a small shop.',
     });
@@ -172,8 +224,14 @@ describe('GET /projects/:id/prompts/:promptId/answer', () => {
     expect(failed).toMatchObject({ engine: 'anthropic', answer: { verdict: 'failed', text: null, error: 'timeout' } });
     const never = (await get(`/prompts/${id['Q1 alpha?']}/answer?engine=perplexity`)).body;
     expect(never).toMatchObject({ engine: 'perplexity', answer: null });
-    const past = (await get(`/prompts/${id['Q1 alpha?']}/answer?r=${answerId('Q1 alpha?', 'anthropic', '2026-11-03')}`)).body;
-    expect(past.answer).toMatchObject({ provider: 'anthropic', text: 'Globex is fine.', verdict: 'lost', brands: [{ name: 'Globex', kind: 'competitor', position: 0 }] });
+    const past = (await get(`/prompts/${id['Q1 alpha?']}/answer?r=${answerId('Q1 alpha?', 'anthropic', '2026-11-03')}`))
+      .body;
+    expect(past.answer).toMatchObject({
+      provider: 'anthropic',
+      text: 'Globex is fine.',
+      verdict: 'lost',
+      brands: [{ name: 'Globex', kind: 'competitor', position: 0 }],
+    });
   });
 
   it('answers 404 for an answer of another prompt and 422 for bad parameters', async () => {
@@ -187,7 +245,12 @@ describe('GET /projects/:id/prompts/:promptId/answer', () => {
   });
 
   it('is null for a prompt never asked', async () => {
-    expect((await get(`/prompts/${id['Q3 never?']}/answer`)).body).toEqual({ prompt: { id: id['Q3 never?'], text: 'Q3 never?' }, engine: null, answer: null, engines: [] });
+    expect((await get(`/prompts/${id['Q3 never?']}/answer`)).body).toEqual({
+      prompt: { id: id['Q3 never?'], text: 'Q3 never?' },
+      engine: null,
+      answer: null,
+      engines: [],
+    });
   });
 });
 
@@ -203,15 +266,30 @@ describe('prompt list helpers', () => {
       .then((rows) => rows.map((r) => r.text));
 
   it('give each prompt its latest verdicts, history squares and stability', async () => {
-    const results = await promptResults(app.ctx.db, siteId, [id['Q1 alpha?'] as number, id['Q3 never?'] as number, id['Q4 gamma?'] as number], 'week', '2026-11-23');
-    expect(results.get(id['Q1 alpha?'] as number)).toMatchObject({ latest: { ...none, openai: 'cited', anthropic: 'failed', gemini: 'named' }, stability: 'held' });
+    const results = await promptResults(
+      app.ctx.db,
+      siteId,
+      [id['Q1 alpha?'] as number, id['Q3 never?'] as number, id['Q4 gamma?'] as number],
+      'week',
+      '2026-11-23',
+    );
+    expect(results.get(id['Q1 alpha?'] as number)).toMatchObject({
+      latest: { ...none, openai: 'cited', anthropic: 'failed', gemini: 'named' },
+      stability: 'held',
+    });
     expect(results.get(id['Q1 alpha?'] as number)?.history.slice(-4)).toEqual([
       { start: '2026-11-02', verdict: 'named' },
       { start: '2026-11-09', verdict: 'named' },
       { start: '2026-11-16', verdict: null },
       { start: '2026-11-23', verdict: 'cited' },
     ]);
-    expect(results.get(id['Q3 never?'] as number)).toEqual({ latest: none, history: expect.any(Array), stability: null, stabilityChange: null, consistency: null });
+    expect(results.get(id['Q3 never?'] as number)).toEqual({
+      latest: none,
+      history: expect.any(Array),
+      stability: null,
+      stabilityChange: null,
+      consistency: null,
+    });
     expect(results.get(id['Q4 gamma?'] as number)?.stability).toBe('lost');
   });
 
@@ -256,7 +334,10 @@ describe('prompt list helpers', () => {
           .filter(([, pid]) => stabilityOf(squares.get(pid) ?? []) === value)
           .map(([text]) => text)
           .sort();
-        expect((await matching(stabilityFilter(siteId, period, start, value))).sort(), `${period} ${start} ${value}`).toEqual(expected);
+        expect(
+          (await matching(stabilityFilter(siteId, period, start, value))).sort(),
+          `${period} ${start} ${value}`,
+        ).toEqual(expected);
       }
     }
   });
@@ -287,13 +368,40 @@ describe('GET /orgs/:orgId/dashboard', () => {
     const res = await app.request('GET', `/orgs/${ws.orgId}/dashboard`, { key: ws.keys.viewer });
     expect(res.status).toBe(200);
     const acme = res.body.sites.find((s: { id: number }) => s.id === siteId);
-    expect(acme).toMatchObject({ period: 'week', start: '2026-11-23', answers: 6, visibility: 60, mentioned: 3, ownCited: 1, brandRank: 1.7, shareOfVoice: 42.9 });
+    expect(acme).toMatchObject({
+      period: 'week',
+      start: '2026-11-23',
+      answers: 6,
+      visibility: 60,
+      mentioned: 3,
+      ownCited: 1,
+      brandRank: 1.7,
+      shareOfVoice: 42.9,
+    });
     expect(acme.lastScanAt).toEqual(expect.any(String));
     const report = (await get('/report')).body.report.current;
-    expect(acme).toMatchObject({ answers: report.answers, visibility: report.visibility, brandRank: report.brandRank, shareOfVoice: report.shareOfVoice });
-    expect(acme).toMatchObject({ visibilityLow: report.visibilityLow, visibilityHigh: report.visibilityHigh, shareOfVoiceLow: report.shareOfVoiceLow });
+    expect(acme).toMatchObject({
+      answers: report.answers,
+      visibility: report.visibility,
+      brandRank: report.brandRank,
+      shareOfVoice: report.shareOfVoice,
+    });
+    expect(acme).toMatchObject({
+      visibilityLow: report.visibilityLow,
+      visibilityHigh: report.visibilityHigh,
+      shareOfVoiceLow: report.shareOfVoiceLow,
+    });
     expect(acme.visibilityLow).toBeLessThan(60);
     const quiet = res.body.sites.find((s: { id: number }) => s.id === quietSiteId);
-    expect(quiet).toMatchObject({ start: null, answers: 0, visibility: null, mentioned: null, ownCited: null, brandRank: null, shareOfVoice: null, lastScanAt: null });
+    expect(quiet).toMatchObject({
+      start: null,
+      answers: 0,
+      visibility: null,
+      mentioned: null,
+      ownCited: null,
+      brandRank: null,
+      shareOfVoice: null,
+      lastScanAt: null,
+    });
   });
 });

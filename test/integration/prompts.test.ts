@@ -21,7 +21,11 @@ afterAll(() => app.close());
 let siteCounter = 0;
 async function newSite(workspace: Workspace = ws): Promise<number> {
   siteCounter++;
-  const site = await createSite(app.ctx, { orgId: workspace.orgId, userId: workspace.ownerId }, { name: `Site ${siteCounter}`, url: `site-${workspace.orgId}-${siteCounter}.com` });
+  const site = await createSite(
+    app.ctx,
+    { orgId: workspace.orgId, userId: workspace.ownerId },
+    { name: `Site ${siteCounter}`, url: `site-${workspace.orgId}-${siteCounter}.com` },
+  );
   return site.id;
 }
 
@@ -56,9 +60,18 @@ describe('POST /projects/:id/prompts', () => {
 
   it('creates categories on the fly and reuses existing ones ignoring case', async () => {
     const siteId = await newSite();
-    const first = await addPrompt(siteId, { text: 'Best CRM for agencies?', categories: ['Sales', 'Agencies', 'sales'] });
+    const first = await addPrompt(siteId, {
+      text: 'Best CRM for agencies?',
+      categories: ['Sales', 'Agencies', 'sales'],
+    });
     expect(first.categories).toEqual(['Agencies', 'Sales']);
-    const second = await addPrompt(siteId, { text: 'Cheapest CRM?', category: 'SALES', intent: 'commercial', funnel: 'decision', status: 'paused' });
+    const second = await addPrompt(siteId, {
+      text: 'Cheapest CRM?',
+      category: 'SALES',
+      intent: 'commercial',
+      funnel: 'decision',
+      status: 'paused',
+    });
     expect(second).toMatchObject({ categories: ['Sales'], intent: 'commercial', funnel: 'decision', status: 'paused' });
     const cats = await get(`/projects/${siteId}/categories`);
     expect(cats.body.categories.map((c: { name: string; promptCount: number }) => [c.name, c.promptCount])).toEqual([
@@ -126,7 +139,11 @@ describe('POST /projects/:id/prompts', () => {
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
     for (const [i, status] of (['active', 'draft', 'paused'] as const).entries()) {
-      const res = await post(`/projects/${siteId}/prompts`, { text: `Question number ${i}?`, status }, small.keys.member);
+      const res = await post(
+        `/projects/${siteId}/prompts`,
+        { text: `Question number ${i}?`, status },
+        small.keys.member,
+      );
       expect(res.status).toBe(200);
     }
     const over = await post(`/projects/${siteId}/prompts`, { text: 'One too many?' }, small.keys.member);
@@ -138,14 +155,20 @@ describe('POST /projects/:id/prompts', () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 5 });
     const siteId = await newSite(small);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`/projects/${siteId}/prompts`, { text: `Concurrent question ${i}?` }, small.keys.member)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(`/projects/${siteId}/prompts`, { text: `Concurrent question ${i}?` }, small.keys.member),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 400)).toHaveLength(7);
   });
 
   it('answers one 200 and one 409 for the same text sent concurrently', async () => {
     const siteId = await newSite();
-    const results = await Promise.all(Array.from({ length: 4 }, () => post(`/projects/${siteId}/prompts`, { text: 'Same text at once?' })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => post(`/projects/${siteId}/prompts`, { text: 'Same text at once?' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
   });
 
@@ -160,9 +183,16 @@ describe('PATCH /projects/:id/prompts/:promptId', () => {
   it('changes only the fields sent; categories replaces the list; personaId null clears', async () => {
     const siteId = await newSite();
     const persona = await post(`/projects/${siteId}/personas`, { name: 'CTO', context: 'I pick the stack' });
-    const prompt = await addPrompt(siteId, { text: 'Which CRM has the best API?', categories: ['A', 'B'], personaId: persona.body.persona.id });
+    const prompt = await addPrompt(siteId, {
+      text: 'Which CRM has the best API?',
+      categories: ['A', 'B'],
+      personaId: persona.body.persona.id,
+    });
     clock.advance(1000);
-    const res = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { status: 'paused', categories: ['C'] } });
+    const res = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, {
+      key: member(),
+      body: { status: 'paused', categories: ['C'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.prompt).toMatchObject({
       text: 'Which CRM has the best API?',
@@ -171,9 +201,20 @@ describe('PATCH /projects/:id/prompts/:promptId', () => {
       intent: 'informational',
       personaId: persona.body.persona.id,
     });
-    const cleared = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { personaId: null, category: 'D', intent: 'transactional' } });
-    expect(cleared.body.prompt).toMatchObject({ personaId: null, categories: ['D'], intent: 'transactional', status: 'paused' });
-    const emptied = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { categories: [] } });
+    const cleared = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, {
+      key: member(),
+      body: { personaId: null, category: 'D', intent: 'transactional' },
+    });
+    expect(cleared.body.prompt).toMatchObject({
+      personaId: null,
+      categories: ['D'],
+      intent: 'transactional',
+      status: 'paused',
+    });
+    const emptied = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, {
+      key: member(),
+      body: { categories: [] },
+    });
     expect(emptied.body.prompt.categories).toEqual([]);
     const nothing = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: {} });
     expect(nothing.status).toBe(200);
@@ -188,11 +229,20 @@ describe('PATCH /projects/:id/prompts/:promptId', () => {
     const raw = list.body.prompts[0];
     expect(raw.raw).toBe(true);
     await addPrompt(siteId, { text: 'Which CRM suits agencies?' });
-    const dup = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, { key: member(), body: { text: 'which crm suits agencies?' } });
+    const dup = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, {
+      key: member(),
+      body: { text: 'which crm suits agencies?' },
+    });
     expect(dup.status).toBe(409);
-    const ok = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, { key: member(), body: { text: 'What is the best CRM for agencies?' } });
+    const ok = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, {
+      key: member(),
+      body: { text: 'What is the best CRM for agencies?' },
+    });
     expect(ok.body.prompt).toMatchObject({ text: 'What is the best CRM for agencies?', raw: false });
-    const sameCase = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, { key: member(), body: { text: 'WHAT is the best CRM for agencies?' } });
+    const sameCase = await app.request('PATCH', `/projects/${siteId}/prompts/${raw.id}`, {
+      key: member(),
+      body: { text: 'WHAT is the best CRM for agencies?' },
+    });
     expect(sameCase.status).toBe(200);
   });
 
@@ -200,9 +250,15 @@ describe('PATCH /projects/:id/prompts/:promptId', () => {
     const siteId = await newSite();
     const other = await newSite();
     const prompt = await addPrompt(other, { text: 'Whose prompt is this?' });
-    const res = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, { key: member(), body: { status: 'paused' } });
+    const res = await app.request('PATCH', `/projects/${siteId}/prompts/${prompt.id}`, {
+      key: member(),
+      body: { status: 'paused' },
+    });
     expect(res.status).toBe(404);
-    const bad = await app.request('PATCH', `/projects/${other}/prompts/${prompt.id}`, { key: member(), body: { status: 'sleeping', text: '' } });
+    const bad = await app.request('PATCH', `/projects/${other}/prompts/${prompt.id}`, {
+      key: member(),
+      body: { status: 'sleeping', text: '' },
+    });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['status', 'text']);
   });
@@ -233,7 +289,18 @@ describe('GET /projects/:id/prompts', () => {
     expect(res.body).toMatchObject({ total: 5, page: 1, perPage: 20, sort: 'created', dir: 'desc', period: 'week' });
     expect(texts(res)[0]).toBe('help_desk with SLA rules?');
     // Never asked: no verdicts, ten empty squares ending with the current week (the clock's; the site has no answers).
-    const weeks = ['2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'];
+    const weeks = [
+      '2026-09-21',
+      '2026-09-28',
+      '2026-10-05',
+      '2026-10-12',
+      '2026-10-19',
+      '2026-10-26',
+      '2026-11-02',
+      '2026-11-09',
+      '2026-11-16',
+      '2026-11-23',
+    ];
     expect(res.body.prompts[0]).toMatchObject({
       latest: Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])),
       history: weeks.map((start) => ({ start, verdict: null })),
@@ -243,10 +310,20 @@ describe('GET /projects/:id/prompts', () => {
   });
 
   it('echoes the period parameters, start as the period’s first day', async () => {
-    expect((await get(`/projects/${siteId}/prompts?period=month&start=2026-02-17`)).body).toMatchObject({ period: 'month', start: '2026-02-01' });
-    expect((await get(`/projects/${siteId}/prompts?period=quarter&start=2026-08-31`)).body).toMatchObject({ period: 'quarter', start: '2026-07-01' });
-    expect((await get(`/projects/${siteId}/prompts?period=week&start=2026-03-01`)).body).toMatchObject({ start: '2026-02-23' });
-    expect((await get(`/projects/${siteId}/prompts?period=day&start=2026-03-01`)).body).toMatchObject({ start: '2026-03-01' });
+    expect((await get(`/projects/${siteId}/prompts?period=month&start=2026-02-17`)).body).toMatchObject({
+      period: 'month',
+      start: '2026-02-01',
+    });
+    expect((await get(`/projects/${siteId}/prompts?period=quarter&start=2026-08-31`)).body).toMatchObject({
+      period: 'quarter',
+      start: '2026-07-01',
+    });
+    expect((await get(`/projects/${siteId}/prompts?period=week&start=2026-03-01`)).body).toMatchObject({
+      start: '2026-02-23',
+    });
+    expect((await get(`/projects/${siteId}/prompts?period=day&start=2026-03-01`)).body).toMatchObject({
+      start: '2026-03-01',
+    });
     // Default: the period holding today (the clock says Thursday 26 November 2026 or a little later).
     expect((await get(`/projects/${siteId}/prompts`)).body.start).toBe('2026-11-23');
   });
@@ -255,15 +332,22 @@ describe('GET /projects/:id/prompts', () => {
     expect(texts(await get(`/projects/${siteId}/prompts?q=HELP%20DESK`))).toHaveLength(3);
     expect(texts(await get(`/projects/${siteId}/prompts?q=100%25`))).toEqual(['Which help desk has 100% uptime?']);
     expect(texts(await get(`/projects/${siteId}/prompts?q=help_desk`))).toEqual(['help_desk with SLA rules?']);
-    expect(texts(await get(`/projects/${siteId}/prompts?category=PRICING&sort=text`))).toEqual(['Best help desk for startups?', 'How much does a help desk cost?']);
+    expect(texts(await get(`/projects/${siteId}/prompts?category=PRICING&sort=text`))).toEqual([
+      'Best help desk for startups?',
+      'How much does a help desk cost?',
+    ]);
     expect(texts(await get(`/projects/${siteId}/prompts?status=paused`))).toEqual(['Alternatives to Zendesk?']);
-    expect(texts(await get(`/projects/${siteId}/prompts?intent=commercial`))).toEqual(['Which help desk has 100% uptime?']);
+    expect(texts(await get(`/projects/${siteId}/prompts?intent=commercial`))).toEqual([
+      'Which help desk has 100% uptime?',
+    ]);
     expect((await get(`/projects/${siteId}/prompts?category=Nothing`)).body).toMatchObject({ prompts: [], total: 0 });
     expect((await get(`/projects/${siteId}/prompts?q=`)).body.total).toBe(5);
   });
 
   it('sorts by created, text and category in both directions', async () => {
-    expect(texts(await get(`/projects/${siteId}/prompts?sort=created&dir=asc`))[0]).toBe('Which help desk has 100% uptime?');
+    expect(texts(await get(`/projects/${siteId}/prompts?sort=created&dir=asc`))[0]).toBe(
+      'Which help desk has 100% uptime?',
+    );
     expect(texts(await get(`/projects/${siteId}/prompts?sort=text`))).toEqual([
       'Alternatives to Zendesk?',
       'Best help desk for startups?',
@@ -271,7 +355,9 @@ describe('GET /projects/:id/prompts', () => {
       'How much does a help desk cost?',
       'Which help desk has 100% uptime?',
     ]);
-    expect(texts(await get(`/projects/${siteId}/prompts?sort=text&dir=desc`))[0]).toBe('Which help desk has 100% uptime?');
+    expect(texts(await get(`/projects/${siteId}/prompts?sort=text&dir=desc`))[0]).toBe(
+      'Which help desk has 100% uptime?',
+    );
     // By first category name; uncategorised last either way.
     expect(texts(await get(`/projects/${siteId}/prompts?sort=category`))).toEqual([
       'Best help desk for startups?',
@@ -328,27 +414,43 @@ describe('GET /projects/:id/prompts/export.csv', () => {
   it('streams the filtered list as CSV with quoting, categories joined by ;', async () => {
     const siteId = await newSite();
     const persona = await post(`/projects/${siteId}/personas`, { name: 'Ops lead', context: 'I run support' });
-    await addPrompt(siteId, { text: 'Which help desk, "really", is best?', categories: ['B', 'A'], personaId: persona.body.persona.id, intent: 'commercial' });
+    await addPrompt(siteId, {
+      text: 'Which help desk, "really", is best?',
+      categories: ['B', 'A'],
+      personaId: persona.body.persona.id,
+      intent: 'commercial',
+    });
     await addPrompt(siteId, { text: 'Paused one?', status: 'paused' });
-    const res = await app.request('GET', `/projects/${siteId}/prompts/export.csv?status=active`, { key: ws.keys.viewer });
+    const res = await app.request('GET', `/projects/${siteId}/prompts/export.csv?status=active`, {
+      key: ws.keys.viewer,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="prompts-site-\d+-\d+\.com-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="prompts-site-\d+-\d+\.com-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = res.text.split('\r\n');
     expect(lines[0]).toBe(
       `text,categories,intent,funnel,status,persona,createdAt,${PROVIDER_KEYS.map((k) => `latest_${k}`).join(',')},stability,${PROVIDER_KEYS.map((k) => `named_${k},samples_${k}`).join(',')},consistency`,
     );
     // Never asked: every verdict, the stability and the consistency columns are empty.
-    expect(lines[1]).toMatch(/^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z,{20}$/);
+    expect(lines[1]).toMatch(
+      /^"Which help desk, ""really"", is best\?",A;B,commercial,awareness,active,Ops lead,\d{4}-\d{2}-\d{2}T[\d:.]+Z,{20}$/,
+    );
     expect(lines.slice(2)).toEqual(['']);
   });
 
   it('exports thousands of prompts in batches, in the list order, and reads back through import', async () => {
     const siteId = await newSite();
-    const csv = ['text,category', ...Array.from({ length: 1200 }, (_, i) => `Question ${String(i).padStart(4, '0')}?,Cat ${i % 3}`)].join('\n');
+    const csv = [
+      'text,category',
+      ...Array.from({ length: 1200 }, (_, i) => `Question ${String(i).padStart(4, '0')}?,Cat ${i % 3}`),
+    ].join('\n');
     const imported = await post(`/projects/${siteId}/prompts/import`, { contents: csv });
     expect(imported.body.created).toBe(1200);
-    const res = await app.request('GET', `/projects/${siteId}/prompts/export.csv?sort=text&dir=desc&q=question`, { key: ws.keys.viewer });
+    const res = await app.request('GET', `/projects/${siteId}/prompts/export.csv?sort=text&dir=desc&q=question`, {
+      key: ws.keys.viewer,
+    });
     const lines = res.text.trimEnd().split('\r\n');
     expect(lines).toHaveLength(1201);
     expect(lines[1]).toMatch(/^Question 1199\?,Cat 2,informational,awareness,draft,,/);
@@ -369,11 +471,17 @@ describe('POST /projects/:id/prompts/bulk', () => {
   async function seedBulk() {
     const siteId = await newSite();
     const prompts = [];
-    for (let i = 0; i < 4; i++) prompts.push(await addPrompt(siteId, { text: `Bulk question ${i}?`, categories: ['Old', `Own ${i}`] }));
+    for (let i = 0; i < 4; i++)
+      prompts.push(await addPrompt(siteId, { text: `Bulk question ${i}?`, categories: ['Old', `Own ${i}`] }));
     return { siteId, ids: prompts.map((p) => p.id) };
   }
   const list = async (siteId: number) =>
-    (await get(`/projects/${siteId}/prompts?sort=text&dir=asc`)).body.prompts as { id: number; status: string; categories: string[]; personaId: number | null }[];
+    (await get(`/projects/${siteId}/prompts?sort=text&dir=asc`)).body.prompts as {
+      id: number;
+      status: string;
+      categories: string[];
+      personaId: number | null;
+    }[];
 
   it('sets the status of many prompts', async () => {
     const { siteId, ids } = await seedBulk();
@@ -444,10 +552,14 @@ describe('POST /projects/:id/prompts/bulk', () => {
     const small = await seedWorkspace(app.ctx, { plan: 'enterprise' });
     const siteId = await newSite(small);
     const csv = ['text', ...Array.from({ length: 5000 }, (_, i) => `Many prompt ${i}?`)].join('\n');
-    expect((await post(`/projects/${siteId}/prompts/import`, { contents: csv }, small.keys.member)).body.created).toBe(5000);
+    expect((await post(`/projects/${siteId}/prompts/import`, { contents: csv }, small.keys.member)).body.created).toBe(
+      5000,
+    );
     const all = await app.request('GET', `/projects/${siteId}/prompts/export.csv`, { key: small.keys.viewer });
     expect(all.text.trimEnd().split('\r\n')).toHaveLength(5001);
-    const ids = (await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', siteId).execute()).map((r) => r.id);
+    const ids = (await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', siteId).execute()).map(
+      (r) => r.id,
+    );
     const res = await post(`/projects/${siteId}/prompts/bulk`, { ids, category: 'Everything' }, small.keys.member);
     expect(res.body).toMatchObject({ updated: 5000 });
     const cats = await get(`/projects/${siteId}/categories`, small.keys.viewer);
@@ -460,9 +572,17 @@ describe('POST /projects/:id/prompts/bulk', () => {
 describe('GET /projects/:id/prompts/rewrite/pending', () => {
   it('counts prompts imported as search queries, and says how many rewrites the workspace has left today', async () => {
     const siteId = await newSite();
-    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 0, rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay });
-    await post(`/projects/${siteId}/prompts/import`, { contents: 'keyword\nbest crm\ncrm pricing\nwhich crm is best\nIs HubSpot free\n' });
+    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({
+      pending: 0,
+      rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay,
+    });
+    await post(`/projects/${siteId}/prompts/import`, {
+      contents: 'keyword\nbest crm\ncrm pricing\nwhich crm is best\nIs HubSpot free\n',
+    });
     await addPrompt(siteId, { text: 'crm for dentists' });
-    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({ pending: 2, rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay });
+    expect((await get(`/projects/${siteId}/prompts/rewrite/pending`)).body).toEqual({
+      pending: 2,
+      rewritesLeftToday: PLAN_LIMITS.pro.rewritesPerDay,
+    });
   });
 });

@@ -31,7 +31,12 @@ function limits(openai: UpstreamLimits): Record<UpstreamKey, UpstreamLimits> {
 function gate(openai: UpstreamLimits, options: { leaseMs?: number; sub?: string } = {}) {
   const redis = new Redis(REDIS_URL);
   connections.push(redis);
-  return createRedisGate(redis, { prefix: `${prefix}:${options.sub ?? 'x'}`, limits: limits(openai), logger: createLogger('silent'), leaseMs: options.leaseMs });
+  return createRedisGate(redis, {
+    prefix: `${prefix}:${options.sub ?? 'x'}`,
+    limits: limits(openai),
+    logger: createLogger('silent'),
+    leaseMs: options.leaseMs,
+  });
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -169,7 +174,11 @@ describe('the provider gate across processes', () => {
   it('frees the lease of a process that died holding it', async () => {
     const sub = 'dead';
     const key = `${prefix}:${sub}:limits:openai:inflight`;
-    child = spawn(process.execPath, [path.resolve('test/helpers/gate-holder.ts'), REDIS_URL, `${prefix}:${sub}`, '1500'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(
+      process.execPath,
+      [path.resolve('test/helpers/gate-holder.ts'), REDIS_URL, `${prefix}:${sub}`, '1500'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve, reject) => {
       child?.stdout?.on('data', (d: Buffer) => d.toString().includes('holding') && resolve());
       child?.once('exit', (code) => reject(new Error(`holder exited ${code}`)));
@@ -192,7 +201,10 @@ describe('the provider gate across processes', () => {
 
   it('keeps a live holder slot past its lease by renewing it', async () => {
     const sub = 'renew';
-    const [a, b] = [gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 }), gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 })];
+    const [a, b] = [
+      gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 }),
+      gate({ rpm: null, maxInFlight: 1 }, { sub, leaseMs: 300 }),
+    ];
     const order: string[] = [];
     let release!: () => void;
     const held = a.run('openai', () => {

@@ -27,11 +27,15 @@ const cspViolations: string[] = [];
 const offsite: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
   app = await startTestApp({ env: { OPERATOR_TOKEN: TOKEN }, workers: { queues: ['rewrite'] } });
   // A job whose payload its schema refuses: the worker fails it on its only attempt.
   await app.ctx.jobs.queue('rewrite').add('rewrite', { siteId: -1 }, { jobId: 'browser-failed', attempts: 1 });
-  for (const deadline = Date.now() + 15_000; (await (await app.ctx.jobs.queue('rewrite').getJob('browser-failed'))?.getState()) !== 'failed';) {
+  for (
+    const deadline = Date.now() + 15_000;
+    (await (await app.ctx.jobs.queue('rewrite').getJob('browser-failed'))?.getState()) !== 'failed';
+  ) {
     if (Date.now() > deadline) throw new Error('the job never failed');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -40,7 +44,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
     httpCredentials: { username: 'operator', password: TOKEN },
   });

@@ -57,7 +57,8 @@ afterAll(async () => {
 
 describe('the queue dashboard', () => {
   it('does not exist without OPERATOR_TOKEN', async () => {
-    for (const path of ['/admin/queues', '/admin/queues/', '/admin/queues/api/queues']) expect((await get(path, bearer, bareUrl)).status, path).toBe(404);
+    for (const path of ['/admin/queues', '/admin/queues/', '/admin/queues/api/queues'])
+      expect((await get(path, bearer, bareUrl)).status, path).toBe(404);
   });
 
   it('answers 401 without the operator token, with a wrong one, and with a workspace key', async () => {
@@ -106,7 +107,9 @@ describe('the queue dashboard', () => {
 
   it('shows a failed job with its reason, retries it and removes it', async () => {
     const job = await failedJob('dash-failed-1');
-    const list = (await (await get('/admin/queues/api/queues?activeQueue=rewrite&status=failed&page=1&jobsPerPage=10')).json()) as {
+    const list = (await (
+      await get('/admin/queues/api/queues?activeQueue=rewrite&status=failed&page=1&jobsPerPage=10')
+    ).json()) as {
       queues: { name: string; jobs: { id: string; failedReason: string }[] }[];
     };
     const shown = list.queues.find((q) => q.name === 'rewrite')?.jobs.find((j) => j.id === 'dash-failed-1');
@@ -130,14 +133,26 @@ describe('the queue dashboard', () => {
 
   it('refuses changes from another origin', async () => {
     await failedJob('dash-failed-2');
-    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }];
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'null' },
+    ];
     for (const headers of foreign) {
       const res = await put('/admin/queues/api/queues/rewrite/dash-failed-2/clean', headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
     }
     expect(await (await app.ctx.jobs.queue('rewrite').getJob('dash-failed-2'))?.getState()).toBe('failed');
     const own = new URL(app.url).host;
-    expect((await put('/admin/queues/api/queues/rewrite/dash-failed-2/clean', { origin: `http://${own}`, 'sec-fetch-site': 'same-origin' })).status).toBe(204);
+    expect(
+      (
+        await put('/admin/queues/api/queues/rewrite/dash-failed-2/clean', {
+          origin: `http://${own}`,
+          'sec-fetch-site': 'same-origin',
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it('refuses to add jobs, edit their data, or empty and obliterate queues', async () => {
@@ -191,6 +206,8 @@ describe('the queue dashboard', () => {
     await get('/admin/queues/api/queues');
     const metrics = parsePrometheusText(await (await fetch(`${app.url}/metrics`)).text());
     expect(metrics.value('http_requests_total', { route: '/admin/queues', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(metrics.samples.filter((s) => s.name === 'http_requests_total' && s.labels.route?.startsWith('/admin/queues/'))).toEqual([]);
+    expect(
+      metrics.samples.filter((s) => s.name === 'http_requests_total' && s.labels.route?.startsWith('/admin/queues/')),
+    ).toEqual([]);
   });
 });

@@ -14,13 +14,22 @@ afterAll(() => app?.close());
 
 describe('repeated reanalyse requests', () => {
   it('coalesce into the one reanalysis still queued, with one job', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Burst', url: 'burst.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Burst', url: 'burst.com' },
+    });
     const siteId = site.body.project.id;
-    const answers = await Promise.all(Array.from({ length: 6 }, () => app.request('POST', `/projects/${siteId}/reanalyse`, { key: ws.keys.member })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => app.request('POST', `/projects/${siteId}/reanalyse`, { key: ws.keys.member })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     const ids = new Set(answers.map((a) => a.body.reanalysis.id));
     expect(ids.size).toBe(1);
-    const rows = await app.ctx.db.selectFrom('reanalyses').select(['id', 'status']).where('siteId', '=', siteId).execute();
+    const rows = await app.ctx.db
+      .selectFrom('reanalyses')
+      .select(['id', 'status'])
+      .where('siteId', '=', siteId)
+      .execute();
     expect(rows).toEqual([{ id: [...ids][0], status: 'queued' }]);
   }, 60_000);
 });

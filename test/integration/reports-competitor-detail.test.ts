@@ -44,7 +44,11 @@ beforeAll(async () => {
   }
   await app.request('POST', `/projects/${siteId}/categories`, { key: ws.keys.member, body: { name: 'Empty' } });
   await seedAnswers(app.ctx, ws.orgId, siteId, [
-    ...Array.from({ length: 103 }, (_, i) => ({ prompt: bothText(i), askedAt: DAY, text: 'Acme and Globex are both options.' })),
+    ...Array.from({ length: 103 }, (_, i) => ({
+      prompt: bothText(i),
+      askedAt: DAY,
+      text: 'Acme and Globex are both options.',
+    })),
     { prompt: 'zeta brand', askedAt: DAY, text: 'Acme is great.' },
     { prompt: 'Eta brand', askedAt: DAY, text: 'Acme is great.' },
     { prompt: 'Gamma rival', askedAt: DAY, text: 'Globex is fine.' },
@@ -72,7 +76,14 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
 
   it('gives every category by name ignoring case, an empty one with zeros', async () => {
     const { categories } = (await get(`/competitors/${comp.Globex}`)).body;
-    expect(categories.map((c: { name: string; answered: number; brand: unknown; competitor: unknown }) => [c.name, c.answered, c.brand, c.competitor])).toMatchObject([
+    expect(
+      categories.map((c: { name: string; answered: number; brand: unknown; competitor: unknown }) => [
+        c.name,
+        c.answered,
+        c.brand,
+        c.competitor,
+      ]),
+    ).toMatchObject([
       ['Alpha cat', 1, { mentioned: 0, visibility: 0 }, { mentioned: 1, visibility: 100 }],
       ['beta cat', 2, { mentioned: 1, visibility: 50 }, { mentioned: 1, visibility: 50 }],
       ['Empty', 0, { mentioned: 0, visibility: null }, { mentioned: 0, visibility: null }],
@@ -92,7 +103,13 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
       for (let i = 0; i < 8; i++) {
         const body = (await get(`/competitors/${comp.Globex}?period=${period}&start=2026-11-18`)).body;
         expect(body).toMatchObject({ period, start });
-        expect({ current: body.current, providers: body.providers, categories: body.categories, prompts: body.prompts, pages: body.pages }).toEqual({
+        expect({
+          current: body.current,
+          providers: body.providers,
+          categories: body.categories,
+          prompts: body.prompts,
+          pages: body.pages,
+        }).toEqual({
           current: week.current,
           providers: week.providers,
           categories: week.categories,
@@ -109,8 +126,26 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
     expect(body.current).toEqual({
       answered: 0,
       // No answers: every interval is null, like its share.
-      brand: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null, shareOfVoiceHigh: null },
-      competitor: { mentioned: 0, visibility: null, cited: 0, shareOfVoice: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null, shareOfVoiceHigh: null },
+      brand: {
+        mentioned: 0,
+        visibility: null,
+        cited: 0,
+        shareOfVoice: null,
+        visibilityLow: null,
+        visibilityHigh: null,
+        shareOfVoiceLow: null,
+        shareOfVoiceHigh: null,
+      },
+      competitor: {
+        mentioned: 0,
+        visibility: null,
+        cited: 0,
+        shareOfVoice: null,
+        visibilityLow: null,
+        visibilityHigh: null,
+        shareOfVoiceLow: null,
+        shareOfVoiceHigh: null,
+      },
       both: 0,
       brandAhead: 0,
       competitorAhead: 0,
@@ -118,7 +153,12 @@ describe('GET /projects/:id/competitors/:competitorId, prompt split and categori
       onlyCompetitor: 0,
     });
     expect(body.providers).toEqual([]);
-    expect(body.prompts).toEqual({ counts: { both: 0, onlyBrand: 0, onlyCompetitor: 0 }, both: [], onlyBrand: [], onlyCompetitor: [] });
+    expect(body.prompts).toEqual({
+      counts: { both: 0, onlyBrand: 0, onlyCompetitor: 0 },
+      both: [],
+      onlyBrand: [],
+      onlyCompetitor: [],
+    });
     expect(body.categories.map((c: { answered: number }) => c.answered)).toEqual([0, 0, 0]);
     expect(body.pages).toEqual([]);
   });
@@ -135,7 +175,9 @@ describe('GET /projects/:id/sentiment, answers filtered two ways', () => {
     const all = (await get('/sentiment?answers=1&perPage=200')).body;
     for (const tone of ['positive', 'neutral', 'negative']) {
       const both = (await get(`/sentiment?answers=1&perPage=200&tone=${tone}&engine=openai`)).body;
-      const expected = all.answers.filter((a: { tone: string; provider: string }) => a.tone === tone && a.provider === 'openai');
+      const expected = all.answers.filter(
+        (a: { tone: string; provider: string }) => a.tone === tone && a.provider === 'openai',
+      );
       expect(both.answers).toEqual(expected);
       expect(both.total).toBe(expected.length);
     }

@@ -23,7 +23,10 @@ const comp: Record<string, number> = {};
 const DAY = '2026-11-18T10:00:00Z';
 
 async function prompt(text: string, categories: string[]) {
-  const res = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text, categories } });
+  const res = await app.request('POST', `/projects/${siteId}/prompts`, {
+    key: ws.keys.member,
+    body: { text, categories },
+  });
   ids[text] = res.body.prompt.id;
 }
 
@@ -88,7 +91,10 @@ const range = (i: { low: number; high: number } | null) => {
 };
 /** Per prompt [numerator, denominator] pairs (prompts with answers) -> the clustered interval. */
 const clustered = (...pairs: [number, number][]) => range(clusteredShare(clusterSums(pairs)));
-const bounded = (name: string, i: { low: number; high: number }) => ({ [`${name}Low`]: i.low, [`${name}High`]: i.high });
+const bounded = (name: string, i: { low: number; high: number }) => ({
+  [`${name}Low`]: i.low,
+  [`${name}High`]: i.high,
+});
 
 const get = (path: string) => app.request('GET', `/projects/${siteId}${path}`, { key: ws.keys.viewer });
 
@@ -97,7 +103,13 @@ describe('GET /projects/:id/competitors', () => {
     const res = await get('/competitors');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-16', answered: 7 });
-    expect(res.body.brand).toMatchObject({ name: 'Acme', mentioned: 4, visibility: 57.1, shareOfVoice: 44.4, previousVisibility: 50 });
+    expect(res.body.brand).toMatchObject({
+      name: 'Acme',
+      mentioned: 4,
+      visibility: 57.1,
+      shareOfVoice: 44.4,
+      previousVisibility: 50,
+    });
     expect(res.body.competitors).toMatchObject([
       {
         id: comp.Globex,
@@ -147,9 +159,15 @@ describe('GET /projects/:id/competitors', () => {
   it('carries a 95% interval on every share: clustered by prompt overall, Wilson per assistant (one answer per prompt)', async () => {
     const { brand, competitors, providers } = (await get('/competitors')).body;
     // Answered per prompt: P1 2, P2 2, P3 2, P5 1 (P4 failed). The brand is named in P1 2, P2 1, P5 1; Globex in P1 2, P2 1, P3 1.
-    expect(brand).toMatchObject({ visibility: 57.1, ...bounded('visibility', clustered([2, 2], [1, 2], [0, 2], [1, 1])) });
+    expect(brand).toMatchObject({
+      visibility: 57.1,
+      ...bounded('visibility', clustered([2, 2], [1, 2], [0, 2], [1, 1])),
+    });
     // Brand mentions (the brand's and tracked competitors') per prompt: P1 4, P2 3, P3 1, P5 1.
-    expect(brand).toMatchObject({ shareOfVoice: 44.4, ...bounded('shareOfVoice', clustered([2, 4], [1, 3], [0, 1], [1, 1])) });
+    expect(brand).toMatchObject({
+      shareOfVoice: 44.4,
+      ...bounded('shareOfVoice', clustered([2, 4], [1, 3], [0, 1], [1, 1])),
+    });
     // The week before: one answer of P1 (Globex) and one of P2 (Acme).
     expect(brand).toMatchObject({ previousVisibility: 50, ...bounded('previousVisibility', range(wilson(1, 2))) });
     const globex = competitors.find((c: { name: string }) => c.name === 'Globex');
@@ -167,10 +185,18 @@ describe('GET /projects/:id/competitors', () => {
     // Per assistant each prompt gave one answer: the Wilson interval over answers.
     const [openai, anthropic] = providers;
     expect(openai.brand).toMatchObject({ visibility: 75, ...bounded('visibility', range(wilson(3, 4))) });
-    expect(openai.competitors[0]).toMatchObject({ id: comp.Globex, visibility: 50, ...bounded('visibility', range(wilson(2, 4))) });
+    expect(openai.competitors[0]).toMatchObject({
+      id: comp.Globex,
+      visibility: 50,
+      ...bounded('visibility', range(wilson(2, 4))),
+    });
     expect(anthropic.competitors[0]).toMatchObject({ visibility: 66.7, ...bounded('visibility', range(wilson(2, 3))) });
     expect(anthropic.competitors[1]).toMatchObject({ id: comp.Initech, ...bounded('visibility', range(wilson(1, 3))) });
-    for (const c of [brand, ...competitors, ...providers.flatMap((p: { brand: unknown; competitors: unknown[] }) => [p.brand, ...p.competitors])]) {
+    for (const c of [
+      brand,
+      ...competitors,
+      ...providers.flatMap((p: { brand: unknown; competitors: unknown[] }) => [p.brand, ...p.competitors]),
+    ]) {
       expect(c.visibilityLow).toBeLessThanOrEqual(c.visibility);
       expect(c.visibilityHigh).toBeGreaterThanOrEqual(c.visibility);
       expect(c.visibilityLow).toBeGreaterThanOrEqual(0);
@@ -178,11 +204,18 @@ describe('GET /projects/:id/competitors', () => {
     }
     // A day reads per-prompt counts from that day's answers: the same intervals.
     const day = (await get('/competitors?period=day&start=2026-11-18')).body;
-    expect(day.competitors.map((c: { visibilityLow: number }) => c.visibilityLow)).toEqual(competitors.map((c: { visibilityLow: number }) => c.visibilityLow));
+    expect(day.competitors.map((c: { visibilityLow: number }) => c.visibilityLow)).toEqual(
+      competitors.map((c: { visibilityLow: number }) => c.visibilityLow),
+    );
     expect(day.providers).toEqual(providers);
     // No answers: null shares, null intervals.
     const empty = (await get('/competitors?start=2025-01-06')).body;
-    expect(empty.brand).toMatchObject({ visibility: null, visibilityLow: null, visibilityHigh: null, shareOfVoiceLow: null });
+    expect(empty.brand).toMatchObject({
+      visibility: null,
+      visibilityLow: null,
+      visibilityHigh: null,
+      shareOfVoiceLow: null,
+    });
     expect(empty.competitors[0]).toMatchObject({ visibility: null, visibilityLow: null, visibilityHigh: null });
   });
 
@@ -228,7 +261,14 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
   it('pairs the brand with the competitor, now and the week before', async () => {
     const res = await get(`/competitors/${comp.Globex}`);
     expect(res.status).toBe(200);
-    expect(res.body.competitor).toEqual({ id: comp.Globex, name: 'Globex', domain: 'globex.com', aliases: [], color: null, logo: null });
+    expect(res.body.competitor).toEqual({
+      id: comp.Globex,
+      name: 'Globex',
+      domain: 'globex.com',
+      aliases: [],
+      color: null,
+      logo: null,
+    });
     expect(res.body.current).toMatchObject({
       answered: 7,
       brand: { mentioned: 4, visibility: 57.1, cited: 0, shareOfVoice: 50 },
@@ -267,7 +307,10 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
     const [openai] = body.providers;
     expect(openai.brand).toMatchObject({ visibility: 75, ...bounded('visibility', range(wilson(3, 4))) });
     expect(openai.competitor).toMatchObject({ visibility: 50, ...bounded('visibility', range(wilson(2, 4))) });
-    expect(openai.brand).toMatchObject({ shareOfVoice: 60, ...bounded('shareOfVoice', clustered([1, 2], [1, 1], [0, 1], [1, 1])) });
+    expect(openai.brand).toMatchObject({
+      shareOfVoice: 60,
+      ...bounded('shareOfVoice', clustered([1, 2], [1, 1], [0, 1], [1, 1])),
+    });
     const [email, pricing] = body.categories;
     expect(pricing.brand).toMatchObject({ visibility: 75, ...bounded('visibility', clustered([2, 2], [1, 2])) });
     expect(email.competitor).toMatchObject({ visibility: 50, ...bounded('visibility', clustered([1, 2])) });
@@ -302,8 +345,20 @@ describe('GET /projects/:id/competitors/:competitorId', () => {
       },
     ]);
     expect(body.categories).toMatchObject([
-      { id: expect.any(Number), name: 'Email', answered: 2, brand: { mentioned: 0, visibility: 0 }, competitor: { mentioned: 1, visibility: 50 } },
-      { id: expect.any(Number), name: 'Pricing', answered: 4, brand: { mentioned: 3, visibility: 75 }, competitor: { mentioned: 3, visibility: 75 } },
+      {
+        id: expect.any(Number),
+        name: 'Email',
+        answered: 2,
+        brand: { mentioned: 0, visibility: 0 },
+        competitor: { mentioned: 1, visibility: 50 },
+      },
+      {
+        id: expect.any(Number),
+        name: 'Pricing',
+        answered: 4,
+        brand: { mentioned: 3, visibility: 75 },
+        competitor: { mentioned: 3, visibility: 75 },
+      },
     ]);
   });
 

@@ -25,7 +25,10 @@ beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
-  const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quiet', url: 'quiet.io' } });
+  const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Quiet', url: 'quiet.io' },
+  });
   emptySiteId = empty.body.project.id;
 
   // W1, Sunday 2026-12-27 at the last second.
@@ -44,7 +47,13 @@ beforeAll(async () => {
   // W2, Thursday 2026-12-31 (December, Q4 2026).
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     { prompt: P1, provider: 'openai', askedAt: '2026-12-31T12:00:00Z', text: 'Globex beats Acme.' },
-    { prompt: P2, provider: 'openai', askedAt: '2026-12-31T12:00:00Z', text: 'Acme is great.', citations: [{ url: 'https://reddit.com/r/x', title: 'r' }] },
+    {
+      prompt: P2,
+      provider: 'openai',
+      askedAt: '2026-12-31T12:00:00Z',
+      text: 'Acme is great.',
+      citations: [{ url: 'https://reddit.com/r/x', title: 'r' }],
+    },
     {
       prompt: P3,
       provider: 'openai',
@@ -60,7 +69,13 @@ beforeAll(async () => {
   // W2, Friday 2027-01-01 at midnight (January, Q1 2027).
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     { prompt: P1, provider: 'anthropic', askedAt: '2027-01-01T00:00:00Z', text: 'Nothing relevant here.' },
-    { prompt: P2, provider: 'anthropic', model: 'claude-custom', askedAt: '2027-01-01T00:00:00Z', text: 'Initech is cheaper than Acme.' },
+    {
+      prompt: P2,
+      provider: 'anthropic',
+      model: 'claude-custom',
+      askedAt: '2027-01-01T00:00:00Z',
+      text: 'Initech is cheaper than Acme.',
+    },
     { prompt: P3, provider: 'anthropic', askedAt: '2027-01-01T00:00:00Z', text: null, error: 'rate limited' },
   ]);
   // W3, Tuesday 2027-01-05.
@@ -73,7 +88,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const get = (path: string, siteOverride?: number) => app.request('GET', `/projects/${siteOverride ?? siteId}${path}`, { key: ws.keys.viewer });
+const get = (path: string, siteOverride?: number) =>
+  app.request('GET', `/projects/${siteOverride ?? siteId}${path}`, { key: ws.keys.viewer });
 const none = {
   answers: 0,
   answered: 0,
@@ -112,29 +128,101 @@ describe('GET /projects/:id/report', () => {
 
   it('defaults to the latest week with data and lists every week with data', async () => {
     const res = await get('/report');
-    expect(res.body).toMatchObject({ period: 'week', start: '2027-01-04', end: '2027-01-10', periods: ['2026-12-21', '2026-12-28', '2027-01-04'] });
+    expect(res.body).toMatchObject({
+      period: 'week',
+      start: '2027-01-04',
+      end: '2027-01-10',
+      periods: ['2026-12-21', '2026-12-28', '2027-01-04'],
+    });
     const r = res.body.report;
     expect(r.previousStart).toBe('2026-12-28');
-    expect(r.current).toMatchObject({ answers: 2, answered: 2, failed: 0, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 1, shareOfVoice: 50 });
-    expect(r.changes).toMatchObject({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'named' }] });
+    expect(r.current).toMatchObject({
+      answers: 2,
+      answered: 2,
+      failed: 0,
+      mentioned: 1,
+      ownCited: 0,
+      visibility: 50,
+      brandRank: 1,
+      shareOfVoice: 50,
+    });
+    expect(r.changes).toMatchObject({
+      won: [],
+      lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'named' }],
+    });
   });
 
   it('normalises start to its week and compares with the week before (across the year end)', async () => {
     const res = await get('/report?start=2027-01-01');
     expect(res.body).toMatchObject({ start: '2026-12-28', end: '2027-01-03' });
     const r = res.body.report;
-    expect(r.current).toMatchObject({ answers: 6, answered: 5, failed: 1, mentioned: 3, ownCited: 0, visibility: 60, brandRank: 1.7, shareOfVoice: 42.9 });
-    expect(r.previous).toMatchObject({ answers: 4, answered: 3, failed: 1, mentioned: 1, ownCited: 1, visibility: 33.3, brandRank: 1, shareOfVoice: 33.3 });
-    expect(r.change).toMatchObject({ answers: 2, mentioned: 2, ownCited: -1, visibility: 26.7, brandRank: 0.7, shareOfVoice: 9.6 });
-    expect(r.changes).toMatchObject({ won: [{ id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing' }], lost: [] });
+    expect(r.current).toMatchObject({
+      answers: 6,
+      answered: 5,
+      failed: 1,
+      mentioned: 3,
+      ownCited: 0,
+      visibility: 60,
+      brandRank: 1.7,
+      shareOfVoice: 42.9,
+    });
+    expect(r.previous).toMatchObject({
+      answers: 4,
+      answered: 3,
+      failed: 1,
+      mentioned: 1,
+      ownCited: 1,
+      visibility: 33.3,
+      brandRank: 1,
+      shareOfVoice: 33.3,
+    });
+    expect(r.change).toMatchObject({
+      answers: 2,
+      mentioned: 2,
+      ownCited: -1,
+      visibility: 26.7,
+      brandRank: 0.7,
+      shareOfVoice: 9.6,
+    });
+    expect(r.changes).toMatchObject({
+      won: [{ id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing' }],
+      lost: [],
+    });
   });
 
   it('ranks the brand and competitors by visibility', async () => {
     const { ranking } = (await get('/report?start=2026-12-28')).body.report;
     expect(ranking).toMatchObject([
-      { rank: 1, name: 'Acme', kind: 'brand', competitorId: null, mentioned: 3, visibility: 60, shareOfVoice: 42.9, previousVisibility: 33.3 },
-      { rank: 2, name: 'Globex', kind: 'competitor', competitorId: expect.any(Number), mentioned: 2, visibility: 40, shareOfVoice: 28.6, previousVisibility: 66.7 },
-      { rank: 3, name: 'Initech', kind: 'competitor', competitorId: expect.any(Number), mentioned: 2, visibility: 40, shareOfVoice: 28.6, previousVisibility: 0 },
+      {
+        rank: 1,
+        name: 'Acme',
+        kind: 'brand',
+        competitorId: null,
+        mentioned: 3,
+        visibility: 60,
+        shareOfVoice: 42.9,
+        previousVisibility: 33.3,
+      },
+      {
+        rank: 2,
+        name: 'Globex',
+        kind: 'competitor',
+        competitorId: expect.any(Number),
+        mentioned: 2,
+        visibility: 40,
+        shareOfVoice: 28.6,
+        previousVisibility: 66.7,
+      },
+      {
+        rank: 3,
+        name: 'Initech',
+        kind: 'competitor',
+        competitorId: expect.any(Number),
+        mentioned: 2,
+        visibility: 40,
+        shareOfVoice: 28.6,
+        previousVisibility: 0,
+      },
     ]);
   });
 
@@ -175,8 +263,17 @@ describe('GET /projects/:id/report', () => {
     ]);
     expect(r.series).toHaveLength(10);
     expect(r.series[0]).toEqual({ start: '2026-10-26', ...none, providers: {}, providerShares: {} });
-    expect(r.series[8]).toMatchObject({ start: '2026-12-21', visibility: 33.3, providers: { openai: 50, anthropic: 0 } });
-    expect(r.series[9]).toMatchObject({ start: '2026-12-28', visibility: 60, shareOfVoice: 42.9, providers: { openai: 66.7, anthropic: 50 } });
+    expect(r.series[8]).toMatchObject({
+      start: '2026-12-21',
+      visibility: 33.3,
+      providers: { openai: 50, anthropic: 0 },
+    });
+    expect(r.series[9]).toMatchObject({
+      start: '2026-12-28',
+      visibility: 60,
+      shareOfVoice: 42.9,
+      providers: { openai: 66.7, anthropic: 50 },
+    });
   });
 
   it('carries a 95% interval on every share, clustered by prompt, and says which changes are larger than noise', async () => {
@@ -191,7 +288,12 @@ describe('GET /projects/:id/report', () => {
       ]),
     ) as { low: number; high: number; method: string };
     expect(visibility.method).toBe('clustered');
-    expect(r.current).toMatchObject({ visibility: 60, visibilityLow: pct(visibility.low), visibilityHigh: pct(visibility.high), ownCitationRate: 0 });
+    expect(r.current).toMatchObject({
+      visibility: 60,
+      visibilityLow: pct(visibility.low),
+      visibilityHigh: pct(visibility.high),
+      ownCitationRate: 0,
+    });
     expect(r.current.visibilityLow).toBeLessThan(60);
     expect(r.current.visibilityHigh).toBeGreaterThan(60);
     // Brand mentions per prompt (brand named, all brand mentions): P1 (1, 2), P2 (2, 3), P3 (0, 2).
@@ -202,7 +304,11 @@ describe('GET /projects/:id/report', () => {
         [0, 2],
       ]),
     ) as { low: number; high: number };
-    expect(r.current).toMatchObject({ shareOfVoice: 42.9, shareOfVoiceLow: pct(voice.low), shareOfVoiceHigh: pct(voice.high) });
+    expect(r.current).toMatchObject({
+      shareOfVoice: 42.9,
+      shareOfVoiceLow: pct(voice.low),
+      shareOfVoiceHigh: pct(voice.high),
+    });
     // Previous week: P1 (1, 2) with an own page cited, P2 (0, 1).
     const own = clusteredShare(
       clusterSums([
@@ -210,27 +316,63 @@ describe('GET /projects/:id/report', () => {
         [0, 1],
       ]),
     ) as { low: number; high: number };
-    expect(r.previous).toMatchObject({ ownCitationRate: 33.3, ownCitationRateLow: pct(own.low), ownCitationRateHigh: pct(own.high) });
+    expect(r.previous).toMatchObject({
+      ownCitationRate: 33.3,
+      ownCitationRateLow: pct(own.low),
+      ownCitationRateHigh: pct(own.high),
+    });
     // Per assistant, one answer per prompt: the Wilson interval over answers (ChatGPT 2 of 3, Claude 1 of 2).
     const [openai, anthropic] = r.providers;
     const w = wilson(2, 3) as { low: number; high: number };
     expect(openai).toMatchObject({ visibility: 66.7, visibilityLow: pct(w.low), visibilityHigh: pct(w.high) });
     expect(anthropic).toMatchObject({ visibilityLow: pct((wilson(1, 2) as { low: number }).low) });
     // 33% -> 60% on five answers is well inside the noise; so is each prompt's move.
-    expect(r.change).toMatchObject({ visibility: 26.7, visibilityReal: false, shareOfVoiceReal: false, ownCitationRate: -33.3, ownCitationRateReal: false });
+    expect(r.change).toMatchObject({
+      visibility: 26.7,
+      visibilityReal: false,
+      shareOfVoiceReal: false,
+      ownCitationRate: -33.3,
+      ownCitationRateReal: false,
+    });
     expect(openai.change).toMatchObject({ visibilityReal: false });
     expect(r.changes.won).toEqual([
-      { id: ids[P2], text: P2, verdict: 'named', previousVerdict: 'missing', named: 2, answered: 2, previousNamed: 0, previousAnswered: 1, pValue: 0.3333, real: false },
+      {
+        id: ids[P2],
+        text: P2,
+        verdict: 'named',
+        previousVerdict: 'missing',
+        named: 2,
+        answered: 2,
+        previousNamed: 0,
+        previousAnswered: 1,
+        pValue: 0.3333,
+        real: false,
+      },
     ]);
     // Competitors carry intervals too, over the same denominators; the brand's row is the site's.
-    expect(r.ranking[0]).toMatchObject({ kind: 'brand', visibilityLow: r.current.visibilityLow, shareOfVoiceHigh: r.current.shareOfVoiceHigh });
+    expect(r.ranking[0]).toMatchObject({
+      kind: 'brand',
+      visibilityLow: r.current.visibilityLow,
+      shareOfVoiceHigh: r.current.shareOfVoiceHigh,
+    });
     for (const row of r.ranking) expect(row.visibilityLow).toBeLessThanOrEqual(row.visibility);
     // The chart series carries the bands.
-    expect(r.series[9]).toMatchObject({ visibilityLow: r.current.visibilityLow, visibilityHigh: r.current.visibilityHigh });
+    expect(r.series[9]).toMatchObject({
+      visibilityLow: r.current.visibilityLow,
+      visibilityHigh: r.current.visibilityHigh,
+    });
     expect(r.series[0]).toMatchObject({ visibilityLow: null, visibilityHigh: null });
     // And each assistant's point its own bands: the same Wilson interval as its row (one answer per prompt).
-    expect(r.series[9].providerShares.openai).toMatchObject({ answered: 3, visibility: 66.7, visibilityLow: pct(w.low), visibilityHigh: pct(w.high) });
-    expect(r.series[9].providerShares.anthropic).toMatchObject({ visibilityLow: anthropic.visibilityLow, visibilityHigh: anthropic.visibilityHigh });
+    expect(r.series[9].providerShares.openai).toMatchObject({
+      answered: 3,
+      visibility: 66.7,
+      visibilityLow: pct(w.low),
+      visibilityHigh: pct(w.high),
+    });
+    expect(r.series[9].providerShares.anthropic).toMatchObject({
+      visibilityLow: anthropic.visibilityLow,
+      visibilityHigh: anthropic.visibilityHigh,
+    });
     expect(r.series[8].providerShares.openai.visibilityLow).toBe(pct((wilson(1, 2) as { low: number }).low));
   });
 
@@ -269,27 +411,71 @@ describe('GET /projects/:id/report', () => {
   it('sums months and quarters across the year end', async () => {
     const month = (await get('/report?period=month')).body;
     expect(month).toMatchObject({ start: '2027-01-01', end: '2027-01-31', periods: ['2026-12-01', '2027-01-01'] });
-    expect(month.report.current).toMatchObject({ answers: 5, answered: 4, failed: 1, mentioned: 2, ownCited: 0, visibility: 50, brandRank: 1.5, shareOfVoice: 50 });
-    expect(month.report.previous).toMatchObject({ answers: 7, answered: 6, failed: 1, mentioned: 3, ownCited: 1, visibility: 50, brandRank: 1.3, shareOfVoice: 37.5 });
-    expect(month.report.changes).toMatchObject({ won: [], lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'cited' }] });
+    expect(month.report.current).toMatchObject({
+      answers: 5,
+      answered: 4,
+      failed: 1,
+      mentioned: 2,
+      ownCited: 0,
+      visibility: 50,
+      brandRank: 1.5,
+      shareOfVoice: 50,
+    });
+    expect(month.report.previous).toMatchObject({
+      answers: 7,
+      answered: 6,
+      failed: 1,
+      mentioned: 3,
+      ownCited: 1,
+      visibility: 50,
+      brandRank: 1.3,
+      shareOfVoice: 37.5,
+    });
+    expect(month.report.changes).toMatchObject({
+      won: [],
+      lost: [{ id: ids[P1], text: P1, verdict: 'lost', previousVerdict: 'cited' }],
+    });
 
     const quarter = (await get('/report?period=quarter&start=2027-03-31')).body;
     expect(quarter).toMatchObject({ start: '2027-01-01', end: '2027-03-31', periods: ['2026-10-01', '2027-01-01'] });
     expect(quarter.report.current).toEqual(month.report.current);
     expect(quarter.report.previous).toEqual(month.report.previous);
     expect(quarter.report.previousStart).toBe('2026-10-01');
-    expect(quarter.report.series.map((s: { start: string }) => s.start).slice(-2)).toEqual(['2026-10-01', '2027-01-01']);
+    expect(quarter.report.series.map((s: { start: string }) => s.start).slice(-2)).toEqual([
+      '2026-10-01',
+      '2027-01-01',
+    ]);
   });
 
   it('shows one day, with an empty day before it', async () => {
     const day = (await get('/report?period=day')).body;
-    expect(day).toMatchObject({ start: '2027-01-05', end: '2027-01-05', periods: ['2026-12-27', '2026-12-31', '2027-01-01', '2027-01-05'] });
+    expect(day).toMatchObject({
+      start: '2027-01-05',
+      end: '2027-01-05',
+      periods: ['2026-12-27', '2026-12-31', '2027-01-01', '2027-01-05'],
+    });
     expect(day.report.current).toMatchObject({ answers: 2, visibility: 50 });
     expect(day.report.previous).toEqual(none);
-    expect(day.report.change).toMatchObject({ answers: 2, mentioned: 1, ownCited: 0, visibility: null, brandRank: null, shareOfVoice: null });
+    expect(day.report.change).toMatchObject({
+      answers: 2,
+      mentioned: 1,
+      ownCited: 0,
+      visibility: null,
+      brandRank: null,
+      shareOfVoice: null,
+    });
     expect(day.report.changes).toEqual({ won: [], lost: [] });
     const newYear = (await get('/report?period=day&start=2027-01-01')).body.report;
-    expect(newYear.current).toMatchObject({ answers: 3, answered: 2, failed: 1, mentioned: 1, ownCited: 0, visibility: 50, brandRank: 2, shareOfVoice: 50 });
+    expect(newYear.current).toMatchObject({
+      answers: 3,
+      answered: 2,
+      failed: 1,
+      mentioned: 1,
+      ownCited: 0,
+      visibility: 50,
+      brandRank: 2,
+      shareOfVoice: 50,
+    });
   });
 
   it('answers an empty period with zero counts and null metrics', async () => {
@@ -305,10 +491,27 @@ describe('GET /projects/:id/report', () => {
 describe('GET /projects/:id/trends across the year end', () => {
   it('places each verdict in its week, month and quarter', async () => {
     const tails = async (query: string, n: number) =>
-      Object.fromEntries(((await get(`/trends${query}`)).body.prompts as { text: string; verdicts: unknown[] }[]).map((p) => [p.text, p.verdicts.slice(-n)]));
-    expect(await tails('', 3)).toEqual({ [P1]: ['cited', 'named', 'lost'], [P2]: ['missing', 'named', 'named'], [P3]: [null, 'lost', null] });
-    expect(await tails('?period=month', 2)).toEqual({ [P1]: ['cited', 'lost'], [P2]: ['named', 'named'], [P3]: ['lost', 'failed'] });
-    expect(await tails('?period=quarter', 2)).toEqual({ [P1]: ['cited', 'lost'], [P2]: ['named', 'named'], [P3]: ['lost', 'failed'] });
+      Object.fromEntries(
+        ((await get(`/trends${query}`)).body.prompts as { text: string; verdicts: unknown[] }[]).map((p) => [
+          p.text,
+          p.verdicts.slice(-n),
+        ]),
+      );
+    expect(await tails('', 3)).toEqual({
+      [P1]: ['cited', 'named', 'lost'],
+      [P2]: ['missing', 'named', 'named'],
+      [P3]: [null, 'lost', null],
+    });
+    expect(await tails('?period=month', 2)).toEqual({
+      [P1]: ['cited', 'lost'],
+      [P2]: ['named', 'named'],
+      [P3]: ['lost', 'failed'],
+    });
+    expect(await tails('?period=quarter', 2)).toEqual({
+      [P1]: ['cited', 'lost'],
+      [P2]: ['named', 'named'],
+      [P3]: ['lost', 'failed'],
+    });
     expect(await tails('?period=day', 10)).toEqual({
       [P1]: ['cited', null, null, null, 'named', 'missing', null, null, null, 'lost'],
       [P2]: ['missing', null, null, null, 'named', 'named', null, null, null, 'named'],

@@ -22,9 +22,14 @@ const TABLES = ROLLUP_TABLE_NAMES;
 async function snapshot(): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of TABLES) {
-    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
     // tone_sum is a float4 sum: adding in another order may differ in the last bit.
-    const norm = rows.map((r) => ({ ...r, ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}) }));
+    const norm = rows.map((r) => ({
+      ...r,
+      ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}),
+    }));
     out[table] = norm.map((r) => JSON.stringify(r)).sort();
   }
   return out;
@@ -47,7 +52,14 @@ beforeAll(async () => {
   // One import is one scan, and a scan holds one answer per prompt and assistant: later answers come in later imports.
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     // Sunday 2026-03-29 (week of 03-23, Q1), Monday 03-30 and Wednesday 04-01 (week of 03-30, Q2).
-    { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-29T23:59:00Z', text: LIST, citations: cites, searches: ['best crm', 'best crm', 'crm reviews'] },
+    {
+      prompt: 'Best CRM?',
+      provider: 'openai',
+      askedAt: '2026-03-29T23:59:00Z',
+      text: LIST,
+      citations: cites,
+      searches: ['best crm', 'best crm', 'crm reviews'],
+    },
     {
       prompt: 'Best CRM?',
       provider: 'anthropic',
@@ -56,11 +68,31 @@ beforeAll(async () => {
       citations: cites.slice(2, 4),
       searches: ['best crm'],
     },
-    { prompt: 'Cheapest CRM?', provider: 'gemini', askedAt: '2026-04-01T09:00:00Z', text: null, error: 'timeout', searches: ['cheap crm'] },
-    { prompt: 'Cheapest CRM?', provider: 'perplexity', askedAt: '2026-04-01T09:00:00Z', text: 'Nothing relevant.', searches: [] },
+    {
+      prompt: 'Cheapest CRM?',
+      provider: 'gemini',
+      askedAt: '2026-04-01T09:00:00Z',
+      text: null,
+      error: 'timeout',
+      searches: ['cheap crm'],
+    },
+    {
+      prompt: 'Cheapest CRM?',
+      provider: 'perplexity',
+      askedAt: '2026-04-01T09:00:00Z',
+      text: 'Nothing relevant.',
+      searches: [],
+    },
   ]);
   await seedAnswers(app.ctx, ws.orgId, siteId, [
-    { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-04-01T08:00:00Z', text: 'Initech is first, then Acme.', citations: [], searches: ['Best CRM'] },
+    {
+      prompt: 'Best CRM?',
+      provider: 'openai',
+      askedAt: '2026-04-01T08:00:00Z',
+      text: 'Initech is first, then Acme.',
+      citations: [],
+      searches: ['Best CRM'],
+    },
     {
       prompt: 'Cheapest CRM?',
       provider: 'perplexity',
@@ -72,11 +104,22 @@ beforeAll(async () => {
   ]);
   // Imported late but asked earlier: it counts in its own days and never replaces a newer latest answer.
   await seedAnswers(app.ctx, ws.orgId, siteId, [
-    { prompt: 'Best CRM?', provider: 'openai', askedAt: '2026-03-30T08:00:00Z', text: 'Acme alone.', citations: [cites[0] as { url: string; title: string }] },
+    {
+      prompt: 'Best CRM?',
+      provider: 'openai',
+      askedAt: '2026-03-30T08:00:00Z',
+      text: 'Acme alone.',
+      citations: [cites[0] as { url: string; title: string }],
+    },
   ]);
   // A scan with three samples per prompt and assistant, stored in two batches out of order: the latest
   // rows count that scan's samples (asked, answered, named), whichever batch brought which sample.
-  const prompt = await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', siteId).where('text', '=', 'Cheapest CRM?').executeTakeFirstOrThrow();
+  const prompt = await app.ctx.db
+    .selectFrom('prompts')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where('text', '=', 'Cheapest CRM?')
+    .executeTakeFirstOrThrow();
   const scan = await app.ctx.db
     .insertInto('scans')
     .values({ orgId: ws.orgId, siteId, status: 'done', trigger: 'import', answersTotal: 3 })
@@ -99,7 +142,11 @@ beforeAll(async () => {
     context: null,
   });
   await storeAnswers(app.ctx, [sample(3, '2027-01-02T10:02:00Z', 'Acme and Globex.')], book);
-  await storeAnswers(app.ctx, [sample(1, '2027-01-02T10:00:00Z', 'Globex only.'), sample(2, '2027-01-02T10:01:00Z', null)], book);
+  await storeAnswers(
+    app.ctx,
+    [sample(1, '2027-01-02T10:00:00Z', 'Globex only.'), sample(2, '2027-01-02T10:01:00Z', null)],
+    book,
+  );
 });
 afterAll(() => app.close());
 
@@ -132,12 +179,22 @@ describe('report rollups', () => {
       { provider: 'openai', samples: 1, answered: 1, named: 1 },
       { provider: 'perplexity', samples: 1, answered: 1, named: 1 },
     ]);
-    const summary = await app.ctx.db.selectFrom('rollupPromptSummary').select(['answered', 'named', 'consistency']).where('siteId', '=', siteId).orderBy('promptId').execute();
+    const summary = await app.ctx.db
+      .selectFrom('rollupPromptSummary')
+      .select(['answered', 'named', 'consistency'])
+      .where('siteId', '=', siteId)
+      .orderBy('promptId')
+      .execute();
     expect(summary).toEqual([
       { answered: 2, named: 2, consistency: 1 },
       { answered: 3, named: 2, consistency: expect.closeTo(2 / 3, 6) },
     ]);
-    const long = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').where('siteId', '=', siteId).where('query', 'like', 'xxx%').executeTakeFirstOrThrow();
+    const long = await app.ctx.db
+      .selectFrom('rollupSearchPeriod')
+      .select('query')
+      .where('siteId', '=', siteId)
+      .where('query', 'like', 'xxx%')
+      .executeTakeFirstOrThrow();
     expect(long.query).toHaveLength(500);
   });
 
@@ -151,7 +208,9 @@ describe('report rollups', () => {
   it('rebuilt after reanalysis (facts only) equal them too', async () => {
     const incremental = await snapshot();
     // Stale fact-derived rows, as a reanalysis finds them once facts are rewritten.
-    await sql`UPDATE rollup_prompt_latest SET verdict = 'missing', brand_rank = NULL, competitors_named = '{}', named = 0 WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    await sql`UPDATE rollup_prompt_latest SET verdict = 'missing', brand_rank = NULL, competitors_named = '{}', named = 0 WHERE site_id = ${siteId}`.execute(
+      app.ctx.db,
+    );
     await sql`UPDATE rollup_prompt_period SET named = 0, cited = 0 WHERE site_id = ${siteId}`.execute(app.ctx.db);
     await sql`DELETE FROM rollup_prompt_summary WHERE site_id = ${siteId}`.execute(app.ctx.db);
     await app.ctx.db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));
@@ -162,14 +221,28 @@ describe('report rollups', () => {
 
 describe('searches as counted', () => {
   it('fold spaces and ASCII case only, and are cut at 500 characters', async () => {
-    const stored = await app.ctx.db.selectFrom('rollupSearchPeriod').select('query').distinct().where('siteId', '=', siteId).execute();
+    const stored = await app.ctx.db
+      .selectFrom('rollupSearchPeriod')
+      .select('query')
+      .distinct()
+      .where('siteId', '=', siteId)
+      .execute();
     const queries = stored.map((r) => r.query);
-    expect(queries.filter((q) => !q.startsWith('xxx')).sort()).toEqual(['best crm', 'cheap crm', 'crm reviews', 'École crm']);
+    expect(queries.filter((q) => !q.startsWith('xxx')).sort()).toEqual([
+      'best crm',
+      'cheap crm',
+      'crm reviews',
+      'École crm',
+    ]);
     expect(queries.find((q) => q.startsWith('xxx'))).toBe('x'.repeat(500));
   });
 
   it('are cut at 500 characters, not 500 UTF-16 units', async () => {
-    const { rows } = await sql<{ query: string }>`SELECT ${searchKeySql('s')} AS query FROM (VALUES (${'😀'.repeat(600)}), (${'  Best   CRM '})) v(s)`.execute(app.ctx.db);
+    const { rows } = await sql<{
+      query: string;
+    }>`SELECT ${searchKeySql('s')} AS query FROM (VALUES (${'😀'.repeat(600)}), (${'  Best   CRM '})) v(s)`.execute(
+      app.ctx.db,
+    );
     expect(Array.from(rows[0]?.query ?? '')).toHaveLength(500);
     expect(rows[1]?.query).toBe('best crm');
   });
@@ -182,7 +255,11 @@ describe('searches as counted', () => {
  */
 describe('rollup rows without foreign keys', () => {
   const count = async (table: string, column: string, id: number) =>
-    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column)} = ${id}`.execute(app.ctx.db)).rows[0]?.n ?? 0;
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column)} = ${id}`.execute(app.ctx.db)
+    ).rows[0]?.n ?? 0;
 
   it('go with a deleted prompt (its latest rows and summary) and with a deleted workspace (every table)', async () => {
     const other = await seedWorkspace(app.ctx);
@@ -200,9 +277,20 @@ describe('rollup rows without foreign keys', () => {
         ],
         searches: ['best crm'],
       },
-      { prompt: 'Cheapest CRM?', provider: 'openai', askedAt: '2026-03-29T10:00:00Z', text: 'Acme.', searches: ['cheap crm'] },
+      {
+        prompt: 'Cheapest CRM?',
+        provider: 'openai',
+        askedAt: '2026-03-29T10:00:00Z',
+        text: 'Acme.',
+        searches: ['cheap crm'],
+      },
     ]);
-    const prompt = await app.ctx.db.selectFrom('prompts').select('id').where('siteId', '=', site).where('text', '=', 'Best CRM?').executeTakeFirstOrThrow();
+    const prompt = await app.ctx.db
+      .selectFrom('prompts')
+      .select('id')
+      .where('siteId', '=', site)
+      .where('text', '=', 'Best CRM?')
+      .executeTakeFirstOrThrow();
     expect(await count('rollup_prompt_latest', 'prompt_id', prompt.id)).toBe(1);
     expect(await count('rollup_prompt_summary', 'prompt_id', prompt.id)).toBe(1);
 

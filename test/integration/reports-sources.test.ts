@@ -24,9 +24,14 @@ beforeAll(async () => {
     body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },
   });
   siteId = site.body.project.id;
-  const paused = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text: 'P3 paused?', status: 'paused' } });
+  const paused = await app.request('POST', `/projects/${siteId}/prompts`, {
+    key: ws.keys.member,
+    body: { text: 'P3 paused?', status: 'paused' },
+  });
   expect(paused.status).toBe(200);
-  await seedAnswers(app.ctx, ws.orgId, siteId, [{ prompt: 'P1 best?', askedAt: '2026-11-10T10:00:00Z', text: 'Acme is great.' }]);
+  await seedAnswers(app.ctx, ws.orgId, siteId, [
+    { prompt: 'P1 best?', askedAt: '2026-11-10T10:00:00Z', text: 'Acme is great.' },
+  ]);
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     {
       prompt: 'P1 best?',
@@ -75,8 +80,13 @@ beforeAll(async () => {
     },
     { prompt: 'P2 cheap?', provider: 'perplexity', askedAt: DAY, text: null, error: 'timeout' },
   ]);
-  for (const p of await app.ctx.db.selectFrom('prompts').select(['id', 'text']).where('siteId', '=', siteId).execute()) ids[p.text] = p.id;
-  for (const a of await app.ctx.db.selectFrom('answers').select(['id', 'promptId', 'provider', 'day']).where('siteId', '=', siteId).execute()) {
+  for (const p of await app.ctx.db.selectFrom('prompts').select(['id', 'text']).where('siteId', '=', siteId).execute())
+    ids[p.text] = p.id;
+  for (const a of await app.ctx.db
+    .selectFrom('answers')
+    .select(['id', 'promptId', 'provider', 'day'])
+    .where('siteId', '=', siteId)
+    .execute()) {
     answerIds[`${a.promptId}|${a.provider}|${a.day}`] = a.id;
   }
 });
@@ -89,7 +99,10 @@ const range = (i: { low: number; high: number } | null) => {
 };
 /** Per prompt [numerator, denominator] pairs -> the clustered interval in percent. */
 const clustered = (pairs: [number, number][]) => range(clusteredShare(clusterSums(pairs)));
-const bounded = (name: string, i: { low: number; high: number }) => ({ [`${name}Low`]: i.low, [`${name}High`]: i.high });
+const bounded = (name: string, i: { low: number; high: number }) => ({
+  [`${name}Low`]: i.low,
+  [`${name}High`]: i.high,
+});
 
 const get = (path: string) => app.request('GET', `/projects/${siteId}${path}`, { key: ws.keys.viewer });
 const answerOf = (prompt: string, provider: string) => answerIds[`${ids[prompt]}|${provider}|2026-11-18`];
@@ -98,7 +111,14 @@ describe('GET /projects/:id/sources', () => {
   it('lists every cited domain with its site type and how often answers citing it name the brand', async () => {
     const res = await get('/sources');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ period: 'week', start: '2026-11-16', answered: 5, total: 6, page: 1, perPage: 50 });
+    expect(res.body).toMatchObject({
+      period: 'week',
+      start: '2026-11-16',
+      answered: 5,
+      total: 6,
+      page: 1,
+      perPage: 50,
+    });
     expect(res.body.sources).toMatchObject([
       { domain: 'reddit.com', siteType: 'ugc', count: 3, citations: 3, namesBrand: 66.7, share: 60 },
       { domain: 'acme.com', siteType: 'own', count: 2, citations: 3, namesBrand: 100, share: 40 },
@@ -188,7 +208,9 @@ describe('GET /projects/:id/sources', () => {
     expect(page2.sources.map((s: { domain: string }) => s.domain)).toEqual(['globex.com']);
     expect(page2.total).toBe(6);
     expect((await get('/sources?siteType=blog')).status).toBe(422);
-    expect((await get('/sources?perPage=500')).body.fields).toEqual({ perPage: 'perPage must be a whole number from 5 to 200' });
+    expect((await get('/sources?perPage=500')).body.fields).toEqual({
+      perPage: 'perPage must be a whole number from 5 to 200',
+    });
   });
 
   it('lists the brand’s own pages with the prompts and assistants linking to each', async () => {
@@ -217,10 +239,19 @@ describe('GET /projects/:id/sources', () => {
   it('reads a day from that day’s answers with the same numbers', async () => {
     const week = (await get('/sources')).body;
     const day = (await get('/sources?period=day')).body;
-    expect(day).toMatchObject({ period: 'day', start: '2026-11-18', end: '2026-11-18', periods: ['2026-11-10', '2026-11-18'] });
+    expect(day).toMatchObject({
+      period: 'day',
+      start: '2026-11-18',
+      end: '2026-11-18',
+      periods: ['2026-11-10', '2026-11-18'],
+    });
     expect(day.sources).toEqual(week.sources);
     expect(day.ownPages).toEqual(week.ownPages);
-    expect((await get('/sources?period=day&start=2026-11-17')).body).toMatchObject({ sources: [], ownPages: [], answered: 0 });
+    expect((await get('/sources?period=day&start=2026-11-17')).body).toMatchObject({
+      sources: [],
+      ownPages: [],
+      answered: 0,
+    });
   });
 
   it('is empty in a week without answers', async () => {
@@ -297,7 +328,13 @@ describe('GET /projects/:id/sentiment', () => {
     expect(perplexity).toMatchObject({ positiveShare: null, positiveShareLow: null, positiveShareHigh: null });
     // A day reads the same counts from that day's answers.
     expect((await get('/sentiment?period=day&start=2026-11-18')).body.overall).toEqual(res.body.overall);
-    expect(res.body.providers.map((p: { provider: string; answers: number; score: number | null }) => [p.provider, p.answers, p.score])).toEqual([
+    expect(
+      res.body.providers.map((p: { provider: string; answers: number; score: number | null }) => [
+        p.provider,
+        p.answers,
+        p.score,
+      ]),
+    ).toEqual([
       ['openai', 1, 0.572],
       ['anthropic', 1, -0.477],
       ['perplexity', 0, null],
@@ -309,8 +346,19 @@ describe('GET /projects/:id/sentiment', () => {
   it('answers=1 lists those answers with tone and quoted sentence, newest first', async () => {
     const res = (await get('/sentiment?answers=1')).body;
     expect(res).toMatchObject({ total: 3, page: 1, perPage: 50 });
-    expect(res.answers.map((a: { answerId: number }) => a.answerId)).toEqual([answerOf('P2 cheap?', 'gemini'), answerOf('P1 best?', 'anthropic'), answerOf('P1 best?', 'openai')]);
-    expect(res.answers[1]).toMatchObject({ promptId: ids['P1 best?'], prompt: 'P1 best?', provider: 'anthropic', tone: 'negative', quote: 'Acme is terrible.', brandRank: 1 });
+    expect(res.answers.map((a: { answerId: number }) => a.answerId)).toEqual([
+      answerOf('P2 cheap?', 'gemini'),
+      answerOf('P1 best?', 'anthropic'),
+      answerOf('P1 best?', 'openai'),
+    ]);
+    expect(res.answers[1]).toMatchObject({
+      promptId: ids['P1 best?'],
+      prompt: 'P1 best?',
+      provider: 'anthropic',
+      tone: 'negative',
+      quote: 'Acme is terrible.',
+      brandRank: 1,
+    });
     expect(res.answers[1].score).toBeCloseTo(-0.4767, 4);
   });
 
@@ -323,6 +371,8 @@ describe('GET /projects/:id/sentiment', () => {
     expect(openai.answers.map((a: { quote: string }) => a.quote)).toEqual(['Acme is excellent.']);
     expect((await get('/sentiment?answers=1&page=2&perPage=5')).body).toMatchObject({ answers: [], total: 3 });
     expect((await get('/sentiment?answers=maybe')).status).toBe(422);
-    expect((await get('/sentiment?engine=bing')).body.fields).toEqual({ engine: expect.stringContaining('engine must be one of') });
+    expect((await get('/sentiment?engine=bing')).body.fields).toEqual({
+      engine: expect.stringContaining('engine must be one of'),
+    });
   });
 });

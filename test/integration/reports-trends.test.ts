@@ -18,7 +18,10 @@ const MISSING = 'Nothing relevant here.';
 const BOTH = 'Acme and Globex are both options.';
 
 async function prompt(text: string, categories: string[], status = 'active') {
-  const res = await app.request('POST', `/projects/${siteId}/prompts`, { key: ws.keys.member, body: { text, categories, status } });
+  const res = await app.request('POST', `/projects/${siteId}/prompts`, {
+    key: ws.keys.member,
+    body: { text, categories, status },
+  });
   expect(res.status).toBe(200);
   ids[text] = res.body.prompt.id;
 }
@@ -70,14 +73,38 @@ describe('GET /projects/:id/trends', () => {
   it('covers ten weeks ending with the latest week with data', async () => {
     const res = await get('/trends');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23', end: '2026-11-29', periods: ['2026-11-02', '2026-11-09', '2026-11-23'] });
-    expect(res.body.window).toEqual(['2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23']);
+    expect(res.body).toMatchObject({
+      period: 'week',
+      start: '2026-11-23',
+      end: '2026-11-29',
+      periods: ['2026-11-02', '2026-11-09', '2026-11-23'],
+    });
+    expect(res.body.window).toEqual([
+      '2026-09-21',
+      '2026-09-28',
+      '2026-10-05',
+      '2026-10-12',
+      '2026-10-19',
+      '2026-10-26',
+      '2026-11-02',
+      '2026-11-09',
+      '2026-11-16',
+      '2026-11-23',
+    ]);
   });
 
   it('gives the site shares per week, empty weeks included', async () => {
     const { shares } = (await get('/trends')).body;
     expect(shares).toHaveLength(10);
-    expect(shares.slice(6).map((s: { visibility: number | null; shareOfVoice: number | null; answers: number }) => [s.answers, s.visibility, s.shareOfVoice])).toEqual([
+    expect(
+      shares
+        .slice(6)
+        .map((s: { visibility: number | null; shareOfVoice: number | null; answers: number }) => [
+          s.answers,
+          s.visibility,
+          s.shareOfVoice,
+        ]),
+    ).toEqual([
       [4, 75, 100],
       [3, 33.3, 33.3],
       [0, null, null],
@@ -95,7 +122,13 @@ describe('GET /projects/:id/trends', () => {
   it('lists every active prompt with its verdict per week and its stability', async () => {
     const { prompts, held, volatile, lost } = (await get('/trends')).body;
     const tail = (v: unknown[]) => v.slice(6);
-    expect(prompts.map((p: { id: number; verdicts: unknown[]; stability: string | null }) => [p.id, tail(p.verdicts), p.stability])).toEqual([
+    expect(
+      prompts.map((p: { id: number; verdicts: unknown[]; stability: string | null }) => [
+        p.id,
+        tail(p.verdicts),
+        p.stability,
+      ]),
+    ).toEqual([
       [ids['P1 held?'], ['named', 'named', null, 'named'], 'held'],
       [ids['P2 lost?'], ['named', 'lost', null, 'missing'], 'lost'],
       [ids['P3 volatile?'], ['missing', null, null, 'named'], 'volatile'],
@@ -107,7 +140,14 @@ describe('GET /projects/:id/trends', () => {
     expect(held).toEqual([{ id: ids['P1 held?'], text: 'P1 held?', real: false }]);
     expect(lost).toEqual([{ id: ids['P2 lost?'], text: 'P2 lost?', real: false }]);
     expect(volatile).toEqual([{ id: ids['P3 volatile?'], text: 'P3 volatile?', real: false }]);
-    expect(prompts[1].stabilityChange).toEqual({ named: 0, answered: 1, earlierNamed: 1, earlierAnswered: 2, pValue: 1, real: false });
+    expect(prompts[1].stabilityChange).toEqual({
+      named: 0,
+      answered: 1,
+      earlierNamed: 1,
+      earlierAnswered: 2,
+      pValue: 1,
+      real: false,
+    });
     expect(prompts[0].stabilityChange).toMatchObject({ named: 1, answered: 2, earlierNamed: 2, earlierAnswered: 2 });
     expect(prompts[3].stabilityChange).toBeNull();
   });
@@ -119,7 +159,18 @@ describe('GET /projects/:id/trends', () => {
     expect(wb.changes).toEqual({
       won: [],
       lost: [
-        { id: ids['P2 lost?'], text: 'P2 lost?', verdict: 'lost', previousVerdict: 'named', named: 0, answered: 1, previousNamed: 1, previousAnswered: 1, pValue: 1, real: false },
+        {
+          id: ids['P2 lost?'],
+          text: 'P2 lost?',
+          verdict: 'lost',
+          previousVerdict: 'named',
+          named: 0,
+          answered: 1,
+          previousNamed: 1,
+          previousAnswered: 1,
+          pValue: 1,
+          real: false,
+        },
       ],
     });
     // As of Wb, P2 was named then lost: lost; P1 named twice: held.
@@ -129,7 +180,8 @@ describe('GET /projects/:id/trends', () => {
 
   it('gives shares per category over the prompts in it now', async () => {
     const { categories } = (await get('/trends')).body;
-    const tail = (c: { shares: { visibility: number | null; shareOfVoice: number | null }[] }) => c.shares.slice(6).map((s) => [s.visibility, s.shareOfVoice]);
+    const tail = (c: { shares: { visibility: number | null; shareOfVoice: number | null }[] }) =>
+      c.shares.slice(6).map((s) => [s.visibility, s.shareOfVoice]);
     expect(categories.map((c: { name: string }) => c.name)).toEqual(['Email', 'Empty', 'Pricing']);
     expect(tail(categories[0])).toEqual([
       [50, 100],
@@ -159,16 +211,30 @@ describe('GET /projects/:id/trends', () => {
     const res = (await get('/trends?period=month')).body;
     expect(res).toMatchObject({ start: '2026-11-01', periods: ['2026-11-01'] });
     expect(res.window[0]).toBe('2026-02-01');
-    expect(res.prompts.map((p: { verdicts: unknown[] }) => p.verdicts[9])).toEqual(['named', 'named', 'named', 'missing', null]);
+    expect(res.prompts.map((p: { verdicts: unknown[] }) => p.verdicts[9])).toEqual([
+      'named',
+      'named',
+      'named',
+      'missing',
+      null,
+    ]);
     expect(res.held).toEqual([]);
-    expect(res.volatile.map((p: { id: number }) => p.id)).toEqual([ids['P1 held?'], ids['P2 lost?'], ids['P3 volatile?']]);
+    expect(res.volatile.map((p: { id: number }) => p.id)).toEqual([
+      ids['P1 held?'],
+      ids['P2 lost?'],
+      ids['P3 volatile?'],
+    ]);
     expect(res.shares[9]).toMatchObject({ answers: 12, answered: 11, mentioned: 6, visibility: 54.5 });
   });
 
   it('carries the events dated inside the window, first to last day, oldest first (variant B)', async () => {
     expect((await get('/trends')).body.events).toEqual([]);
     // The window is the ten weeks from 2026-09-21 to the week of 2026-11-23, which ends on 11-29.
-    const add = (title: string, date: string) => app.request('POST', `/projects/${siteId}/events`, { key: ws.keys.member, body: { title, date, type: 'campaign' } });
+    const add = (title: string, date: string) =>
+      app.request('POST', `/projects/${siteId}/events`, {
+        key: ws.keys.member,
+        body: { title, date, type: 'campaign' },
+      });
     for (const [title, date] of [
       ['Last day', '2026-11-29'],
       ['After', '2026-11-30'],
@@ -182,7 +248,13 @@ describe('GET /projects/:id/trends', () => {
       ['First day', '2026-09-21'],
       ['Last day', '2026-11-29'],
     ]);
-    expect(events[0]).toEqual({ id: expect.any(Number), title: 'First day', date: '2026-09-21', type: 'campaign', note: null });
+    expect(events[0]).toEqual({
+      id: expect.any(Number),
+      title: 'First day',
+      date: '2026-09-21',
+      type: 'campaign',
+      note: null,
+    });
     // A month window reaches further back: February to November.
     const months = (await get('/trends?period=month')).body.events.map((e: { title: string }) => e.title);
     expect(months).toEqual(['Before', 'First day', 'Last day', 'After']);
@@ -200,7 +272,10 @@ describe('variants', () => {
     const b = await startTestApp({ variant: 'B' });
     try {
       const w = await seedWorkspace(b.ctx);
-      const site = await b.request('POST', `/orgs/${w.orgId}/projects`, { key: w.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
+      const site = await b.request('POST', `/orgs/${w.orgId}/projects`, {
+        key: w.keys.admin,
+        body: { name: 'Acme', url: 'acme.com' },
+      });
       await seedAnswers(b.ctx, w.orgId, site.body.project.id, [{ prompt: 'Best CRM?', text: NAMED }]);
       const trends = await b.request('GET', `/projects/${site.body.project.id}/trends`, { key: w.keys.viewer });
       expect(trends.body.events).toEqual([]);

@@ -35,17 +35,32 @@ interface Tenant {
 
 async function tenant(name: string, balanceUsd = 10): Promise<Tenant> {
   const ws = await seedWorkspace(app.ctx, { name, balanceUsd });
-  const site = await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name, url: `${name.toLowerCase()}.example.com` });
+  const site = await createSite(
+    app.ctx,
+    { orgId: ws.orgId, userId: ws.ownerId },
+    { name, url: `${name.toLowerCase()}.example.com` },
+  );
   const prompts = await addActivePrompts(app.ctx, site.id, ['Best tool for teams?', 'Cheapest tool?']);
   return { ws, siteId: site.id, prompts };
 }
 
 /** A finished scan created at `createdAt` (its month's partitions made as a scan start makes them), with two answers per prompt, each charged. */
-async function scanAt(t: Tenant, createdAt: string, askedAt = createdAt): Promise<{ scanId: number; answerIds: number[] }> {
+async function scanAt(
+  t: Tenant,
+  createdAt: string,
+  askedAt = createdAt,
+): Promise<{ scanId: number; answerIds: number[] }> {
   await ensureAnswerMonths(app.ctx.db, new Date(createdAt));
   const scan = await app.ctx.db
     .insertInto('scans')
-    .values({ orgId: t.ws.orgId, siteId: t.siteId, status: 'done', trigger: 'manual', createdAt, budgetMicros: 1_000_000 })
+    .values({
+      orgId: t.ws.orgId,
+      siteId: t.siteId,
+      status: 'done',
+      trigger: 'manual',
+      createdAt,
+      budgetMicros: 1_000_000,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const book = await loadBrandBook(app.ctx.db, t.siteId);
@@ -71,7 +86,12 @@ async function scanAt(t: Tenant, createdAt: string, askedAt = createdAt): Promis
   await settle(
     app.ctx,
     ref,
-    answerIds.map((answerId) => ({ answerId, priceMicros: 1_000, reservedAt: new Date(askedAt), description: 'answer' })),
+    answerIds.map((answerId) => ({
+      answerId,
+      priceMicros: 1_000,
+      reservedAt: new Date(askedAt),
+      description: 'answer',
+    })),
   );
   await app.ctx.db
     .updateTable('scans')
@@ -83,17 +103,34 @@ async function scanAt(t: Tenant, createdAt: string, askedAt = createdAt): Promis
 
 const partitionOf = async (table: 'answers' | 'answer_facts', column: 'id' | 'answer_id', ids: number[]) =>
   (
-    await sql<{ part: string }>`SELECT DISTINCT tableoid::regclass::text AS part FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ANY(${ids}::bigint[])`.execute(app.ctx.db)
+    await sql<{
+      part: string;
+    }>`SELECT DISTINCT tableoid::regclass::text AS part FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ANY(${ids}::bigint[])`.execute(
+      app.ctx.db,
+    )
   ).rows.map((r) => r.part);
-const exists = async (table: string) => (await sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.execute(app.ctx.db)).rows[0]?.t !== null;
-const answerIdsOf = async (siteId: number) => (await app.ctx.db.selectFrom('answers').select('id').where('siteId', '=', siteId).orderBy('id').execute()).map((r) => r.id);
+const exists = async (table: string) =>
+  (await sql<{ t: string | null }>`SELECT to_regclass(${table})::text AS t`.execute(app.ctx.db)).rows[0]?.t !== null;
+const answerIdsOf = async (siteId: number) =>
+  (await app.ctx.db.selectFrom('answers').select('id').where('siteId', '=', siteId).orderBy('id').execute()).map(
+    (r) => r.id,
+  );
 const ledger = async () => (await sql`SELECT * FROM ledger_entries ORDER BY id`.execute(app.ctx.db)).rows;
 
 async function rollups(siteId: number): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of ROLLUP_TABLE_NAMES) {
-    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
-    out[table] = rows.map((r) => JSON.stringify({ ...r, ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}) })).sort();
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    out[table] = rows
+      .map((r) =>
+        JSON.stringify({
+          ...r,
+          ...('toneSum' in r ? { toneSum: Math.round((r.toneSum as number) * 1000) / 1000 } : {}),
+        }),
+      )
+      .sort();
   }
   return out;
 }
@@ -131,7 +168,11 @@ describe('answers by month', () => {
     expect(await partitionOf('answer_facts', 'answer_id', march.answerIds)).toEqual(['answer_facts_y2025m03']);
     // Every answer of a scan sits in one partition: the scan's month, whatever day it was asked.
     expect(await partitionOf('answers', 'id', late.answerIds)).toEqual(['answers_y2025m03']);
-    const lateDays = await app.ctx.db.selectFrom('answers').select(['day', 'month']).where('scanId', '=', late.scanId).execute();
+    const lateDays = await app.ctx.db
+      .selectFrom('answers')
+      .select(['day', 'month'])
+      .where('scanId', '=', late.scanId)
+      .execute();
     expect(new Set(lateDays.map((d) => `${d.day} ${d.month}`))).toEqual(new Set(['2025-04-01 2025-03-01']));
     expect(await partitionOf('answers', 'id', april.answerIds)).toEqual(['answers_y2025m04']);
 
@@ -145,14 +186,22 @@ describe('answers by month', () => {
     const t = await tenant('Nowhere');
     const scan = await app.ctx.db
       .insertInto('scans')
-      .values({ orgId: t.ws.orgId, siteId: t.siteId, status: 'done', trigger: 'manual', createdAt: '2019-01-05T00:00:00Z' })
+      .values({
+        orgId: t.ws.orgId,
+        siteId: t.siteId,
+        status: 'done',
+        trigger: 'manual',
+        createdAt: '2019-01-05T00:00:00Z',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const book = await loadBrandBook(app.ctx.db, t.siteId);
     const input = oneAnswer(t, scan.id, '2019-01-05T00:00:00Z');
     await expect(storeAnswers(app.ctx, [input], book)).rejects.toMatchObject({ code: '23514' });
     await ensureAnswerMonths(app.ctx.db, new Date('2019-01-05T00:00:00Z'));
-    expect(await storeAnswers(app.ctx, [input], book)).toEqual([expect.objectContaining({ answerId: expect.any(Number) })]);
+    expect(await storeAnswers(app.ctx, [input], book)).toEqual([
+      expect.objectContaining({ answerId: expect.any(Number) }),
+    ]);
     await app.ctx.db.deleteFrom('scans').where('id', '=', scan.id).execute();
     await app.ctx.db.transaction().execute((trx) => dropAnswerMonth(trx, '2019-01-01'));
     expect(await exists('answers_y2019m01')).toBe(false);
@@ -167,11 +216,19 @@ describe('answers by month', () => {
       await scanAt(t, '2025-04-11T10:00:00Z'),
     ];
     const promptId = t.prompts[0] as number;
-    const expected = await app.ctx.db.selectFrom('answers').select(['id', 'askedAt']).where('promptId', '=', promptId).orderBy('askedAt', 'desc').orderBy('id', 'desc').execute();
+    const expected = await app.ctx.db
+      .selectFrom('answers')
+      .select(['id', 'askedAt'])
+      .where('promptId', '=', promptId)
+      .orderBy('askedAt', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     expect(expected).toHaveLength(8);
     const seen: number[] = [];
     for (let page = 1; page <= 2; page++) {
-      const res = await app.request('GET', `/projects/${t.siteId}/prompts/${promptId}?perPage=5&page=${page}`, { key: t.ws.keys.viewer });
+      const res = await app.request('GET', `/projects/${t.siteId}/prompts/${promptId}?perPage=5&page=${page}`, {
+        key: t.ws.keys.viewer,
+      });
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(8);
       seen.push(...(res.body.results as { id: number }[]).map((r) => r.id));
@@ -203,7 +260,9 @@ describe('retention', () => {
     await setOrgRetention(app.ctx, c.ws.orgId, { retentionMonths: 1 });
     const shown = await app.request('GET', `/orgs/${a.ws.orgId}`, { key: a.ws.keys.viewer });
     expect(shown.body.org.retentionMonths).toBe(2);
-    expect((await app.request('GET', `/orgs/${b.ws.orgId}`, { key: b.ws.keys.viewer })).body.org.retentionMonths).toBeNull();
+    expect(
+      (await app.request('GET', `/orgs/${b.ws.orgId}`, { key: b.ws.keys.viewer })).body.org.retentionMonths,
+    ).toBeNull();
 
     const ledgerBefore = await ledger();
     const bAnswers = await answerIdsOf(b.siteId);
@@ -220,12 +279,21 @@ describe('retention', () => {
     expect(report.monthsDropped).not.toContain('2024-12-01');
     expect(await exists('answers_y2024m12')).toBe(true);
     expect(await partitionOf('answers', 'id', aDecember.answerIds)).toEqual([]);
-    expect(report.deleted).toEqual(expect.arrayContaining([{ orgId: a.ws.orgId, siteId: a.siteId, before: '2025-04-01', answers: aDecember.answerIds.length }]));
+    expect(report.deleted).toEqual(
+      expect.arrayContaining([
+        { orgId: a.ws.orgId, siteId: a.siteId, before: '2025-04-01', answers: aDecember.answerIds.length },
+      ]),
+    );
     // A keeps April and June, C keeps May, B keeps everything; facts follow their answers.
     expect(await answerIdsOf(a.siteId)).toEqual(aKept);
     expect(await answerIdsOf(c.siteId)).toEqual(cMay.answerIds);
     expect(await answerIdsOf(b.siteId)).toEqual(bAnswers);
-    const factsOfA = await app.ctx.db.selectFrom('answerFacts').select('answerId').where('siteId', '=', a.siteId).orderBy('answerId').execute();
+    const factsOfA = await app.ctx.db
+      .selectFrom('answerFacts')
+      .select('answerId')
+      .where('siteId', '=', a.siteId)
+      .orderBy('answerId')
+      .execute();
     expect(factsOfA.map((f) => f.answerId)).toEqual(aKept);
 
     // The ledger is money history: not one entry changed, dropped answers' ids included.
@@ -238,7 +306,9 @@ describe('retention', () => {
     expect(await rollups(a.siteId)).toEqual(aRollups);
     expect(await rollups(b.siteId)).toEqual(bRollups);
     // The report lists no dropped month: no period shows half its answers.
-    const shownMonths = await app.request('GET', `/projects/${a.siteId}/report?period=month`, { key: a.ws.keys.viewer });
+    const shownMonths = await app.request('GET', `/projects/${a.siteId}/report?period=month`, {
+      key: a.ws.keys.viewer,
+    });
     expect(shownMonths.body.periods).toEqual(['2025-04-01', '2025-06-01']);
 
     // This month and the next two exist ahead of any scan.
@@ -264,8 +334,15 @@ describe('retention', () => {
       // August 2024 was only D's: its partitions went; D's rollups wait, marked, for its lock.
       expect(busy.monthsDropped).toContain('2024-08-01');
       expect(busy.busy).toEqual([d.siteId]);
-      expect(await app.ctx.db.selectFrom('retentionRebuilds').select('siteId').execute()).toEqual([{ siteId: d.siteId }]);
-      const stale = await app.ctx.db.selectFrom('rollupSiteDay').select('day').where('siteId', '=', d.siteId).where('day', '<', '2025-03-01').execute();
+      expect(await app.ctx.db.selectFrom('retentionRebuilds').select('siteId').execute()).toEqual([
+        { siteId: d.siteId },
+      ]);
+      const stale = await app.ctx.db
+        .selectFrom('rollupSiteDay')
+        .select('day')
+        .where('siteId', '=', d.siteId)
+        .where('day', '<', '2025-03-01')
+        .execute();
       expect(stale.length).toBeGreaterThan(0);
     } finally {
       release();

@@ -33,14 +33,39 @@ const ROLES = ['viewer', 'member', 'admin'] as const;
 
 async function idsOf(ws: Workspace): Promise<Ids> {
   const ctx = app.ctx;
-  const site = await createSite(ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Matrix', url: `matrix-${ws.orgId}.com`, competitors: [{ name: 'Rival' }] });
-  const invitation = await inviteMember(ctx, { orgId: ws.orgId, userId: ws.ownerId }, { email: `inv-${ws.orgId}@example.com`, role: 'member' });
+  const site = await createSite(
+    ctx,
+    { orgId: ws.orgId, userId: ws.ownerId },
+    { name: 'Matrix', url: `matrix-${ws.orgId}.com`, competitors: [{ name: 'Rival' }] },
+  );
+  const invitation = await inviteMember(
+    ctx,
+    { orgId: ws.orgId, userId: ws.ownerId },
+    { email: `inv-${ws.orgId}@example.com`, role: 'member' },
+  );
   const spare = await addPerson(ctx, ws.orgId, 'member', 'spare');
   const siteRow = await findSite(ctx.db, ws.orgId, site.id);
-  const persona = await createPersona(ctx, siteRow, personaCreateSchema.parse({ name: 'Matrix buyer', context: 'Buys software' }));
-  const prompt = await createPrompt(ctx, siteRow, ws.ownerId, promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }));
-  const scan = await ctx.db.insertInto('scans').values({ orgId: ws.orgId, siteId: site.id, status: 'done', trigger: 'import' }).returning('id').executeTakeFirstOrThrow();
-  const reanalysis = await ctx.db.insertInto('reanalyses').values({ siteId: site.id, reason: 'matrix' }).returning('id').executeTakeFirstOrThrow();
+  const persona = await createPersona(
+    ctx,
+    siteRow,
+    personaCreateSchema.parse({ name: 'Matrix buyer', context: 'Buys software' }),
+  );
+  const prompt = await createPrompt(
+    ctx,
+    siteRow,
+    ws.ownerId,
+    promptCreateSchema.parse({ text: 'Which tools does the matrix use?', personaId: persona.persona.id }),
+  );
+  const scan = await ctx.db
+    .insertInto('scans')
+    .values({ orgId: ws.orgId, siteId: site.id, status: 'done', trigger: 'import' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const reanalysis = await ctx.db
+    .insertInto('reanalyses')
+    .values({ siteId: site.id, reason: 'matrix' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const event = await ctx.db
     .insertInto('siteEvents')
     .values({ siteId: site.id, title: 'Matrix launch', date: '2026-11-02', type: 'site' })
@@ -48,7 +73,13 @@ async function idsOf(ws: Workspace): Promise<Ids> {
     .executeTakeFirstOrThrow();
   const page = await ctx.db
     .insertInto('pages')
-    .values({ siteId: site.id, url: `https://matrix-${ws.orgId}.com/about`, normalizedUrl: `https://matrix-${ws.orgId}.com/about`, path: '/about', section: 'about' })
+    .values({
+      siteId: site.id,
+      url: `https://matrix-${ws.orgId}.com/about`,
+      normalizedUrl: `https://matrix-${ws.orgId}.com/about`,
+      path: '/about',
+      section: 'about',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const share = await createShare(ctx, siteRow, ws.ownerId, { label: 'Matrix' });
@@ -110,18 +141,24 @@ describe('another workspace’s ids answer 404', () => {
   });
 
   const withChildIds = withIds.filter((r) => (r.path.match(/:[A-Za-z]+/g) ?? []).length > 1);
-  it.each(withChildIds.map((r) => [`${r.method} ${r.path}`, r] as const))('%s with own workspace but a foreign child id', async (_name, route) => {
-    const ids = { ...foreign, orgId: own.orgId as number, id: own.id as number };
-    const res = await call(route, ids, mine.keys.admin);
-    expect(res.status, res.text).toBe(404);
-  });
+  it.each(withChildIds.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s with own workspace but a foreign child id',
+    async (_name, route) => {
+      const ids = { ...foreign, orgId: own.orgId as number, id: own.id as number };
+      const res = await call(route, ids, mine.keys.admin);
+      expect(res.status, res.text).toBe(404);
+    },
+  );
 });
 
 describe('signed-in-only routes', () => {
-  it.each(routes.filter((r) => r.access === 'signed-in').map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers 403 to every key role', async (_n, route) => {
-    for (const role of ROLES) {
-      const res = await call(route, own, mine.keys[role]);
-      expect(res.status).toBe(403);
-    }
-  });
+  it.each(routes.filter((r) => r.access === 'signed-in').map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers 403 to every key role',
+    async (_n, route) => {
+      for (const role of ROLES) {
+        const res = await call(route, own, mine.keys[role]);
+        expect(res.status).toBe(403);
+      }
+    },
+  );
 });

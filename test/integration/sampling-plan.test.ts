@@ -21,9 +21,15 @@ const namedOf = (n: number) => n % 7;
 beforeAll(async () => {
   app = await startTestApp();
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com' },
+  });
   siteId = site.body.project.id;
-  await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { providers: ['openai', 'anthropic'] } } });
+  await app.request('PATCH', `/projects/${siteId}`, {
+    key: ws.keys.admin,
+    body: { scanSettings: { providers: ['openai', 'anthropic'] } },
+  });
   const now = new Date().toISOString();
   // Three imports (scans) of 20 prompts x 2 assistants: 6 answers per prompt this month.
   for (let round = 0; round < 3; round++) {
@@ -46,7 +52,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const plan = (detect: string | number, id = siteId) => app.request('GET', `/projects/${id}/sampling-plan?detect=${detect}`, { key: ws.keys.viewer });
+const plan = (detect: string | number, id = siteId) =>
+  app.request('GET', `/projects/${id}/sampling-plan?detect=${detect}`, { key: ws.keys.viewer });
 
 describe('sampling plan', () => {
   it('measures the site’s spread, finds the fewest samples that call the move real, and prices scans as the estimate does', async () => {
@@ -67,7 +74,10 @@ describe('sampling plan', () => {
     for (const o of res.body.options) {
       expect(o.smallestRealChange).toBe(smallestRealChange(PROMPTS, 2 * o.samples, share, icc));
       expect(o.detects).toBe(o.smallestRealChange !== null && o.smallestRealChange <= 10);
-      const estimate = await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { saved: true, samples: o.samples } });
+      const estimate = await app.request('POST', `/projects/${siteId}/scans/estimate`, {
+        key: ws.keys.viewer,
+        body: { saved: true, samples: o.samples },
+      });
       expect(o.costUsd).toBe(estimate.body.cost);
       expect(o.answers).toBe(estimate.body.answers);
     }
@@ -84,7 +94,10 @@ describe('sampling plan', () => {
   });
 
   it('with no answers yet, assumes the hardest case and says so', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fresh', url: 'fresh.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Fresh', url: 'fresh.com' },
+    });
     const res = await plan(10, site.body.project.id);
     expect(res.body).toMatchObject({ visibility: null, spread: null, assumed: true, prompts: 0, samples: null });
     expect(res.body.note).toMatch(/no active prompts/);
@@ -96,6 +109,8 @@ describe('sampling plan', () => {
       expect(res.status, bad).toBe(422);
       expect(Object.keys(res.body.fields)).toEqual(['detect']);
     }
-    expect((await app.request('GET', `/projects/${siteId}/sampling-plan`, { key: ws.keys.viewer })).body.detect).toBe(5);
+    expect((await app.request('GET', `/projects/${siteId}/sampling-plan`, { key: ws.keys.viewer })).body.detect).toBe(
+      5,
+    );
   });
 });

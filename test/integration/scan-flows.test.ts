@@ -13,7 +13,10 @@ let app: TestApp;
 let ws: Workspace;
 
 async function newSite(name: string, prompts: number): Promise<number> {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   await addActivePrompts(
     app.ctx,
     res.body.project.id,
@@ -31,24 +34,40 @@ afterAll(() => app.close());
 describe('batch and queue models', () => {
   it('submits a batch at half price, re-delays to poll, and stores the results', async () => {
     const siteId = await newSite('Batchy', 4);
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'perplexity'], batch: true } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai', 'perplexity'], batch: true },
+    });
     expect(start.status).toBe(200);
     expect(start.body.estimate.providers).toEqual([
-      expect.objectContaining({ provider: 'openai', batch: true, costPerAnswerUsd: (defaultModel('openai').batchPriceMicros as number) / 1e6 }),
+      expect.objectContaining({
+        provider: 'openai',
+        batch: true,
+        costPerAnswerUsd: (defaultModel('openai').batchPriceMicros as number) / 1e6,
+      }),
       expect.objectContaining({ provider: 'perplexity', batch: false }),
     ]);
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id, 30_000);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 8, batch: true });
     const money = await moneyFacts(app.ctx, ws.orgId, start.body.scan.id);
-    expect(money.charged).toBe(4 * (defaultModel('openai').batchPriceMicros as number) + 4 * defaultModel('perplexity').priceMicros);
+    expect(money.charged).toBe(
+      4 * (defaultModel('openai').batchPriceMicros as number) + 4 * defaultModel('perplexity').priceMicros,
+    );
     expect(money.scanReserved).toBe(0);
-    const batches = await app.ctx.db.selectFrom('scanBatches').select(['provider', 'status']).where('scanId', '=', start.body.scan.id).execute();
+    const batches = await app.ctx.db
+      .selectFrom('scanBatches')
+      .select(['provider', 'status'])
+      .where('scanId', '=', start.body.scan.id)
+      .execute();
     expect(batches).toEqual([{ provider: 'openai', status: 'done' }]);
   });
 
   it('submits queue models (chatgpt-app-queue) and polls them', async () => {
     const siteId = await newSite('Queued', 3);
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'], models: { openai: 'chatgpt-app-queue' } } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai'], models: { openai: 'chatgpt-app-queue' } },
+    });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id, 30_000);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 3 });
     expect(done.answers.every((a: { model: string }) => a.model.length > 0)).toBe(true);
@@ -61,7 +80,10 @@ describe('exactly once', () => {
   it('a scan delivered twice at once is run once: no double answers or charges', async () => {
     const siteId = await newSite('Twice', 6);
     await script(app, { provider: null, match: 'Twice tool', latencyMs: 50 });
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'gemini'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai', 'gemini'] },
+    });
     const scanId = start.body.scan.id as number;
     // Two more runs of the same scan alongside the queued job, as a redelivered job would.
     const extra = await Promise.allSettled([runScan(app.ctx, scanId), runScan(app.ctx, scanId)]);
@@ -78,16 +100,27 @@ describe('exactly once', () => {
 describe('schedules', () => {
   it('the nightly tick starts due sites with saved settings and schedule batch, trigger schedule, and moves the next date', async () => {
     const siteId = await newSite('Nightly', 2);
-    await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { providers: ['openai'] }, scanFrequencyDays: 3 } });
+    await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.admin,
+      body: { scanSettings: { providers: ['openai'] }, scanFrequencyDays: 3 },
+    });
     await app.request('PATCH', `/projects/${siteId}/schedule`, { key: ws.keys.admin, body: { enabled: true } });
-    const site = await app.ctx.db.selectFrom('sites').select('nextScanAt').where('id', '=', siteId).executeTakeFirstOrThrow();
+    const site = await app.ctx.db
+      .selectFrom('sites')
+      .select('nextScanAt')
+      .where('id', '=', siteId)
+      .executeTakeFirstOrThrow();
     const night = site.nextScanAt as Date;
     const clock = fixedClock(new Date(night.getTime() + 5_000));
     const result = await runScanTick({ ...app.ctx, clock });
     expect(result.started).toBeGreaterThanOrEqual(1);
     const scans = await app.request('GET', `/projects/${siteId}/scans`, { key: ws.keys.viewer });
     expect(scans.body.scans[0]).toMatchObject({ trigger: 'schedule', batch: true, providers: ['openai'] });
-    const after = await app.ctx.db.selectFrom('sites').select('nextScanAt').where('id', '=', siteId).executeTakeFirstOrThrow();
+    const after = await app.ctx.db
+      .selectFrom('sites')
+      .select('nextScanAt')
+      .where('id', '=', siteId)
+      .executeTakeFirstOrThrow();
     expect(after.nextScanAt?.toISOString()).toBe(new Date(night.getTime() + 3 * 86_400_000).toISOString());
     const again = await runScanTick({ ...app.ctx, clock });
     expect(again.started).toBe(0);
@@ -97,7 +130,10 @@ describe('schedules', () => {
   it('the worker registers the nightly job scheduler at 00:00 UTC', async () => {
     const schedulers = await app.ctx.jobs.queue('schedule').getJobSchedulers();
     expect(schedulers).toEqual(
-      expect.arrayContaining([expect.objectContaining({ key: 'scan-tick', pattern: '0 0 * * *', tz: 'UTC' }), expect.objectContaining({ key: 'scan-reconcile', every: 60000 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'scan-tick', pattern: '0 0 * * *', tz: 'UTC' }),
+        expect.objectContaining({ key: 'scan-reconcile', every: 60000 }),
+      ]),
     );
   });
 });

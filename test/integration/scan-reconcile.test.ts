@@ -25,17 +25,34 @@ afterAll(() => app?.close());
 
 async function startedScan(): Promise<{ siteId: number; scanId: number }> {
   n++;
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: `Rec${n}`, url: `rec${n}.com` } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: `Rec${n}`, url: `rec${n}.com` },
+  });
   const siteId = site.body.project.id as number;
-  await addActivePrompts(app.ctx, siteId, [`Which Rec${n} tool is best?`, `Is Rec${n} any good?`, `Rec${n} or something else?`]);
-  const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } });
+  await addActivePrompts(app.ctx, siteId, [
+    `Which Rec${n} tool is best?`,
+    `Is Rec${n} any good?`,
+    `Rec${n} or something else?`,
+  ]);
+  const start = await app.request('POST', `/projects/${siteId}/scans`, {
+    key: ws.keys.admin,
+    body: { providers: ['openai'] },
+  });
   expect(start.status).toBe(200);
   await new Promise((r) => setTimeout(r, 2050));
   return { siteId, scanId: start.body.scan.id as number };
 }
 
 const scanJob = (scanId: number) => app.ctx.jobs.queue('scan').getJob(`scan-${scanId}`);
-const status = async (scanId: number) => (await app.ctx.db.selectFrom('scans').select(['status', 'stopReason']).where('id', '=', scanId).executeTakeFirstOrThrow()).status;
+const status = async (scanId: number) =>
+  (
+    await app.ctx.db
+      .selectFrom('scans')
+      .select(['status', 'stopReason'])
+      .where('id', '=', scanId)
+      .executeTakeFirstOrThrow()
+  ).status;
 
 /** Fails the scan's job the way a worker would, with the given attempts. */
 async function failJob(scanId: number, attempts: number, error: Error): Promise<void> {
@@ -90,7 +107,10 @@ describe('the scan reconciler', () => {
     expect(money).toMatchObject({ scanReserved: 0, charges: 0 });
     expect(money.balance).toBe(money.ledgerBalance);
     // The site can scan again.
-    expect((await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } })).status).toBe(200);
+    expect(
+      (await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } }))
+        .status,
+    ).toBe(200);
   });
 
   it('fails a scan whose job used its last attempt, with its money settled', async () => {

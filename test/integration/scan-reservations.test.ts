@@ -19,7 +19,10 @@ let app: TestApp;
 const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(provider).priceMicros;
 
 async function newSite(ws: Workspace, name: string, promptCount: number): Promise<number> {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   await addActivePrompts(
     app.ctx,
     res.body.project.id,
@@ -38,7 +41,10 @@ describe('reserve_scan_units', () => {
   it('grants as many units as fit, says which limit stopped the rest, and grants nothing once full', async () => {
     const ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
     const siteId = await newSite(ws, 'Units', 3);
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai'] },
+    });
     await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
     // A scan row of our own to reserve against: budget for exactly 7 units at 1,000 micros.
     const scan = await app.ctx.db
@@ -50,17 +56,29 @@ describe('reserve_scan_units', () => {
     expect(await reserveUnits(app.ctx, ref, 1_000, 5)).toEqual({ granted: 5, limitedBy: null });
     expect(await reserveUnits(app.ctx, ref, 1_000, 5)).toEqual({ granted: 2, limitedBy: 'budget' });
     expect(await reserveUnits(app.ctx, ref, 1_000, 5)).toEqual({ granted: 0, limitedBy: 'budget' });
-    const held = await app.ctx.db.selectFrom('scans').select('reservedMicros').where('id', '=', scan.id).executeTakeFirstOrThrow();
+    const held = await app.ctx.db
+      .selectFrom('scans')
+      .select('reservedMicros')
+      .where('id', '=', scan.id)
+      .executeTakeFirstOrThrow();
     expect(held.reservedMicros).toBe(7_000);
 
     // The site's cap binds before the budget when it is lower.
-    await app.ctx.db.updateTable('scans').set({ reservedMicros: 0, budgetMicros: 1_000_000 }).where('id', '=', scan.id).execute();
+    await app.ctx.db
+      .updateTable('scans')
+      .set({ reservedMicros: 0, budgetMicros: 1_000_000 })
+      .where('id', '=', scan.id)
+      .execute();
     await app.ctx.db
       .updateTable('orgs')
       .set((eb) => ({ reservedMicros: eb('reservedMicros', '-', 7_000) }))
       .where('id', '=', ws.orgId)
       .execute();
-    const spend = await app.ctx.db.selectFrom('siteSpend').select(['spentMicros', 'reservedMicros']).where('siteId', '=', siteId).executeTakeFirstOrThrow();
+    const spend = await app.ctx.db
+      .selectFrom('siteSpend')
+      .select(['spentMicros', 'reservedMicros'])
+      .where('siteId', '=', siteId)
+      .executeTakeFirstOrThrow();
     await app.ctx.db.updateTable('siteSpend').set({ reservedMicros: 0 }).where('siteId', '=', siteId).execute();
     await app.ctx.db
       .updateTable('sites')
@@ -78,11 +96,21 @@ describe('scans reserving by the block', () => {
     const ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
     const siteId = await newSite(ws, 'Blocks', 20);
     const budget = 9 * price('anthropic');
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'], budgetUsd: budget / 1e6 } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['anthropic'], budgetUsd: budget / 1e6 },
+    });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
     expect(done.scan).toMatchObject({ status: 'done', stopReason: 'budget', answersDone: 9, costUsd: budget / 1e6 });
     const money = await moneyFacts(app.ctx, ws.orgId, start.body.scan.id);
-    expect(money).toMatchObject({ charged: budget, charges: 9, answered: 9, scanReserved: 0, orgReserved: 0, scanSpent: budget });
+    expect(money).toMatchObject({
+      charged: budget,
+      charges: 9,
+      answered: 9,
+      scanReserved: 0,
+      orgReserved: 0,
+      scanSpent: budget,
+    });
     expect(money.balance).toBe(money.ledgerBalance);
   });
 
@@ -91,13 +119,20 @@ describe('scans reserving by the block', () => {
     const siteId = await newSite(ws, 'Leftover', 6);
     // Gemini refuses one prompt outright (400 is not retried): that call's unit goes back.
     await script(app, { provider: 'gemini', match: 'Leftover tool suits team 2', fail: { status: 400, times: 100 } });
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'gemini', 'perplexity'] } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['openai', 'gemini', 'perplexity'] },
+    });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
     expect(done.scan).toMatchObject({ status: 'done', stopReason: null, answersDone: 17, answersFailed: 1 });
     const money = await moneyFacts(app.ctx, ws.orgId, start.body.scan.id);
     expect(money.charged).toBe(6 * (price('openai') + price('perplexity')) + 5 * price('gemini'));
     expect(money).toMatchObject({ scanReserved: 0, orgReserved: 0 });
-    const spend = await app.ctx.db.selectFrom('siteSpend').select(['spentMicros', 'reservedMicros']).where('siteId', '=', siteId).executeTakeFirstOrThrow();
+    const spend = await app.ctx.db
+      .selectFrom('siteSpend')
+      .select(['spentMicros', 'reservedMicros'])
+      .where('siteId', '=', siteId)
+      .executeTakeFirstOrThrow();
     expect(spend).toEqual({ spentMicros: money.charged, reservedMicros: 0 });
   });
 });
@@ -117,7 +152,10 @@ describe('two scans sharing a workspace balance', () => {
     const ws = await seedWorkspace(idle.ctx, { balanceUsd: (15 * perAnswer) / 1e6 });
     const sites: number[] = [];
     for (const name of ['Left', 'Right']) {
-      const res = await idle.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+      const res = await idle.request('POST', `/orgs/${ws.orgId}/projects`, {
+        key: ws.keys.admin,
+        body: { name, url: `${name.toLowerCase()}.com` },
+      });
       await addActivePrompts(
         idle.ctx,
         res.body.project.id,
@@ -127,15 +165,24 @@ describe('two scans sharing a workspace balance', () => {
     }
     const body = { providers: ['openai', 'anthropic'], budgetUsd: (10 * perAnswer) / 1e6 };
     const starts = [];
-    for (const siteId of sites) starts.push(await idle.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body }));
+    for (const siteId of sites)
+      starts.push(await idle.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body }));
     expect(starts.map((s) => s.status)).toEqual([200, 200]);
     const scanIds: number[] = starts.map((s) => s.body.scan.id);
     await Promise.all(scanIds.map((id) => runScan(idle.ctx, id)));
 
-    const scans = await idle.ctx.db.selectFrom('scans').select(['id', 'status', 'stopReason', 'answersDone']).where('id', 'in', scanIds).execute();
+    const scans = await idle.ctx.db
+      .selectFrom('scans')
+      .select(['id', 'status', 'stopReason', 'answersDone'])
+      .where('id', 'in', scanIds)
+      .execute();
     expect(scans.every((s) => s.status === 'done')).toBe(true);
     expect(scans.map((s) => s.stopReason)).toContain('balance');
-    const org = await idle.ctx.db.selectFrom('orgs').select(['balanceMicros', 'reservedMicros']).where('id', '=', ws.orgId).executeTakeFirstOrThrow();
+    const org = await idle.ctx.db
+      .selectFrom('orgs')
+      .select(['balanceMicros', 'reservedMicros'])
+      .where('id', '=', ws.orgId)
+      .executeTakeFirstOrThrow();
     expect(org.reservedMicros).toBe(0);
     expect(org.balanceMicros).toBeGreaterThanOrEqual(0);
     // Money is conserved: what is left is the top-up minus every charge. (Some may be left over: a scan

@@ -23,7 +23,10 @@ let ws: Workspace;
 const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(provider).priceMicros;
 
 async function newSite(name: string, prompts: string[]): Promise<{ siteId: number; promptIds: number[] }> {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: `${name.toLowerCase()}.com` } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: `${name.toLowerCase()}.com` },
+  });
   const siteId = res.body.project.id as number;
   return { siteId, promptIds: await addActivePrompts(app.ctx, siteId, prompts) };
 }
@@ -43,17 +46,26 @@ describe('samples', () => {
   it('validates samples from 1 to 5 on scans and saved settings', async () => {
     const { siteId } = await newSite('Bounds', ['Which Bounds tool is best?']);
     for (const samples of [0, 6, 2.5, '3']) {
-      const res = await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { samples } });
+      const res = await app.request('POST', `/projects/${siteId}/scans/estimate`, {
+        key: ws.keys.viewer,
+        body: { samples },
+      });
       expect(res.status, String(samples)).toBe(422);
       expect(res.body.fields).toEqual({ samples: 'must be a whole number from 1 to 5' });
     }
-    const saved = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { samples: 9 } } });
+    const saved = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.admin,
+      body: { scanSettings: { samples: 9 } },
+    });
     expect(saved.status).toBe(422);
     expect(saved.body.fields).toEqual({ 'scanSettings.samples': 'must be a whole number from 1 to 5' });
   });
 
   it('a scan with samples 3 stores three answers per prompt and assistant, each charged once', async () => {
-    const { siteId, promptIds } = await newSite('Thrice', ['Which Thrice tool is best for agencies?', 'Which Thrice tool is cheapest?']);
+    const { siteId, promptIds } = await newSite('Thrice', [
+      'Which Thrice tool is best for agencies?',
+      'Which Thrice tool is cheapest?',
+    ]);
     await script(app, { provider: null, match: 'Thrice tool', mention: { name: 'Thrice', probability: 0.5, seed: 3 } });
     const body = { providers: ['openai', 'perplexity'], samples: 3 };
     const expected = 2 * 3 * (price('openai') + price('perplexity'));
@@ -68,7 +80,11 @@ describe('samples', () => {
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 12, costUsd: expected / 1e6, samples: 3 });
     expect(await simulatorRequests()).toBe(before + 12);
 
-    const stored = await app.ctx.db.selectFrom('answers').select(['promptId', 'provider', 'sample']).where('scanId', '=', start.body.scan.id).execute();
+    const stored = await app.ctx.db
+      .selectFrom('answers')
+      .select(['promptId', 'provider', 'sample'])
+      .where('scanId', '=', start.body.scan.id)
+      .execute();
     const keys = stored.map((a) => `${a.promptId}|${a.provider}|${a.sample}`).sort();
     expect(new Set(keys).size).toBe(12);
     for (const p of promptIds)
@@ -82,12 +98,21 @@ describe('samples', () => {
     expect(done.answers.map((a: { sample: number }) => a.sample).sort()).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
 
     const money = await moneyFacts(app.ctx, ws.orgId, start.body.scan.id);
-    expect(money).toMatchObject({ charges: 12, answered: 12, charged: expected, answersCost: expected, scanSpent: expected, scanReserved: 0, orgReserved: 0 });
+    expect(money).toMatchObject({
+      charges: 12,
+      answered: 12,
+      charged: expected,
+      answersCost: expected,
+      scanSpent: expected,
+      scanReserved: 0,
+      orgReserved: 0,
+    });
     expect(money.balance).toBe(money.ledgerBalance);
     expect((await checkMoney(app.ctx)).problems).toEqual([]);
 
     // The prompt list: how many of each assistant's three samples named the brand.
-    const list = (await app.request('GET', `/projects/${siteId}/prompts?sort=consistency`, { key: ws.keys.viewer })).body.prompts;
+    const list = (await app.request('GET', `/projects/${siteId}/prompts?sort=consistency`, { key: ws.keys.viewer }))
+      .body.prompts;
     const facts = await app.ctx.db
       .selectFrom('answers as a')
       .innerJoin('answerFacts as f', 'f.answerId', 'a.id')
@@ -95,19 +120,31 @@ describe('samples', () => {
       .where('a.scanId', '=', start.body.scan.id)
       .execute();
     const named = (p: number, provider?: string) =>
-      facts.filter((f) => f.promptId === p && (!provider || f.provider === provider) && ['named', 'cited'].includes(f.verdict)).length;
+      facts.filter(
+        (f) => f.promptId === p && (!provider || f.provider === provider) && ['named', 'cited'].includes(f.verdict),
+      ).length;
     for (const item of list) {
       expect(item.consistency.providers.openai).toEqual({ samples: 3, answered: 3, named: named(item.id, 'openai') });
-      expect(item.consistency.providers.perplexity).toEqual({ samples: 3, answered: 3, named: named(item.id, 'perplexity') });
+      expect(item.consistency.providers.perplexity).toEqual({
+        samples: 3,
+        answered: 3,
+        named: named(item.id, 'perplexity'),
+      });
       expect(item.consistency.providers.gemini).toBeNull();
-      expect(item.consistency).toMatchObject({ named: named(item.id), answered: 6, share: Math.round((1000 * named(item.id)) / 6) / 10 });
+      expect(item.consistency).toMatchObject({
+        named: named(item.id),
+        answered: 6,
+        share: Math.round((1000 * named(item.id)) / 6) / 10,
+      });
     }
     // Sorted by the share of samples naming the brand, most first.
     expect(list.map((p: { consistency: { share: number } }) => p.consistency.share)).toEqual(
       [...list.map((p: { consistency: { share: number } }) => p.consistency.share)].sort((a, b) => b - a),
     );
     // The CSV export carries the same counts: per assistant named of samples ("2 of 3"), and the percent.
-    const csv = await app.request('GET', `/projects/${siteId}/prompts/export.csv?sort=consistency`, { key: ws.keys.viewer });
+    const csv = await app.request('GET', `/projects/${siteId}/prompts/export.csv?sort=consistency`, {
+      key: ws.keys.viewer,
+    });
     expect(csv.status).toBe(200);
     const rows = parse(csv.text, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.text)).toEqual(list.map((p: { text: string }) => p.text));
@@ -123,58 +160,113 @@ describe('samples', () => {
       });
     }
     const filtered = async (value: string) =>
-      (await app.request('GET', `/projects/${siteId}/prompts?consistency=${value}`, { key: ws.keys.viewer })).body.prompts.map((p: { id: number }) => p.id).sort();
+      (
+        await app.request('GET', `/projects/${siteId}/prompts?consistency=${value}`, { key: ws.keys.viewer })
+      ).body.prompts
+        .map((p: { id: number }) => p.id)
+        .sort();
     const expectedFor = (test: (n: number) => boolean) => promptIds.filter((p) => test(named(p))).sort();
     expect(await filtered('all')).toEqual(expectedFor((n) => n === 6));
     expect(await filtered('none')).toEqual(expectedFor((n) => n === 0));
     expect(await filtered('some')).toEqual(expectedFor((n) => n > 0 && n < 6));
-    const split = promptIds.filter((p) => ['openai', 'perplexity'].some((k) => named(p, k) > 0 && named(p, k) < 3)).sort();
+    const split = promptIds
+      .filter((p) => ['openai', 'perplexity'].some((k) => named(p, k) > 0 && named(p, k) < 3))
+      .sort();
     expect(await filtered('split')).toEqual(split);
 
     // The prompt's detail: each assistant's latest answer with its scan's samples.
-    const detail = (await app.request('GET', `/projects/${siteId}/prompts/${promptIds[0]}`, { key: ws.keys.viewer })).body;
-    expect(detail.latestAnswers.openai).toMatchObject({ samples: 3, answered: 3, named: named(promptIds[0] as number, 'openai') });
+    const detail = (await app.request('GET', `/projects/${siteId}/prompts/${promptIds[0]}`, { key: ws.keys.viewer }))
+      .body;
+    expect(detail.latestAnswers.openai).toMatchObject({
+      samples: 3,
+      answered: 3,
+      named: named(promptIds[0] as number, 'openai'),
+    });
     expect(detail.results).toHaveLength(6);
     expect(detail.prompt.consistency.answered).toBe(6);
   });
 
   it('saved settings carry samples, and scheduled or saved scans use them', async () => {
     const { siteId } = await newSite('Saved', ['Which Saved tool is best?']);
-    const patch = await app.request('PATCH', `/projects/${siteId}`, { key: ws.keys.admin, body: { scanSettings: { providers: ['gemini'], samples: 2 } } });
+    const patch = await app.request('PATCH', `/projects/${siteId}`, {
+      key: ws.keys.admin,
+      body: { scanSettings: { providers: ['gemini'], samples: 2 } },
+    });
     expect(patch.body.project.scanSettings).toMatchObject({ providers: ['gemini'], samples: 2 });
     const options = await app.request('GET', `/projects/${siteId}/scan-options`, { key: ws.keys.viewer });
     expect(options.body.saved.samples).toBe(2);
-    expect((await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { saved: true } })).body).toMatchObject({ answers: 2, samples: 2 });
-    expect((await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { saved: true, samples: 4 } })).body).toMatchObject({ answers: 4 });
+    expect(
+      (await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { saved: true } }))
+        .body,
+    ).toMatchObject({ answers: 2, samples: 2 });
+    expect(
+      (
+        await app.request('POST', `/projects/${siteId}/scans/estimate`, {
+          key: ws.keys.viewer,
+          body: { saved: true, samples: 4 },
+        })
+      ).body,
+    ).toMatchObject({ answers: 4 });
     // Without `saved`, a request asks once unless it says otherwise.
-    expect((await app.request('POST', `/projects/${siteId}/scans/estimate`, { key: ws.keys.viewer, body: { providers: ['gemini'] } })).body).toMatchObject({
+    expect(
+      (
+        await app.request('POST', `/projects/${siteId}/scans/estimate`, {
+          key: ws.keys.viewer,
+          body: { providers: ['gemini'] },
+        })
+      ).body,
+    ).toMatchObject({
       answers: 1,
       samples: 1,
     });
   });
 
   it('stops at the budget sample by sample, and charges only what it stored', async () => {
-    const { siteId } = await newSite('Budget', ['Which Budget tool is best for a?', 'Which Budget tool is best for b?', 'Which Budget tool is best for c?']);
+    const { siteId } = await newSite('Budget', [
+      'Which Budget tool is best for a?',
+      'Which Budget tool is best for b?',
+      'Which Budget tool is best for c?',
+    ]);
     const start = await app.request('POST', `/projects/${siteId}/scans`, {
       key: ws.keys.admin,
       body: { providers: ['perplexity'], samples: 3, budgetUsd: (4 * price('perplexity')) / 1e6 },
     });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
-    expect(done.scan).toMatchObject({ status: 'done', stopReason: 'budget', answersDone: 4, costUsd: (4 * price('perplexity')) / 1e6 });
+    expect(done.scan).toMatchObject({
+      status: 'done',
+      stopReason: 'budget',
+      answersDone: 4,
+      costUsd: (4 * price('perplexity')) / 1e6,
+    });
     // First every prompt's first sample, then second samples.
-    const samples = await app.ctx.db.selectFrom('answers').select('sample').where('scanId', '=', start.body.scan.id).execute();
+    const samples = await app.ctx.db
+      .selectFrom('answers')
+      .select('sample')
+      .where('scanId', '=', start.body.scan.id)
+      .execute();
     expect(samples.map((s) => s.sample).sort()).toEqual([1, 1, 1, 2]);
     expect((await checkMoney(app.ctx)).problems).toEqual([]);
   });
 
   it('batch models submit every sample once and store each from the results', async () => {
     const { siteId } = await newSite('Batched', ['Which Batched tool is best?', 'Which Batched tool is cheapest?']);
-    const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['anthropic'], batch: true, samples: 2 } });
+    const start = await app.request('POST', `/projects/${siteId}/scans`, {
+      key: ws.keys.admin,
+      body: { providers: ['anthropic'], batch: true, samples: 2 },
+    });
     const done = await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id, 30_000);
     expect(done.scan).toMatchObject({ status: 'done', answersDone: 4, samples: 2 });
-    const batches = await app.ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', start.body.scan.id).execute();
+    const batches = await app.ctx.db
+      .selectFrom('scanBatches')
+      .select('items')
+      .where('scanId', '=', start.body.scan.id)
+      .execute();
     expect(batches.flatMap((b) => b.items.map((i) => `${i.id}:${i.sample}`)).length).toBe(4);
-    const stored = await app.ctx.db.selectFrom('answers').select(['promptId', 'sample']).where('scanId', '=', start.body.scan.id).execute();
+    const stored = await app.ctx.db
+      .selectFrom('answers')
+      .select(['promptId', 'sample'])
+      .where('scanId', '=', start.body.scan.id)
+      .execute();
     expect(stored.map((a) => a.sample).sort()).toEqual([1, 1, 2, 2]);
     expect((await checkMoney(app.ctx)).problems).toEqual([]);
   });
@@ -182,10 +274,15 @@ describe('samples', () => {
 
 describe('resuming a scan with samples', () => {
   it('never asks a sample that is already stored', async () => {
-    const { siteId, promptIds } = await newSite('Resumed', ['Which Resumed tool is best?', 'Which Resumed tool is cheapest?']);
+    const { siteId, promptIds } = await newSite('Resumed', [
+      'Which Resumed tool is best?',
+      'Which Resumed tool is cheapest?',
+    ]);
     // Its job delayed past the test: it runs here, by hand, after a "previous run" stored some samples.
     const site = await app.ctx.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirstOrThrow();
-    const start = await startScan(app.ctx, site, ws.users.admin, { providers: ['gemini'], samples: 3 }, 'manual', { delayMs: 600_000 });
+    const start = await startScan(app.ctx, site, ws.users.admin, { providers: ['gemini'], samples: 3 }, 'manual', {
+      delayMs: 600_000,
+    });
     const scanId = start.scan.id;
     // A previous run stored samples 1 and 3 of the first prompt (uncharged here: no money was reserved for them).
     const book = await loadBrandBook(app.ctx.db, siteId);
@@ -209,8 +306,14 @@ describe('resuming a scan with samples', () => {
     );
     const before = await simulatorRequests();
     expect(await runScan(app.ctx, scanId)).toEqual({ status: 'done' });
-    const stored = await app.ctx.db.selectFrom('answers').select(['promptId', 'sample']).where('scanId', '=', scanId).execute();
-    expect(stored.map((a) => `${a.promptId}|${a.sample}`).sort()).toEqual(promptIds.flatMap((p) => [1, 2, 3].map((s) => `${p}|${s}`)).sort());
+    const stored = await app.ctx.db
+      .selectFrom('answers')
+      .select(['promptId', 'sample'])
+      .where('scanId', '=', scanId)
+      .execute();
+    expect(stored.map((a) => `${a.promptId}|${a.sample}`).sort()).toEqual(
+      promptIds.flatMap((p) => [1, 2, 3].map((s) => `${p}|${s}`)).sort(),
+    );
     // Six answers in all, two already there: four asked. Run again, nothing is asked.
     expect(await simulatorRequests()).toBe(before + 4);
     await runScan(app.ctx, scanId);

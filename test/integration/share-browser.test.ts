@@ -18,7 +18,18 @@ import { addAcmeSite, seedWorkspace } from '../helpers/fixtures.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
-const WEEKS = ['2026-09-07', '2026-09-14', '2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09'];
+const WEEKS = [
+  '2026-09-07',
+  '2026-09-14',
+  '2026-09-21',
+  '2026-09-28',
+  '2026-10-05',
+  '2026-10-12',
+  '2026-10-19',
+  '2026-10-26',
+  '2026-11-02',
+  '2026-11-09',
+];
 const PROMPTS = [
   'What is the best CRM for a small sales team?',
   'Which CRM integrates best with Gmail?',
@@ -56,12 +67,18 @@ async function seedTenWeeks(orgId: number, siteId: number) {
       PROMPTS.flatMap((prompt, p) =>
         PROVIDERS.map((provider, j) => {
           const h = (w * 7 + p * 3 + j * 5) % 10;
-          const names = [h < 3 + Math.floor(w / 2) ? 'Acme' : null, (h + p) % 3 !== 0 ? 'Globex' : null, (h + j) % 4 === 0 ? 'Initech' : null].filter(
-            (n): n is string => n !== null,
-          );
+          const names = [
+            h < 3 + Math.floor(w / 2) ? 'Acme' : null,
+            (h + p) % 3 !== 0 ? 'Globex' : null,
+            (h + j) % 4 === 0 ? 'Initech' : null,
+          ].filter((n): n is string => n !== null);
           if (h % 2 === 1) names.reverse();
-          const text = names.length ? `Good options: ${names.map((n, i) => `${i + 1}. ${n}`).join(' ')}.` : 'It depends on your team.';
-          const citations = [SOURCES[(w + p + j) % SOURCES.length], SOURCES[(p * 2 + j) % SOURCES.length]].map((url) => ({ url: url as string, title: 'Source' }));
+          const text = names.length
+            ? `Good options: ${names.map((n, i) => `${i + 1}. ${n}`).join(' ')}.`
+            : 'It depends on your team.';
+          const citations = [SOURCES[(w + p + j) % SOURCES.length], SOURCES[(p * 2 + j) % SOURCES.length]].map(
+            (url) => ({ url: url as string, title: 'Source' }),
+          );
           return { prompt, provider, askedAt: day, text, citations };
         }),
       ),
@@ -70,20 +87,33 @@ async function seedTenWeeks(orgId: number, siteId: number) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
   app = await startTestApp();
   const ws = await seedWorkspace(app.ctx, { name: 'Acme Inc' });
   await setOrgBranding(app.ctx, ws.orgId, { reportName: 'Northwind Growth Partners' });
   const site = await addAcmeSite(app, ws);
   await seedTenWeeks(ws.orgId, site.id);
-  const share = await app.request('POST', `/projects/${site.id}/shares`, { key: ws.keys.admin, body: { label: 'browser test' } });
+  const share = await app.request('POST', `/projects/${site.id}/shares`, {
+    key: ws.keys.admin,
+    body: { label: 'browser test' },
+  });
   shareUrl = `${app.url}/share/${(share.body.url as string).split('/share/')[1]}`;
 
   userDataDir = mkdtempSync(join(tmpdir(), 'sightline-chromium-'));
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1200, height: 900 },
   });
   page = context.pages()[0] ?? (await context.newPage());
@@ -116,7 +146,9 @@ describe('the shared page in Chromium', () => {
     expect(await page.locator('section[data-section="assistants"] tbody tr').count()).toBe(PROVIDERS.length);
     expect(await page.locator('section[data-section="sources"] tbody tr').count()).toBeGreaterThan(3);
     // The stylesheet applied: the CSP's hash matches it, and nothing was blocked.
-    expect(await page.locator('nav.switcher').evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).display)).toBe('flex');
+    expect(
+      await page.locator('nav.switcher').evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).display),
+    ).toBe('flex');
     expect(cspViolations).toEqual([]);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'share-page.png'), fullPage: true });

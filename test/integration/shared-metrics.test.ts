@@ -17,7 +17,9 @@ const prefix = `sightline-test:${randomBytes(5).toString('hex')}`;
 let redis: Redis;
 
 const value = async (name: string, labels: Record<string, string>) =>
-  (await readSharedMetrics(redis, prefix)).find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+  (await readSharedMetrics(redis, prefix)).find(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  )?.value;
 
 beforeAll(() => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

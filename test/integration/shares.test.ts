@@ -22,15 +22,20 @@ let siteId: number;
 let quietSiteId: number;
 
 const sharesPath = (site = siteId, rest = '') => `/projects/${site}/shares${rest}`;
-const create = (body: unknown = {}, key = ws.keys.admin, site = siteId) => app.request('POST', sharesPath(site), { key, body });
+const create = (body: unknown = {}, key = ws.keys.admin, site = siteId) =>
+  app.request('POST', sharesPath(site), { key, body });
 const tokenOf = (url: string) => url.slice(`${BASE}/share/`.length);
-const open = (token: string, query = '', headers: Record<string, string> = {}) => app.request('GET', `/share/${token}${query}`, { headers });
+const open = (token: string, query = '', headers: Record<string, string> = {}) =>
+  app.request('GET', `/share/${token}${query}`, { headers });
 
 beforeAll(async () => {
   app = await startTestApp({ env: { PUBLIC_BASE_URL: `${BASE}/` } });
   ws = await seedWorkspace(app.ctx, { name: 'Workspace Secret Name' });
   siteId = (await addAcmeSite(app, ws)).id;
-  const quiet = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Quietly Other', url: 'quiet-other.io' } });
+  const quiet = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Quietly Other', url: 'quiet-other.io' },
+  });
   quietSiteId = quiet.body.project.id;
   // Two weeks: the brand is named more often in the second; a prompt with markup in its text is won.
   await seedAnswers(app.ctx, ws.orgId, siteId, [
@@ -41,7 +46,12 @@ beforeAll(async () => {
       text: `Globex leads. ${ANSWER_MARK}`,
       citations: [{ url: 'https://reddit.com/r/crm', title: 'r' }],
     },
-    { prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?', provider: 'openai', askedAt: '2026-11-03T10:00:00Z', text: `Initech only. ${ANSWER_MARK}` },
+    {
+      prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?',
+      provider: 'openai',
+      askedAt: '2026-11-03T10:00:00Z',
+      text: `Initech only. ${ANSWER_MARK}`,
+    },
   ]);
   await seedAnswers(app.ctx, ws.orgId, siteId, [
     {
@@ -51,10 +61,22 @@ beforeAll(async () => {
       text: `Acme and Globex. ${ANSWER_MARK}`,
       citations: [{ url: 'https://acme.com/pricing', title: 'p' }],
     },
-    { prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?', provider: 'anthropic', askedAt: '2026-11-10T10:00:00Z', text: `Acme is good. ${ANSWER_MARK}` },
-    { prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?', provider: 'openai', askedAt: '2026-11-10T10:00:00Z', text: `Acme, surely. ${ANSWER_MARK}` },
+    {
+      prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?',
+      provider: 'anthropic',
+      askedAt: '2026-11-10T10:00:00Z',
+      text: `Acme is good. ${ANSWER_MARK}`,
+    },
+    {
+      prompt: 'Is <b>Acme</b> & "Globex" <script>alert(1)</script> good?',
+      provider: 'openai',
+      askedAt: '2026-11-10T10:00:00Z',
+      text: `Acme, surely. ${ANSWER_MARK}`,
+    },
   ]);
-  await seedAnswers(app.ctx, ws.orgId, quietSiteId, [{ prompt: 'Quiet question?', provider: 'openai', askedAt: '2026-11-10T10:00:00Z', text: 'Quietly Other is named.' }]);
+  await seedAnswers(app.ctx, ws.orgId, quietSiteId, [
+    { prompt: 'Quiet question?', provider: 'openai', askedAt: '2026-11-10T10:00:00Z', text: 'Quietly Other is named.' },
+  ]);
 });
 afterAll(() => app.close());
 
@@ -81,7 +103,11 @@ describe('share links', () => {
   it('stores only the token’s SHA-256, never the token', async () => {
     const { body } = await create({ label: 'hash check' });
     const token = tokenOf(body.url);
-    const row = await app.ctx.db.selectFrom('shareLinks').selectAll().where('id', '=', body.share.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db
+      .selectFrom('shareLinks')
+      .selectAll()
+      .where('id', '=', body.share.id)
+      .executeTakeFirstOrThrow();
     expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(token);
     const tokens = new Set<string>();
@@ -96,7 +122,13 @@ describe('share links', () => {
     expect(res.body.shares[0].id).toBeGreaterThan(res.body.shares[1].id);
     expect(res.text).not.toMatch(/\/share\//);
     expect(res.body.shares[0]).not.toHaveProperty('url');
-    expect((await app.request('GET', sharesPath(quietSiteId), { key: ws.keys.admin })).body).toEqual({ shares: [], total: 0, active: 0, page: 1, perPage: 100 });
+    expect((await app.request('GET', sharesPath(quietSiteId), { key: ws.keys.admin })).body).toEqual({
+      shares: [],
+      total: 0,
+      active: 0,
+      page: 1,
+      perPage: 100,
+    });
   });
 
   it('pages the list (revoked links stay listed, so it grows): total and active count every link', async () => {
@@ -106,12 +138,16 @@ describe('share links', () => {
     const second = (await app.request('GET', `${sharesPath()}?perPage=5&page=2`, { key: ws.keys.admin })).body;
     expect(first).toMatchObject({ total: all.total, active: all.active, page: 1, perPage: 5 });
     expect(first.shares).toHaveLength(5);
-    expect([...first.shares, ...second.shares].map((s: { id: number }) => s.id)).toEqual(all.shares.slice(0, 10).map((s: { id: number }) => s.id));
+    expect([...first.shares, ...second.shares].map((s: { id: number }) => s.id)).toEqual(
+      all.shares.slice(0, 10).map((s: { id: number }) => s.id),
+    );
     expect((await app.request('GET', `${sharesPath()}?perPage=500`, { key: ws.keys.admin })).status).toBe(422);
   });
 
   it('validates the label with 422', async () => {
-    expect((await create({ label: 'x'.repeat(101) })).body.fields).toEqual({ label: 'label must be at most 100 characters' });
+    expect((await create({ label: 'x'.repeat(101) })).body.fields).toEqual({
+      label: 'label must be at most 100 characters',
+    });
     expect((await create({ label: 42 })).status).toBe(422);
     expect((await create({ label: 'a\u0000b' })).status).toBe(422);
     expect((await app.request('POST', sharesPath(), { key: ws.keys.admin, body: '{"label":' })).status).toBe(400);
@@ -130,19 +166,26 @@ describe('share links', () => {
     expect((await open(token)).status).toBe(200);
     const res = await app.request('DELETE', sharesPath(siteId, `/${body.share.id}`), { key: ws.keys.admin });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ revoked: true, share: { id: body.share.id, state: 'revoked', revokedAt: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      revoked: true,
+      share: { id: body.share.id, state: 'revoked', revokedAt: expect.any(String) },
+    });
     const gone = await open(token);
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(gone.text).toContain('This report link does not work');
     const again = await app.request('DELETE', sharesPath(siteId, `/${body.share.id}`), { key: ws.keys.admin });
     expect(again.body.share.revokedAt).toBe(res.body.share.revokedAt);
-    const listed = (await app.request('GET', sharesPath(), { key: ws.keys.admin })).body.shares.find((s: { id: number }) => s.id === body.share.id);
+    const listed = (await app.request('GET', sharesPath(), { key: ws.keys.admin })).body.shares.find(
+      (s: { id: number }) => s.id === body.share.id,
+    );
     expect(listed).toMatchObject({ state: 'revoked', revokedAt: res.body.share.revokedAt });
     expect((await open(token)).status).toBe(404);
     expect((await app.request('DELETE', sharesPath(siteId, '/999999'), { key: ws.keys.admin })).status).toBe(404);
     // Another site's link is not this site's to revoke.
-    expect((await app.request('DELETE', sharesPath(quietSiteId, `/${body.share.id}`), { key: ws.keys.admin })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', sharesPath(quietSiteId, `/${body.share.id}`), { key: ws.keys.admin })).status,
+    ).toBe(404);
   });
 });
 
@@ -210,7 +253,9 @@ describe('the shared page', () => {
     const { text } = await open(token);
     expect(text).not.toContain('<script');
     expect(text).not.toContain('<b>Acme</b>');
-    expect(text).toContain('Is &lt;b&gt;Acme&lt;/b&gt; &amp; &quot;Globex&quot; &lt;script&gt;alert(1)&lt;/script&gt; good?');
+    expect(text).toContain(
+      'Is &lt;b&gt;Acme&lt;/b&gt; &amp; &quot;Globex&quot; &lt;script&gt;alert(1)&lt;/script&gt; good?',
+    );
   });
 
   it('shows only that site’s report: no answer text, no other site, no workspace data', async () => {
@@ -224,7 +269,10 @@ describe('the shared page', () => {
 
   it('is branded with reportName and reportLogo, else the workspace name', async () => {
     expect((await open(token)).text).toContain('<h1>Workspace Secret Name</h1>');
-    await setOrgBranding(app.ctx, ws.orgId, { reportName: 'Acme & Partners <Agency>', reportLogo: 'https://cdn.example.org/logo.png' });
+    await setOrgBranding(app.ctx, ws.orgId, {
+      reportName: 'Acme & Partners <Agency>',
+      reportLogo: 'https://cdn.example.org/logo.png',
+    });
     const res = await open(token);
     expect(res.text).toContain('<h1>Acme &amp; Partners &lt;Agency&gt;</h1>');
     expect(res.text).toContain('<img src="https://cdn.example.org/logo.png"');
@@ -242,7 +290,12 @@ describe('the shared page', () => {
     expect(month.text).toMatch(/href="\?period=month" +aria-current="page"/);
     const earlier = await open(token, '?period=week&start=2026-11-04');
     expect(earlier.text).toContain('data-start="2026-11-02"');
-    for (const q of ['?period=fortnight', '?period=week&start=2026-02-30', '?period=week&period=month', `?start=${'9'.repeat(5000)}`]) {
+    for (const q of [
+      '?period=fortnight',
+      '?period=week&start=2026-02-30',
+      '?period=week&period=month',
+      `?start=${'9'.repeat(5000)}`,
+    ]) {
       const res = await open(token, q);
       expect(res.status, q).toBe(200);
       expect(res.text).toContain('data-period="week"');
@@ -250,7 +303,10 @@ describe('the shared page', () => {
   });
 
   it('says so before the first answers', async () => {
-    const quiet = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Fresh', url: 'fresh-site.io' } });
+    const quiet = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Fresh', url: 'fresh-site.io' },
+    });
     const link = await create({}, ws.keys.admin, quiet.body.project.id);
     const res = await open(tokenOf(link.body.url));
     expect(res.status).toBe(200);
@@ -282,10 +338,16 @@ describe('the shared page', () => {
 
   it('is in the OpenAPI document with the share endpoints', async () => {
     const doc = (await app.request('GET', '/openapi.json')).body;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/projects/{id}/shares', '/projects/{id}/shares/{shareId}', '/share/{token}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/projects/{id}/shares', '/projects/{id}/shares/{shareId}', '/share/{token}']),
+    );
     expect(doc.paths['/projects/{id}/shares'].post['x-variant']).toBe('A');
     expect(doc.paths['/share/{token}'].get.security).toEqual([]);
-    expect(doc.paths['/share/{token}'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['token', 'period', 'start']);
+    expect(doc.paths['/share/{token}'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'token',
+      'period',
+      'start',
+    ]);
   });
 });
 
@@ -298,8 +360,14 @@ describe('a deployment serving variant B alone', () => {
 
   it('has no share links and no shared page', async () => {
     const wsB = await seedWorkspace(appB.ctx);
-    const site = await appB.request('POST', `/orgs/${wsB.orgId}/projects`, { key: wsB.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
-    expect((await appB.request('POST', `/projects/${site.body.project.id}/shares`, { key: wsB.keys.admin, body: {} })).status).toBe(404);
+    const site = await appB.request('POST', `/orgs/${wsB.orgId}/projects`, {
+      key: wsB.keys.admin,
+      body: { name: 'Acme', url: 'acme.com' },
+    });
+    expect(
+      (await appB.request('POST', `/projects/${site.body.project.id}/shares`, { key: wsB.keys.admin, body: {} }))
+        .status,
+    ).toBe(404);
     expect((await appB.request('GET', `/share/${'A'.repeat(43)}`)).status).toBe(404);
     const doc = (await appB.request('GET', '/openapi.json')).body;
     expect(doc.paths['/share/{token}']).toBeUndefined();

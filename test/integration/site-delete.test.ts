@@ -22,10 +22,17 @@ const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
 let ws: Workspace;
 
-async function sightline(args: string[]): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
+async function sightline(
+  args: string[],
+): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(NODE, [CLI, ...args], { env: { ...process.env, ...app.env } });
-    return { code: 0, json: stdout.startsWith('{') ? (JSON.parse(stdout) as Record<string, unknown>) : null, stdout, stderr };
+    return {
+      code: 0,
+      json: stdout.startsWith('{') ? (JSON.parse(stdout) as Record<string, unknown>) : null,
+      stdout,
+      stderr,
+    };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, json: null, stdout: e.stdout, stderr: e.stderr };
@@ -36,10 +43,14 @@ async function sightline(args: string[]): Promise<{ code: number; json: Record<s
 async function rowsPerTable(siteId: number): Promise<Record<string, number>> {
   const { rows: tables } = await sql<{ tableName: string }>`
     SELECT c.table_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
-     WHERE c.table_schema = 'public' AND c.column_name = 'site_id' AND t.table_type = 'BASE TABLE' ORDER BY 1`.execute(app.ctx.db);
+     WHERE c.table_schema = 'public' AND c.column_name = 'site_id' AND t.table_type = 'BASE TABLE' ORDER BY 1`.execute(
+    app.ctx.db,
+  );
   const out: Record<string, number> = {};
   for (const { tableName } of tables) {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(tableName)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM ${sql.table(tableName)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
     out[tableName] = rows[0]?.n ?? 0;
   }
   return out;
@@ -52,12 +63,38 @@ async function busySite(name: string): Promise<number> {
     body: { name, url: `${name.toLowerCase()}.com`, competitors: [{ name: 'Globex', domain: 'globex.com' }] },
   });
   const siteId = res.body.project.id as number;
-  await addActivePrompts(app.ctx, siteId, ['Best CRM for a small team?', 'Cheapest CRM?', 'Which CRM has the best API?']);
-  expect((await app.request('POST', `/projects/${siteId}/categories`, { key: ws.keys.member, body: { name: 'Pricing' } })).status).toBe(200);
-  expect((await app.request('POST', `/projects/${siteId}/personas`, { key: ws.keys.member, body: { name: 'Ops lead', context: 'I run ops.' } })).status).toBe(200);
-  expect((await app.request('POST', `/projects/${siteId}/events`, { key: ws.keys.member, body: { title: 'Launch', date: '2026-11-02', type: 'site' } })).status).toBe(200);
-  expect((await app.request('POST', `/projects/${siteId}/shares`, { key: ws.keys.admin, body: { label: 'Board' } })).status).toBe(200);
-  const start = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'perplexity'] } });
+  await addActivePrompts(app.ctx, siteId, [
+    'Best CRM for a small team?',
+    'Cheapest CRM?',
+    'Which CRM has the best API?',
+  ]);
+  expect(
+    (await app.request('POST', `/projects/${siteId}/categories`, { key: ws.keys.member, body: { name: 'Pricing' } }))
+      .status,
+  ).toBe(200);
+  expect(
+    (
+      await app.request('POST', `/projects/${siteId}/personas`, {
+        key: ws.keys.member,
+        body: { name: 'Ops lead', context: 'I run ops.' },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await app.request('POST', `/projects/${siteId}/events`, {
+        key: ws.keys.member,
+        body: { title: 'Launch', date: '2026-11-02', type: 'site' },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (await app.request('POST', `/projects/${siteId}/shares`, { key: ws.keys.admin, body: { label: 'Board' } })).status,
+  ).toBe(200);
+  const start = await app.request('POST', `/projects/${siteId}/scans`, {
+    key: ws.keys.admin,
+    body: { providers: ['openai', 'perplexity'] },
+  });
   expect(start.status).toBe(200);
   await waitForScan(app, ws.keys.viewer, siteId, start.body.scan.id);
   expect((await app.request('POST', `/projects/${siteId}/reanalyse`, { key: ws.keys.member })).status).toBe(200);
@@ -76,9 +113,15 @@ describe('sightline site delete', { timeout: 120_000 }, () => {
     const kept = await busySite('Kept');
     // Wait for the reanalyses to finish, so no job writes either site while we count.
     await expect
-      .poll(async () => (await app.ctx.db.selectFrom('reanalyses').select('status').where('siteId', 'in', [doomed, kept]).execute()).every((r) => r.status === 'done'), {
-        timeout: 30_000,
-      })
+      .poll(
+        async () =>
+          (
+            await app.ctx.db.selectFrom('reanalyses').select('status').where('siteId', 'in', [doomed, kept]).execute()
+          ).every((r) => r.status === 'done'),
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(true);
 
     const before = await rowsPerTable(doomed);
@@ -97,7 +140,11 @@ describe('sightline site delete', { timeout: 120_000 }, () => {
       expect(before[table], table).toBeGreaterThan(0);
     }
     const keptBefore = await rowsPerTable(kept);
-    const ledgerBefore = await app.ctx.db.selectFrom('ledgerEntries').select(['id', 'amountMicros', 'balanceAfterMicros', 'answerId']).orderBy('id').execute();
+    const ledgerBefore = await app.ctx.db
+      .selectFrom('ledgerEntries')
+      .select(['id', 'amountMicros', 'balanceAfterMicros', 'answerId'])
+      .orderBy('id')
+      .execute();
 
     const help = await sightline(['site', 'delete', '--help']);
     expect(help.code).toBe(0);
@@ -116,7 +163,11 @@ describe('sightline site delete', { timeout: 120_000 }, () => {
     expect(Object.keys(after)).toEqual(Object.keys(before));
     expect(await rowsPerTable(kept)).toEqual(keptBefore);
     // Money history stays: every entry, its amount and running balance; the site's are no longer tied to it.
-    const ledgerAfter = await app.ctx.db.selectFrom('ledgerEntries').select(['id', 'amountMicros', 'balanceAfterMicros', 'answerId']).orderBy('id').execute();
+    const ledgerAfter = await app.ctx.db
+      .selectFrom('ledgerEntries')
+      .select(['id', 'amountMicros', 'balanceAfterMicros', 'answerId'])
+      .orderBy('id')
+      .execute();
     expect(ledgerAfter).toEqual(ledgerBefore);
     expect((await checkMoney(app.ctx)).problems).toEqual([]);
     expect((await app.request('GET', `/projects/${doomed}`, { key: ws.keys.viewer })).status).toBe(404);
@@ -142,9 +193,16 @@ describe('sightline site delete', { timeout: 120_000 }, () => {
   });
 
   it('refuses while a scan of the site is active, and keys cannot delete a site', async () => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Active', url: 'active.com' } });
+    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Active', url: 'active.com' },
+    });
     const siteId = res.body.project.id as number;
-    const scan = await app.ctx.db.insertInto('scans').values({ orgId: ws.orgId, siteId, status: 'queued' }).returning('id').executeTakeFirstOrThrow();
+    const scan = await app.ctx.db
+      .insertInto('scans')
+      .values({ orgId: ws.orgId, siteId, status: 'queued' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await expect(deleteSite(app.ctx, siteId)).rejects.toMatchObject({ status: 409 });
     expect((await rowsPerTable(siteId)).scans).toBe(1);
     expect((await app.request('DELETE', `/projects/${siteId}`, { key: ws.keys.admin })).status).toBe(403);

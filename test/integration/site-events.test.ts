@@ -15,7 +15,10 @@ const add = (body: unknown, key = ws.keys.member) => app.request('POST', path(),
 beforeAll(async () => {
   app = await startTestApp({ variant: 'B' });
   ws = await seedWorkspace(app.ctx);
-  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
+  const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name: 'Acme', url: 'acme.com' },
+  });
   siteId = site.body.project.id;
 });
 afterAll(() => app.close());
@@ -24,8 +27,20 @@ describe('site events', () => {
   it('adds an event with its fields trimmed, a blank note as none', async () => {
     const res = await add({ title: '  Pricing relaunch ', date: '2026-11-02', type: 'site', note: '  ' });
     expect(res.status).toBe(200);
-    expect(res.body.event).toEqual({ id: expect.any(Number), title: 'Pricing relaunch', date: '2026-11-02', type: 'site', note: null, createdAt: expect.any(String) });
-    const noted = await add({ title: 'GPT-5 update', date: '2026-10-15', type: 'model', note: 'New default model in ChatGPT' });
+    expect(res.body.event).toEqual({
+      id: expect.any(Number),
+      title: 'Pricing relaunch',
+      date: '2026-11-02',
+      type: 'site',
+      note: null,
+      createdAt: expect.any(String),
+    });
+    const noted = await add({
+      title: 'GPT-5 update',
+      date: '2026-10-15',
+      type: 'model',
+      note: 'New default model in ChatGPT',
+    });
     expect(noted.body.event).toMatchObject({ type: 'model', note: 'New default model in ChatGPT' });
   });
 
@@ -51,7 +66,9 @@ describe('site events', () => {
       note: 'note must be at most 1000 characters',
     });
     expect((await add({ date: '2026-11-02', type: 'site' })).body.fields).toHaveProperty('title');
-    expect((await add({ title: 'x'.repeat(121), date: '2026-11-02', type: 'site' })).body.fields).toEqual({ title: 'title must be at most 120 characters' });
+    expect((await add({ title: 'x'.repeat(121), date: '2026-11-02', type: 'site' })).body.fields).toEqual({
+      title: 'title must be at most 120 characters',
+    });
     const range = await app.request('GET', path('?from=2026-12-01&to=2026-11-01'), { key: ws.keys.viewer });
     expect(range.status).toBe(422);
     expect(range.body.fields).toEqual({ from: 'from must not be after to' });
@@ -81,8 +98,14 @@ describe('site events', () => {
     expect((await app.request('DELETE', path(`/${id}`), { key: ws.keys.member })).status).toBe(404);
 
     const other = await seedWorkspace(app.ctx);
-    const site = await app.request('POST', `/orgs/${other.orgId}/projects`, { key: other.keys.admin, body: { name: 'Other', url: 'other.com' } });
-    const theirs = await app.request('POST', `/projects/${site.body.project.id}/events`, { key: other.keys.member, body: { title: 'Theirs', date: '2026-11-05', type: 'site' } });
+    const site = await app.request('POST', `/orgs/${other.orgId}/projects`, {
+      key: other.keys.admin,
+      body: { name: 'Other', url: 'other.com' },
+    });
+    const theirs = await app.request('POST', `/projects/${site.body.project.id}/events`, {
+      key: other.keys.member,
+      body: { title: 'Theirs', date: '2026-11-05', type: 'site' },
+    });
     expect((await app.request('DELETE', path(`/${theirs.body.event.id}`), { key: ws.keys.member })).status).toBe(404);
   });
 
@@ -94,7 +117,14 @@ describe('site events', () => {
     const { total } = (await app.request('GET', path(), { key: ws.keys.viewer })).body;
     await app.ctx.db
       .insertInto('siteEvents')
-      .values(Array.from({ length: EVENTS_PER_SITE - total }, (_, i) => ({ siteId, title: `Filler ${i}`, date: '2026-01-01', type: 'other' as const })))
+      .values(
+        Array.from({ length: EVENTS_PER_SITE - total }, (_, i) => ({
+          siteId,
+          title: `Filler ${i}`,
+          date: '2026-01-01',
+          type: 'other' as const,
+        })),
+      )
       .execute();
     const res = await add({ title: 'One too many', date: '2026-11-05', type: 'site' });
     expect(res.status).toBe(400);
@@ -107,11 +137,23 @@ describe('variant A alone', () => {
     const a = await startTestApp({ variant: 'A' });
     try {
       const w = await seedWorkspace(a.ctx);
-      const site = await a.request('POST', `/orgs/${w.orgId}/projects`, { key: w.keys.admin, body: { name: 'Acme', url: 'acme.com' } });
+      const site = await a.request('POST', `/orgs/${w.orgId}/projects`, {
+        key: w.keys.admin,
+        body: { name: 'Acme', url: 'acme.com' },
+      });
       const id = site.body.project.id;
       expect((await a.request('GET', `/projects/${id}/events`, { key: w.keys.viewer })).status).toBe(404);
-      expect((await a.request('POST', `/projects/${id}/events`, { key: w.keys.member, body: { title: 'x', date: '2026-11-02', type: 'site' } })).status).toBe(404);
-      expect((await a.request('GET', `/projects/${id}/trends`, { key: w.keys.viewer })).body).not.toHaveProperty('events');
+      expect(
+        (
+          await a.request('POST', `/projects/${id}/events`, {
+            key: w.keys.member,
+            body: { title: 'x', date: '2026-11-02', type: 'site' },
+          })
+        ).status,
+      ).toBe(404);
+      expect((await a.request('GET', `/projects/${id}/trends`, { key: w.keys.viewer })).body).not.toHaveProperty(
+        'events',
+      );
     } finally {
       await a.close();
     }

@@ -35,7 +35,13 @@ beforeAll(async () => {
   site = await startFixtureSite({ routes: demoSiteRoutes() });
   app = await startTestApp({ env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` } });
   const ws = await seedWorkspace(app.ctx);
-  projectId = (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Brightdesk', url: 'https://www.brightdesk.com/' })).id;
+  projectId = (
+    await createSite(
+      app.ctx,
+      { orgId: ws.orgId, userId: ws.ownerId },
+      { name: 'Brightdesk', url: 'https://www.brightdesk.com/' },
+    )
+  ).id;
 });
 afterAll(async () => {
   await app.close();
@@ -46,7 +52,15 @@ describe('site intelligence from the CLI', { timeout: 60_000 }, () => {
   it('imports the sitemap with a progress line, taking over the import queued at creation', async () => {
     const res = await sightline(['pages', 'import', '--project', String(projectId)]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json?.import).toMatchObject({ state: 'done', trigger: 'create', foundVia: 'robots', sitemaps: 3, urls: 17, added: 17, titles: { read: 17, failed: 0 } });
+    expect(res.json?.import).toMatchObject({
+      state: 'done',
+      trigger: 'create',
+      foundVia: 'robots',
+      sitemaps: 3,
+      urls: 17,
+      added: 17,
+      titles: { read: 17, failed: 0 },
+    });
     expect(res.stderr).toMatch(/sitemaps \d+ {2}pages [\d,]+ {2}/);
     const again = await sightline(['pages', 'import', '--project', String(projectId)]);
     expect(again.json?.import).toMatchObject({ state: 'done', trigger: 'cli', added: 0, kept: 17 });

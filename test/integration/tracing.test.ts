@@ -39,14 +39,26 @@ interface SpanRecord {
   attributes: Record<string, unknown>;
 }
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
+};
 type OtlpAttribute = { key: string; value: OtlpValue };
 
 const valueOf = (v: OtlpValue): unknown =>
-  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.boolValue ?? v.doubleValue ?? v.arrayValue?.values?.map(valueOf);
-const attributes = (list: OtlpAttribute[] | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+  v.stringValue ??
+  (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
+  v.boolValue ??
+  v.doubleValue ??
+  v.arrayValue?.values?.map(valueOf);
+const attributes = (list: OtlpAttribute[] | undefined) =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
 /** Ids arrive as hex in OTLP/JSON; base64 is accepted too. */
-const hexId = (id: string | undefined) => (!id ? '' : /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
+const hexId = (id: string | undefined) =>
+  !id ? '' : /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
 
 /** An OTLP/HTTP (JSON) receiver: keeps every span it is sent. */
 async function startReceiver() {
@@ -59,7 +71,9 @@ async function startReceiver() {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
           resourceSpans?: {
             resource?: { attributes?: OtlpAttribute[] };
-            scopeSpans?: { spans?: (Omit<SpanRecord, 'attributes' | 'service'> & { attributes?: OtlpAttribute[] })[] }[];
+            scopeSpans?: {
+              spans?: (Omit<SpanRecord, 'attributes' | 'service'> & { attributes?: OtlpAttribute[] })[];
+            }[];
           }[];
         };
         for (const rs of body.resourceSpans ?? []) {
@@ -82,12 +96,19 @@ async function startReceiver() {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** `sightline <command>` as a process of its own (with the module probe), its JSON log lines and stderr kept. */
 function sightline(command: string, env: Record<string, string>) {
-  const proc = spawn(NODE, ['--import', PROBE, CLI, command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(NODE, ['--import', PROBE, CLI, command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
   let rest = '';
@@ -108,7 +129,9 @@ function sightline(command: string, env: Record<string, string>) {
         const found = lines.find(match);
         if (found) return found;
         if (proc.exitCode !== null || Date.now() > deadline)
-          throw new Error(`sightline ${command} never logged the expected line (exit ${proc.exitCode}); stderr:\n${stderr.slice(-2000)}`);
+          throw new Error(
+            `sightline ${command} never logged the expected line (exit ${proc.exitCode}); stderr:\n${stderr.slice(-2000)}`,
+          );
         await new Promise((r) => setTimeout(r, 100));
       }
     },
@@ -139,7 +162,12 @@ let api: ReturnType<typeof sightline>;
 let worker: ReturnType<typeof sightline>;
 let apiUrl: string;
 
-async function call<T = Record<string, unknown>>(method: string, route: string, key: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function call<T = Record<string, unknown>>(
+  method: string,
+  route: string,
+  key: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${apiUrl}${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -147,11 +175,18 @@ async function call<T = Record<string, unknown>>(method: string, route: string, 
   });
   const text = await res.text();
   // Each caller names the shape of the JSON it expects.
-  return { status: res.status, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
+  return {
+    status: res.status,
+    body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T,
+  };
 }
 
 beforeAll(async () => {
-  [receiver, simulator, database] = await Promise.all([startReceiver(), startSimulator({ port: 0, host: '127.0.0.1', jobDelayMs: 200 }), createTestDatabase()]);
+  [receiver, simulator, database] = await Promise.all([
+    startReceiver(),
+    startSimulator({ port: 0, host: '127.0.0.1', jobDelayMs: 200 }),
+    createTestDatabase(),
+  ]);
   env = {
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -164,7 +199,12 @@ beforeAll(async () => {
     ASSISTANT_RETRY_BASE_MS: '10',
     SITE_FETCH_OUTBOUND: 'off',
   };
-  const traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
+  const traced = {
+    ...env,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  };
   api = sightline('api', traced);
   worker = sightline('worker', traced);
   apiUrl = String((await api.line((l) => l.msg === 'API listening')).url);
@@ -182,28 +222,45 @@ afterAll(async () => {
 
 describe('traces across the API and the workers', { timeout: 120_000 }, () => {
   it('follow one scan from its request through its job to its provider calls and its stored answers', async () => {
-    const site = await call<{ project: { id: number } }>('POST', `/orgs/${ws.orgId}/projects`, ws.keys.admin, { name: 'Traced', url: 'traced.com' });
+    const site = await call<{ project: { id: number } }>('POST', `/orgs/${ws.orgId}/projects`, ws.keys.admin, {
+      name: 'Traced',
+      url: 'traced.com',
+    });
     const siteId = site.body.project.id;
-    await addActivePrompts(ctx, siteId, ['Which Traced alternative is best for teams?', 'Is Traced good for startups?']);
-    const start = await call<{ scan: { id: number } }>('POST', `/projects/${siteId}/scans`, ws.keys.admin, { providers: ['openai', 'google-ai-overview'] });
+    await addActivePrompts(ctx, siteId, [
+      'Which Traced alternative is best for teams?',
+      'Is Traced good for startups?',
+    ]);
+    const start = await call<{ scan: { id: number } }>('POST', `/projects/${siteId}/scans`, ws.keys.admin, {
+      providers: ['openai', 'google-ai-overview'],
+    });
     expect(start.status).toBe(200);
     const scanId = start.body.scan.id;
     for (const deadline = Date.now() + 30_000; ;) {
-      const row = await ctx.db.selectFrom('scans').select(['status', 'answersDone']).where('id', '=', scanId).executeTakeFirstOrThrow();
+      const row = await ctx.db
+        .selectFrom('scans')
+        .select(['status', 'answersDone'])
+        .where('id', '=', scanId)
+        .executeTakeFirstOrThrow();
       if (row.status === 'done') break;
       if (Date.now() > deadline) throw new Error(`scan still ${row.status}`);
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    const request = await until('the request span', () => receiver.spans.find((s) => s.name === 'POST /projects/:id/scans' && s.kind === KIND.server));
+    const request = await until('the request span', () =>
+      receiver.spans.find((s) => s.name === 'POST /projects/:id/scans' && s.kind === KIND.server),
+    );
     const traceId = request.traceId;
     const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
     // The answer writer's insert is a prepared statement of its own text (src/domain/answers/store.ts), not Kysely's quoted one.
-    const isAnswerInsert = (s: SpanRecord) => /insert into "?answers"?[\s(]/i.test(String(s.attributes['db.query.text'] ?? s.attributes['db.statement'] ?? ''));
+    const isAnswerInsert = (s: SpanRecord) =>
+      /insert into "?answers"?[\s(]/i.test(String(s.attributes['db.query.text'] ?? s.attributes['db.statement'] ?? ''));
     await until('the worker spans of the trace', () => {
       const spans = inTrace();
       return (
-        spans.some((s) => s.kind === KIND.consumer) && spans.filter((s) => s.kind === KIND.client && s.service === 'sightline-worker').length >= 4 && spans.some(isAnswerInsert)
+        spans.some((s) => s.kind === KIND.consumer) &&
+        spans.filter((s) => s.kind === KIND.client && s.service === 'sightline-worker').length >= 4 &&
+        spans.some(isAnswerInsert)
       );
     });
     const spans = inTrace();
@@ -224,25 +281,36 @@ describe('traces across the API and the workers', { timeout: 120_000 }, () => {
       return chain;
     };
     const workerSpans = spans.filter((s) => s.service === 'sightline-worker');
-    for (const s of workerSpans.filter((x) => x !== run)) expect(ancestors(s), s.name).toEqual(expect.arrayContaining([run?.spanId, request.spanId]));
+    for (const s of workerSpans.filter((x) => x !== run))
+      expect(ancestors(s), s.name).toEqual(expect.arrayContaining([run?.spanId, request.spanId]));
 
     // Its provider calls (undici) and its writes (pg).
-    const calls = workerSpans.filter((s) => s.kind === KIND.client && String(s.attributes['url.full'] ?? '').startsWith(simulator.url));
+    const calls = workerSpans.filter(
+      (s) => s.kind === KIND.client && String(s.attributes['url.full'] ?? '').startsWith(simulator.url),
+    );
     expect(calls.length).toBeGreaterThanOrEqual(4);
     expect(calls.some((s) => String(s.attributes['url.full']).includes('/openai/'))).toBe(true);
     const serp = calls.find((s) => String(s.attributes['url.full']).includes('/serp/'));
     expect(String(serp?.attributes['url.full'])).toContain('api_key=REDACTED');
     expect(workerSpans.filter(isAnswerInsert).length).toBeGreaterThanOrEqual(1);
-    expect(workerSpans.some((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql')).toBe(true);
+    expect(
+      workerSpans.some(
+        (s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql',
+      ),
+    ).toBe(true);
     // Redis commands made by the job (the provider gate's leases), named by command and key only: never a job's payload.
-    const redis = workerSpans.filter((s) => s.attributes['db.system.name'] === 'redis' || s.attributes['db.system'] === 'redis');
+    const redis = workerSpans.filter(
+      (s) => s.attributes['db.system.name'] === 'redis' || s.attributes['db.system'] === 'redis',
+    );
     expect(redis.map((s) => s.name)).toEqual(expect.arrayContaining(['zadd', 'zrem']));
     expect(JSON.stringify(spans)).not.toContain('scanId');
     // The metrics' periodic flush belongs to no request or job.
     expect(spans.filter((s) => s.name === 'hincrbyfloat')).toEqual([]);
 
     // Log lines written inside a span name it: the API's access log, the worker's job lines.
-    const access = await api.line((l) => l.msg === 'request' && l.route === '/projects/:id/scans' && l.method === 'POST');
+    const access = await api.line(
+      (l) => l.msg === 'request' && l.route === '/projects/:id/scans' && l.method === 'POST',
+    );
     expect(access.trace_id).toBe(traceId);
     const started = await worker.line((l) => l.msg === 'job started' && l.job === 'scan');
     expect(started.trace_id).toBe(traceId);
@@ -256,7 +324,9 @@ describe('traces across the API and the workers', { timeout: 120_000 }, () => {
 
   it("names a share link's request by its route and never shows the token", async () => {
     const sites = await call<{ projects: { id: number }[] }>('GET', `/orgs/${ws.orgId}/projects`, ws.keys.viewer);
-    const share = await call<{ url: string }>('POST', `/projects/${sites.body.projects[0]?.id}/shares`, ws.keys.admin, { label: 'traced' });
+    const share = await call<{ url: string }>('POST', `/projects/${sites.body.projects[0]?.id}/shares`, ws.keys.admin, {
+      label: 'traced',
+    });
     expect(share.status).toBe(200);
     const token = share.body.url.split('/share/')[1] as string;
     const page = await fetch(`${apiUrl}/share/${token}`);
@@ -275,7 +345,9 @@ describe('with tracing off (no OTEL_* variable)', { timeout: 120_000 }, () => {
     try {
       const url = String((await plainApi.line((l) => l.msg === 'API listening')).url);
       await plainWorker.line((l) => l.msg === 'workers started');
-      expect((await fetch(`${url}/orgs/${ws.orgId}`, { headers: { authorization: `Bearer ${ws.keys.viewer}` } })).status).toBe(200);
+      expect(
+        (await fetch(`${url}/orgs/${ws.orgId}`, { headers: { authorization: `Bearer ${ws.keys.viewer}` } })).status,
+      ).toBe(200);
       const access = await plainApi.line((l) => l.msg === 'request');
       expect(access).not.toHaveProperty('trace_id');
     } finally {

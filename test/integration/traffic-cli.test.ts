@@ -44,7 +44,13 @@ const lines = (n: number) =>
 beforeAll(async () => {
   app = await startTestApp();
   const ws = await seedWorkspace(app.ctx);
-  projectId = (await createSite(app.ctx, { orgId: ws.orgId, userId: ws.ownerId }, { name: 'Brightdesk', url: 'https://www.brightdesk.com/' })).id;
+  projectId = (
+    await createSite(
+      app.ctx,
+      { orgId: ws.orgId, userId: ws.ownerId },
+      { name: 'Brightdesk', url: 'https://www.brightdesk.com/' },
+    )
+  ).id;
   dir = mkdtempSync(path.join(tmpdir(), 'sightline-logs-'));
 });
 afterAll(async () => {
@@ -75,8 +81,16 @@ describe('crawler traffic from the CLI', { timeout: 60_000 }, () => {
   });
 
   it('refuses a file that is not there, and a project that is not', async () => {
-    expect((await sightline(['logs', 'import', '--project', String(projectId), path.join(dir, 'nope.log')])).code).toBe(2);
-    const missing = await sightline(['logs', 'import', '--project', '999999', path.resolve('test/fixtures/logs/plain.ndjson')]);
+    expect((await sightline(['logs', 'import', '--project', String(projectId), path.join(dir, 'nope.log')])).code).toBe(
+      2,
+    );
+    const missing = await sightline([
+      'logs',
+      'import',
+      '--project',
+      '999999',
+      path.resolve('test/fixtures/logs/plain.ndjson'),
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No project with id 999999/);
   });
@@ -84,7 +98,12 @@ describe('crawler traffic from the CLI', { timeout: 60_000 }, () => {
   it('loads published ranges by the file’s name, or for the agent named', async () => {
     const res = await sightline(['crawlers', 'ranges', 'load', path.resolve('test/fixtures/logs/gptbot.json')]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ agent: 'GPTBot', prefixes: 2, createdAt: '2026-11-01T00:00:00.000000', source: 'gptbot.json' });
+    expect(res.json).toMatchObject({
+      agent: 'GPTBot',
+      prefixes: 2,
+      createdAt: '2026-11-01T00:00:00.000000',
+      source: 'gptbot.json',
+    });
     const renamed = path.join(dir, 'ranges.json');
     writeFileSync(renamed, '{"prefixes": [{"ipv4Prefix": "203.0.113.0/24"}]}');
     const unknown = await sightline(['crawlers', 'ranges', 'load', renamed]);

@@ -24,7 +24,11 @@ let dir: string;
 
 beforeAll(async () => {
   site = await startFixtureSite({ routes: demoSiteRoutes(Date.parse(NOW)) });
-  app = await startTestApp({ clock: fixedClock(NOW), workers: true, env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` } });
+  app = await startTestApp({
+    clock: fixedClock(NOW),
+    workers: true,
+    env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` },
+  });
   dir = mkdtempSync(path.join(tmpdir(), 'sightline-demo-'));
   seed = await seedDemo(app.ctx, dir);
 });
@@ -45,14 +49,22 @@ describe('the demo’s crawler traffic', { timeout: 60_000 }, () => {
       200,
     );
     expect(list.body.imports).toHaveLength(1);
-    expect(list.body.imports[0]).toMatchObject({ state: 'done', source: 'pull', url: 'https://www.brightdesk.com/logs/access.log.gz', lines: 30_000, skipped: 0 });
+    expect(list.body.imports[0]).toMatchObject({
+      state: 'done',
+      source: 'pull',
+      url: 'https://www.brightdesk.com/logs/access.log.gz',
+      lines: 30_000,
+      skipped: 0,
+    });
     expect(list.body.imports[0].agentHits).toBeGreaterThan(5000);
     const res = await app.request('GET', `/projects/${seed.projectId}/crawler-traffic`, { key: seed.key });
     expect(res.status).toBe(200);
     // The latest week with traffic, as a report opens.
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23' });
     const agents = res.body.agents.map((a: { agent: string }) => a.agent);
-    expect(agents).toEqual(expect.arrayContaining(['Googlebot', 'GPTBot', 'ClaudeBot', 'PerplexityBot', 'ChatGPT-User']));
+    expect(agents).toEqual(
+      expect.arrayContaining(['Googlebot', 'GPTBot', 'ClaudeBot', 'PerplexityBot', 'ChatGPT-User']),
+    );
     expect(res.body.agents[0].topPages[0].path).toBe('/');
     expect(res.body.referrals.visits).toBeGreaterThan(0);
     expect(res.body.referrals.assistants.map((a: { assistant: string }) => a.assistant)).toContain('ChatGPT');

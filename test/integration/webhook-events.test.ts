@@ -36,7 +36,10 @@ beforeAll(async () => {
   app = await startTestApp({
     simulator: true,
     workers: { queues: ['scan', 'webhook'] },
-    env: { SITE_FETCH_MAP: `hooks.test=${receiver.url},crawl-shop.com=${site.url}`, WEBHOOK_RETRY_DELAYS_MS: '100,100,100' },
+    env: {
+      SITE_FETCH_MAP: `hooks.test=${receiver.url},crawl-shop.com=${site.url}`,
+      WEBHOOK_RETRY_DELAYS_MS: '100,100,100',
+    },
   });
 });
 afterAll(async () => {
@@ -52,13 +55,19 @@ interface Hook {
 }
 
 async function hook(ws: Workspace, path: string, body: Record<string, unknown>): Promise<Hook> {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key: ws.keys.admin, body: { url: `https://hooks.test${path}`, ...body } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, {
+    key: ws.keys.admin,
+    body: { url: `https://hooks.test${path}`, ...body },
+  });
   if (res.status !== 200) throw new Error(`webhook not created: ${res.text}`);
   return { id: res.body.webhook.id, secret: res.body.webhook.secret, path };
 }
 
 /** What a standard webhook received: each body verified and parsed with its event's schema. */
-function events(h: Hook, type?: EventType): { type: EventType; timestamp: string; data: Record<string, unknown>; id: string }[] {
+function events(
+  h: Hook,
+  type?: EventType,
+): { type: EventType; timestamp: string; data: Record<string, unknown>; id: string }[] {
   return receiver
     .to(h.path)
     .map((r: Received) => {
@@ -67,7 +76,11 @@ function events(h: Hook, type?: EventType): { type: EventType; timestamp: string
         'webhook-timestamp': r.headers['webhook-timestamp'] as string,
         'webhook-signature': r.headers['webhook-signature'] as string,
       }) as { type: EventType };
-      const parsed = EVENT_BODIES[body.type].parse(body) as { type: EventType; timestamp: string; data: Record<string, unknown> };
+      const parsed = EVENT_BODIES[body.type].parse(body) as {
+        type: EventType;
+        timestamp: string;
+        data: Record<string, unknown>;
+      };
       return { ...parsed, id: r.headers['webhook-id'] as string };
     })
     .filter((e) => !type || e.type === type);
@@ -75,15 +88,28 @@ function events(h: Hook, type?: EventType): { type: EventType; timestamp: string
 
 const settle = () => new Promise((r) => setTimeout(r, 1_000));
 
-async function newSite(ws: Workspace, name: string, domain: string, competitors: { name: string; domain: string }[] = []) {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name, url: domain, competitors } });
+async function newSite(
+  ws: Workspace,
+  name: string,
+  domain: string,
+  competitors: { name: string; domain: string }[] = [],
+) {
+  const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+    key: ws.keys.admin,
+    body: { name, url: domain, competitors },
+  });
   if (res.status !== 200) throw new Error(res.text);
   return res.body.project as { id: number; competitors: { id: number; name: string }[] };
 }
 
 /** Scripts the simulator: prompt `q<n>` answers naming whom `who(n)` says. */
 async function scriptAnswers(tag: string, count: number, who: (n: number) => string) {
-  for (let n = 0; n < count; n++) await script(app, { provider: null, match: `${tag}${String(n).padStart(2, '0')} `, text: `${who(n)} is the one most people pick for this.` });
+  for (let n = 0; n < count; n++)
+    await script(app, {
+      provider: null,
+      match: `${tag}${String(n).padStart(2, '0')} `,
+      text: `${who(n)} is the one most people pick for this.`,
+    });
 }
 
 async function scan(ws: Workspace, siteId: number, body: Record<string, unknown>) {
@@ -123,7 +149,14 @@ describe('scan on scan', () => {
     expect(got[0]?.data).toMatchObject({
       projectId: siteId,
       projectName: 'Acme',
-      scan: { id: scans[0]?.id, status: 'done', answersDone: PROMPTS, answersFailed: 0, stopReason: null, costUsd: (PROMPTS * defaultModel('openai').priceMicros) / 1e6 },
+      scan: {
+        id: scans[0]?.id,
+        status: 'done',
+        answersDone: PROMPTS,
+        answersFailed: 0,
+        stopReason: null,
+        costUsd: (PROMPTS * defaultModel('openai').priceMicros) / 1e6,
+      },
     });
     expect(receiver.to(slack.path)).toHaveLength(0);
   });
@@ -157,7 +190,11 @@ describe('scan on scan', () => {
       change: -73.3,
       direction: 'down',
     });
-    const data = changed[0]?.data as { before: { low: number; high: number }; after: { low: number; high: number }; pValue: number };
+    const data = changed[0]?.data as {
+      before: { low: number; high: number };
+      after: { low: number; high: number };
+      pValue: number;
+    };
     // The report's 95% ranges (Wilson: one answer per prompt).
     expect(data.before.low).toBeCloseTo(74.4, 0);
     expect(data.before.high).toBeCloseTo(96.5, 0);
@@ -183,7 +220,10 @@ describe('prompts won and lost, a competitor overtaking, project filters', () =>
     const ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
     const project = await newSite(ws, 'Acme', 'acme.com', [{ name: 'Globex', domain: 'globex.com' }]);
     const elsewhere = await newSite(ws, 'Elsewhere', 'elsewhere.com');
-    const mine = await hook(ws, '/prompts', { events: ['prompt.won', 'prompt.lost', 'competitor.overtook'], projectIds: [project.id] });
+    const mine = await hook(ws, '/prompts', {
+      events: ['prompt.won', 'prompt.lost', 'competitor.overtook'],
+      projectIds: [project.id],
+    });
     const theirs = await hook(ws, '/prompts-elsewhere', { events: ['*'], projectIds: [elsewhere.id] });
     await addActivePrompts(
       app.ctx,
@@ -201,7 +241,11 @@ describe('prompts won and lost, a competitor overtaking, project filters', () =>
     const lost = events(mine, 'prompt.lost');
     expect(lost).toHaveLength(8);
     expect(events(mine, 'prompt.won')).toHaveLength(0);
-    expect(lost[0]?.data).toMatchObject({ before: { named: 4, answered: 4 }, after: { named: 0, answered: 4 }, comparison: { kind: 'scan', after: { scanId: second.id } } });
+    expect(lost[0]?.data).toMatchObject({
+      before: { named: 4, answered: 4 },
+      after: { named: 0, answered: 4 },
+      comparison: { kind: 'scan', after: { scanId: second.id } },
+    });
     expect((lost[0]?.data as { pValue: number }).pValue).toBeLessThan(0.05);
     const overtook = events(mine, 'competitor.overtook');
     expect(overtook).toHaveLength(1);
@@ -305,11 +349,24 @@ describe('crawler checks', () => {
     await receiver.waitFor(h.path, 4);
     await settle();
     const got = events(h);
-    expect(got.map((e) => e.type)).toEqual(['crawler.access_changed', 'llms_txt.changed', 'llms_txt.changed', 'llms_txt.changed']);
+    expect(got.map((e) => e.type)).toEqual([
+      'crawler.access_changed',
+      'llms_txt.changed',
+      'llms_txt.changed',
+      'llms_txt.changed',
+    ]);
     expect(got[0]?.data).toMatchObject({
       projectId: project.id,
       robots: { before: 'found', after: 'found' },
-      changes: [{ agent: 'GPTBot', company: 'OpenAI', before: 'allowed', after: 'blocked', decidingLine: { line: 2, text: 'Disallow: /' } }],
+      changes: [
+        {
+          agent: 'GPTBot',
+          company: 'OpenAI',
+          before: 'allowed',
+          after: 'blocked',
+          decidingLine: { line: 2, text: 'Disallow: /' },
+        },
+      ],
     });
     expect(got.slice(1).map((e) => e.data.change)).toEqual(['appeared', 'changed', 'vanished']);
   });
@@ -326,17 +383,28 @@ describe('money', () => {
       Array.from({ length: 6 }, (_, n) => `Capq${n} which tool?`),
     );
     const price = defaultModel('openai').priceMicros;
-    await app.request('PATCH', `/projects/${project.id}`, { key: ws.keys.admin, body: { monthlyCapUsd: (2.5 * price) / 1e6 } });
+    await app.request('PATCH', `/projects/${project.id}`, {
+      key: ws.keys.admin,
+      body: { monthlyCapUsd: (2.5 * price) / 1e6 },
+    });
     const first = await scan(ws, project.id, { providers: ['openai'] });
     expect(first.scan).toMatchObject({ stopReason: 'cap', answersDone: 2 });
-    await app.request('PATCH', `/projects/${project.id}`, { key: ws.keys.admin, body: { monthlyCapUsd: (3.5 * price) / 1e6 } });
+    await app.request('PATCH', `/projects/${project.id}`, {
+      key: ws.keys.admin,
+      body: { monthlyCapUsd: (3.5 * price) / 1e6 },
+    });
     const second = await scan(ws, project.id, { providers: ['openai'] });
     expect(second.scan).toMatchObject({ stopReason: 'cap' });
     await receiver.waitFor(h.path, 1);
     await settle();
     const got = events(h);
     expect(got).toHaveLength(1);
-    expect(got[0]?.data).toMatchObject({ projectId: project.id, scanId: first.id, capUsd: (2.5 * price) / 1e6, spentUsd: (2 * price) / 1e6 });
+    expect(got[0]?.data).toMatchObject({
+      projectId: project.id,
+      scanId: first.id,
+      capUsd: (2.5 * price) / 1e6,
+      spentUsd: (2 * price) / 1e6,
+    });
   });
 
   it('balance.low fires once per crossing of the threshold, to project-scoped webhooks too', async () => {
@@ -350,7 +418,10 @@ describe('money', () => {
       effectiveBalanceLowUsd: 1,
       lastTopUpUsd: 10,
     });
-    const set = await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, { key: ws.keys.admin, body: { balanceLowUsd: 9.999 } });
+    const set = await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, {
+      key: ws.keys.admin,
+      body: { balanceLowUsd: 9.999 },
+    });
     expect(set.body).toMatchObject({ balanceLowUsd: 9.999, effectiveBalanceLowUsd: 9.999 });
     await scan(ws, project.id, { providers: ['openai'] });
     await scan(ws, project.id, { providers: ['openai'] });
@@ -359,13 +430,21 @@ describe('money', () => {
     expect(events(h)).toHaveLength(1);
     // A top-up lifts it above; the next fall under fires again.
     await topUp(app.ctx, { orgId: ws.orgId, amountMicros: usdToMicros(1) });
-    await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, { key: ws.keys.admin, body: { balanceLowUsd: 10.99 } });
+    await app.request('PATCH', `/orgs/${ws.orgId}/alert-settings`, {
+      key: ws.keys.admin,
+      body: { balanceLowUsd: 10.99 },
+    });
     await scan(ws, project.id, { providers: ['openai'] });
     await receiver.waitFor(h.path, 2);
     await settle();
     const got = events(h);
     expect(got).toHaveLength(2);
-    expect(got[1]?.data).toMatchObject({ projectId: project.id, thresholdUsd: 10.99, thresholdFrom: 'setting', lastTopUpUsd: 1 });
+    expect(got[1]?.data).toMatchObject({
+      projectId: project.id,
+      thresholdUsd: 10.99,
+      thresholdFrom: 'setting',
+      lastTopUpUsd: 1,
+    });
   });
 });
 
@@ -386,6 +465,8 @@ describe('scan.failed', () => {
     await settle();
     const got = events(h);
     expect(got.map((e) => e.type)).toEqual(['scan.failed']);
-    expect(got[0]?.data).toMatchObject({ scan: { id: row.id, status: 'failed', stopReason: 'error', error: 'the scan job failed its last attempt' } });
+    expect(got[0]?.data).toMatchObject({
+      scan: { id: row.id, status: 'failed', stopReason: 'error', error: 'the scan job failed its last attempt' },
+    });
   });
 });

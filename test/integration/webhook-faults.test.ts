@@ -44,10 +44,14 @@ afterAll(async () => {
 });
 
 function spawnWorker(): ChildProcess {
-  return spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'webhook,schedule'], {
-    env: { ...process.env, ...app.env, LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
+  return spawn(
+    path.resolve('node_modules/.bin/node'),
+    [path.resolve('src/cli/main.ts'), 'worker', '--queues', 'webhook,schedule'],
+    {
+      env: { ...process.env, ...app.env, LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    },
+  );
 }
 
 function kill(): void {
@@ -56,11 +60,15 @@ function kill(): void {
 }
 
 async function hook(route: string) {
-  const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key: ws.keys.admin, body: { url: `https://hooks.test${route}`, events: ['webhook.test'] } });
+  const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, {
+    key: ws.keys.admin,
+    body: { url: `https://hooks.test${route}`, events: ['webhook.test'] },
+  });
   return res.body.webhook as { id: number; secret: string };
 }
 
-const delivery = (id: number) => app.ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const delivery = (id: number) =>
+  app.ctx.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('webhook deliveries and faults', () => {
   it('a worker killed mid-delivery: another worker sends it again, same webhook-id, and it is delivered', async () => {
@@ -110,10 +118,20 @@ describe('webhook deliveries and faults', () => {
     const made = await app.ctx.db.transaction().execute(async (trx) => {
       const e = await trx
         .insertInto('webhookEvents')
-        .values({ orgId: ws.orgId, siteId: null, type: 'webhook.test', dedupeKey: null, data: JSON.stringify({ webhookId: h.id, message: 'orphan' }) })
+        .values({
+          orgId: ws.orgId,
+          siteId: null,
+          type: 'webhook.test',
+          dedupeKey: null,
+          data: JSON.stringify({ webhookId: h.id, message: 'orphan' }),
+        })
         .returning(['id', 'uid'])
         .executeTakeFirstOrThrow();
-      const d = await trx.insertInto('webhookDeliveries').values({ webhookId: h.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow();
+      const d = await trx
+        .insertInto('webhookDeliveries')
+        .values({ webhookId: h.id, eventId: e.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { uid: e.uid, id: d.id };
     });
     const [got] = await receiver.waitFor('/orphan', 1, 30_000);

@@ -16,7 +16,11 @@ let ws: Workspace;
 async function sightline(args: string[]) {
   try {
     const { stdout } = await run(NODE, [CLI, 'webhooks', ...args], { env: { ...process.env, ...app.env } });
-    return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> & { webhook?: Record<string, unknown> }, stderr: '' };
+    return {
+      code: 0,
+      json: JSON.parse(stdout) as Record<string, unknown> & { webhook?: Record<string, unknown> },
+      stderr: '',
+    };
   } catch (err) {
     const e = err as { code: number; stderr: string };
     return { code: e.code, json: null, stderr: e.stderr };
@@ -32,7 +36,17 @@ afterAll(() => app.close());
 describe('sightline webhooks', { timeout: 120_000 }, () => {
   it('creates (printing the secret once), lists, changes, tests, rotates, lists deliveries and deletes', async () => {
     const org = String(ws.orgId);
-    const made = await sightline(['create', '--org', org, '--url', 'https://hooks.test/cli', '--events', 'scan.completed,webhook.test', '--format', 'slack']);
+    const made = await sightline([
+      'create',
+      '--org',
+      org,
+      '--url',
+      'https://hooks.test/cli',
+      '--events',
+      'scan.completed,webhook.test',
+      '--format',
+      'slack',
+    ]);
     expect(made.code).toBe(0);
     expect(made.json?.webhook).toMatchObject({
       url: 'https://hooks.test/cli',
@@ -45,7 +59,11 @@ describe('sightline webhooks', { timeout: 120_000 }, () => {
     expect(listed.json).toMatchObject({ total: 1, webhooks: [{ id: Number(id) }] });
     expect(JSON.stringify(listed.json)).not.toContain('whsec_');
     const changed = await sightline(['update', '--org', org, '--webhook', id, '--events', 'all', '--enabled', 'false']);
-    expect(changed.json?.webhook).toMatchObject({ events: ['*'], enabled: false, disabledReason: 'disabled by a person' });
+    expect(changed.json?.webhook).toMatchObject({
+      events: ['*'],
+      enabled: false,
+      disabledReason: 'disabled by a person',
+    });
     await sightline(['update', '--org', org, '--webhook', id, '--enabled', 'true']);
     const tested = await sightline(['test', '--org', org, '--webhook', id]);
     expect(tested.stderr, tested.stderr).toBe('');
@@ -62,7 +80,15 @@ describe('sightline webhooks', { timeout: 120_000 }, () => {
     const bad = await sightline(['create', '--org', String(ws.orgId), '--url', 'http://hooks.test/x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--url: must be an https address');
-    const events = await sightline(['create', '--org', String(ws.orgId), '--url', 'https://hooks.test/x', '--events', 'scan.done']);
+    const events = await sightline([
+      'create',
+      '--org',
+      String(ws.orgId),
+      '--url',
+      'https://hooks.test/x',
+      '--events',
+      'scan.done',
+    ]);
     expect(events.code).toBe(2);
     expect(events.stderr).toContain('--events:');
   });

@@ -58,7 +58,8 @@ async function create(body: Record<string, unknown>, key = ws.keys.admin) {
 }
 
 const test = (id: number) => app.request('POST', `/orgs/${ws.orgId}/webhooks/${id}/test`, { key: ws.keys.admin });
-const deliveries = (id: number, query = '') => app.request('GET', `/orgs/${ws.orgId}/webhooks/${id}/deliveries${query}`, { key: ws.keys.admin });
+const deliveries = (id: number, query = '') =>
+  app.request('GET', `/orgs/${ws.orgId}/webhooks/${id}/deliveries${query}`, { key: ws.keys.admin });
 const verify = (secret: string, r: Received) =>
   new Webhook(secret).verify(r.body, {
     'webhook-id': r.headers['webhook-id'] as string,
@@ -66,7 +67,11 @@ const verify = (secret: string, r: Received) =>
     'webhook-signature': r.headers['webhook-signature'] as string,
   });
 
-async function deliveryWhen(webhookId: number, done: (d: { status: string; attempts: number }) => boolean, timeoutMs = 10_000) {
+async function deliveryWhen(
+  webhookId: number,
+  done: (d: { status: string; attempts: number }) => boolean,
+  timeoutMs = 10_000,
+) {
   const res = await waitFor(
     () => deliveries(webhookId),
     (r) => r.body.deliveries.length > 0 && done(r.body.deliveries[0]),
@@ -98,11 +103,16 @@ describe('webhook endpoints', () => {
     expect(list.text).not.toContain(hook.secret);
     const one = await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin });
     expect(one.body.webhook).not.toHaveProperty('secret');
-    const changed = await app.request('PATCH', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin, body: { events: ['*'], format: 'slack', description: null } });
+    const changed = await app.request('PATCH', `/orgs/${ws.orgId}/webhooks/${hook.id}`, {
+      key: ws.keys.admin,
+      body: { events: ['*'], format: 'slack', description: null },
+    });
     expect(changed.body.webhook).toMatchObject({ events: ['*'], format: 'slack', description: null });
     const gone = await app.request('DELETE', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin });
     expect(gone.body).toMatchObject({ deleted: true, webhook: { id: hook.id } });
-    expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin })).status).toBe(404);
+    expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin })).status).toBe(
+      404,
+    );
   });
 
   it('needs an admin key for every endpoint, reads included, and keeps to its workspace', async () => {
@@ -111,12 +121,19 @@ describe('webhook endpoints', () => {
       expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks`, { key })).status).toBe(403);
       expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key })).status).toBe(403);
       expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries`, { key })).status).toBe(403);
-      expect((await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key, body: { url: 'https://hooks.test/x' } })).status).toBe(403);
+      expect(
+        (await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key, body: { url: 'https://hooks.test/x' } }))
+          .status,
+      ).toBe(403);
     }
     // Another workspace's admin: its own org id finds no such webhook, ours is not its workspace.
-    expect((await app.request('GET', `/orgs/${other.orgId}/webhooks/${hook.id}`, { key: other.keys.admin })).status).toBe(404);
+    expect(
+      (await app.request('GET', `/orgs/${other.orgId}/webhooks/${hook.id}`, { key: other.keys.admin })).status,
+    ).toBe(404);
     expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks`, { key: other.keys.admin })).status).toBe(404);
-    expect((await app.request('POST', `/orgs/${other.orgId}/webhooks/${hook.id}/test`, { key: other.keys.admin })).status).toBe(404);
+    expect(
+      (await app.request('POST', `/orgs/${other.orgId}/webhooks/${hook.id}/test`, { key: other.keys.admin })).status,
+    ).toBe(404);
   });
 
   it('refuses a url that is not https, or names a private address, with 422 naming url', async () => {
@@ -139,29 +156,42 @@ describe('webhook endpoints', () => {
   it('resolves the host at create: a name that resolves to a loopback address is refused, naming url', async () => {
     // As a deployment with outbound fetches on: `localhost` resolves (from the hosts file, no network) to a loopback address.
     const outbound = { ...app.ctx, config: loadConfig({ ...app.env, SITE_FETCH_OUTBOUND: 'on' }) };
-    const refused = await createWebhook(outbound, { orgId: ws.orgId, userId: ws.users.admin }, webhookCreateSchema.parse({ url: 'https://localhost/hook' })).catch(
-      (e: unknown) => e,
-    );
+    const refused = await createWebhook(
+      outbound,
+      { orgId: ws.orgId, userId: ws.users.admin },
+      webhookCreateSchema.parse({ url: 'https://localhost/hook' }),
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ValidationError);
     // Which address a name resolves to is not told (it would map internal DNS), only that it is not public.
-    expect((refused as ValidationError).fields).toEqual({ url: expect.stringMatching(/localhost resolves to a non-public address/) });
+    expect((refused as ValidationError).fields).toEqual({
+      url: expect.stringMatching(/localhost resolves to a non-public address/),
+    });
     expect(JSON.stringify((refused as ValidationError).fields)).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
   it('allows WEBHOOKS_PER_WORKSPACE webhooks (30 here), then answers 400', async () => {
     const crowded = await seedWorkspace(app.ctx);
     for (let i = 0; i < 30; i++) {
-      const res = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, { key: crowded.keys.admin, body: { url: `https://hooks.test/many/${i}` } });
+      const res = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, {
+        key: crowded.keys.admin,
+        body: { url: `https://hooks.test/many/${i}` },
+      });
       expect(res.status).toBe(200);
     }
-    const over = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, { key: crowded.keys.admin, body: { url: 'https://hooks.test/many/30' } });
+    const over = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, {
+      key: crowded.keys.admin,
+      body: { url: 'https://hooks.test/many/30' },
+    });
     expect(over.status).toBe(400);
     expect(over.body.error).toMatch(/30 webhooks, the most it can have/);
   });
 
   it('refuses unknown event types, "*" with others, and projects of another workspace', async () => {
     const bad = async (body: Record<string, unknown>, field: string) => {
-      const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, { key: ws.keys.admin, body: { url: 'https://hooks.test/x', ...body } });
+      const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, {
+        key: ws.keys.admin,
+        body: { url: 'https://hooks.test/x', ...body },
+      });
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.fields)[0]).toMatch(new RegExp(`^${field}`));
     };
@@ -169,7 +199,10 @@ describe('webhook endpoints', () => {
     await bad({ events: ['*', 'scan.failed'] }, 'events');
     await bad({ events: [] }, 'events');
     await bad({ format: 'teams' }, 'format');
-    const site = await app.request('POST', `/orgs/${other.orgId}/projects`, { key: other.keys.admin, body: { name: 'Elsewhere', url: 'elsewhere.com' } });
+    const site = await app.request('POST', `/orgs/${other.orgId}/projects`, {
+      key: other.keys.admin,
+      body: { name: 'Elsewhere', url: 'elsewhere.com' },
+    });
     await bad({ projectIds: [site.body.project.id] }, 'projectIds');
   });
 });
@@ -180,10 +213,18 @@ describe('deliveries', () => {
     const res = await test(hook.id);
     expect(res.status).toBe(200);
     expect(res.body.event).toMatchObject({ type: 'webhook.test', id: expect.stringMatching(/^evt_[0-9a-f]{32}$/) });
-    expect(res.body.delivery).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, eventId: res.body.event.id });
+    expect(res.body.delivery).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+      eventId: res.body.event.id,
+    });
     const [got] = await receiver.waitFor('/signed', 1);
     const body = verify(hook.secret, got as Received);
-    expect(EVENT_BODIES['webhook.test'].parse(body)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
+    expect(EVENT_BODIES['webhook.test'].parse(body)).toMatchObject({
+      type: 'webhook.test',
+      data: { webhookId: hook.id },
+    });
     expect(got?.headers['webhook-id']).toBe(res.body.event.id);
     expect(got?.headers['content-type']).toBe('application/json');
     // Another secret does not verify.
@@ -199,7 +240,13 @@ describe('deliveries', () => {
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(got.map((r) => r.headers['webhook-id'])[0]).toBe(d.eventId);
     for (const r of got) verify(hook.secret, r);
-    expect(d).toMatchObject({ status: 'delivered', attempts: 4, lastStatusCode: 204, lastError: null, nextAttemptAt: null });
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: 4,
+      lastStatusCode: 204,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     expect(d.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([204, 503, 503, 503]);
     expect(d.attemptLog[1]).toMatchObject({ error: 'the receiver answered 503', response: 'ok', replay: false });
     expect((await deliveries(hook.id)).body.total).toBe(1);
@@ -229,7 +276,10 @@ describe('deliveries', () => {
     expect(receiver.to('/gone')).toHaveLength(1);
     // Disabled: no test, no replay, until enabled again.
     expect((await test(hook.id)).status).toBe(400);
-    const again = await app.request('PATCH', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin, body: { enabled: true } });
+    const again = await app.request('PATCH', `/orgs/${ws.orgId}/webhooks/${hook.id}`, {
+      key: ws.keys.admin,
+      body: { enabled: true },
+    });
     expect(again.body.webhook).toMatchObject({ enabled: true, disabledReason: null, failures: 0 });
   });
 
@@ -239,7 +289,9 @@ describe('deliveries', () => {
     await app.ctx.db.updateTable('webhooks').set({ consecutiveFailures: 49 }).where('id', '=', runs.id).execute();
     await test(runs.id);
     await deliveryWhen(runs.id, (x) => x.status === 'failed');
-    expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${runs.id}`, { key: ws.keys.admin })).body.webhook).toMatchObject({
+    expect(
+      (await app.request('GET', `/orgs/${ws.orgId}/webhooks/${runs.id}`, { key: ws.keys.admin })).body.webhook,
+    ).toMatchObject({
       enabled: false,
       disabledReason: '50 attempts in a row failed',
       failures: 50,
@@ -252,7 +304,9 @@ describe('deliveries', () => {
       .execute();
     await test(days.id);
     await deliveryWhen(days.id, (x) => x.status === 'failed');
-    expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${days.id}`, { key: ws.keys.admin })).body.webhook).toMatchObject({
+    expect(
+      (await app.request('GET', `/orgs/${ws.orgId}/webhooks/${days.id}`, { key: ws.keys.admin })).body.webhook,
+    ).toMatchObject({
       enabled: false,
       disabledReason: 'every attempt failed for 3 days',
     });
@@ -266,12 +320,16 @@ describe('deliveries', () => {
     // The first attempt and one per configured retry (seven).
     expect(d.attempts).toBe(8);
     expect(receiver.to('/never')).toHaveLength(8);
-    expect((await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin })).body.webhook).toMatchObject({ enabled: true, failures: 8 });
+    expect(
+      (await app.request('GET', `/orgs/${ws.orgId}/webhooks/${hook.id}`, { key: ws.keys.admin })).body.webhook,
+    ).toMatchObject({ enabled: true, failures: 8 });
   });
 
   it('after a secret rotation both signatures are sent for 24 h, then only the new one', async () => {
     const hook = await create({ url: 'https://hooks.test/rotate', events: ['webhook.test'] });
-    const rotated = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/rotate-secret`, { key: ws.keys.admin });
+    const rotated = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/rotate-secret`, {
+      key: ws.keys.admin,
+    });
     expect(rotated.status).toBe(200);
     const fresh = rotated.body.webhook.secret as string;
     expect(fresh).not.toBe(hook.secret);
@@ -299,14 +357,24 @@ describe('deliveries', () => {
   it('replays a delivered delivery as one more attempt with the same webhook-id', async () => {
     const hook = await create({ url: 'https://hooks.test/replay', events: ['webhook.test'] });
     const first = await test(hook.id);
-    const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`, { key: ws.keys.admin });
+    const res = await app.request(
+      'POST',
+      `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`,
+      { key: ws.keys.admin },
+    );
     expect(res.status).toBe(200);
     expect(res.body.delivery).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(res.body.delivery.attemptLog[0]).toMatchObject({ replay: true, statusCode: 200 });
     const got = await receiver.waitFor('/replay', 2);
     expect(got[0]?.headers['webhook-id']).toBe(got[1]?.headers['webhook-id']);
     expect(got[0]?.body).toBe(got[1]?.body);
-    expect((await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/999999/replay`, { key: ws.keys.admin })).status).toBe(404);
+    expect(
+      (
+        await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/999999/replay`, {
+          key: ws.keys.admin,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('lists deliveries newest first, paged', async () => {
@@ -330,7 +398,11 @@ describe('deliveries', () => {
     const refused = await test(hook.id);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    const replay = await app.request('POST', `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`, { key: ws.keys.admin });
+    const replay = await app.request(
+      'POST',
+      `/orgs/${ws.orgId}/webhooks/${hook.id}/deliveries/${first.body.delivery.id}/replay`,
+      { key: ws.keys.admin },
+    );
     expect(replay.status).toBe(429);
     expect(receiver.to('/limited')).toHaveLength(1);
   });
@@ -339,7 +411,11 @@ describe('deliveries', () => {
     receiver.on('/redirect', () => ({ status: 307, headers: { location: `${receiver.url}/internal` } }));
     const hook = await create({ url: 'https://hooks.test/redirect', events: ['webhook.test'] });
     const res = await test(hook.id);
-    expect(res.body.delivery).toMatchObject({ status: 'pending', lastStatusCode: 307, lastError: 'the receiver answered 307' });
+    expect(res.body.delivery).toMatchObject({
+      status: 'pending',
+      lastStatusCode: 307,
+      lastError: 'the receiver answered 307',
+    });
     expect(receiver.to('/internal')).toHaveLength(0);
   });
 
@@ -364,10 +440,17 @@ describe('deliveries', () => {
   it('refuses at delivery an address that is not public: the attempt is refused, nothing is sent', async () => {
     const hook = await create({ url: 'https://hooks.test/moved', events: ['webhook.test'] });
     // The address changed behind our back (a database edit standing in for DNS that now answers privately).
-    await app.ctx.db.updateTable('webhooks').set({ url: 'https://127.0.0.1/moved' }).where('id', '=', hook.id).execute();
+    await app.ctx.db
+      .updateTable('webhooks')
+      .set({ url: 'https://127.0.0.1/moved' })
+      .where('id', '=', hook.id)
+      .execute();
     await test(hook.id);
     const d = await deliveryWhen(hook.id, (x) => x.attempts >= 1);
-    expect(d.attemptLog.at(-1)).toMatchObject({ statusCode: null, error: expect.stringMatching(/^refused: .*loopback/) });
+    expect(d.attemptLog.at(-1)).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/^refused: .*loopback/),
+    });
     expect(receiver.to('/moved')).toHaveLength(0);
   });
 
@@ -376,27 +459,55 @@ describe('deliveries', () => {
     const made = await app.ctx.db.transaction().execute(async (trx) => {
       const e = await trx
         .insertInto('webhookEvents')
-        .values({ orgId: ws.orgId, siteId: null, type: 'visibility.changed', dedupeKey: null, data: JSON.stringify({ from: 'another version' }) })
+        .values({
+          orgId: ws.orgId,
+          siteId: null,
+          type: 'visibility.changed',
+          dedupeKey: null,
+          data: JSON.stringify({ from: 'another version' }),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return trx.insertInto('webhookDeliveries').values({ webhookId: hook.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow();
+      return trx
+        .insertInto('webhookDeliveries')
+        .values({ webhookId: hook.id, eventId: e.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     });
     expect(await runWebhookDelivery(app.ctx, made.id)).toMatchObject({ reason: expect.stringMatching(/next attempt/) });
-    const row = await app.ctx.db.selectFrom('webhookAttempts').select(['statusCode', 'error']).where('deliveryId', '=', made.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db
+      .selectFrom('webhookAttempts')
+      .select(['statusCode', 'error'])
+      .where('deliveryId', '=', made.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ statusCode: null, error: 'internal: the visibility.changed event could not be rendered' });
     expect(receiver.to('/odd')).toHaveLength(0);
   });
 
   it('checks DNS again at each delivery: a name that now resolves to a private address is refused', async () => {
     const hook = await create({ url: 'https://hooks.test/rebind', events: ['webhook.test'] });
-    await app.ctx.db.updateTable('webhooks').set({ url: 'https://rebind.example/hook' }).where('id', '=', hook.id).execute();
+    await app.ctx.db
+      .updateTable('webhooks')
+      .set({ url: 'https://rebind.example/hook' })
+      .where('id', '=', hook.id)
+      .execute();
     const made = await app.ctx.db.transaction().execute(async (trx) => {
       const e = await trx
         .insertInto('webhookEvents')
-        .values({ orgId: ws.orgId, siteId: null, type: 'webhook.test', dedupeKey: null, data: JSON.stringify({ webhookId: hook.id, message: 'x' }) })
+        .values({
+          orgId: ws.orgId,
+          siteId: null,
+          type: 'webhook.test',
+          dedupeKey: null,
+          data: JSON.stringify({ webhookId: hook.id, message: 'x' }),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return trx.insertInto('webhookDeliveries').values({ webhookId: hook.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow();
+      return trx
+        .insertInto('webhookDeliveries')
+        .values({ webhookId: hook.id, eventId: e.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     });
     const fetcher = createSiteFetcher({
       map: new Map(),
@@ -406,9 +517,18 @@ describe('deliveries', () => {
       userAgent: 'test',
       resolve: async () => [{ address: '10.0.0.8', family: 4 }],
     });
-    expect(await runWebhookDelivery(app.ctx, made.id, { fetcher })).toMatchObject({ reason: expect.stringMatching(/next attempt/) });
-    const row = await app.ctx.db.selectFrom('webhookAttempts').select(['statusCode', 'error']).where('deliveryId', '=', made.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ statusCode: null, error: expect.stringMatching(/^refused: .*rebind\.example resolves to a non-public address/) });
+    expect(await runWebhookDelivery(app.ctx, made.id, { fetcher })).toMatchObject({
+      reason: expect.stringMatching(/next attempt/),
+    });
+    const row = await app.ctx.db
+      .selectFrom('webhookAttempts')
+      .select(['statusCode', 'error'])
+      .where('deliveryId', '=', made.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      statusCode: null,
+      error: expect.stringMatching(/^refused: .*rebind\.example resolves to a non-public address/),
+    });
     expect(row?.error).not.toMatch(/10\.0\.0\.8/);
   });
 
@@ -423,10 +543,24 @@ describe('deliveries', () => {
       for (let i = 0; i < 16; i++) {
         const e = await trx
           .insertInto('webhookEvents')
-          .values({ orgId: ws.orgId, siteId: null, type: 'webhook.test', dedupeKey: null, data: JSON.stringify({ webhookId: slow.id, message: `slow ${i}` }) })
+          .values({
+            orgId: ws.orgId,
+            siteId: null,
+            type: 'webhook.test',
+            dedupeKey: null,
+            data: JSON.stringify({ webhookId: slow.id, message: `slow ${i}` }),
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
-        ids.push((await trx.insertInto('webhookDeliveries').values({ webhookId: slow.id, eventId: e.id }).returning('id').executeTakeFirstOrThrow()).id);
+        ids.push(
+          (
+            await trx
+              .insertInto('webhookDeliveries')
+              .values({ webhookId: slow.id, eventId: e.id })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
       }
       return ids;
     });
@@ -462,7 +596,11 @@ describe('the outbox', () => {
     // Every webhook of the workspace that receives it (some earlier ones receive "*").
     expect(first.length).toBeGreaterThanOrEqual(1);
     expect(again).toEqual([]);
-    const rows = await app.ctx.db.selectFrom('webhookDeliveries').select('id').where('webhookId', '=', hook.id).execute();
+    const rows = await app.ctx.db
+      .selectFrom('webhookDeliveries')
+      .select('id')
+      .where('webhookId', '=', hook.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
@@ -474,8 +612,18 @@ describe('the outbox', () => {
     const fresh = await test(hook.id);
     const result = await runWebhookReconcile(app.ctx);
     expect(result.deleted).toBeGreaterThanOrEqual(1);
-    const left = await app.ctx.db.selectFrom('webhookDeliveries').select('id').where('webhookId', '=', hook.id).execute();
+    const left = await app.ctx.db
+      .selectFrom('webhookDeliveries')
+      .select('id')
+      .where('webhookId', '=', hook.id)
+      .execute();
     expect(left.map((d) => d.id)).toEqual([fresh.body.delivery.id]);
-    expect(await app.ctx.db.selectFrom('webhookAttempts').select('id').where('deliveryId', '=', sent.body.delivery.id).execute()).toEqual([]);
+    expect(
+      await app.ctx.db
+        .selectFrom('webhookAttempts')
+        .select('id')
+        .where('deliveryId', '=', sent.body.delivery.id)
+        .execute(),
+    ).toEqual([]);
   });
 });

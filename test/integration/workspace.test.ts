@@ -69,21 +69,31 @@ describe('sites', () => {
   });
 
   it('answers 409 for a domain the workspace already tracks, written differently', async () => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: admin(), body: { name: 'Again', url: 'acme.com' } });
+    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: admin(),
+      body: { name: 'Again', url: 'acme.com' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.fields).toEqual({ url: 'already tracked' });
   });
 
-  it.each(['localhost', '127.0.0.1', 'intranet', 'acme.notarealtld', 'http://[::1]/', 'ftp://acme.org', 'not a url'])('answers 400 "not a domain" for %s', async (url) => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: admin(), body: { name: 'X', url } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/not a domain/);
-  });
+  it.each(['localhost', '127.0.0.1', 'intranet', 'acme.notarealtld', 'http://[::1]/', 'ftp://acme.org', 'not a url'])(
+    'answers 400 "not a domain" for %s',
+    async (url) => {
+      const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: admin(), body: { name: 'X', url } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/not a domain/);
+    },
+  );
 
   it('answers 422 when url is missing, and for too many brand terms or competitors', async () => {
     const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
       key: admin(),
-      body: { name: 'X', brandTerms: Array.from({ length: 51 }, (_, i) => `t${i}`), competitors: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}` })) },
+      body: {
+        name: 'X',
+        brandTerms: Array.from({ length: 51 }, (_, i) => `t${i}`),
+        competitors: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}` })),
+      },
     });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.fields).sort()).toEqual(['brandTerms', 'competitors', 'url']);
@@ -100,9 +110,15 @@ describe('sites', () => {
 
   it('answers 400 with the limit in the message past the sites limit', async () => {
     const other = await seedWorkspace(app.ctx, { plan: 'free' });
-    const first = await app.request('POST', `/orgs/${other.orgId}/projects`, { key: other.keys.admin, body: { name: 'One', url: 'one.com' } });
+    const first = await app.request('POST', `/orgs/${other.orgId}/projects`, {
+      key: other.keys.admin,
+      body: { name: 'One', url: 'one.com' },
+    });
     expect(first.status).toBe(200);
-    const second = await app.request('POST', `/orgs/${other.orgId}/projects`, { key: other.keys.admin, body: { name: 'Two', url: 'two.com' } });
+    const second = await app.request('POST', `/orgs/${other.orgId}/projects`, {
+      key: other.keys.admin,
+      body: { name: 'Two', url: 'two.com' },
+    });
     expect(second.status).toBe(400);
     expect(second.body.error).toMatch(/limit of 1 sites/);
   });
@@ -110,7 +126,12 @@ describe('sites', () => {
   it('holds the sites limit under concurrent creates', async () => {
     const other = await seedWorkspace(app.ctx, { plan: 'free' });
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => app.request('POST', `/orgs/${other.orgId}/projects`, { key: other.keys.admin, body: { name: `S${i}`, url: `s${i}.com` } })),
+      Array.from({ length: 6 }, (_, i) =>
+        app.request('POST', `/orgs/${other.orgId}/projects`, {
+          key: other.keys.admin,
+          body: { name: `S${i}`, url: `s${i}.com` },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(5);
@@ -134,7 +155,9 @@ describe('dashboard, providers, usage', () => {
       expect(p.models.find((m: { id: string }) => m.id === p.model).costPerAnswerUsd).toBeGreaterThan(0);
     }
     const openai = res.body.providers[0];
-    expect(openai.models.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(['chatgpt-app', 'chatgpt-app-queue']));
+    expect(openai.models.map((m: { id: string }) => m.id)).toEqual(
+      expect.arrayContaining(['chatgpt-app', 'chatgpt-app-queue']),
+    );
   });
 
   it('shows balance and top-ups from the ledger', async () => {
@@ -157,24 +180,41 @@ describe('members and invitations', () => {
   });
 
   it('invites, refuses a duplicate and an existing member with 409, and cancels with 204', async () => {
-    const made = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key: admin(), body: { email: 'New@Example.com' } });
+    const made = await app.request('POST', `/orgs/${ws.orgId}/invitations`, {
+      key: admin(),
+      body: { email: 'New@Example.com' },
+    });
     expect(made.status).toBe(200);
     expect(made.body.invitation).toMatchObject({ email: 'New@Example.com', role: 'member', pending: true });
-    const dup = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key: admin(), body: { email: 'new@example.com' } });
+    const dup = await app.request('POST', `/orgs/${ws.orgId}/invitations`, {
+      key: admin(),
+      body: { email: 'new@example.com' },
+    });
     expect(dup.status).toBe(409);
     const members = await app.request('GET', `/orgs/${ws.orgId}/members`, { key: admin() });
     const existing = members.body.members[1].email;
-    const member = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key: admin(), body: { email: existing } });
+    const member = await app.request('POST', `/orgs/${ws.orgId}/invitations`, {
+      key: admin(),
+      body: { email: existing },
+    });
     expect(member.status).toBe(409);
     expect(members.body.invitations.map((i: { email: string }) => i.email)).toEqual(['New@Example.com']);
-    const cancel = await app.request('DELETE', `/orgs/${ws.orgId}/invitations/${made.body.invitation.id}`, { key: admin() });
+    const cancel = await app.request('DELETE', `/orgs/${ws.orgId}/invitations/${made.body.invitation.id}`, {
+      key: admin(),
+    });
     expect(cancel.status).toBe(204);
     expect(cancel.text).toBe('');
-    expect((await app.request('DELETE', `/orgs/${ws.orgId}/invitations/${made.body.invitation.id}`, { key: admin() })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', `/orgs/${ws.orgId}/invitations/${made.body.invitation.id}`, { key: admin() }))
+        .status,
+    ).toBe(404);
   });
 
   it('answers 422 for role owner or a bad email', async () => {
-    const res = await app.request('POST', `/orgs/${ws.orgId}/invitations`, { key: admin(), body: { email: 'nope', role: 'owner' } });
+    const res = await app.request('POST', `/orgs/${ws.orgId}/invitations`, {
+      key: admin(),
+      body: { email: 'nope', role: 'owner' },
+    });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.fields).sort()).toEqual(['email', 'role']);
   });
@@ -182,9 +222,15 @@ describe('members and invitations', () => {
   it('counts pending invitations against the member limit (400)', async () => {
     const small = await seedWorkspace(app.ctx);
     await setOrgLimits(app.ctx, small.orgId, { members: 5 });
-    const ok = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'fifth@example.com' } });
+    const ok = await app.request('POST', `/orgs/${small.orgId}/invitations`, {
+      key: small.keys.admin,
+      body: { email: 'fifth@example.com' },
+    });
     expect(ok.status).toBe(200);
-    const over = await app.request('POST', `/orgs/${small.orgId}/invitations`, { key: small.keys.admin, body: { email: 'sixth@example.com' } });
+    const over = await app.request('POST', `/orgs/${small.orgId}/invitations`, {
+      key: small.keys.admin,
+      body: { email: 'sixth@example.com' },
+    });
     expect(over.status).toBe(400);
     expect(over.body.error).toMatch(/limit of 5 members/);
   });
@@ -192,10 +238,16 @@ describe('members and invitations', () => {
   it('allows 20 invitations an hour per workspace, then 429 with Retry-After', async () => {
     const busy = await seedWorkspace(app.ctx);
     for (let i = 0; i < 20; i++) {
-      const res = await app.request('POST', `/orgs/${busy.orgId}/invitations`, { key: busy.keys.admin, body: { email: `p${i}@example.com` } });
+      const res = await app.request('POST', `/orgs/${busy.orgId}/invitations`, {
+        key: busy.keys.admin,
+        body: { email: `p${i}@example.com` },
+      });
       expect(res.status).toBe(200);
     }
-    const res = await app.request('POST', `/orgs/${busy.orgId}/invitations`, { key: busy.keys.admin, body: { email: 'p20@example.com' } });
+    const res = await app.request('POST', `/orgs/${busy.orgId}/invitations`, {
+      key: busy.keys.admin,
+      body: { email: 'p20@example.com' },
+    });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect(res.body).toEqual({ error: expect.stringMatching(/20 invitations/), fields: null });
@@ -203,11 +255,28 @@ describe('members and invitations', () => {
 
   it('changes a role, refuses owner as a role (422) and touching the owner (403)', async () => {
     const person = await addPerson(app.ctx, ws.orgId, 'member', 'changee');
-    const res = await app.request('PATCH', `/orgs/${ws.orgId}/members/${person.userId}`, { key: admin(), body: { role: 'viewer' } });
+    const res = await app.request('PATCH', `/orgs/${ws.orgId}/members/${person.userId}`, {
+      key: admin(),
+      body: { role: 'viewer' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.member).toEqual({ userId: person.userId, role: 'viewer' });
-    expect((await app.request('PATCH', `/orgs/${ws.orgId}/members/${person.userId}`, { key: admin(), body: { role: 'owner' } })).status).toBe(422);
-    expect((await app.request('PATCH', `/orgs/${ws.orgId}/members/${ws.ownerId}`, { key: admin(), body: { role: 'viewer' } })).status).toBe(403);
+    expect(
+      (
+        await app.request('PATCH', `/orgs/${ws.orgId}/members/${person.userId}`, {
+          key: admin(),
+          body: { role: 'owner' },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await app.request('PATCH', `/orgs/${ws.orgId}/members/${ws.ownerId}`, {
+          key: admin(),
+          body: { role: 'viewer' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await app.request('DELETE', `/orgs/${ws.orgId}/members/${ws.ownerId}`, { key: admin() })).status).toBe(403);
   });
 
@@ -217,7 +286,9 @@ describe('members and invitations', () => {
     const res = await app.request('DELETE', `/orgs/${ws.orgId}/members/${person.userId}`, { key: admin() });
     expect(res.status).toBe(204);
     expect((await app.request('GET', '/whoami', { key: person.key as string })).status).toBe(401);
-    expect((await app.request('DELETE', `/orgs/${ws.orgId}/members/${person.userId}`, { key: admin() })).status).toBe(404);
+    expect((await app.request('DELETE', `/orgs/${ws.orgId}/members/${person.userId}`, { key: admin() })).status).toBe(
+      404,
+    );
   });
 
   it('refuses to let a key remove its own creator (leaving needs a signed-in person)', async () => {

@@ -33,8 +33,16 @@ describe('layers the linter keeps', () => {
     ['share-imports-kysely.ts', 'src/share/fixture.ts', /src\/share renders/],
     ['share-imports-http.ts', 'src/share/fixture.ts', /src\/share renders/],
     ['logs-imports-db.ts', 'src/logs/fixture.ts', /src\/logs reads log lines/],
-    ['domain-imports-up-a-tier.ts', 'src/domain/sites/fixture.ts', /src\/domain\/sites \(tier: sites\) imports only lower tiers/],
-    ['domain-imports-later-peer.ts', 'src/domain/categories/fixture.ts', /no two folders import each other in a circle/],
+    [
+      'domain-imports-up-a-tier.ts',
+      'src/domain/sites/fixture.ts',
+      /src\/domain\/sites \(tier: sites\) imports only lower tiers/,
+    ],
+    [
+      'domain-imports-later-peer.ts',
+      'src/domain/categories/fixture.ts',
+      /no two folders import each other in a circle/,
+    ],
     ['domain-imports-past-index.ts', 'src/domain/reports/fixture.ts', /through its index\.ts, never a file inside it/],
     ['http-imports-past-index.ts', 'src/http/routes/fixture.ts', /through its index\.ts, never a file inside it/],
   ])('%s fails as %s', async (fixture, filePath, message) => {
@@ -52,7 +60,9 @@ describe('layers the linter keeps', () => {
   });
 
   it('places every src/domain folder in exactly one tier', async () => {
-    const folders = (await readdir(path.resolve('src/domain'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = (await readdir(path.resolve('src/domain'), { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     const placed = domainTiers.tiers.flatMap((t) => t.folders);
     expect([...placed].sort()).toEqual([...folders].sort());
     expect(new Set(placed).size).toBe(placed.length);
@@ -60,7 +70,11 @@ describe('layers the linter keeps', () => {
 
   it('finds the domain itself clean of tier, entry and circle breaks', async () => {
     const results = await eslint.lintFiles(['src/domain', 'src/http', 'src/mcp', 'src/cli', 'jobs']);
-    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${path.relative('.', r.filePath)}: ${m.message}`));
+    const broken = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === 'no-restricted-imports')
+        .map((m) => `${path.relative('.', r.filePath)}: ${m.message}`),
+    );
     expect(broken).toEqual([]);
   }, 120_000);
 });

@@ -36,13 +36,21 @@ const documentPath = join(dir, 'openapi.json');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The public probes cannot be refused, so they have no 4xx response: the one recommended warning accepted. */
-const PROBES = ['/healthz', '/readyz', '/metrics', '/openapi.json'].map((p) => `#/paths/${p.replaceAll('/', '~1')}/get/responses`);
+const PROBES = ['/healthz', '/readyz', '/metrics', '/openapi.json'].map(
+  (p) => `#/paths/${p.replaceAll('/', '~1')}/get/responses`,
+);
 
 describe('the OpenAPI document as a client generator reads it', () => {
   writeFileSync(documentPath, JSON.stringify(openApiDocument('AB'), null, 2));
 
   it('passes redocly lint with the recommended rules', { timeout: 120_000 }, async () => {
-    const { stdout } = await node(bin('redocly'), ['lint', documentPath, '--config', join(root, 'redocly.yaml'), '--format=json']).catch((err: { stdout?: string }) => ({
+    const { stdout } = await node(bin('redocly'), [
+      'lint',
+      documentPath,
+      '--config',
+      join(root, 'redocly.yaml'),
+      '--format=json',
+    ]).catch((err: { stdout?: string }) => ({
       stdout: err.stdout ?? '',
     }));
     const report = JSON.parse(stdout) as {
@@ -51,7 +59,9 @@ describe('the OpenAPI document as a client generator reads it', () => {
     };
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
     expect(report.totals.errors, problems.join('\n')).toBe(0);
-    const unexpected = report.problems.filter((p) => !(p.ruleId === 'operation-4xx-response' && PROBES.includes(p.location[0]?.pointer ?? '')));
+    const unexpected = report.problems.filter(
+      (p) => !(p.ruleId === 'operation-4xx-response' && PROBES.includes(p.location[0]?.pointer ?? '')),
+    );
     expect(
       unexpected.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`),
       'new lint warnings',
@@ -61,7 +71,10 @@ describe('the OpenAPI document as a client generator reads it', () => {
   it('generates a client that examples/client.ts compiles against', { timeout: 120_000 }, async () => {
     mkdirSync(join(root, 'examples/generated'), { recursive: true });
     await node(bin('openapi-typescript'), [documentPath, '-o', join(root, 'examples/generated/api.d.ts')]);
-    const compiled = await node(join(root, 'node_modules/typescript/bin/tsc'), ['-p', join(root, 'examples/tsconfig.json')]).then(
+    const compiled = await node(join(root, 'node_modules/typescript/bin/tsc'), [
+      '-p',
+      join(root, 'examples/tsconfig.json'),
+    ]).then(
       () => '',
       (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}`,
     );
@@ -74,7 +87,10 @@ describe('the OpenAPI document as a client generator reads it', () => {
       const ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
       const site = await addAcmeSite(app, ws);
       await addActivePrompts(app.ctx, site.id, ['Which CRM suits a startup?', 'Best help desk for a small team?']);
-      const started = await app.request('POST', `/projects/${site.id}/scans`, { key: ws.keys.admin, body: { providers: ['openai', 'perplexity'] } });
+      const started = await app.request('POST', `/projects/${site.id}/scans`, {
+        key: ws.keys.admin,
+        body: { providers: ['openai', 'perplexity'] },
+      });
       expect(started.status, started.text).toBe(200);
       await waitForScan(app, ws.keys.admin, site.id, started.body.scan.id);
       const { stdout } = await run(process.execPath, [join(root, 'examples/client.ts')], {

@@ -31,7 +31,10 @@ beforeAll(async () => {
   await setOrgLimits(app.ctx, ws.orgId, { promptsPerSite: 50_000 });
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
-  api = spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'api'], { env: { ...process.env, ...app.env, PORT: String(port) }, stdio: 'ignore' });
+  api = spawn(path.resolve('node_modules/.bin/node'), [path.resolve('src/cli/main.ts'), 'api'], {
+    env: { ...process.env, ...app.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
   for (let tries = 0; ; tries++) {
     const up = await fetch(`${apiUrl}/healthz`).then(
       (r) => r.ok,
@@ -67,12 +70,18 @@ function csv(chars: number): string {
 
 describe('a 2 MB prompt import', () => {
   it('leaves the API answering other requests promptly', async () => {
-    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, { key: ws.keys.admin, body: { name: 'Bulk', url: 'bulk.com' } });
+    const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
+      key: ws.keys.admin,
+      body: { name: 'Bulk', url: 'bulk.com' },
+    });
     const contents = csv(1_990_000);
     let done = false;
     // Warm: the first request of a process compiles its code paths.
     expect((await call('GET', '/whoami', ws.keys.viewer)).status).toBe(200);
-    const importing = call('POST', `/projects/${site.body.project.id}/prompts/import`, ws.keys.member, { contents, dryRun: true }).finally(() => {
+    const importing = call('POST', `/projects/${site.body.project.id}/prompts/import`, ws.keys.member, {
+      contents,
+      dryRun: true,
+    }).finally(() => {
       done = true;
     });
     const times: number[] = [];

@@ -29,7 +29,11 @@ describe('config', () => {
   });
 
   it('treats empty values as unset and parses the site fetch map', () => {
-    const c = loadConfig({ PORT: '', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000/, Other.io=http://127.0.0.1:9001', PUBLIC_BASE_URL: 'https://api.example.com/' });
+    const c = loadConfig({
+      PORT: '',
+      SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000/, Other.io=http://127.0.0.1:9001',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+    });
     expect(c.port).toBe(8080);
     expect([...c.siteFetchMap]).toEqual([
       ['acme.com', 'http://127.0.0.1:9000'],
@@ -64,7 +68,9 @@ describe('config', () => {
     // Unset, empty or only separators: nothing is mapped, so nothing to refuse; outside production the map is read.
     expect(problems({ NODE_ENV: 'production', SITE_FETCH_MAP: ' , ' })).toEqual([]);
     expect(loadConfig({ NODE_ENV: 'production' }).siteFetchMap.size).toBe(0);
-    expect(loadConfig({ NODE_ENV: 'development', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000' }).siteFetchMap.size).toBe(1);
+    expect(
+      loadConfig({ NODE_ENV: 'development', SITE_FETCH_MAP: 'acme.com=http://127.0.0.1:9000' }).siteFetchMap.size,
+    ).toBe(1);
   });
 
   it('gives every parse of a site file a deadline', () => {
@@ -76,7 +82,8 @@ describe('config', () => {
   it('bounds an analysis task: 10 s by default, from 1 ms (tests force the limit) to 10 minutes', () => {
     expect(loadConfig({}).analysis.timeoutMs).toBe(10_000);
     expect(loadConfig({ ANALYSIS_TIMEOUT_MS: '1' }).analysis.timeoutMs).toBe(1);
-    for (const bad of ['0', '-5', '1.5', 'soon', '600001']) expect(() => loadConfig({ ANALYSIS_TIMEOUT_MS: bad }), bad).toThrow(/ANALYSIS_TIMEOUT_MS/);
+    for (const bad of ['0', '-5', '1.5', 'soon', '600001'])
+      expect(() => loadConfig({ ANALYSIS_TIMEOUT_MS: bad }), bad).toThrow(/ANALYSIS_TIMEOUT_MS/);
   });
 
   it('is frozen', () => {

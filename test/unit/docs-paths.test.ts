@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = path.resolve('.');
 const TOP = /^(src|docs|test|jobs|bench|scripts|migrations|ops|examples|bin)\//;
-const UNDER_SRC = /^(domain|http|mcp|cli|queue|analysis|assistants|simulator|web|logs|share|telemetry|db|fixture-site)\//;
+const UNDER_SRC =
+  /^(domain|http|mcp|cli|queue|analysis|assistants|simulator|web|logs|share|telemetry|db|fixture-site)\//;
 
 function walk(dir: string, keep: (f: string) => boolean): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
@@ -20,7 +21,8 @@ function walk(dir: string, keep: (f: string) => boolean): string[] {
   });
 }
 
-const looksLikePath = (t: string) => /^[\w./-]+$/.test(t) && !t.startsWith('../') && !/^\.?\//.test(t) && /\.[a-z]{2,4}$|\/$/.test(t);
+const looksLikePath = (t: string) =>
+  /^[\w./-]+$/.test(t) && !t.startsWith('../') && !/^\.?\//.test(t) && /\.[a-z]{2,4}$|\/$/.test(t);
 
 /** Where a path may be meant from: the repository root, src/, or the folder of the file that names it. */
 function exists(token: string, from: string): boolean {
@@ -40,7 +42,11 @@ function checked(token: string, from: string): boolean {
 
 function stale(): string[] {
   const out: string[] = [];
-  const markdown = ['README.md', ...walk('docs', (f) => f.endsWith('.md')), ...walk('src', (f) => f.endsWith('README.md'))];
+  const markdown = [
+    'README.md',
+    ...walk('docs', (f) => f.endsWith('.md')),
+    ...walk('src', (f) => f.endsWith('README.md')),
+  ];
   for (const file of markdown) {
     for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(/`([^`\n]+)`/g)) {
       const token = m[1]!.trim();
@@ -51,7 +57,9 @@ function stale(): string[] {
   for (const file of code) {
     for (const line of readFileSync(path.join(ROOT, file), 'utf8').split('\n')) {
       const comment = /^\s*(\/\/|\/?\*)/.test(line) ? line : (line.match(/\s\/\/\s.*$/)?.[0] ?? '');
-      for (const m of comment.matchAll(/(?:^|[\s(`'"])((?:src|docs|jobs|test|domain)\/[\w./-]*\.(?:ts|md|json|sql))/g)) {
+      for (const m of comment.matchAll(
+        /(?:^|[\s(`'"])((?:src|docs|jobs|test|domain)\/[\w./-]*\.(?:ts|md|json|sql))/g,
+      )) {
         const token = m[1]!;
         if (!exists(token, file)) out.push(`${file}: ${token}`);
       }

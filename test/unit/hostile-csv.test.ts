@@ -31,9 +31,12 @@ function elapsed(fn: () => void): number {
 }
 
 describe('hostile prompt CSV files', () => {
-  it.each(Object.keys(WORST))('reads 2 MB of %s in linear time (under 15 s; about 0.5 s on a quiet machine)', (name) => {
-    expect(elapsed(() => parsePromptCsv(WORST[name] as string))).toBeLessThan(15_000);
-  });
+  it.each(Object.keys(WORST))(
+    'reads 2 MB of %s in linear time (under 15 s; about 0.5 s on a quiet machine)',
+    (name) => {
+      expect(elapsed(() => parsePromptCsv(WORST[name] as string))).toBeLessThan(15_000);
+    },
+  );
 
   it('reads generated adversarial files within a fixed time', () => {
     const alphabet = fc.constantFrom('"', ',', ';', '|', '\t', '\n', '\r', ' ', 'a', '?', '\uFEFF', '\u0000', 'é');
@@ -48,7 +51,9 @@ describe('hostile prompt CSV files', () => {
   it('gives up at its deadline with a 422 naming the file, and the next import still reads', async () => {
     const err = await parsePromptCsvOffThread(WORST['many rows'] as string, 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).fields).toEqual({ contents: expect.stringMatching(/took longer than 0.001 s to read/) });
+    expect((err as ValidationError).fields).toEqual({
+      contents: expect.stringMatching(/took longer than 0.001 s to read/),
+    });
     const ok = await parsePromptCsvOffThread('text\nbest crm for startups\n');
     expect(ok.rows).toHaveLength(1);
   });

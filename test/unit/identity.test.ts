@@ -11,7 +11,14 @@ describe('api key format', () => {
     expect(generateKey()).not.toBe(a);
     expect(isWellFormedKey(a)).toBe(true);
   });
-  it.each(['', 'slk_', `slk_${'a'.repeat(39)}`, `slk_${'a'.repeat(41)}`, `SLK_${'a'.repeat(40)}`, `slk_${'a'.repeat(39)}=`])('rejects %j', (k) => {
+  it.each([
+    '',
+    'slk_',
+    `slk_${'a'.repeat(39)}`,
+    `slk_${'a'.repeat(41)}`,
+    `SLK_${'a'.repeat(40)}`,
+    `slk_${'a'.repeat(39)}=`,
+  ])('rejects %j', (k) => {
     expect(isWellFormedKey(k)).toBe(false);
   });
   it('hashes with SHA-256 hex', () => {
@@ -48,16 +55,47 @@ describe('site domain', () => {
   ])('%s -> %s', (input, domain) => {
     expect(domainFromAddress(input)).toBe(domain);
   });
-  it.each(['localhost', '127.0.0.1', '10.0.0.1', '[::1]', 'intranet', 'acme.invalidtld', 'mailto:a@acme.com', 'ftp://acme.com', 'acme .com', ''])('%j is not a domain', (input) => {
+  it.each([
+    'localhost',
+    '127.0.0.1',
+    '10.0.0.1',
+    '[::1]',
+    'intranet',
+    'acme.invalidtld',
+    'mailto:a@acme.com',
+    'ftp://acme.com',
+    'acme .com',
+    '',
+  ])('%j is not a domain', (input) => {
     expect(domainFromAddress(input)).toBeNull();
   });
 });
 
 describe('plan limits', () => {
   it('match CONTRACT.md and take operator overrides', () => {
-    expect(PLAN_LIMITS.free).toEqual({ sites: 1, promptsPerSite: 25, scansPerMonth: 30, members: 2, rewritesPerDay: 100 });
-    expect(PLAN_LIMITS.enterprise).toEqual({ sites: 100, promptsPerSite: 5000, scansPerMonth: 100000, members: 200, rewritesPerDay: 20_000 });
-    expect(limitsOf({ plan: 'starter', limitSites: 9, limitPromptsPerSite: null, limitScansPerMonth: null, limitMembers: 0 })).toEqual({
+    expect(PLAN_LIMITS.free).toEqual({
+      sites: 1,
+      promptsPerSite: 25,
+      scansPerMonth: 30,
+      members: 2,
+      rewritesPerDay: 100,
+    });
+    expect(PLAN_LIMITS.enterprise).toEqual({
+      sites: 100,
+      promptsPerSite: 5000,
+      scansPerMonth: 100000,
+      members: 200,
+      rewritesPerDay: 20_000,
+    });
+    expect(
+      limitsOf({
+        plan: 'starter',
+        limitSites: 9,
+        limitPromptsPerSite: null,
+        limitScansPerMonth: null,
+        limitMembers: 0,
+      }),
+    ).toEqual({
       sites: 9,
       promptsPerSite: 150,
       scansPerMonth: 300,

@@ -13,8 +13,12 @@ describe('knownError', () => {
   it('takes a unique violation and a deadlock for 409, a lost connection and a statement timeout for 503', () => {
     expect(knownError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeInstanceOf(ConflictError);
     expect(knownError(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBeInstanceOf(ConflictError);
-    expect(knownError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBeInstanceOf(ServiceUnavailableError);
-    expect(knownError(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBeInstanceOf(ServiceUnavailableError);
+    expect(knownError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+    expect(
+      knownError(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })),
+    ).toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('leaves anything else to be a logged 500', () => {

@@ -17,7 +17,10 @@ const tools = buildTools(routes, 'AB');
 
 const readRoutes = routes.filter(
   (r) =>
-    r.method === 'GET' && r.access !== 'public' && r.access !== 'signed-in' && (r.path === '/whoami' || r.path.startsWith('/orgs/:orgId') || r.path.startsWith('/projects/:id')),
+    r.method === 'GET' &&
+    r.access !== 'public' &&
+    r.access !== 'signed-in' &&
+    (r.path === '/whoami' || r.path.startsWith('/orgs/:orgId') || r.path.startsWith('/projects/:id')),
 );
 
 describe('MCP tools and the route table', () => {
@@ -59,14 +62,26 @@ describe('MCP tools and the route table', () => {
   it('take their route’s path ids and its query or body fields, with its schema', () => {
     for (const tool of tools) {
       const { route } = tool;
-      const ids = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => (m[1] === 'id' ? 'projectId' : (m[1] as string)));
+      const ids = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) =>
+        m[1] === 'id' ? 'projectId' : (m[1] as string),
+      );
       const input = route.query ?? route.body;
-      const fields = input ? Object.keys((z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as { properties?: object }).properties ?? {}) : [];
+      const fields = input
+        ? Object.keys(
+            (z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as { properties?: object }).properties ??
+              {},
+          )
+        : [];
       expect(Object.keys(tool.inputSchema.properties), tool.name).toEqual([...ids, ...fields]);
-      expect(tool.inputSchema.required ?? [], tool.name).toEqual(expect.arrayContaining(ids.filter((i) => i !== 'orgId')));
+      expect(tool.inputSchema.required ?? [], tool.name).toEqual(
+        expect.arrayContaining(ids.filter((i) => i !== 'orgId')),
+      );
       if (input) {
-        const fromRoute = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as { properties: Record<string, unknown> };
-        for (const f of fields) expect(tool.inputSchema.properties[f], `${tool.name}.${f}`).toEqual(fromRoute.properties[f]);
+        const fromRoute = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as {
+          properties: Record<string, unknown>;
+        };
+        for (const f of fields)
+          expect(tool.inputSchema.properties[f], `${tool.name}.${f}`).toEqual(fromRoute.properties[f]);
       }
     }
   });

@@ -10,10 +10,18 @@ import { openApiDocument } from '../../scripts/openapi.ts';
 
 type Schema = { $ref?: string; properties?: Record<string, Schema>; const?: unknown; required?: string[] };
 type Hook = {
-  post: { operationId: string; security: unknown[]; parameters: { name: string; in: string }[]; requestBody: { content: { 'application/json': { schema: Schema } } } };
+  post: {
+    operationId: string;
+    security: unknown[];
+    parameters: { name: string; in: string }[];
+    requestBody: { content: { 'application/json': { schema: Schema } } };
+  };
 };
 
-const doc = openApiDocument('AB') as unknown as { webhooks: Record<string, Hook>; components: { schemas: Record<string, Schema> } };
+const doc = openApiDocument('AB') as unknown as {
+  webhooks: Record<string, Hook>;
+  components: { schemas: Record<string, Schema> };
+};
 
 describe('the OpenAPI webhooks section', () => {
   it('describes every event type with its own payload schema', () => {
@@ -36,7 +44,11 @@ describe('the OpenAPI webhooks section', () => {
   it('names the change events’ before and after with their 95% ranges and answer counts', () => {
     const ref = doc.webhooks['visibility.changed']?.post.requestBody.content['application/json'].schema.$ref as string;
     const data = doc.components.schemas[ref.replace('#/components/schemas/', '')]?.properties?.data as Schema;
-    expect(Object.keys(data.properties ?? {})).toEqual(expect.arrayContaining(['projectId', 'comparison', 'before', 'after']));
-    expect(Object.keys(data.properties?.before?.properties ?? {})).toEqual(expect.arrayContaining(['value', 'low', 'high', 'answers']));
+    expect(Object.keys(data.properties ?? {})).toEqual(
+      expect.arrayContaining(['projectId', 'comparison', 'before', 'after']),
+    );
+    expect(Object.keys(data.properties?.before?.properties ?? {})).toEqual(
+      expect.arrayContaining(['value', 'low', 'high', 'answers']),
+    );
   });
 });

@@ -18,7 +18,10 @@ import { openApiDocument } from '../../scripts/openapi.ts';
 type Operation = {
   operationId: string;
   tags: string[];
-  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }
+  >;
   requestBody?: { required: boolean; content: Record<string, unknown> };
   security: unknown[];
   'x-access': string;
@@ -27,15 +30,19 @@ type Operation = {
 const routes = allRoutes(createMetrics());
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const doc = openApiDocument('AB');
-const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op as Operation] as const));
-const opOf = (method: string, path: string) => (doc.paths[path.replace(/:([A-Za-z]+)/g, '{$1}')] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op as Operation] as const),
+);
+const opOf = (method: string, path: string) =>
+  (doc.paths[path.replace(/:([A-Za-z]+)/g, '{$1}')] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
 
 describe('the OpenAPI document', () => {
   it('shows every route a key can call, and no signed-in-only action', () => {
     const shown = routes.filter(documented);
     expect(operations.length).toBe(shown.length);
     for (const route of shown) expect(opOf(route.method, route.path), key(route)).toBeDefined();
-    for (const route of routes.filter((r) => r.access === 'signed-in')) expect(opOf(route.method, route.path), key(route)).toBeUndefined();
+    for (const route of routes.filter((r) => r.access === 'signed-in'))
+      expect(opOf(route.method, route.path), key(route)).toBeUndefined();
     expect(doc.paths['/orgs/{orgId}/tokens']).toBeUndefined();
   });
 
@@ -47,7 +54,8 @@ describe('the OpenAPI document', () => {
         `${key(route)}: add \`responses\` with its success status(es) to the route`,
       ).toBe(true);
       for (const [status, spec] of Object.entries(route.responses ?? {})) {
-        if (spec instanceof z.ZodType) expect(responseSchemas.get(spec)?.id, `${key(route)} ${status}: name its schema with named()`).toBeTruthy();
+        if (spec instanceof z.ZodType)
+          expect(responseSchemas.get(spec)?.id, `${key(route)} ${status}: name its schema with named()`).toBeTruthy();
       }
     }
     for (const [name, op] of operations) {
@@ -56,22 +64,36 @@ describe('the OpenAPI document', () => {
       for (const [status, r] of success) {
         const json = r.content?.['application/json'];
         // The document itself is the one JSON body described by OpenAPI, not by a schema of its own.
-        if (json && name !== 'GET /openapi.json') expect(json.schema.$ref, `${name} ${status}`).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/);
+        if (json && name !== 'GET /openapi.json')
+          expect(json.schema.$ref, `${name} ${status}`).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/);
       }
     }
     expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(['Project', 'Prompt', 'Scan', 'Report', 'Answer', 'Error', 'ProjectList', 'PromptList', 'ScanList']),
+      expect.arrayContaining([
+        'Project',
+        'Prompt',
+        'Scan',
+        'Report',
+        'Answer',
+        'Error',
+        'ProjectList',
+        'PromptList',
+        'ScanList',
+      ]),
     );
   });
 
   it('types the bodies the issue names', () => {
-    const schemaOf = (method: string, path: string) => opOf(method, path)?.responses['200']?.content?.['application/json']?.schema.$ref;
+    const schemaOf = (method: string, path: string) =>
+      opOf(method, path)?.responses['200']?.content?.['application/json']?.schema.$ref;
     expect(schemaOf('GET', '/whoami')).toBe('#/components/schemas/Whoami');
     expect(schemaOf('GET', '/orgs/:orgId/projects')).toBe('#/components/schemas/ProjectList');
     expect(schemaOf('POST', '/projects/:id/prompts')).toBe('#/components/schemas/PromptResponse');
     expect(schemaOf('GET', '/projects/:id/report')).toBe('#/components/schemas/ReportResponse');
     expect(schemaOf('GET', '/projects/:id/scans/:scanId')).toBe('#/components/schemas/ScanDetail');
-    expect(Object.keys(opOf('GET', '/projects/:id/prompts/export.csv')?.responses['200']?.content ?? {})).toEqual(['text/csv']);
+    expect(Object.keys(opOf('GET', '/projects/:id/prompts/export.csv')?.responses['200']?.content ?? {})).toEqual([
+      'text/csv',
+    ]);
     expect(Object.keys(opOf('GET', '/metrics')?.responses['200']?.content ?? {})).toEqual(['text/plain']);
     expect(Object.keys(opOf('GET', '/share/:token')?.responses['200']?.content ?? {})).toEqual(['text/html']);
     expect(opOf('DELETE', '/orgs/:orgId/members/:userId')?.responses['204']).toEqual({ description: 'Removed' });
@@ -93,7 +115,9 @@ describe('the OpenAPI document', () => {
     }
     expect(Object.keys(opOf('POST', '/projects/:id/scans')?.responses ?? {})).toContain('402');
     expect(Object.keys(opOf('GET', '/readyz')?.responses ?? {})).toEqual(['200', '503', 'default']);
-    expect(opOf('GET', '/readyz')?.responses['503']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Readiness');
+    expect(opOf('GET', '/readyz')?.responses['503']?.content?.['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/Readiness',
+    );
     const limited = operations.filter(([, op]) => op.responses['429']).map(([name]) => name);
     expect(limited.sort()).toEqual([
       'POST /orgs/{orgId}/invitations',
@@ -113,7 +137,10 @@ describe('the OpenAPI document', () => {
     expect(opOf('POST', '/projects/:id/scans/estimate')?.requestBody?.required).toBe(false);
     expect(opOf('PATCH', '/projects/:id')?.requestBody?.required).toBe(false);
     // A log piece is JSON text or a gzip file.
-    expect(Object.keys(opOf('POST', '/projects/:id/crawler-logs')?.requestBody?.content ?? {})).toEqual(['application/json', 'application/gzip']);
+    expect(Object.keys(opOf('POST', '/projects/:id/crawler-logs')?.requestBody?.content ?? {})).toEqual([
+      'application/json',
+      'application/gzip',
+    ]);
   });
 
   it('names every operation readably and groups it under a described tag', () => {
@@ -139,7 +166,9 @@ describe('the OpenAPI document', () => {
     for (const [name, op] of operations) expect(described.has(op.tags[0] as string), name).toBe(true);
     for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(20);
     expect(TAGS.map((t): string => t.name)).toEqual(expect.arrayContaining(doc.tags.map((t) => t.name)));
-    const projectTags = new Set(operations.filter(([name]) => name.includes(' /projects/')).map(([, op]) => op.tags[0]));
+    const projectTags = new Set(
+      operations.filter(([name]) => name.includes(' /projects/')).map(([, op]) => op.tags[0]),
+    );
     expect(projectTags.size).toBeGreaterThan(8);
     expect(doc.info.license.name).toBeTruthy();
   });

@@ -18,10 +18,14 @@ const PROMTOOL = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
 const RULES_DIR = path.resolve('ops/prometheus');
 const RULES = 'sightline-alerts.yml';
 
-const alertNames = () => [...readFileSync(path.join(RULES_DIR, RULES), 'utf8').matchAll(/^\s*- alert: (\w+)\s*$/gm)].map((m) => m[1] as string);
+const alertNames = () =>
+  [...readFileSync(path.join(RULES_DIR, RULES), 'utf8').matchAll(/^\s*- alert: (\w+)\s*$/gm)].map(
+    (m) => m[1] as string,
+  );
 
 async function promtool(...args: string[]): Promise<{ code: number; out: string }> {
-  if (!existsSync(PROMTOOL)) throw new Error(`No promtool at ${PROMTOOL}: run bash scripts/promtool.sh (npm test does), or set PROMTOOL_PATH`);
+  if (!existsSync(PROMTOOL))
+    throw new Error(`No promtool at ${PROMTOOL}: run bash scripts/promtool.sh (npm test does), or set PROMTOOL_PATH`);
   try {
     const { stdout, stderr } = await run(PROMTOOL, args, { cwd: RULES_DIR });
     return { code: 0, out: stdout + stderr };
@@ -62,14 +66,20 @@ describe('alert rules (ops/prometheus)', () => {
   });
 
   it("the Grafana dashboard's queries are PromQL that Prometheus parses", async () => {
-    const dashboard = JSON.parse(readFileSync('ops/grafana/sightline-dashboard.json', 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync('ops/grafana/sightline-dashboard.json', 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
     // Grafana's interval variable becomes a fixed range; each query a recording rule, which promtool parses.
-    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr.replaceAll('$__rate_interval', '5m')));
+    const exprs = dashboard.panels.flatMap((p) =>
+      (p.targets ?? []).map((t) => t.expr.replaceAll('$__rate_interval', '5m')),
+    );
     expect(exprs.length).toBeGreaterThan(15);
     const dir = mkdtempSync(path.join(tmpdir(), 'sightline-dashboard-'));
     try {
       const file = path.join(dir, 'dashboard-queries.yml');
-      const rules = exprs.map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`).join('\n');
+      const rules = exprs
+        .map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`)
+        .join('\n');
       writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${rules}\n`);
       const result = await promtool('check', 'rules', file);
       expect(result.out).toContain(`SUCCESS: ${exprs.length} rules found`);
@@ -83,7 +93,10 @@ describe('alert rules (ops/prometheus)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sightline-rules-'));
     try {
       const broken = path.join(dir, 'broken.yml');
-      writeFileSync(broken, 'groups:\n  - name: broken\n    rules:\n      - alert: Broken\n        expr: sum(sightline_queue_jobs\n');
+      writeFileSync(
+        broken,
+        'groups:\n  - name: broken\n    rules:\n      - alert: Broken\n        expr: sum(sightline_queue_jobs\n',
+      );
       const result = await promtool('check', 'rules', broken);
       expect(result.code).not.toBe(0);
     } finally {

@@ -103,13 +103,18 @@ describe('dates and the period parameters', () => {
 
   it('defaults to week and refuses a bad period or date with the field named', () => {
     expect(periodQuerySchema.parse({})).toEqual({ period: 'week' });
-    expect(periodQuerySchema.parse({ period: 'quarter', start: '2026-05-05' })).toEqual({ period: 'quarter', start: '2026-05-05' });
+    expect(periodQuerySchema.parse({ period: 'quarter', start: '2026-05-05' })).toEqual({
+      period: 'quarter',
+      start: '2026-05-05',
+    });
     const bad = periodQuerySchema.safeParse({ period: 'year', start: '2026-02-30' });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['period', 'period must be one of day, week, month, quarter'],
       ['start', 'start is not a calendar date'],
     ]);
-    expect(periodQuerySchema.safeParse({ start: '05/05/2026' }).error?.issues[0]?.message).toBe('start must be a date, YYYY-MM-DD');
+    expect(periodQuerySchema.safeParse({ start: '05/05/2026' }).error?.issues[0]?.message).toBe(
+      'start must be a date, YYYY-MM-DD',
+    );
   });
 });

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, looksRaw, mapColumns, parsePromptCsv, readRow, splitCategories, startLine } from '../../src/domain/prompts/csv.ts';
+import {
+  detectDelimiter,
+  looksRaw,
+  mapColumns,
+  parsePromptCsv,
+  readRow,
+  splitCategories,
+  startLine,
+} from '../../src/domain/prompts/csv.ts';
 import { ValidationError } from '../../src/errors.ts';
 
 describe('mapColumns', () => {
   it('finds columns by name, ignoring case and spaces', () => {
-    expect(mapColumns([' Prompt ', 'CATEGORIES', 'Intent', 'funnel', 'Status', 'notes'])).toEqual({ text: 0, categories: 1, intent: 2, funnel: 3, status: 4 });
+    expect(mapColumns([' Prompt ', 'CATEGORIES', 'Intent', 'funnel', 'Status', 'notes'])).toEqual({
+      text: 0,
+      categories: 1,
+      intent: 2,
+      funnel: 3,
+      status: 4,
+    });
   });
 
   it.each(['text', 'prompt', 'query', 'keyword', 'question'])('reads %s as the text column', (name) => {
@@ -21,7 +35,13 @@ describe('mapColumns', () => {
 });
 
 describe('looksRaw', () => {
-  it.each(['best crm for startups', 'help desk pricing', 'zendesk alternatives', 'Recommend a CRM for a small team', 'canopy tents'])('%s is a search query', (text) => {
+  it.each([
+    'best crm for startups',
+    'help desk pricing',
+    'zendesk alternatives',
+    'Recommend a CRM for a small team',
+    'canopy tents',
+  ])('%s is a search query', (text) => {
     expect(looksRaw(text)).toBe(true);
   });
 
@@ -42,7 +62,11 @@ describe('looksRaw', () => {
 
 describe('splitCategories', () => {
   it('splits on ; and |, trims, drops empties and repeats ignoring case', () => {
-    expect(splitCategories(' Pricing ; help desk|Help Desk ;; |Integrations')).toEqual(['Pricing', 'help desk', 'Integrations']);
+    expect(splitCategories(' Pricing ; help desk|Help Desk ;; |Integrations')).toEqual([
+      'Pricing',
+      'help desk',
+      'Integrations',
+    ]);
   });
 });
 
@@ -79,7 +103,14 @@ describe('readRow', () => {
   });
 
   it('leaves empty and missing cells as not given', () => {
-    expect(readRow(['Which CRM?'], columns, 2)).toEqual({ line: 2, text: 'Which CRM?', categories: null, intent: null, funnel: null, status: null });
+    expect(readRow(['Which CRM?'], columns, 2)).toEqual({
+      line: 2,
+      text: 'Which CRM?',
+      categories: null,
+      intent: null,
+      funnel: null,
+      status: null,
+    });
   });
 
   it.each([
@@ -111,8 +142,14 @@ describe('parsePromptCsv', () => {
   });
 
   it('reads semicolon- and tab-separated files by their header', () => {
-    expect(parsePromptCsv('text;category\nbest crm;Sales|Pricing\n').rows[0]).toMatchObject({ text: 'best crm', categories: ['Sales', 'Pricing'] });
-    expect(parsePromptCsv('keyword\tintent\nbest crm\tcommercial\n').rows[0]).toMatchObject({ text: 'best crm', intent: 'commercial' });
+    expect(parsePromptCsv('text;category\nbest crm;Sales|Pricing\n').rows[0]).toMatchObject({
+      text: 'best crm',
+      categories: ['Sales', 'Pricing'],
+    });
+    expect(parsePromptCsv('keyword\tintent\nbest crm\tcommercial\n').rows[0]).toMatchObject({
+      text: 'best crm',
+      intent: 'commercial',
+    });
   });
 
   it('reports a quote never closed at the row where it opens', () => {

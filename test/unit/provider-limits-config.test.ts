@@ -29,7 +29,10 @@ describe('provider account limits in the config', () => {
   });
 
   it('reads SIMULATOR_RPM per upstream and refuses what is not upstream=rpm', () => {
-    expect(loadConfig({ SIMULATOR_RPM: 'openai=1200, appGateway=60' }).simulatorRpm).toEqual({ openai: 1200, appGateway: 60 });
+    expect(loadConfig({ SIMULATOR_RPM: 'openai=1200, appGateway=60' }).simulatorRpm).toEqual({
+      openai: 1200,
+      appGateway: 60,
+    });
     expect(() => loadConfig({ SIMULATOR_RPM: 'openai=fast' })).toThrow(ConfigError);
     expect(() => loadConfig({ SIMULATOR_RPM: 'chatgpt=10' })).toThrow(/upstream=requests-per-minute/);
     expect(() => loadConfig({ OPENAI_RPM: '0' })).toThrow(/OPENAI_RPM/);

@@ -7,7 +7,12 @@ import { registerRequestMetrics } from '../../src/http/request-metrics.ts';
 function promClient() {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',
@@ -53,7 +58,9 @@ describe('request metrics', () => {
     }
     const text = await b.registry.metrics();
     expect(text).toBe(await a.registry.metrics());
-    expect(text).toContain('http_request_duration_seconds_bucket{le="0.005",method="GET",route="/whoami",status="200"} 2');
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/whoami",status="200"} 2',
+    );
     expect(text).toContain('http_requests_total{method="GET",route="/whoami",status="200"} 4');
   });
 

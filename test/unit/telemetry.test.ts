@@ -7,15 +7,27 @@ describe('tracing switch (OTEL_* variables)', () => {
     expect(loadConfig({}).tracing).toEqual({ enabled: false, serviceName: undefined });
     expect(loadConfig({ OTEL_SERVICE_NAME: 'sightline-eu' }).tracing.enabled).toBe(false);
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing.enabled).toBe(true);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled).toBe(
+      true,
+    );
     expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).tracing.enabled).toBe(true);
-    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SERVICE_NAME: 'api-eu' }).tracing).toEqual({ enabled: true, serviceName: 'api-eu' });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SERVICE_NAME: 'api-eu' }).tracing).toEqual({
+      enabled: true,
+      serviceName: 'api-eu',
+    });
   });
 
   it('stays off when the SDK is disabled or the exporter is none', () => {
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'TRUE' }).tracing.enabled).toBe(false);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing.enabled).toBe(false);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled,
+    ).toBe(false);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'TRUE' }).tracing.enabled,
+    ).toBe(false);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing
+        .enabled,
+    ).toBe(false);
   });
 
   it('refuses an endpoint that is not a URL', () => {

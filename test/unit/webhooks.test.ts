@@ -18,8 +18,14 @@ describe('signatures', () => {
     const secret = generateSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const at = new Date('2026-11-28T10:00:00Z');
-    const body = JSON.stringify({ type: 'webhook.test', timestamp: at.toISOString(), data: { webhookId: 1, message: 'é ✓' } });
-    expect(sign(secret, 'evt_1', Math.floor(at.getTime() / 1000), body)).toBe(new Webhook(secret).sign('evt_1', at, body));
+    const body = JSON.stringify({
+      type: 'webhook.test',
+      timestamp: at.toISOString(),
+      data: { webhookId: 1, message: 'é ✓' },
+    });
+    expect(sign(secret, 'evt_1', Math.floor(at.getTime() / 1000), body)).toBe(
+      new Webhook(secret).sign('evt_1', at, body),
+    );
     const headers = signedHeaders([secret], 'evt_1', new Date(), body);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
@@ -61,7 +67,11 @@ describe('retries', () => {
   });
 });
 
-const comparison = { kind: 'scan' as const, before: { scanId: 1, finishedAt: '2026-11-20T10:00:00.000Z' }, after: { scanId: 2, finishedAt: '2026-11-27T10:00:00.000Z' } };
+const comparison = {
+  kind: 'scan' as const,
+  before: { scanId: 1, finishedAt: '2026-11-20T10:00:00.000Z' },
+  after: { scanId: 2, finishedAt: '2026-11-27T10:00:00.000Z' },
+};
 const project = { projectId: 7, projectName: 'Acme <Labs> & Co', link: 'http://127.0.0.1:8080/projects/7/scans/2' };
 
 /** One valid payload per event type. */
@@ -107,7 +117,14 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
   },
   'share_of_voice.changed': undefined as never,
   'citations.changed': undefined as never,
-  'prompt.won': { ...project, comparison, prompt: { id: 3, text: 'Best <CRM>?' }, before: { named: 0, answered: 6 }, after: { named: 6, answered: 6 }, pValue: 0.0022 },
+  'prompt.won': {
+    ...project,
+    comparison,
+    prompt: { id: 3, text: 'Best <CRM>?' },
+    before: { named: 0, answered: 6 },
+    after: { named: 6, answered: 6 },
+    pValue: 0.0022,
+  },
   'prompt.lost': undefined as never,
   'competitor.overtook': {
     ...project,
@@ -115,7 +132,11 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     competitor: { id: 4, name: 'Globex' },
     before: { brand: { value: 100, low: 80, high: 100 }, competitor: { value: 0, low: 0, high: 20 }, answers: 48 },
     after: { brand: { value: 33.3, low: 15, high: 58 }, competitor: { value: 66.7, low: 42, high: 85 }, answers: 48 },
-    brandShareOfPair: { before: { value: 100, low: 80, high: 100 }, after: { value: 33.3, low: 15, high: 58 }, pValue: 0.001 },
+    brandShareOfPair: {
+      before: { value: 100, low: 80, high: 100 },
+      after: { value: 33.3, low: 15, high: 58 },
+      pValue: 0.001,
+    },
   },
   'crawler.access_changed': {
     ...project,
@@ -123,7 +144,15 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     previousCheckId: 8,
     robotsUrl: 'https://acme.com/robots.txt',
     robots: { before: 'found', after: 'found' },
-    changes: [{ agent: 'GPTBot', company: 'OpenAI', before: 'allowed', after: 'blocked', decidingLine: { line: 2, text: 'Disallow: /' } }],
+    changes: [
+      {
+        agent: 'GPTBot',
+        company: 'OpenAI',
+        before: 'allowed',
+        after: 'blocked',
+        decidingLine: { line: 2, text: 'Disallow: /' },
+      },
+    ],
   },
   'llms_txt.changed': {
     ...project,
@@ -135,13 +164,36 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     after: { state: 'present', title: 'Acme', links: 3 },
   },
   'budget.cap_reached': { ...project, month: '2026-11-01', capUsd: 10, spentUsd: 10.01, scanId: 2 },
-  'balance.low': { projectId: 7, balanceUsd: 4.5, thresholdUsd: 5, thresholdFrom: 'last-top-up', lastTopUpUsd: 50, scanId: 2 },
+  'balance.low': {
+    projectId: 7,
+    balanceUsd: 4.5,
+    thresholdUsd: 5,
+    thresholdFrom: 'last-top-up',
+    lastTopUpUsd: 50,
+    scanId: 2,
+  },
   'webhook.test': { webhookId: 1, message: 'hello' },
 };
-SAMPLES['scan.failed'] = { ...SAMPLES['scan.completed'], scan: { ...SAMPLES['scan.completed'].scan, status: 'failed', stopReason: 'error', error: 'boom <x>' } };
-SAMPLES['share_of_voice.changed'] = { ...SAMPLES['visibility.changed'], metric: 'shareOfVoice', before: { ...SAMPLES['visibility.changed'].before, mentions: 40 } };
-SAMPLES['citations.changed'] = { ...SAMPLES['visibility.changed'], metric: 'ownCitationRate', direction: 'up', change: 12 };
-SAMPLES['prompt.lost'] = { ...SAMPLES['prompt.won'], before: { named: 6, answered: 6 }, after: { named: 0, answered: 6 } };
+SAMPLES['scan.failed'] = {
+  ...SAMPLES['scan.completed'],
+  scan: { ...SAMPLES['scan.completed'].scan, status: 'failed', stopReason: 'error', error: 'boom <x>' },
+};
+SAMPLES['share_of_voice.changed'] = {
+  ...SAMPLES['visibility.changed'],
+  metric: 'shareOfVoice',
+  before: { ...SAMPLES['visibility.changed'].before, mentions: 40 },
+};
+SAMPLES['citations.changed'] = {
+  ...SAMPLES['visibility.changed'],
+  metric: 'ownCitationRate',
+  direction: 'up',
+  change: 12,
+};
+SAMPLES['prompt.lost'] = {
+  ...SAMPLES['prompt.won'],
+  before: { named: 6, answered: 6 },
+  after: { named: 0, answered: 6 },
+};
 
 describe('event payloads', () => {
   it('describe every event type, and each sample payload fits its schema', () => {
@@ -150,8 +202,18 @@ describe('event payloads', () => {
   });
 
   it('a standard body is {type, timestamp, data}, as its schema says', () => {
-    const body = JSON.parse(deliveryBody('standard', { type: 'webhook.test', data: SAMPLES['webhook.test'], createdAt: new Date('2026-11-28T10:00:00Z') }));
-    expect(body).toEqual({ type: 'webhook.test', timestamp: '2026-11-28T10:00:00.000Z', data: { webhookId: 1, message: 'hello' } });
+    const body = JSON.parse(
+      deliveryBody('standard', {
+        type: 'webhook.test',
+        data: SAMPLES['webhook.test'],
+        createdAt: new Date('2026-11-28T10:00:00Z'),
+      }),
+    );
+    expect(body).toEqual({
+      type: 'webhook.test',
+      timestamp: '2026-11-28T10:00:00.000Z',
+      data: { webhookId: 1, message: 'hello' },
+    });
     expect(() => EVENT_BODIES['webhook.test'].parse(body)).not.toThrow();
   });
 });
@@ -159,7 +221,9 @@ describe('event payloads', () => {
 describe('Slack messages', () => {
   it('give every event type a text line and blocks, escaping what Slack would read as markup', () => {
     for (const type of EVENT_TYPES) {
-      const message = slackMessage({ type, data: EVENT_DATA[type].parse(SAMPLES[type]) } as Parameters<typeof slackMessage>[0]);
+      const message = slackMessage({ type, data: EVENT_DATA[type].parse(SAMPLES[type]) } as Parameters<
+        typeof slackMessage
+      >[0]);
       expect(message.text.length, type).toBeGreaterThan(10);
       expect(message.blocks.length, type).toBeGreaterThan(0);
       const all = JSON.stringify(message.blocks);
@@ -170,7 +234,10 @@ describe('Slack messages', () => {
   });
 
   it('says what changed, before and after with their 95% ranges, and links to it', () => {
-    const m = slackMessage({ type: 'visibility.changed', data: EVENT_DATA['visibility.changed'].parse(SAMPLES['visibility.changed']) });
+    const m = slackMessage({
+      type: 'visibility.changed',
+      data: EVENT_DATA['visibility.changed'].parse(SAMPLES['visibility.changed']),
+    });
     expect(m.text).toBe('Acme &lt;Labs&gt; &amp; Co: visibility fell 73.3 points');
     const all = JSON.stringify(m.blocks);
     expect(all).toContain('90.0% (95% range 74.4% to 96.5%, 30 answers)');

@@ -1,4 +1,14 @@
-import { arrayOf, domainOf, emptyAnswer, isObject, objectOf, refusal, str, uniqueSources, uniqueStrings } from '../parse-helpers.ts';
+import {
+  arrayOf,
+  domainOf,
+  emptyAnswer,
+  isObject,
+  objectOf,
+  refusal,
+  str,
+  uniqueSources,
+  uniqueStrings,
+} from '../parse-helpers.ts';
 import type { Citation, ParsedAnswer, Source } from '../types.ts';
 
 const PROVIDER = 'anthropic';
@@ -52,12 +62,21 @@ export function parseAnthropicMessage(raw: unknown): ParsedAnswer {
       if (!isObject(c) || c.type !== 'web_search_result_location') continue;
       const url = str(c.url);
       if (!url) continue;
-      citations.push({ url, title: str(c.title) ?? '', domain: domainOf(url), startIndex: start, endIndex: text.length, citedText: str(c.cited_text) ?? blockText });
+      citations.push({
+        url,
+        title: str(c.title) ?? '',
+        domain: domainOf(url),
+        startIndex: start,
+        endIndex: text.length,
+        citedText: str(c.cited_text) ?? blockText,
+      });
     }
   });
 
   if (msg.stop_reason === 'refusal') {
-    const details = isObject(msg.stop_details) ? (str(msg.stop_details.explanation) ?? str(msg.stop_details.category)) : undefined;
+    const details = isObject(msg.stop_details)
+      ? (str(msg.stop_details.explanation) ?? str(msg.stop_details.category))
+      : undefined;
     throw refusal(PROVIDER, details ?? (text || 'stop_reason refusal'));
   }
   if (!text.trim()) throw emptyAnswer(PROVIDER);

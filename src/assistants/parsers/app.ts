@@ -1,5 +1,16 @@
 import { AssistantError } from '../assistant-error.ts';
-import { arrayOf, domainOf, emptyAnswer, isObject, num, objectOf, refusal, str, uniqueSources, uniqueStrings } from '../parse-helpers.ts';
+import {
+  arrayOf,
+  domainOf,
+  emptyAnswer,
+  isObject,
+  num,
+  objectOf,
+  refusal,
+  str,
+  uniqueSources,
+  uniqueStrings,
+} from '../parse-helpers.ts';
 import type { Citation, ParsedAnswer } from '../types.ts';
 
 /**
@@ -12,7 +23,9 @@ export function parseAppAnswer(raw: unknown, provider: string): ParsedAnswer {
   if (res.status === 'failed') {
     const error = isObject(res.error) ? res.error : {};
     const message = str(error.message) ?? 'The app answer failed';
-    throw error.retryable === true ? AssistantError.retryable('server_error', message, { provider }) : AssistantError.permanent('bad_request', message, { provider });
+    throw error.retryable === true
+      ? AssistantError.retryable('server_error', message, { provider })
+      : AssistantError.permanent('bad_request', message, { provider });
   }
   const answer = isObject(res.answer) ? res.answer : {};
   const text = str(answer.text) ?? '';

@@ -1,4 +1,15 @@
-import { arrayOf, domainOf, emptyAnswer, isObject, num, objectOf, refusal, str, uniqueSources, uniqueStrings } from '../parse-helpers.ts';
+import {
+  arrayOf,
+  domainOf,
+  emptyAnswer,
+  isObject,
+  num,
+  objectOf,
+  refusal,
+  str,
+  uniqueSources,
+  uniqueStrings,
+} from '../parse-helpers.ts';
 import type { Citation, ParsedAnswer, Source } from '../types.ts';
 
 const PROVIDER = 'gemini';

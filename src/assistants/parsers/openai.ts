@@ -1,5 +1,16 @@
 import { AssistantError } from '../assistant-error.ts';
-import { arrayOf, domainOf, emptyAnswer, isObject, num, objectOf, refusal, str, uniqueSources, uniqueStrings } from '../parse-helpers.ts';
+import {
+  arrayOf,
+  domainOf,
+  emptyAnswer,
+  isObject,
+  num,
+  objectOf,
+  refusal,
+  str,
+  uniqueSources,
+  uniqueStrings,
+} from '../parse-helpers.ts';
 import type { Citation, ParsedAnswer, Source } from '../types.ts';
 
 const PROVIDER = 'openai';
@@ -81,6 +92,8 @@ function failedResponse(error: unknown): AssistantError {
   const code = isObject(error) ? str(error.code) : undefined;
   const message = (isObject(error) ? str(error.message) : undefined) ?? 'The response failed';
   if (code === 'server_error' || code === 'rate_limit_exceeded')
-    return AssistantError.retryable(code === 'server_error' ? 'server_error' : 'rate_limited', message, { provider: PROVIDER });
+    return AssistantError.retryable(code === 'server_error' ? 'server_error' : 'rate_limited', message, {
+      provider: PROVIDER,
+    });
   return AssistantError.permanent('bad_request', `${code ?? 'failed'}: ${message}`, { provider: PROVIDER });
 }

@@ -37,7 +37,14 @@ export function parsePerplexityCompletion(raw: unknown): ParsedAnswer {
     if (!url || m.index === undefined) continue;
     used.add(n - 1);
     const start = sentenceStart(text, m.index);
-    citations.push({ url, title: titles.get(url) ?? '', domain: domainOf(url), startIndex: start, endIndex: m.index, citedText: text.slice(start, m.index).trim() });
+    citations.push({
+      url,
+      title: titles.get(url) ?? '',
+      domain: domainOf(url),
+      startIndex: start,
+      endIndex: m.index,
+      citedText: text.slice(start, m.index).trim(),
+    });
   }
   cited.forEach((url, i) => {
     if (!used.has(i)) citations.push({ url, title: titles.get(url) ?? '', domain: domainOf(url) });
@@ -47,7 +54,9 @@ export function parsePerplexityCompletion(raw: unknown): ParsedAnswer {
     text,
     citations,
     searches: [],
-    sources: uniqueSources(results.length > 0 ? results : cited.map((url) => ({ url, title: '', domain: domainOf(url) }))),
+    sources: uniqueSources(
+      results.length > 0 ? results : cited.map((url) => ({ url, title: '', domain: domainOf(url) })),
+    ),
     model: str(res.model) ?? '',
     usage: isObject(res.usage) ? res.usage : null,
   };

@@ -1,4 +1,14 @@
-import { arrayOf, domainOf, emptyAnswer, isObject, num, objectOf, str, uniqueSources, type Json } from '../parse-helpers.ts';
+import {
+  arrayOf,
+  domainOf,
+  emptyAnswer,
+  isObject,
+  num,
+  objectOf,
+  str,
+  uniqueSources,
+  type Json,
+} from '../parse-helpers.ts';
 import type { Citation, ParsedAnswer, Source } from '../types.ts';
 
 /**
@@ -21,7 +31,8 @@ export function parseSerpOverview(raw: unknown, query: string): ParsedAnswer {
   const body = objectOf('search' in stored ? (stored.aiOverview ?? stored.search) : stored, provider);
   const overview = isObject(body.ai_overview) ? body.ai_overview : undefined;
   if (!overview) throw emptyAnswer(provider, 'Google showed no AI Overview for this query');
-  if (str(overview.error)) throw emptyAnswer(provider, `Google's AI Overview could not be read: ${str(overview.error)}`);
+  if (str(overview.error))
+    throw emptyAnswer(provider, `Google's AI Overview could not be read: ${str(overview.error)}`);
   return render(provider, overview, query, 'ai-overview');
 }
 
@@ -36,7 +47,11 @@ function render(provider: string, container: Json, query: string, model: string)
     if (!isObject(r)) return;
     const url = str(r.link) ?? str(r.url);
     if (!url) return;
-    references.set(num(r.index) ?? position, { url, title: str(r.title) ?? str(r.source) ?? '', domain: domainOf(url) });
+    references.set(num(r.index) ?? position, {
+      url,
+      title: str(r.title) ?? str(r.source) ?? '',
+      domain: domainOf(url),
+    });
   });
 
   const lines: string[] = [];

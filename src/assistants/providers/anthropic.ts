@@ -23,7 +23,8 @@ export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchA
   let made: Promise<Anthropic> | undefined;
   const sdk = () =>
     (made ??= import('@anthropic-ai/sdk').then(
-      ({ default: Anthropic }) => new Anthropic({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) }),
+      ({ default: Anthropic }) =>
+        new Anthropic({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) }),
     ));
 
   return {
@@ -34,7 +35,13 @@ export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchA
       let content = isObject(message) ? arrayOf(message.content) : [];
       for (let i = 0; i < MAX_CONTINUATIONS && isObject(message) && message.stop_reason === 'pause_turn'; i++) {
         // The API resumes a paused turn when its partial reply is sent back as the assistant turn.
-        const resumed = { ...params, messages: [...params.messages, { role: 'assistant' as const, content: content as Anthropic.ContentBlockParam[] }] };
+        const resumed = {
+          ...params,
+          messages: [
+            ...params.messages,
+            { role: 'assistant' as const, content: content as Anthropic.ContentBlockParam[] },
+          ],
+        };
         message = await client.messages.create(resumed, { signal, timeout: timeoutMs, maxRetries: 0 });
         content = [...content, ...(isObject(message) ? arrayOf(message.content) : [])];
       }
@@ -57,8 +64,13 @@ export function createAnthropicAdapter(target: Target): ProviderAdapter & BatchA
       const batch = await client.messages.batches.retrieve(jobId, {}, opts);
       if (batch.processing_status !== 'ended') return { done: false, status: batch.processing_status };
       const lines = new Map<string, unknown>();
-      for await (const line of await client.messages.batches.results(jobId, {}, opts)) lines.set(line.custom_id, line.result);
-      return { done: true, status: batch.processing_status, results: ids.map((id) => anthropicBatchResult(id, lines.get(id))) };
+      for await (const line of await client.messages.batches.results(jobId, {}, opts))
+        lines.set(line.custom_id, line.result);
+      return {
+        done: true,
+        status: batch.processing_status,
+        results: ids.map((id) => anthropicBatchResult(id, lines.get(id))),
+      };
     },
   };
 }
@@ -75,7 +87,9 @@ export function messageParams(request: ResolvedAsk): MessageCreateParamsNonStrea
         type: 'web_search_20250305',
         name: 'web_search',
         max_uses: 5,
-        ...(request.countryCode ? { user_location: { type: 'approximate' as const, country: request.countryCode } } : {}),
+        ...(request.countryCode
+          ? { user_location: { type: 'approximate' as const, country: request.countryCode } }
+          : {}),
       },
     ],
   };
@@ -84,7 +98,11 @@ export function messageParams(request: ResolvedAsk): MessageCreateParamsNonStrea
 /** One results line's `result`: succeeded | errored | canceled | expired. */
 export function anthropicBatchResult(id: string, result: unknown) {
   if (!isObject(result)) {
-    return { id, ok: false as const, error: AssistantError.retryable('batch_item', 'The batch has no result for this prompt', { provider: PROVIDER }) };
+    return {
+      id,
+      ok: false as const,
+      error: AssistantError.retryable('batch_item', 'The batch has no result for this prompt', { provider: PROVIDER }),
+    };
   }
   if (result.type === 'succeeded') {
     try {
@@ -102,8 +120,16 @@ export function anthropicBatchResult(id: string, result: unknown) {
     return {
       id,
       ok: false as const,
-      error: retryable ? AssistantError.retryable('batch_item', message, { provider: PROVIDER }) : AssistantError.permanent('batch_item', message, { provider: PROVIDER }),
+      error: retryable
+        ? AssistantError.retryable('batch_item', message, { provider: PROVIDER })
+        : AssistantError.permanent('batch_item', message, { provider: PROVIDER }),
     };
   }
-  return { id, ok: false as const, error: AssistantError.retryable('batch_item', `The batch request was ${str(result.type) ?? 'not run'}`, { provider: PROVIDER }) };
+  return {
+    id,
+    ok: false as const,
+    error: AssistantError.retryable('batch_item', `The batch request was ${str(result.type) ?? 'not run'}`, {
+      provider: PROVIDER,
+    }),
+  };
 }

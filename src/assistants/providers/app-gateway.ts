@@ -17,21 +17,34 @@ export function createAppGatewayAdapter(target: Target, provider: string): Provi
 
   return {
     async ask(request, { signal }) {
-      const raw = await requestJson({ method: 'POST', url: `${target.baseUrl}/v1/answers`, headers, body: appRequest(request), signal }, provider);
+      const raw = await requestJson(
+        { method: 'POST', url: `${target.baseUrl}/v1/answers`, headers, body: appRequest(request), signal },
+        provider,
+      );
       return { parsed: parseAppAnswer(raw, provider), raw };
     },
 
     async submit(items, { signal }) {
       const model = items[0]?.request.model ?? '';
       const body = { model, requests: items.map(({ id, request }) => ({ id, ...appRequest(request) })) };
-      const job = objectOf(await requestJson({ method: 'POST', url: `${target.baseUrl}/v1/jobs`, headers, body, signal }, provider), provider);
+      const job = objectOf(
+        await requestJson({ method: 'POST', url: `${target.baseUrl}/v1/jobs`, headers, body, signal }, provider),
+        provider,
+      );
       const id = str(job.id);
-      if (!id) throw AssistantError.permanent('malformed_response', 'The app gateway did not return a job id', { provider });
+      if (!id)
+        throw AssistantError.permanent('malformed_response', 'The app gateway did not return a job id', { provider });
       return id;
     },
 
     async poll(jobId, ids, { signal }) {
-      const job = objectOf(await requestJson({ method: 'GET', url: `${target.baseUrl}/v1/jobs/${encodeURIComponent(jobId)}`, headers, signal }, provider), provider);
+      const job = objectOf(
+        await requestJson(
+          { method: 'GET', url: `${target.baseUrl}/v1/jobs/${encodeURIComponent(jobId)}`, headers, signal },
+          provider,
+        ),
+        provider,
+      );
       const status = str(job.status) ?? 'unknown';
       if (status === 'queued' || status === 'running') return { done: false, status };
       const byId = new Map<string, unknown>();
@@ -42,7 +55,15 @@ export function createAppGatewayAdapter(target: Target, provider: string): Provi
         results: ids.map((id) => {
           const item = byId.get(id);
           if (!item)
-            return { id, ok: false as const, error: AssistantError.retryable('batch_item', `The queue job ended (${status}) without an answer for this prompt`, { provider }) };
+            return {
+              id,
+              ok: false as const,
+              error: AssistantError.retryable(
+                'batch_item',
+                `The queue job ended (${status}) without an answer for this prompt`,
+                { provider },
+              ),
+            };
           try {
             return { id, ok: true as const, parsed: parseAppAnswer(item, provider), raw: item };
           } catch (err) {

@@ -9,7 +9,18 @@ import type { Target } from '../targets.ts';
 import type { BatchAdapter, ProviderAdapter, ResolvedAsk } from '../types.ts';
 
 const PROVIDER = 'gemini';
-const GRPC_TO_HTTP: Record<number, number> = { 3: 400, 4: 504, 5: 404, 7: 403, 8: 429, 9: 400, 10: 409, 13: 500, 14: 503, 16: 401 };
+const GRPC_TO_HTTP: Record<number, number> = {
+  3: 400,
+  4: 504,
+  5: 404,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  13: 500,
+  14: 503,
+  16: 401,
+};
 
 /**
  * Gemini: generateContent with the Google Search tool, and batch mode with
@@ -21,7 +32,12 @@ export function createGeminiAdapter(target: Target): ProviderAdapter & BatchAdap
   let made: Promise<GoogleGenAI> | undefined;
   const sdk = () =>
     (made ??= import('@google/genai').then(
-      ({ GoogleGenAI }) => new GoogleGenAI({ apiKey: target.apiKey, vertexai: false, httpOptions: { baseUrl: target.baseUrl, fetch: statusCheckingFetch(PROVIDER) } }),
+      ({ GoogleGenAI }) =>
+        new GoogleGenAI({
+          apiKey: target.apiKey,
+          vertexai: false,
+          httpOptions: { baseUrl: target.baseUrl, fetch: statusCheckingFetch(PROVIDER) },
+        }),
     ));
 
   return {
@@ -47,15 +63,26 @@ export function createGeminiAdapter(target: Target): ProviderAdapter & BatchAdap
         })),
         config: { displayName: `sightline-${Date.now()}`, abortSignal: signal, httpOptions: { timeout: timeoutMs } },
       });
-      if (!job.name) throw AssistantError.permanent('malformed_response', 'Gemini did not name the batch it created', { provider: PROVIDER });
+      if (!job.name)
+        throw AssistantError.permanent('malformed_response', 'Gemini did not name the batch it created', {
+          provider: PROVIDER,
+        });
       return job.name;
     },
 
     async poll(jobId, ids, { signal, timeoutMs }) {
       const ai = await sdk();
-      const job = await ai.batches.get({ name: jobId, config: { abortSignal: signal, httpOptions: { timeout: timeoutMs } } });
+      const job = await ai.batches.get({
+        name: jobId,
+        config: { abortSignal: signal, httpOptions: { timeout: timeoutMs } },
+      });
       const state = job.state ?? 'JOB_STATE_UNSPECIFIED';
-      if (state === 'JOB_STATE_PENDING' || state === 'JOB_STATE_RUNNING' || state === 'JOB_STATE_QUEUED' || state === 'JOB_STATE_UNSPECIFIED') {
+      if (
+        state === 'JOB_STATE_PENDING' ||
+        state === 'JOB_STATE_RUNNING' ||
+        state === 'JOB_STATE_QUEUED' ||
+        state === 'JOB_STATE_UNSPECIFIED'
+      ) {
         return { done: false, status: state };
       }
       const responses = job.dest?.inlinedResponses ?? [];
@@ -83,14 +110,21 @@ function wireJson(value: unknown): unknown {
 
 export function geminiInlinedResult(id: string, item: unknown, state: string) {
   if (!isObject(item)) {
-    const why = state === 'JOB_STATE_SUCCEEDED' ? 'The batch has no result for this prompt' : `The batch ended (${state}) before this prompt was answered`;
+    const why =
+      state === 'JOB_STATE_SUCCEEDED'
+        ? 'The batch has no result for this prompt'
+        : `The batch ended (${state}) before this prompt was answered`;
     return { id, ok: false as const, error: AssistantError.retryable('batch_item', why, { provider: PROVIDER }) };
   }
   if (isObject(item.error)) {
     // Item errors are google.rpc.Status: gRPC codes, not HTTP statuses.
     const code = num(item.error.code) ?? 13;
     const status = code >= 100 ? code : (GRPC_TO_HTTP[code] ?? 500);
-    return { id, ok: false as const, error: AssistantError.fromStatus(status, str(item.error.message) ?? 'the request failed', { provider: PROVIDER }) };
+    return {
+      id,
+      ok: false as const,
+      error: AssistantError.fromStatus(status, str(item.error.message) ?? 'the request failed', { provider: PROVIDER }),
+    };
   }
   try {
     const raw = wireJson(item.response);

@@ -19,10 +19,17 @@ const PROVIDER = 'openai';
  */
 export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdapter {
   // The SDK (some 150 modules) is loaded on the first call, not by every process that can make one.
-  let made: Promise<{ client: OpenAI; toFile: typeof toFile; baseUrl: string; authHeaders: Record<string, string> }> | undefined;
+  let made:
+    | Promise<{ client: OpenAI; toFile: typeof toFile; baseUrl: string; authHeaders: Record<string, string> }>
+    | undefined;
   const sdk = () =>
     (made ??= import('openai').then(({ default: OpenAI, toFile: upload }) => {
-      const client = new OpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl, maxRetries: 0, fetch: cappedFetch(PROVIDER) });
+      const client = new OpenAI({
+        apiKey: target.apiKey,
+        baseURL: target.baseUrl,
+        maxRetries: 0,
+        fetch: cappedFetch(PROVIDER),
+      });
       const authHeaders: Record<string, string> = {
         authorization: `Bearer ${target.apiKey}`,
         ...(client.organization ? { 'openai-organization': client.organization } : {}),
@@ -37,19 +44,34 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
       // building and logging were about a third of a scan's CPU per answer (bench/README.md "scan").
       // The headers are the ones the SDK sends for this client (organization and project from its env).
       const { baseUrl, authHeaders } = await sdk();
-      const raw = await requestJson({ method: 'POST', url: `${baseUrl}/responses`, headers: authHeaders, body: responseParams(request), signal }, PROVIDER);
+      const raw = await requestJson(
+        { method: 'POST', url: `${baseUrl}/responses`, headers: authHeaders, body: responseParams(request), signal },
+        PROVIDER,
+      );
       return { parsed: parseOpenAIResponse(raw), raw };
     },
 
     async submit(items, { signal, timeoutMs }) {
       const { client, toFile } = await sdk();
-      const jsonl = items.map(({ id, request }) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/responses', body: responseParams(request) })).join('\n');
+      const jsonl = items
+        .map(({ id, request }) =>
+          JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/responses', body: responseParams(request) }),
+        )
+        .join('\n');
       const file = await client.files.create(
-        { file: await toFile(Buffer.from(`${jsonl}\n`, 'utf8'), 'sightline-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' },
+        {
+          file: await toFile(Buffer.from(`${jsonl}\n`, 'utf8'), 'sightline-batch.jsonl', { type: 'application/jsonl' }),
+          purpose: 'batch',
+        },
         { signal, timeout: timeoutMs, maxRetries: 0 },
       );
       const batch = await client.batches.create(
-        { input_file_id: file.id, endpoint: '/v1/responses', completion_window: '24h', metadata: { source: 'sightline' } },
+        {
+          input_file_id: file.id,
+          endpoint: '/v1/responses',
+          completion_window: '24h',
+          metadata: { source: 'sightline' },
+        },
         { signal, timeout: timeoutMs, maxRetries: 0 },
       );
       return batch.id;
@@ -59,7 +81,8 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
       const opts = { signal, timeout: timeoutMs, maxRetries: 0 };
       const { client } = await sdk();
       const batch = await client.batches.retrieve(jobId, opts);
-      if (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status)) return { done: false, status: batch.status };
+      if (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status))
+        return { done: false, status: batch.status };
       if (batch.status === 'failed') {
         const why =
           batch.errors?.data
@@ -69,7 +92,11 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
         return {
           done: true,
           status: batch.status,
-          results: ids.map((id) => ({ id, ok: false as const, error: AssistantError.permanent('batch_item', why, { provider: 'openai' }) })),
+          results: ids.map((id) => ({
+            id,
+            ok: false as const,
+            error: AssistantError.permanent('batch_item', why, { provider: 'openai' }),
+          })),
         };
       }
       const lines = new Map<string, unknown>();
@@ -83,7 +110,11 @@ export function createOpenAIAdapter(target: Target): ProviderAdapter & BatchAdap
           if (customId) lines.set(customId, parsed);
         }
       }
-      return { done: true, status: batch.status, results: ids.map((id) => openaiBatchLine(id, lines.get(id), batch.status)) };
+      return {
+        done: true,
+        status: batch.status,
+        results: ids.map((id) => openaiBatchLine(id, lines.get(id), batch.status)),
+      };
     },
   };
 }
@@ -94,7 +125,12 @@ export function responseParams(request: ResolvedAsk): ResponseCreateParamsNonStr
     model: request.model,
     input: request.prompt,
     ...(instructions ? { instructions } : {}),
-    tools: [{ type: 'web_search', ...(request.countryCode ? { user_location: { type: 'approximate', country: request.countryCode } } : {}) }],
+    tools: [
+      {
+        type: 'web_search',
+        ...(request.countryCode ? { user_location: { type: 'approximate', country: request.countryCode } } : {}),
+      },
+    ],
     include: ['web_search_call.action.sources'],
   };
 }
@@ -110,7 +146,10 @@ function safeParse(line: string): unknown {
 /** One output-file line: `{custom_id, response: {status_code, body}, error}`. */
 export function openaiBatchLine(id: string, line: unknown, batchStatus: string) {
   if (!isObject(line)) {
-    const why = batchStatus === 'completed' ? 'The batch has no result for this prompt' : `The batch ended (${batchStatus}) before this prompt was answered`;
+    const why =
+      batchStatus === 'completed'
+        ? 'The batch has no result for this prompt'
+        : `The batch ended (${batchStatus}) before this prompt was answered`;
     return { id, ok: false as const, error: AssistantError.retryable('batch_item', why, { provider: 'openai' }) };
   }
   const response = isObject(line.response) ? line.response : null;
@@ -122,13 +161,21 @@ export function openaiBatchLine(id: string, line: unknown, batchStatus: string) 
       return { id, ok: false as const, error: classifyError(err, 'openai') };
     }
   }
-  const body = isObject(response?.body) && isObject(response.body.error) ? response.body.error : isObject(line.error) ? line.error : {};
+  const body =
+    isObject(response?.body) && isObject(response.body.error)
+      ? response.body.error
+      : isObject(line.error)
+        ? line.error
+        : {};
   const message = str(body.message) ?? str(body.code) ?? 'The batch request failed';
-  if (status !== null) return { id, ok: false as const, error: AssistantError.fromStatus(status, message, { provider: 'openai' }) };
+  if (status !== null)
+    return { id, ok: false as const, error: AssistantError.fromStatus(status, message, { provider: 'openai' }) };
   const retryable = str(body.code) === 'batch_expired' || str(body.code) === 'batch_cancelled';
   return {
     id,
     ok: false as const,
-    error: retryable ? AssistantError.retryable('batch_item', message, { provider: 'openai' }) : AssistantError.permanent('batch_item', message, { provider: 'openai' }),
+    error: retryable
+      ? AssistantError.retryable('batch_item', message, { provider: 'openai' })
+      : AssistantError.permanent('batch_item', message, { provider: 'openai' }),
   };
 }

@@ -13,7 +13,13 @@ export function createPerplexityAdapter(target: Target): ProviderAdapter {
   return {
     async ask(request, { signal }) {
       const raw = await requestJson(
-        { method: 'POST', url: `${target.baseUrl}/chat/completions`, headers: { authorization: `Bearer ${target.apiKey}` }, body: completionBody(request), signal },
+        {
+          method: 'POST',
+          url: `${target.baseUrl}/chat/completions`,
+          headers: { authorization: `Bearer ${target.apiKey}` },
+          body: completionBody(request),
+          signal,
+        },
         'perplexity',
       );
       return { parsed: parsePerplexityCompletion(raw), raw };

@@ -33,7 +33,9 @@ export function createSerpAdapter(target: Target, engine: 'google' | 'google_ai_
       const search = await get({ engine: 'google', q: request.prompt, ...localeParams(request) }, signal);
       const overview = isObject(search) && isObject(search.ai_overview) ? search.ai_overview : undefined;
       const token = overview && !Array.isArray(overview.text_blocks) ? str(overview.page_token) : undefined;
-      const raw = token ? { search, aiOverview: await get({ engine: 'google_ai_overview', page_token: token }, signal) } : { search };
+      const raw = token
+        ? { search, aiOverview: await get({ engine: 'google_ai_overview', page_token: token }, signal) }
+        : { search };
       return { parsed: parseSerpOverview(raw, request.prompt), raw };
     },
   };

@@ -10,7 +10,8 @@ export const nameCommands = [
   defineCommand({
     name: 'names list',
     usage: 'names list --project ID [--page N] [--per-page N]',
-    summary: 'Every name a project tracks: ambiguous or not and why, answers where it counted and was refused, examples, precision from corrections',
+    summary:
+      'Every name a project tracks: ambiguous or not and why, answers where it counted and was refused, examples, precision from corrections',
     flags: { project: id, page: count.optional(), 'per-page': count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
@@ -31,11 +32,12 @@ export const nameCommands = [
     flags: { project: id, name: z.string().optional(), page: count.optional(), 'per-page': count.optional() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const [{ findSiteForOperator }, { listMentionFeedback }, { mentionFeedbackListQuerySchema }] = await Promise.all([
-          import('../../domain/sites/index.ts'),
-          import('../../domain/names/index.ts'),
-          import('../../domain/names/index.ts'),
-        ]);
+        const [{ findSiteForOperator }, { listMentionFeedback }, { mentionFeedbackListQuerySchema }] =
+          await Promise.all([
+            import('../../domain/sites/index.ts'),
+            import('../../domain/names/index.ts'),
+            import('../../domain/names/index.ts'),
+          ]);
         const query = mentionFeedbackListQuerySchema.safeParse({ name: a.name, page: a.page, perPage: a['per-page'] });
         if (!query.success) throw new UsageError(query.error.issues.map((i) => i.message).join('; '));
         return listMentionFeedback(ctx, await findSiteForOperator(ctx, a.project), query.data);

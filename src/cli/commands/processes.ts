@@ -46,9 +46,18 @@ export const processCommands = [
     summary: "Serve the demo brand's web site (robots.txt, llms.txt, sitemaps, pages); npm start runs it itself",
     flags: { port: z.coerce.number().int().min(0).max(65535).optional() },
     run: async (a, config) => {
-      const [{ startFixtureSite }, { demoSiteRoutes, DEMO_SITE_DOMAIN }] = await Promise.all([import('../../fixture-site/server.ts'), import('../../fixture-site/demo-site.ts')]);
-      const site = await startFixtureSite({ port: a.port ?? config.demoSitePort, host: config.host, routes: demoSiteRoutes() });
-      process.stdout.write(`${JSON.stringify({ demoSite: site.url, map: `SITE_FETCH_MAP=${DEMO_SITE_DOMAIN}=${site.url}` })}\n`);
+      const [{ startFixtureSite }, { demoSiteRoutes, DEMO_SITE_DOMAIN }] = await Promise.all([
+        import('../../fixture-site/server.ts'),
+        import('../../fixture-site/demo-site.ts'),
+      ]);
+      const site = await startFixtureSite({
+        port: a.port ?? config.demoSitePort,
+        host: config.host,
+        routes: demoSiteRoutes(),
+      });
+      process.stdout.write(
+        `${JSON.stringify({ demoSite: site.url, map: `SITE_FETCH_MAP=${DEMO_SITE_DOMAIN}=${site.url}` })}\n`,
+      );
       await new Promise<void>((resolve) => {
         const stop = () => void site.close().then(resolve);
         process.once('SIGINT', stop);
@@ -64,7 +73,10 @@ export const processCommands = [
     flags: { queues: z.string().optional() },
     run: async (a, config) => {
       await startTracingFirst(config, 'worker');
-      const [{ runWorker }, { JOBS }] = await Promise.all([import('../../queue/worker.ts'), import('../../../jobs/index.ts')]);
+      const [{ runWorker }, { JOBS }] = await Promise.all([
+        import('../../queue/worker.ts'),
+        import('../../../jobs/index.ts'),
+      ]);
       await runWorker(
         config,
         JOBS,

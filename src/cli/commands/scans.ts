@@ -8,7 +8,8 @@ export const scanCommands = [
   defineCommand({
     name: 'reanalyse',
     usage: 'reanalyse --all | --project ID[,ID...]',
-    summary: 'Re-read stored answers with the current analysis rules and names (after an upgrade), drawing a progress bar; calls no assistant',
+    summary:
+      'Re-read stored answers with the current analysis rules and names (after an upgrade), drawing a progress bar; calls no assistant',
     flags: {
       all: z.boolean().optional(),
       project: z
@@ -22,12 +23,18 @@ export const scanCommands = [
         const { reanalysisOfSites } = await import('../../domain/reanalysis/index.ts');
         const progress = progressLine();
         const started = Date.now();
-        const result = await reanalysisOfSites(ctx, a.all ? 'all' : (a.project as string).split(',').map(Number), (p) => {
-          const seconds = Math.round((Date.now() - started) / 1000);
-          const perSecond = seconds > 0 ? p.answersDone / seconds : 0;
-          const left = perSecond > 0 ? Math.round((p.answers - p.answersDone) / perSecond) : null;
-          progress.draw(`${bar(p.answers ? p.answersDone / p.answers : 1)} ${p.answersDone}/${p.answers} answers  ${p.sitesDone}/${p.sites} sites  ${duration(left)} left`);
-        });
+        const result = await reanalysisOfSites(
+          ctx,
+          a.all ? 'all' : (a.project as string).split(',').map(Number),
+          (p) => {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            const perSecond = seconds > 0 ? p.answersDone / seconds : 0;
+            const left = perSecond > 0 ? Math.round((p.answers - p.answersDone) / perSecond) : null;
+            progress.draw(
+              `${bar(p.answers ? p.answersDone / p.answers : 1)} ${p.answersDone}/${p.answers} answers  ${p.sitesDone}/${p.sites} sites  ${duration(left)} left`,
+            );
+          },
+        );
         progress.end();
         return result;
       });
@@ -36,7 +43,8 @@ export const scanCommands = [
   defineCommand({
     name: 'money check',
     usage: 'money check',
-    summary: 'Check every workspace: balance is the ledger, reservations match scans, none negative or orphaned, one charge per paid answer (exit 1 on a problem)',
+    summary:
+      'Check every workspace: balance is the ledger, reservations match scans, none negative or orphaned, one charge per paid answer (exit 1 on a problem)',
     flags: {},
     run: (_a, config) =>
       withContext(config, async (ctx) => {
@@ -65,7 +73,13 @@ export const scanCommands = [
     name: 'scan start',
     usage: 'scan start --project ID [--providers openai,gemini] [--samples 1-5] [--label TEXT] [--watch]',
     summary: "Start a scan as the site's creator; --watch draws its progress and prints the finished scan",
-    flags: { project: id, providers: z.string().optional(), samples: z.coerce.number().optional(), label: z.string().optional(), watch: z.boolean().optional() },
+    flags: {
+      project: id,
+      providers: z.string().optional(),
+      samples: z.coerce.number().optional(),
+      label: z.string().optional(),
+      watch: z.boolean().optional(),
+    },
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const { scanRequestSchema } = await import('../../domain/scans/index.ts');
@@ -77,10 +91,14 @@ export const scanCommands = [
           samples: a.samples,
           label: a.label ?? 'Started from the CLI',
         });
-        if (!request.success) throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
+        if (!request.success)
+          throw new UsageError(request.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; '));
         const { findSiteForOperator } = await import('../../domain/sites/index.ts');
         const site = await findSiteForOperator(ctx, a.project);
-        const [{ startScan }, { watchScan }] = await Promise.all([import('../../domain/scans/index.ts'), import('../scan-watch.ts')]);
+        const [{ startScan }, { watchScan }] = await Promise.all([
+          import('../../domain/scans/index.ts'),
+          import('../scan-watch.ts'),
+        ]);
         const started = await startScan(ctx, site, site.createdBy, request.data);
         return a.watch ? watchScan(ctx, site, started.scan.id) : started;
       }),

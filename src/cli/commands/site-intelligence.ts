@@ -10,11 +10,16 @@ export const siteIntelligenceCommands = [
   defineCommand({
     name: 'pages import',
     usage: 'pages import --project ID',
-    summary: "Read the site's sitemaps now (robots.txt Sitemap lines, else /sitemap.xml), add new pages, read missing titles",
+    summary:
+      "Read the site's sitemaps now (robots.txt Sitemap lines, else /sitemap.xml), add new pages, read missing titles",
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const [{ BUSY, waitFor }, { findSiteForOperator }, { requestSitemapImport, serializeImport, runSitemapImport }] = await Promise.all([
+        const [
+          { BUSY, waitFor },
+          { findSiteForOperator },
+          { requestSitemapImport, serializeImport, runSitemapImport },
+        ] = await Promise.all([
           import('../../domain/common/index.ts'),
           import('../../domain/sites/index.ts'),
           import('../../domain/pages/index.ts'),
@@ -31,9 +36,12 @@ export const siteIntelligenceCommands = [
         if (ran === BUSY) {
           // A worker is running this site's import: follow its record until it ends.
           await waitFor(
-            async () => ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+            async () =>
+              ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
             (r) => {
-              line.draw(`sitemaps ${r.sitemaps}  pages ${r.urls.toLocaleString('en-US')}  titles ${r.titles}  (${r.status} in a worker)`);
+              line.draw(
+                `sitemaps ${r.sitemaps}  pages ${r.urls.toLocaleString('en-US')}  titles ${r.titles}  (${r.status} in a worker)`,
+              );
               return r.status === 'done' || r.status === 'failed';
             },
             24 * 3600 * 1000,
@@ -41,7 +49,9 @@ export const siteIntelligenceCommands = [
           );
         }
         line.end();
-        const done = serializeImport(await ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+        const done = serializeImport(
+          await ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        );
         if (done.state === 'failed') throw new CheckFailed(`the import failed: ${done.error}`, { import: done });
         return { import: done };
       }),
@@ -53,7 +63,11 @@ export const siteIntelligenceCommands = [
     flags: { project: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const [{ waitFor }, { findSiteForOperator, siteOrigin }, { requestCrawlerCheck, runCrawlerCheck, crawlerReport }] = await Promise.all([
+        const [
+          { waitFor },
+          { findSiteForOperator, siteOrigin },
+          { requestCrawlerCheck, runCrawlerCheck, crawlerReport },
+        ] = await Promise.all([
           import('../../domain/common/index.ts'),
           import('../../domain/sites/index.ts'),
           import('../../domain/crawlers/index.ts'),
@@ -67,7 +81,12 @@ export const siteIntelligenceCommands = [
         if (typeof ran === 'symbol') {
           // A worker is running this site's check: wait for it.
           const row = await waitFor(
-            async () => ctx.db.selectFrom('crawlerChecks').select(['status', 'error']).where('id', '=', check.id).executeTakeFirstOrThrow(),
+            async () =>
+              ctx.db
+                .selectFrom('crawlerChecks')
+                .select(['status', 'error'])
+                .where('id', '=', check.id)
+                .executeTakeFirstOrThrow(),
             (r) => r.status === 'done' || r.status === 'failed',
             15 * 60 * 1000,
             500,

@@ -18,25 +18,30 @@ export const trafficCommands = [
   defineCommand({
     name: 'logs import',
     usage: 'logs import --project ID [--format auto|combined|json] FILE',
-    summary: 'Stream a server access log (plain or gzip, any size) into the project’s crawler traffic; each request counts once however often it is imported',
+    summary:
+      'Stream a server access log (plain or gzip, any size) into the project’s crawler traffic; each request counts once however often it is imported',
     flags: { project: id, file: z.string().min(1), format: z.enum(LOG_FORMATS).default('auto') },
     positional: 'file',
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        const [{ BUSY }, { findSiteForOperator }, { createImport, findImport, serializeImport, runLogImport }] = await Promise.all([
-          import('../../domain/common/index.ts'),
-          import('../../domain/sites/index.ts'),
-          import('../../domain/traffic/index.ts'),
-        ]);
+        const [{ BUSY }, { findSiteForOperator }, { createImport, findImport, serializeImport, runLogImport }] =
+          await Promise.all([
+            import('../../domain/common/index.ts'),
+            import('../../domain/sites/index.ts'),
+            import('../../domain/traffic/index.ts'),
+          ]);
         const site = await findSiteForOperator(ctx, a.project);
         const row = await createImport(ctx, site.id, null, { source: 'cli', format: a.format });
         const line = progressLine();
         for (;;) {
           const ran = await runLogImport(ctx, site.id, row.id, {
             source: createReadStream(a.file, { highWaterMark: 256 * 1024 }),
-            onProgress: (p) => line.draw(`${mb(p.bytes)} of ${mb(stat.size)} read  lines ${p.lines.toLocaleString('en-US')}  counted ${p.counted.toLocaleString('en-US')}`),
+            onProgress: (p) =>
+              line.draw(
+                `${mb(p.bytes)} of ${mb(stat.size)} read  lines ${p.lines.toLocaleString('en-US')}  counted ${p.counted.toLocaleString('en-US')}`,
+              ),
           });
           if (ran !== BUSY) break;
           // A worker is importing another log of this project: this one starts when it is done.
@@ -60,7 +65,8 @@ export const trafficCommands = [
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        if (stat.size > RANGES_FILE_MAX) throw new UsageError(`${a.file} is larger than ${mb(RANGES_FILE_MAX)}: not a published ranges file`);
+        if (stat.size > RANGES_FILE_MAX)
+          throw new UsageError(`${a.file} is larger than ${mb(RANGES_FILE_MAX)}: not a published ranges file`);
         const { loadRangesFile } = await import('../../domain/traffic/index.ts');
         return loadRangesFile(ctx, { text: await fs.readFile(a.file, 'utf8'), file: a.file, agent: a.agent });
       }),

@@ -38,7 +38,8 @@ async function run<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Prom
 
 async function parsed<S extends z.ZodType>(schema: S, input: unknown): Promise<z.output<S>> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new UsageError(result.error.issues.map((i) => `--${String(i.path[0] ?? 'input')}: ${i.message}`).join('; '));
+  if (!result.success)
+    throw new UsageError(result.error.issues.map((i) => `--${String(i.path[0] ?? 'input')}: ${i.message}`).join('; '));
   return result.data;
 }
 
@@ -67,28 +68,40 @@ export const webhookCommands = [
     usage: 'webhooks list --org ID',
     summary: "A workspace's webhooks (never their secrets)",
     flags: { org: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).listWebhooks(ctx, a.org)),
+    run: (a, config) =>
+      run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).listWebhooks(ctx, a.org)),
   }),
   defineCommand({
     name: 'webhooks create',
-    usage: 'webhooks create --org ID --url https://... [--events a,b|all] [--projects 1,2|all] [--format standard|slack] [--description TEXT]',
+    usage:
+      'webhooks create --org ID --url https://... [--events a,b|all] [--projects 1,2|all] [--format standard|slack] [--description TEXT]',
     summary: 'Add a webhook; prints its signing secret, this once',
     flags: { org: id, ...webhookFlags },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ createWebhook }, { webhookCreateSchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
+        const [{ createWebhook }, { webhookCreateSchema }] = await Promise.all([
+          import('../../domain/webhooks/index.ts'),
+          import('../../domain/webhooks/index.ts'),
+        ]);
         return createWebhook(ctx, { orgId: a.org, userId: null }, await parsed(webhookCreateSchema, body(a)));
       }),
   }),
   defineCommand({
     name: 'webhooks update',
-    usage: 'webhooks update --org ID --webhook ID [--url URL] [--events a,b|all] [--projects 1,2|all] [--format standard|slack] [--description TEXT] [--enabled true|false]',
+    usage:
+      'webhooks update --org ID --webhook ID [--url URL] [--events a,b|all] [--projects 1,2|all] [--format standard|slack] [--description TEXT] [--enabled true|false]',
     summary: 'Change a webhook; --enabled true starts a disabled one again',
     flags: { org: id, webhook: id, ...webhookFlags, enabled: z.enum(['true', 'false']).optional() },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ updateWebhook }, { webhookUpdateSchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
-        const input = await parsed(webhookUpdateSchema, { ...body(a), ...(a.enabled !== undefined && { enabled: a.enabled === 'true' }) });
+        const [{ updateWebhook }, { webhookUpdateSchema }] = await Promise.all([
+          import('../../domain/webhooks/index.ts'),
+          import('../../domain/webhooks/index.ts'),
+        ]);
+        const input = await parsed(webhookUpdateSchema, {
+          ...body(a),
+          ...(a.enabled !== undefined && { enabled: a.enabled === 'true' }),
+        });
         return updateWebhook(ctx, a.org, a.webhook, input);
       }),
   }),
@@ -97,30 +110,42 @@ export const webhookCommands = [
     usage: 'webhooks delete --org ID --webhook ID',
     summary: 'Delete a webhook with its deliveries',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).deleteWebhook(ctx, a.org, a.webhook)),
+    run: (a, config) =>
+      run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).deleteWebhook(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks test',
     usage: 'webhooks test --org ID --webhook ID',
     summary: 'Send a webhook.test event (a worker delivers it); prints the delivery',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).testWebhook(ctx, a.org, a.webhook)),
+    run: (a, config) =>
+      run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).testWebhook(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks rotate-secret',
     usage: 'webhooks rotate-secret --org ID --webhook ID',
     summary: 'A new signing secret, printed this once; the previous one still signs for 24 hours',
     flags: { org: id, webhook: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).rotateSecret(ctx, a.org, a.webhook)),
+    run: (a, config) =>
+      run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).rotateSecret(ctx, a.org, a.webhook)),
   }),
   defineCommand({
     name: 'webhooks deliveries',
     usage: 'webhooks deliveries --org ID --webhook ID [--page N] [--per-page N] [--status pending|delivered|failed]',
     summary: "A webhook's deliveries, newest first, with their latest attempts",
-    flags: { org: id, webhook: id, page: z.string().optional(), 'per-page': z.string().optional(), status: z.string().optional() },
+    flags: {
+      org: id,
+      webhook: id,
+      page: z.string().optional(),
+      'per-page': z.string().optional(),
+      status: z.string().optional(),
+    },
     run: (a, config) =>
       run(config, async (ctx) => {
-        const [{ listDeliveries }, { deliveriesQuerySchema }] = await Promise.all([import('../../domain/webhooks/index.ts'), import('../../domain/webhooks/index.ts')]);
+        const [{ listDeliveries }, { deliveriesQuerySchema }] = await Promise.all([
+          import('../../domain/webhooks/index.ts'),
+          import('../../domain/webhooks/index.ts'),
+        ]);
         const query = await parsed(deliveriesQuerySchema, { page: a.page, perPage: a['per-page'], status: a.status });
         return listDeliveries(ctx, a.org, a.webhook, query);
       }),
@@ -130,6 +155,9 @@ export const webhookCommands = [
     usage: 'webhooks replay --org ID --webhook ID --delivery ID',
     summary: 'Send a delivery again (a worker sends it), with the same webhook-id',
     flags: { org: id, webhook: id, delivery: id },
-    run: (a, config) => run(config, async (ctx) => (await import('../../domain/webhooks/index.ts')).replayDelivery(ctx, a.org, a.webhook, a.delivery)),
+    run: (a, config) =>
+      run(config, async (ctx) =>
+        (await import('../../domain/webhooks/index.ts')).replayDelivery(ctx, a.org, a.webhook, a.delivery),
+      ),
   }),
 ];

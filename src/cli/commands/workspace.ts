@@ -9,17 +9,31 @@ export const workspaceCommands = [
     name: 'org create',
     usage: 'org create --name NAME [--plan free|starter|pro|enterprise] [--balance-usd N]',
     summary: 'Create a workspace, optionally with an opening balance',
-    flags: { name: z.string().min(1), plan: z.enum(PLANS).optional(), 'balance-usd': z.coerce.number().finite().min(0).optional() },
+    flags: {
+      name: z.string().min(1),
+      plan: z.enum(PLANS).optional(),
+      'balance-usd': z.coerce.number().finite().min(0).optional(),
+    },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).createOrg(ctx, { name: a.name, plan: a.plan, balanceMicros: usdToMicros(a['balance-usd'] ?? 0) }),
+        (await import('../../domain/workspace/index.ts')).createOrg(ctx, {
+          name: a.name,
+          plan: a.plan,
+          balanceMicros: usdToMicros(a['balance-usd'] ?? 0),
+        }),
       ),
   }),
   defineCommand({
     name: 'org limits',
     usage: 'org limits --org ID [--sites N] [--prompts-per-site N] [--scans-per-month N] [--members N]',
     summary: "Override a workspace's plan limits",
-    flags: { org: id, sites: count.optional(), 'prompts-per-site': count.optional(), 'scans-per-month': count.optional(), members: count.optional() },
+    flags: {
+      org: id,
+      sites: count.optional(),
+      'prompts-per-site': count.optional(),
+      'scans-per-month': count.optional(),
+      members: count.optional(),
+    },
     run: (a, config) =>
       withContext(config, async (ctx) =>
         (await import('../../domain/workspace/index.ts')).setOrgLimits(ctx, a.org, {
@@ -37,7 +51,10 @@ export const workspaceCommands = [
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx, a.org, { reportName: a['report-name'], reportLogo: a['report-logo'] }),
+        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx, a.org, {
+          reportName: a['report-name'],
+          reportLogo: a['report-logo'],
+        }),
       ),
   }),
   defineCommand({
@@ -45,14 +62,22 @@ export const workspaceCommands = [
     usage: 'user create --email EMAIL --name NAME',
     summary: 'Create a person',
     flags: { email: z.email(), name: z.string().min(1) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx, a)),
+    run: (a, config) =>
+      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx, a)),
   }),
   defineCommand({
     name: 'member add',
     usage: 'member add --org ID --user ID --role owner|admin|member|viewer',
     summary: 'Add a person to a workspace with a role',
     flags: { org: id, user: id, role: z.enum(PERSON_ROLES) },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).addMember(ctx, { orgId: a.org, userId: a.user, role: a.role })),
+    run: (a, config) =>
+      withContext(config, async (ctx) =>
+        (await import('../../domain/workspace/index.ts')).addMember(ctx, {
+          orgId: a.org,
+          userId: a.user,
+          role: a.role,
+        }),
+      ),
   }),
   defineCommand({
     name: 'member remove',
@@ -71,14 +96,22 @@ export const workspaceCommands = [
     summary: "Make an API key for a member (without --role: the member's own role, an owner's key is admin)",
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createApiKey(ctx, { orgId: a.org, userId: a.user, name: a.name, role: a.role })),
+      withContext(config, async (ctx) =>
+        (await import('../../domain/workspace/index.ts')).createApiKey(ctx, {
+          orgId: a.org,
+          userId: a.user,
+          name: a.name,
+          role: a.role,
+        }),
+      ),
   }),
   defineCommand({
     name: 'key revoke',
     usage: 'key revoke --id ID',
     summary: 'Revoke an API key for good',
     flags: { id },
-    run: (a, config) => withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).revokeApiKey(ctx, a.id)),
+    run: (a, config) =>
+      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).revokeApiKey(ctx, a.id)),
   }),
   defineCommand({
     name: 'balance topup',
@@ -88,7 +121,11 @@ export const workspaceCommands = [
     run: (a, config) =>
       withContext(config, async (ctx) => {
         const { topUp } = await import('../../domain/workspace/index.ts');
-        const { balanceMicros } = await topUp(ctx, { orgId: a.org, amountMicros: usdToMicros(a.usd), description: 'Operator top-up' });
+        const { balanceMicros } = await topUp(ctx, {
+          orgId: a.org,
+          amountMicros: usdToMicros(a.usd),
+          description: 'Operator top-up',
+        });
         return { orgId: a.org, balanceUsd: microsToUsd(balanceMicros) };
       }),
   }),

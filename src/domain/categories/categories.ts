@@ -31,7 +31,9 @@ export const categoryMergeSchema = z.object({
     .min(1, 'names needs at least one category')
     .max(100, 'names takes at most 100 categories'),
   /** The resulting name; empty or null removes the named categories. */
-  into: text('into', CATEGORY_NAME_MAX, 0, { type: 'into is required: the resulting name, or an empty string to remove the categories' })
+  into: text('into', CATEGORY_NAME_MAX, 0, {
+    type: 'into is required: the resulting name, or an empty string to remove the categories',
+  })
     .refine((n) => !CATEGORY_SEPARATORS.test(n), CATEGORY_SEPARATOR_MESSAGE)
     .nullable(),
 });
@@ -67,7 +69,9 @@ export async function assertCategoryRoom(db: Executor, siteId: number, adding: n
     .executeTakeFirstOrThrow();
   const used = Number(row.n);
   if (used + adding > CATEGORIES_PER_SITE) {
-    throw new BadRequestError(`This project has ${used} categories and may have at most ${CATEGORIES_PER_SITE}; this would add ${adding} more. Merge or remove categories first`);
+    throw new BadRequestError(
+      `This project has ${used} categories and may have at most ${CATEGORIES_PER_SITE}; this would add ${adding} more. Merge or remove categories first`,
+    );
   }
 }
 
@@ -100,7 +104,11 @@ export async function categoryNamesOf(db: Db, promptIds: readonly number[]): Pro
  * Existing categories keep their stored spelling. New ones must fit the
  * per-site limit (400 otherwise): call under lockSite.
  */
-export async function upsertCategories(db: Db, siteId: number, names: readonly string[]): Promise<{ byKey: Map<string, number>; created: string[] }> {
+export async function upsertCategories(
+  db: Db,
+  siteId: number,
+  names: readonly string[],
+): Promise<{ byKey: Map<string, number>; created: string[] }> {
   const byKey = new Map<string, number>();
   const created: string[] = [];
   const wanted = uniqueNames(names);
@@ -119,7 +127,12 @@ export async function upsertCategories(db: Db, siteId: number, names: readonly s
 }
 
 /** Replaces the categories of the given prompts with `names` (all of them, in a fixed number of statements). */
-export async function replaceCategories(db: Db, siteId: number, promptIds: readonly number[], names: readonly string[]): Promise<string[]> {
+export async function replaceCategories(
+  db: Db,
+  siteId: number,
+  promptIds: readonly number[],
+  names: readonly string[],
+): Promise<string[]> {
   if (promptIds.length === 0) return [];
   await db
     .deleteFrom('promptCategories')
@@ -145,7 +158,11 @@ const withCounts = (db: Db, siteId: number) =>
     .groupBy('c.id');
 
 /** The site's category of that name (compared ignoring case), or null. */
-export async function findCategoryByName(db: Executor, siteId: number, name: string): Promise<{ id: number; name: string } | null> {
+export async function findCategoryByName(
+  db: Executor,
+  siteId: number,
+  name: string,
+): Promise<{ id: number; name: string } | null> {
   const row = await db
     .selectFrom('categories')
     .select(['id', 'name'])
@@ -169,10 +186,18 @@ export async function listCategories(ctx: AppContext, site: SiteRow, query: Cate
       .offset((query.page - 1) * query.perPage)
       .execute(),
   ]);
-  return { categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))), total: Number(count.n), page: query.page, perPage: query.perPage };
+  return {
+    categories: rows.map((r) => serializeCategory(r, Number(r.promptCount))),
+    total: Number(count.n),
+    page: query.page,
+    perPage: query.perPage,
+  };
 }
 
-const duplicateCategory = (name: string) => new ConflictError(`A category named ${name} already exists (names are compared ignoring case)`, { name: 'already exists' });
+const duplicateCategory = (name: string) =>
+  new ConflictError(`A category named ${name} already exists (names are compared ignoring case)`, {
+    name: 'already exists',
+  });
 
 export async function createCategory(ctx: AppContext, site: SiteRow, input: CategoryCreate) {
   try {
@@ -181,7 +206,11 @@ export async function createCategory(ctx: AppContext, site: SiteRow, input: Cate
       await lockSite(trx, site.id);
       if ((await missingCategories(trx, site.id, [input.name])).length === 0) throw duplicateCategory(input.name);
       await assertCategoryRoom(trx, site.id, 1);
-      return trx.insertInto('categories').values({ siteId: site.id, name: input.name }).returningAll().executeTakeFirstOrThrow();
+      return trx
+        .insertInto('categories')
+        .values({ siteId: site.id, name: input.name })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
     return { category: serializeCategory(row, 0) };
   } catch (err) {
@@ -202,7 +231,9 @@ export async function mergeCategories(ctx: AppContext, site: SiteRow, input: Cat
   } catch (err) {
     // Another request created the `into` name between the check and the rename.
     if ((err as { code?: string }).code === '23505')
-      throw new ConflictError(`A category named ${input.into} was created meanwhile; send the merge again`, { into: 'already exists' });
+      throw new ConflictError(`A category named ${input.into} was created meanwhile; send the merge again`, {
+        into: 'already exists',
+      });
     throw err;
   }
 }
@@ -258,7 +289,8 @@ async function mergeInTransaction(db: Db, site: SiteRow, input: CategoryMerge) {
         .execute();
     }
     // The result is spelled as asked, so a rename can also change case.
-    if (target.name !== into) await trx.updateTable('categories').set({ name: into }).where('id', '=', target.id).execute();
+    if (target.name !== into)
+      await trx.updateTable('categories').set({ name: into }).where('id', '=', target.id).execute();
     const row = await withCounts(trx, site.id).where('c.id', '=', target.id).executeTakeFirstOrThrow();
     return { category: serializeCategory(row, Number(row.promptCount)), removed: folded.map((c) => c.name), prompts };
   });

@@ -27,8 +27,18 @@ export interface TextMessages {
 export const text = (label: string, max: number, min = 1, messages: TextMessages = {}) => {
   const trimmed = z.string({ error: messages.type ?? `${label} must be a string` }).trim();
   const atLeast =
-    min === 0 ? trimmed : trimmed.min(min, messages.length ?? (min === 1 ? (messages.empty ?? `${label} must not be empty`) : `${label} needs at least ${min} characters`));
-  return atLeast.max(max, messages.length ?? `${label} must be at most ${max} characters`).refine(hasNoNul, `${label} cannot contain NUL characters`);
+    min === 0
+      ? trimmed
+      : trimmed.min(
+          min,
+          messages.length ??
+            (min === 1
+              ? (messages.empty ?? `${label} must not be empty`)
+              : `${label} needs at least ${min} characters`),
+        );
+  return atLeast
+    .max(max, messages.length ?? `${label} must be at most ${max} characters`)
+    .refine(hasNoNul, `${label} cannot contain NUL characters`);
 };
 
 /** Ids are 32-bit in the database; a larger number names nothing, and must not reach a query as an overflow. */
@@ -64,10 +74,19 @@ export const providerKey = z.enum(PROVIDER_KEYS, { error: `must be one of ${PROV
 /** Provider key -> model id, each id checked against the catalog. */
 export const modelsByProvider = z.record(z.string(), z.string()).superRefine((models, ctx) => {
   for (const [provider, model] of Object.entries(models)) {
-    if (!isProviderKey(provider)) ctx.addIssue({ code: 'custom', path: [provider], message: `unknown provider; use one of ${PROVIDER_KEYS.join(', ')}` });
+    if (!isProviderKey(provider))
+      ctx.addIssue({
+        code: 'custom',
+        path: [provider],
+        message: `unknown provider; use one of ${PROVIDER_KEYS.join(', ')}`,
+      });
     else if (!findModel(provider, model)) {
       const ids = providerEntry(provider).models.map((m) => m.id);
-      ctx.addIssue({ code: 'custom', path: [provider], message: `unknown model for ${provider}; use one of ${ids.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [provider],
+        message: `unknown model for ${provider}; use one of ${ids.join(', ')}`,
+      });
     }
   }
 });

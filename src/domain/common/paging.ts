@@ -12,7 +12,12 @@ export const pagingShape = (perPageDefault: number) => ({
     .min(1, 'page must be a whole number from 1')
     .max(1_000_000, 'page is too large')
     .default(1),
-  perPage: z.coerce.number({ error: perPageMessage }).int(perPageMessage).min(5, perPageMessage).max(200, perPageMessage).default(perPageDefault),
+  perPage: z.coerce
+    .number({ error: perPageMessage })
+    .int(perPageMessage)
+    .min(5, perPageMessage)
+    .max(200, perPageMessage)
+    .default(perPageDefault),
 });
 
 export const engineParam = z.enum(PROVIDER_KEYS, { error: `engine must be one of ${PROVIDER_KEYS.join(', ')}` });

@@ -90,7 +90,12 @@ export function periodWindow(period: Period, last: string, count: number = WINDO
  * The period a report shows: the one holding `start` when given, else the
  * latest period with data, else the current one.
  */
-export function chosenStart(period: Period, given: string | undefined, latestDay: string | null, today: string): string {
+export function chosenStart(
+  period: Period,
+  given: string | undefined,
+  latestDay: string | null,
+  today: string,
+): string {
   return periodStart(period, given ?? latestDay ?? today);
 }
 

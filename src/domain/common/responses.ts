@@ -37,7 +37,9 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 }
 
 /** A provider key (CONTRACT.md "Names and wire basics"). */
-export const provider = oneOf(PROVIDER_KEYS).describe('Provider key: openai, anthropic, perplexity, gemini, google-ai-overview or google-ai-mode');
+export const provider = oneOf(PROVIDER_KEYS).describe(
+  'Provider key: openai, anthropic, perplexity, gemini, google-ai-overview or google-ai-mode',
+);
 
 /** An object with every provider key, each holding `value`. */
 export function byProvider<S extends z.ZodType>(value: S) {
@@ -53,7 +55,9 @@ export const percent = z.number().nullable();
 
 export const verdict = z
   .enum(['failed', 'cited', 'named', 'lost', 'missing'])
-  .describe('failed, cited (own page linked), named (brand mentioned), lost (a competitor named, the brand not) or missing');
+  .describe(
+    'failed, cited (own page linked), named (brand mentioned), lost (a competitor named, the brand not) or missing',
+  );
 export const tone = z.enum(['positive', 'neutral', 'negative']);
 export const stability = z.enum(['held', 'volatile', 'lost']);
 export const periodKind = z.enum(['day', 'week', 'month', 'quarter']);

@@ -49,7 +49,12 @@ export async function requestSiteJob<T extends keyof Tables>(
     .returningAll()
     .executeTakeFirst();
   if (!inserted) {
-    const active = await ctx.db.selectFrom(table).selectAll().where('siteId', '=', siteId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+    const active = await ctx.db
+      .selectFrom(table)
+      .selectAll()
+      .where('siteId', '=', siteId)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
     // Finished between the insert and this read: ask again.
     if (!active) return requestSiteJob(ctx, spec, siteId, userId, trigger, queue);
     return { row: active as unknown as Tables[T], created: false };
@@ -61,7 +66,11 @@ export async function requestSiteJob<T extends keyof Tables>(
     await spec.enqueue(ctx, row);
   } catch (err) {
     // Not left queued with no job: it would hold the site's one active record.
-    await ctx.db.updateTable(table).set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now() }).where('id', '=', inserted.id).execute();
+    await ctx.db
+      .updateTable(table)
+      .set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now() })
+      .where('id', '=', inserted.id)
+      .execute();
     throw err;
   }
   return { row, created: true };
@@ -84,5 +93,8 @@ export async function claimSiteJob<T extends keyof Tables>(ctx: AppContext, tabl
     .returning('id')
     .executeTakeFirst();
   if (!claimed) return null;
-  return (await ctx.db.selectFrom('sites').select(['id', 'url', 'domain']).where('id', '=', siteId).executeTakeFirst()) ?? null;
+  return (
+    (await ctx.db.selectFrom('sites').select(['id', 'url', 'domain']).where('id', '=', siteId).executeTakeFirst()) ??
+    null
+  );
 }

@@ -23,7 +23,12 @@ export type Busy = typeof BUSY;
  * renewed while `fn` runs, so a crashed worker frees the site within
  * JOB_LOCK_MS; `fn`'s signal aborts if the lock is lost meanwhile.
  */
-export async function withSiteLock<T>(ctx: AppContext, siteId: number, fn: (signal: AbortSignal) => Promise<T>, scope: SiteLockScope = 'facts'): Promise<T | Busy> {
+export async function withSiteLock<T>(
+  ctx: AppContext,
+  siteId: number,
+  fn: (signal: AbortSignal) => Promise<T>,
+  scope: SiteLockScope = 'facts',
+): Promise<T | Busy> {
   const key = `${ctx.config.redisPrefix}:lock:site:${siteId}${scope === 'facts' ? '' : `:${scope}`}`;
   const TTL_MS = ctx.config.jobLockMs;
   const RENEW_MS = Math.max(250, Math.floor(TTL_MS / 3));

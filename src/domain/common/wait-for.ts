@@ -3,7 +3,12 @@
  * reading: a request that queued a job answers its result when the job is
  * quick, its progress otherwise (the job goes on either way).
  */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, waitMs: number, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  waitMs: number,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const value = await read();

@@ -31,11 +31,19 @@ async function assertNameFree(ctx: AppContext, siteId: number, name: string, exc
     .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   const clash = await q.executeTakeFirst();
-  if (clash) throw new ConflictError(`A competitor named ${name} is already tracked (id ${clash.id})`, { name: 'already tracked' });
+  if (clash)
+    throw new ConflictError(`A competitor named ${name} is already tracked (id ${clash.id})`, {
+      name: 'already tracked',
+    });
 }
 
 async function findCompetitor(ctx: AppContext, siteId: number, competitorId: number): Promise<CompetitorRow> {
-  const row = await ctx.db.selectFrom('competitors').selectAll().where('id', '=', competitorId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('competitors')
+    .selectAll()
+    .where('id', '=', competitorId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No competitor with id ${competitorId}`);
   return row;
 }
@@ -53,7 +61,10 @@ async function namesChanged(ctx: AppContext, site: SiteRow, reason: string): Pro
 /** A dry run's would-be brand book: the site's current one with one competitor put in (or replaced), nothing saved. */
 async function previewWith(ctx: AppContext, site: SiteRow, competitor: BrandBookInput['competitors'][number]) {
   const current = await loadBrandBookInput(ctx.db, site.id);
-  return previewNames(ctx, site, { ...current, competitors: [...current.competitors.filter((c) => c.id !== competitor.id), competitor] });
+  return previewNames(ctx, site, {
+    ...current,
+    competitors: [...current.competitors.filter((c) => c.id !== competitor.id), competitor],
+  });
 }
 
 export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: CompetitorInput & { name: string }) {
@@ -68,7 +79,11 @@ export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: Com
   ]);
   if (input.dryRun) {
     // The id it would get is not known; the highest possible one sorts it last, as a new competitor's would.
-    return { dryRun: true as const, preview: await previewWith(ctx, site, { id: MAX_ID, name, aliases, domain, excludePhrases }), warnings };
+    return {
+      dryRun: true as const,
+      preview: await previewWith(ctx, site, { id: MAX_ID, name, aliases, domain, excludePhrases }),
+      warnings,
+    };
   }
   // The site row stays locked until the insert commits: concurrent adds are counted one after the other.
   const row = await ctx.db.transaction().execute(async (trx) => {
@@ -78,18 +93,32 @@ export async function trackCompetitor(ctx: AppContext, site: SiteRow, input: Com
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) >= MAX_COMPETITORS_PER_SITE) throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
+    if (Number(count.n) >= MAX_COMPETITORS_PER_SITE)
+      throw new BadRequestError(`A site tracks at most ${MAX_COMPETITORS_PER_SITE} competitors`);
     return trx
       .insertInto('competitors')
-      .values({ siteId: site.id, name, domain, aliases, excludePhrases, color: input.color ?? null, logo: input.logo ?? null })
+      .values({
+        siteId: site.id,
+        name,
+        domain,
+        aliases,
+        excludePhrases,
+        color: input.color ?? null,
+        logo: input.logo ?? null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
+        if (err.code === '23505')
+          throw new ConflictError(`A competitor named ${name} is already tracked`, { name: 'already tracked' });
         throw err;
       });
   });
-  return { competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`), warnings };
+  return {
+    competitor: serializeCompetitor(row),
+    reanalysis: await namesChanged(ctx, site, `competitor ${name} tracked`),
+    warnings,
+  };
 }
 
 export async function changeCompetitor(ctx: AppContext, site: SiteRow, competitorId: number, input: CompetitorInput) {
@@ -142,5 +171,9 @@ export async function changeCompetitor(ctx: AppContext, site: SiteRow, competito
 export async function untrackCompetitor(ctx: AppContext, site: SiteRow, competitorId: number) {
   const row = await findCompetitor(ctx, site.id, competitorId);
   await ctx.db.deleteFrom('competitors').where('id', '=', competitorId).execute();
-  return { deleted: true, competitor: serializeCompetitor(row), reanalysis: await namesChanged(ctx, site, `competitor ${row.name} no longer tracked`) };
+  return {
+    deleted: true,
+    competitor: serializeCompetitor(row),
+    reanalysis: await namesChanged(ctx, site, `competitor ${row.name} no longer tracked`),
+  };
 }

@@ -14,7 +14,8 @@ const CHECKS: SiteJobSpec<'crawlerChecks'> = {
   table: 'crawlerChecks',
   staleMs: 15 * 60 * 1000,
   staleError: 'stopped: no progress for 15 minutes (its worker stopped); a new check replaces it',
-  enqueue: (ctx, row) => ctx.jobs.enqueue('crawler-check', { siteId: row.siteId, checkId: row.id }, { jobId: `crawler-check-${row.id}` }),
+  enqueue: (ctx, row) =>
+    ctx.jobs.enqueue('crawler-check', { siteId: row.siteId, checkId: row.id }, { jobId: `crawler-check-${row.id}` }),
 };
 
 export async function requestCrawlerCheck(
@@ -61,7 +62,13 @@ export async function runCrawlerCheckTick(ctx: AppContext): Promise<{ queued: nu
   let queued = 0;
   let lastId = 0;
   for (;;) {
-    const sites = await ctx.db.selectFrom('sites').select('id').where('id', '>', lastId).orderBy('id').limit(500).execute();
+    const sites = await ctx.db
+      .selectFrom('sites')
+      .select('id')
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(500)
+      .execute();
     if (sites.length === 0) return { queued };
     for (const site of sites) if ((await requestCrawlerCheck(ctx, site, null, 'schedule')).created) queued++;
     lastId = (sites.at(-1) as { id: number }).id;

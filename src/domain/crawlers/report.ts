@@ -17,7 +17,8 @@ const byAgent = new Map(AI_CRAWLERS.map((c) => [c.agent, c]));
 
 function reasonFor(row: CrawlerCheckRow, item: CrawlerResultJson): string | null {
   if (row.robotsState === 'missing') return 'no robots.txt rules: it may read everything';
-  if (row.robotsState === 'unreachable') return 'robots.txt is unreachable: crawlers read nothing until it answers (RFC 9309)';
+  if (row.robotsState === 'unreachable')
+    return 'robots.txt is unreachable: crawlers read nothing until it answers (RFC 9309)';
   if (item.group === null) return 'no group of robots.txt names it or "*": it may read everything';
   if (item.access === 'allowed' && item.decidingLine === null) return `its group ("${item.group}") disallows nothing`;
   return null;
@@ -40,7 +41,15 @@ function crawlerItems(row: CrawlerCheckRow) {
 }
 
 function checkState(row: CrawlerCheckRow) {
-  return { id: row.id, state: row.status, trigger: row.trigger, requestedAt: row.requestedAt, startedAt: row.startedAt, finishedAt: row.finishedAt, error: row.error };
+  return {
+    id: row.id,
+    state: row.status,
+    trigger: row.trigger,
+    requestedAt: row.requestedAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    error: row.error,
+  };
 }
 
 function historyItem(row: CrawlerCheckRow, before: CrawlerCheckRow | undefined) {
@@ -68,7 +77,13 @@ function historyItem(row: CrawlerCheckRow, before: CrawlerCheckRow | undefined) 
 
 export async function crawlerReport(ctx: AppContext, site: SiteRow) {
   const [latest, done] = await Promise.all([
-    ctx.db.selectFrom('crawlerChecks').selectAll().where('siteId', '=', site.id).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    ctx.db
+      .selectFrom('crawlerChecks')
+      .selectAll()
+      .where('siteId', '=', site.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
     ctx.db
       .selectFrom('crawlerChecks')
       .selectAll()
@@ -83,7 +98,15 @@ export async function crawlerReport(ctx: AppContext, site: SiteRow) {
   return {
     check: latest ? checkState(latest) : null,
     checkedAt: current?.finishedAt ?? null,
-    robots: current ? { url: current.robotsUrl, state: current.robotsState, status: current.robotsStatus, bytes: current.robotsBytes, note: current.robotsNote } : null,
+    robots: current
+      ? {
+          url: current.robotsUrl,
+          state: current.robotsState,
+          status: current.robotsStatus,
+          bytes: current.robotsBytes,
+          note: current.robotsNote,
+        }
+      : null,
     crawlers: current ? crawlerItems(current) : [],
     llmsTxt: current
       ? {

@@ -23,7 +23,15 @@ export const crawlerReportResponse = named(
       })
       .nullable(),
     checkedAt: dateTime.nullable(),
-    robots: z.object({ url: z.string().nullable(), state: robotsState.nullable(), status: z.int().nullable(), bytes: count.nullable(), note: z.string().nullable() }).nullable(),
+    robots: z
+      .object({
+        url: z.string().nullable(),
+        state: robotsState.nullable(),
+        status: z.int().nullable(),
+        bytes: count.nullable(),
+        note: z.string().nullable(),
+      })
+      .nullable(),
     crawlers: z.array(
       z.object({
         agent: z.string(),

@@ -23,12 +23,24 @@ import { recordCrawlerEvents, dispatch } from '../webhooks/index.ts';
  * that cannot be read is `invalid`, with the reason).
  */
 
-type RobotsResult = Pick<CrawlerChecksTable, 'robotsUrl' | 'robotsState' | 'robotsStatus' | 'robotsBytes' | 'robotsNote'> & { crawlers: CrawlerResultJson[] };
-type LlmsResult = Pick<CrawlerChecksTable, 'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'> & { llmsSha256?: string | null };
+type RobotsResult = Pick<
+  CrawlerChecksTable,
+  'robotsUrl' | 'robotsState' | 'robotsStatus' | 'robotsBytes' | 'robotsNote'
+> & { crawlers: CrawlerResultJson[] };
+type LlmsResult = Pick<
+  CrawlerChecksTable,
+  'llmsUrl' | 'llmsState' | 'llmsStatus' | 'llmsTitle' | 'llmsLinks' | 'llmsNote'
+> & { llmsSha256?: string | null };
 
-const everyCrawler = (access: CrawlerResultJson['access']): CrawlerResultJson[] => AI_CRAWLERS.map((c) => ({ agent: c.agent, access, decidingLine: null, group: null }));
+const everyCrawler = (access: CrawlerResultJson['access']): CrawlerResultJson[] =>
+  AI_CRAWLERS.map((c) => ({ agent: c.agent, access, decidingLine: null, group: null }));
 
-export async function checkRobots(fetcher: SiteFetcher, reader: SiteFileReader, origin: string, signal: AbortSignal): Promise<RobotsResult> {
+export async function checkRobots(
+  fetcher: SiteFetcher,
+  reader: SiteFileReader,
+  origin: string,
+  signal: AbortSignal,
+): Promise<RobotsResult> {
   const robotsUrl = `${origin}/robots.txt`;
   const unreachable = (status: number | null, why: string): RobotsResult => ({
     robotsUrl,
@@ -40,9 +52,15 @@ export async function checkRobots(fetcher: SiteFetcher, reader: SiteFileReader, 
   });
   let res;
   try {
-    res = await fetcher.get(robotsUrl, { maxBytes: ROBOTS_MAX_BYTES, overflow: 'truncate', accept: 'text/plain', signal });
+    res = await fetcher.get(robotsUrl, {
+      maxBytes: ROBOTS_MAX_BYTES,
+      overflow: 'truncate',
+      accept: 'text/plain',
+      signal,
+    });
   } catch (err) {
-    if (err instanceof SiteFetchError && err.kind !== 'refused') return unreachable(null, `robots.txt could not be read (${err.message})`);
+    if (err instanceof SiteFetchError && err.kind !== 'refused')
+      return unreachable(null, `robots.txt could not be read (${err.message})`);
     throw err;
   }
   if (res.status >= 500) {
@@ -72,8 +90,12 @@ export async function checkRobots(fetcher: SiteFetcher, reader: SiteFileReader, 
     AI_CRAWLERS.map((c) => c.agent),
   );
   const notes = [
-    res.truncated ? `robots.txt is larger than ${ROBOTS_MAX_BYTES / 1024} KiB; like crawlers, only its first ${ROBOTS_MAX_BYTES / 1024} KiB were read (RFC 9309)` : null,
-    robots.unreadLines > 0 ? `${robots.unreadLines.toLocaleString('en-US')} lines are not robots.txt rules and were ignored` : null,
+    res.truncated
+      ? `robots.txt is larger than ${ROBOTS_MAX_BYTES / 1024} KiB; like crawlers, only its first ${ROBOTS_MAX_BYTES / 1024} KiB were read (RFC 9309)`
+      : null,
+    robots.unreadLines > 0
+      ? `${robots.unreadLines.toLocaleString('en-US')} lines are not robots.txt rules and were ignored`
+      : null,
     ...robots.notes,
   ].filter(Boolean);
   return {
@@ -86,9 +108,20 @@ export async function checkRobots(fetcher: SiteFetcher, reader: SiteFileReader, 
   };
 }
 
-export async function checkLlmsTxt(fetcher: SiteFetcher, reader: SiteFileReader, origin: string, signal: AbortSignal): Promise<LlmsResult> {
+export async function checkLlmsTxt(
+  fetcher: SiteFetcher,
+  reader: SiteFileReader,
+  origin: string,
+  signal: AbortSignal,
+): Promise<LlmsResult> {
   const llmsUrl = `${origin}/llms.txt`;
-  const result = (state: LlmsResult['llmsState'], status: number | null, note: string | null, title: string | null = null, links: number | null = null): LlmsResult => ({
+  const result = (
+    state: LlmsResult['llmsState'],
+    status: number | null,
+    note: string | null,
+    title: string | null = null,
+    links: number | null = null,
+  ): LlmsResult => ({
     llmsUrl,
     llmsState: state,
     llmsStatus: status,
@@ -97,16 +130,27 @@ export async function checkLlmsTxt(fetcher: SiteFetcher, reader: SiteFileReader,
     llmsNote: note,
   });
   try {
-    const res = await fetcher.get(llmsUrl, { maxBytes: LLMS_TXT_MAX_BYTES, accept: 'text/markdown, text/plain;q=0.9, */*;q=0.5', signal });
+    const res = await fetcher.get(llmsUrl, {
+      maxBytes: LLMS_TXT_MAX_BYTES,
+      accept: 'text/markdown, text/plain;q=0.9, */*;q=0.5',
+      signal,
+    });
     if (res.status !== 200) {
       res.discard();
-      return result('missing', res.status, res.status === 404 || res.status === 410 ? null : `llms.txt answered ${res.status}`);
+      return result(
+        'missing',
+        res.status,
+        res.status === 404 || res.status === 410 ? null : `llms.txt answered ${res.status}`,
+      );
     }
     const text = await res.text();
     try {
       const reading = await reader.llmsTxt(text, res.contentType);
       // What it said, so a later check can tell that it changed (llms_txt.changed).
-      return { ...result(reading.state, 200, reading.note, reading.title, reading.links), llmsSha256: createHash('sha256').update(text).digest('hex') };
+      return {
+        ...result(reading.state, 200, reading.note, reading.title, reading.links),
+        llmsSha256: createHash('sha256').update(text).digest('hex'),
+      };
     } catch (err) {
       if (err instanceof SiteFileError) return result('invalid', 200, err.message);
       throw err;
@@ -114,7 +158,8 @@ export async function checkLlmsTxt(fetcher: SiteFetcher, reader: SiteFileReader,
   } catch (err) {
     if (!(err instanceof SiteFetchError)) throw err;
     // Too large, or sending us somewhere we never go: there is a file, and no assistant can use it.
-    if (err.kind === 'too-large' || err.kind === 'refused' || err.kind === 'encoding') return result('invalid', null, err.message);
+    if (err.kind === 'too-large' || err.kind === 'refused' || err.kind === 'encoding')
+      return result('invalid', null, err.message);
     return result('missing', null, `llms.txt could not be read (${err.message})`);
   }
 }
@@ -136,26 +181,48 @@ export async function runCrawlerCheck(
       const reader = options.reader ?? siteFileReaderFor(ctx.config);
       const origin = siteOrigin(site);
       try {
-        const [robots, llms] = await Promise.all([checkRobots(fetcher, reader, origin, lost), checkLlmsTxt(fetcher, reader, origin, lost)]);
+        const [robots, llms] = await Promise.all([
+          checkRobots(fetcher, reader, origin, lost),
+          checkLlmsTxt(fetcher, reader, origin, lost),
+        ]);
         const { crawlers, ...robotsFields } = robots;
         // The result and the webhook events it causes (access or llms.txt changed) in one transaction.
         const deliveries = await ctx.db.transaction().execute(async (trx) => {
           await trx
             .updateTable('crawlerChecks')
-            .set({ status: 'done', ...robotsFields, ...llms, crawlers: JSON.stringify(crawlers), finishedAt: ctx.clock.now() })
+            .set({
+              status: 'done',
+              ...robotsFields,
+              ...llms,
+              crawlers: JSON.stringify(crawlers),
+              finishedAt: ctx.clock.now(),
+            })
             .where('id', '=', checkId)
             .execute();
           return recordCrawlerEvents(ctx, trx, siteId, checkId);
         });
         await dispatch(ctx, deliveries);
-        log.info({ robots: robots.robotsState, llmsTxt: llms.llmsState, blocked: crawlers.filter((c) => c.access === 'blocked').length }, 'crawler check done');
+        log.info(
+          {
+            robots: robots.robotsState,
+            llmsTxt: llms.llmsState,
+            blocked: crawlers.filter((c) => c.access === 'blocked').length,
+          },
+          'crawler check done',
+        );
         return { state: 'done' };
       } catch (err) {
         const expected = err instanceof SiteFetchError || err instanceof SiteFileError;
-        const message = expected ? err.message : `the check stopped on an internal error (${(err as Error).message?.slice(0, 200)})`;
+        const message = expected
+          ? err.message
+          : `the check stopped on an internal error (${(err as Error).message?.slice(0, 200)})`;
         if (expected) log.warn({ reason: message }, 'crawler check failed');
         else log.error({ err }, 'crawler check failed');
-        await ctx.db.updateTable('crawlerChecks').set({ status: 'failed', error: message, finishedAt: ctx.clock.now() }).where('id', '=', checkId).execute();
+        await ctx.db
+          .updateTable('crawlerChecks')
+          .set({ status: 'failed', error: message, finishedAt: ctx.clock.now() })
+          .where('id', '=', checkId)
+          .execute();
         return { state: 'failed', error: message };
       }
     },

@@ -4,7 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { prepared, type Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
 
-export type AnswerForAnalysis = Pick<AnswerRow, 'id' | 'month' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'>;
+export type AnswerForAnalysis = Pick<
+  AnswerRow,
+  'id' | 'month' | 'siteId' | 'promptId' | 'provider' | 'day' | 'text' | 'citations' | 'error'
+>;
 
 /**
  * Bumped whenever analysis rules change, so stored facts derived by older
@@ -35,7 +38,11 @@ const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'e
 });
 
 /** `corrections`: readers' corrections of this answer (mention_feedback), so a re-read never undoes one. */
-export function analyseAnswer(answer: AnswerForAnalysis, book: BrandBook, corrections: readonly Correction[] = []): AnswerFacts {
+export function analyseAnswer(
+  answer: AnswerForAnalysis,
+  book: BrandBook,
+  corrections: readonly Correction[] = [],
+): AnswerFacts {
   return analyse(analysisInput(answer), book, corrections);
 }
 
@@ -55,10 +62,17 @@ export function analyseAnswers(
 }
 
 /** Says which answers could not be read in time: by id, never with their text (an attacker may have written it). */
-export function warnUnread(ctx: AppContext, items: readonly { answerId: number; facts: AnswerFacts }[], where: Record<string, number>): void {
+export function warnUnread(
+  ctx: AppContext,
+  items: readonly { answerId: number; facts: AnswerFacts }[],
+  where: Record<string, number>,
+): void {
   for (const { answerId, facts } of items) {
     if (facts.analysis.timedOut)
-      ctx.logger.warn({ ...where, answerId, timeoutMs: ctx.config.analysis.timeoutMs }, 'answer not analysed within its time limit: stored with facts that say so');
+      ctx.logger.warn(
+        { ...where, answerId, timeoutMs: ctx.config.analysis.timeoutMs },
+        'answer not analysed within its time limit: stored with facts that say so',
+      );
   }
 }
 
@@ -97,7 +111,11 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
  * thousands of bind parameters, which made batched reanalysis several times faster.
  * One text whatever the batch: a prepared statement (see `prepared`).
  */
-export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysis; facts: AnswerFacts }[], book: BrandBook): Promise<void> {
+export async function writeFacts(
+  db: Executor,
+  items: { answer: AnswerForAnalysis; facts: AnswerFacts }[],
+  book: BrandBook,
+): Promise<void> {
   if (items.length === 0) return;
   const key = factsKey(book);
   const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
@@ -119,5 +137,7 @@ export async function writeFacts(db: Executor, items: { answer: AnswerForAnalysi
       brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
       competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
       tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
-      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`).execute(db);
+      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`).execute(
+    db,
+  );
 }

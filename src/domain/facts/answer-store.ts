@@ -47,7 +47,11 @@ export interface StoredAnswer {
  * charges twice. Money is settled by the caller right after (scan-money.ts),
  * so the rows every reservation locks are never held across an answer write.
  */
-export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: BrandBook): Promise<(StoredAnswer | null)[]> {
+export async function storeAnswers(
+  ctx: AppContext,
+  inputs: NewAnswer[],
+  book: BrandBook,
+): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
   const results = await ctx.db.transaction().execute(async (trx) => {
     /*
@@ -60,7 +64,9 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
      * And no JIT, whose compilation of the rollup statement (fourteen inserts
      * over set-returning functions) cost Postgres 180 ms for 10 ms of work.
      */
-    await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+    await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(
+      trx,
+    );
     // The rows as one JSON parameter (one text to parse, one statement text whatever the batch's size); the month, the
     // partition key, is the scan's (docs/decisions.md): every answer of a scan in one partition.
     const { rows } = await prepared(sql`
@@ -74,7 +80,8 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
              truncated boolean, simulated boolean, context text)
       ON CONFLICT (scan_id, prompt_id, provider, sample, month) DO NOTHING
       RETURNING id, scan_id, prompt_id, provider, sample, month`).execute(trx);
-    const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) => `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
+    const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) =>
+      `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
     const ids = new Map((rows as InsertedAnswer[]).map((r) => [keyOf(r), r]));
     const stored = inputs.flatMap((input) => {
       const row = ids.get(keyOf(input));
@@ -82,13 +89,28 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
       ids.delete(keyOf(input));
       const { id, month } = row;
       const day = utcDay(input.askedAt);
-      const answer = { id, month, siteId: input.siteId, promptId: input.promptId, provider: input.provider, day, text: input.text, citations: input.citations, error: input.error };
+      const answer = {
+        id,
+        month,
+        siteId: input.siteId,
+        promptId: input.promptId,
+        provider: input.provider,
+        day,
+        text: input.text,
+        citations: input.citations,
+        error: input.error,
+      };
       return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
     });
     await writeFacts(trx, stored, book);
     await addToRollups(
       trx,
-      stored.map((s) => ({ id: s.answerId, month: s.answer.month, promptId: s.input.promptId, provider: s.input.provider })),
+      stored.map((s) => ({
+        id: s.answerId,
+        month: s.answer.month,
+        promptId: s.input.promptId,
+        provider: s.input.provider,
+      })),
     );
     // The scan row last: reservations lock it too, so it is held only until commit.
     const counts = new Map<number, { done: number; failed: number }>();
@@ -99,11 +121,15 @@ export async function storeAnswers(ctx: AppContext, inputs: NewAnswer[], book: B
       counts.set(s.input.scanId, c);
     }
     for (const [scanId, c] of counts)
-      await prepared(sql`UPDATE scans SET answers_done = answers_done + ${c.done}, answers_failed = answers_failed + ${c.failed} WHERE id = ${scanId}`).execute(trx);
+      await prepared(
+        sql`UPDATE scans SET answers_done = answers_done + ${c.done}, answers_failed = answers_failed + ${c.failed} WHERE id = ${scanId}`,
+      ).execute(trx);
     const byInput = new Map(stored.map((s) => [s.input, { answerId: s.answerId, facts: s.facts }]));
     return inputs.map((input) => byInput.get(input) ?? null);
   });
-  inputs.forEach((input, i) => warnUnread(ctx, results[i] ? [results[i]] : [], { scanId: input.scanId, siteId: input.siteId }));
+  inputs.forEach((input, i) =>
+    warnUnread(ctx, results[i] ? [results[i]] : [], { scanId: input.scanId, siteId: input.siteId }),
+  );
   return results;
 }
 

@@ -58,7 +58,10 @@ export function serializeAnswer(r: Row) {
     ownCited: r.ownCited ?? false,
     brandRank: r.brandRank,
     brands: (r.brands ?? []).map((b) => ({ name: b.name, kind: b.kind, position: b.position })),
-    citations: (r.citations ?? r.rawCitations.map((c) => ({ url: c.url, title: c.title, domain: c.domain ?? '', siteType: 'other' }))).map((c) => ({
+    citations: (
+      r.citations ??
+      r.rawCitations.map((c) => ({ url: c.url, title: c.title, domain: c.domain ?? '', siteType: 'other' }))
+    ).map((c) => ({
       url: c.url,
       title: c.title,
       domain: c.domain,

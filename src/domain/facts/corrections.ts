@@ -7,7 +7,11 @@ import type { Executor } from '../../db/database.ts';
  * a later reanalysis never undoes one. Corrections are made by people one
  * at a time, so a site's all fit in memory; `answerIds` narrows the read.
  */
-export async function correctionsOf(db: Executor, siteId: number, answerIds?: readonly number[]): Promise<Map<number, Correction[]>> {
+export async function correctionsOf(
+  db: Executor,
+  siteId: number,
+  answerIds?: readonly number[],
+): Promise<Map<number, Correction[]>> {
   let q = db.selectFrom('mentionFeedback').select(['answerId', 'name', 'mentioned']).where('siteId', '=', siteId);
   if (answerIds !== undefined) q = q.where('answerId', 'in', answerIds.length ? [...answerIds] : [0]);
   const byAnswer = new Map<number, Correction[]>();

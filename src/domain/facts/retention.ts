@@ -51,7 +51,14 @@ export function firstKeptMonth(now: Date, months: number): string {
 export async function runRetentionTick(ctx: AppContext): Promise<RetentionReport> {
   const db = ctx.db;
   const now = ctx.clock.now();
-  const report: RetentionReport = { monthsMade: [], monthsDropped: [], monthsLocked: [], deleted: [], rebuilt: [], busy: [] };
+  const report: RetentionReport = {
+    monthsMade: [],
+    monthsDropped: [],
+    monthsLocked: [],
+    deleted: [],
+    rebuilt: [],
+    busy: [],
+  };
   report.monthsMade = await ensureAnswerMonths(db, now, startOfUtcMonth(now, -MONTHS_AHEAD));
 
   const sites = await db
@@ -101,7 +108,11 @@ export async function runRetentionTick(ctx: AppContext): Promise<RetentionReport
         let n = 0;
         if (old) {
           await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).where('month', '<', before).execute();
-          const res = await trx.deleteFrom('answers').where('siteId', '=', siteId).where('month', '<', before).executeTakeFirst();
+          const res = await trx
+            .deleteFrom('answers')
+            .where('siteId', '=', siteId)
+            .where('month', '<', before)
+            .executeTakeFirst();
           n = Number(res.numDeletedRows);
         }
         await rebuildRollups(trx, siteId, 'all');
@@ -117,9 +128,16 @@ export async function runRetentionTick(ctx: AppContext): Promise<RetentionReport
     report.rebuilt.push(siteId);
   }
   // Autovacuum analyzes partitions, never the partitioned parents; the planner reads both.
-  if (report.monthsMade.length || report.monthsDropped.length || report.deleted.length) await sql`ANALYZE answers, answer_facts`.execute(db);
+  if (report.monthsMade.length || report.monthsDropped.length || report.deleted.length)
+    await sql`ANALYZE answers, answer_facts`.execute(db);
   ctx.logger.info(
-    { made: report.monthsMade, dropped: report.monthsDropped, sites: report.deleted.length, rebuilt: report.rebuilt.length, busy: report.busy.length },
+    {
+      made: report.monthsMade,
+      dropped: report.monthsDropped,
+      sites: report.deleted.length,
+      rebuilt: report.rebuilt.length,
+      busy: report.busy.length,
+    },
     'retention done',
   );
   return report;
@@ -144,6 +162,12 @@ async function sitesWithRows(ctx: AppContext, month: string, candidates: number[
 }
 
 async function hasRowsBefore(ctx: AppContext, siteId: number, month: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('answers').select('id').where('siteId', '=', siteId).where('month', '<', month).limit(1).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('answers')
+    .select('id')
+    .where('siteId', '=', siteId)
+    .where('month', '<', month)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }

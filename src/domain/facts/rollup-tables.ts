@@ -44,7 +44,12 @@ void countersMatch;
 
 export const SITE_DAY: RollupTable = {
   name: 'rollup_site_day',
-  columns: [['site_id', 'int'], ['day', 'date'], ['provider', 'text'], ...SITE_DAY_COUNTERS.map((c): [string, string] => [snakeCase(c), c === 'toneSum' ? 'real' : 'int'])],
+  columns: [
+    ['site_id', 'int'],
+    ['day', 'date'],
+    ['provider', 'text'],
+    ...SITE_DAY_COUNTERS.map((c): [string, string] => [snakeCase(c), c === 'toneSum' ? 'real' : 'int']),
+  ],
   keys: 3,
 };
 
@@ -70,7 +75,18 @@ export const PERIOD_TABLES = {
     columns: [
       ...PERIOD_KEY,
       ['prompt_id', 'int'],
-      ...counters('answers', 'failed', 'cited', 'named', 'lost', 'missing', 'mentioned', 'competitor_mentions', 'rank_sum', 'rank_count'),
+      ...counters(
+        'answers',
+        'failed',
+        'cited',
+        'named',
+        'lost',
+        'missing',
+        'mentioned',
+        'competitor_mentions',
+        'rank_sum',
+        'rank_count',
+      ),
     ],
     keys: 4,
   },
@@ -81,7 +97,16 @@ export const PERIOD_TABLES = {
       ...PERIOD_KEY,
       ['prompt_id', 'int'],
       ['provider', 'text'],
-      ...counters('answers', 'failed', 'mentioned', 'own_cited', 'competitor_mentions', 'positive', 'neutral', 'negative'),
+      ...counters(
+        'answers',
+        'failed',
+        'mentioned',
+        'own_cited',
+        'competitor_mentions',
+        'positive',
+        'neutral',
+        'negative',
+      ),
     ],
     keys: 5,
     kinds: COARSE_KINDS,
@@ -89,7 +114,13 @@ export const PERIOD_TABLES = {
   /** Per (competitor, prompt, assistant): each competitor's visibility interval per assistant (migration 20261127T1200). */
   promptProviderCompetitor: {
     name: 'rollup_prompt_provider_competitor_period',
-    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['prompt_id', 'int'], ['provider', 'text'], ...counters('mentioned')],
+    columns: [
+      ...PERIOD_KEY,
+      ['competitor_id', 'int'],
+      ['prompt_id', 'int'],
+      ['provider', 'text'],
+      ...counters('mentioned'),
+    ],
     keys: 6,
     kinds: COARSE_KINDS,
   },
@@ -103,7 +134,13 @@ export const PERIOD_TABLES = {
   /** Per (cited domain, prompt): the sources report's intervals (migration 20261127T1200). */
   promptSource: {
     name: 'rollup_prompt_source_period',
-    columns: [...PERIOD_KEY, ['domain', 'text'], ['site_type', 'text'], ['prompt_id', 'int'], ...counters('answers', 'names_brand', 'citations')],
+    columns: [
+      ...PERIOD_KEY,
+      ['domain', 'text'],
+      ['site_type', 'text'],
+      ['prompt_id', 'int'],
+      ...counters('answers', 'names_brand', 'citations'),
+    ],
     keys: 6,
     kinds: COARSE_KINDS,
   },
@@ -115,24 +152,51 @@ export const PERIOD_TABLES = {
   },
   competitor: {
     name: 'rollup_competitor_period',
-    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['provider', 'text'], ...counters('mentioned', 'cited', 'both_named', 'brand_ahead', 'competitor_ahead')],
+    columns: [
+      ...PERIOD_KEY,
+      ['competitor_id', 'int'],
+      ['provider', 'text'],
+      ...counters('mentioned', 'cited', 'both_named', 'brand_ahead', 'competitor_ahead'),
+    ],
     keys: 5,
   },
   source: {
     name: 'rollup_source_period',
-    columns: [...PERIOD_KEY, ['domain', 'text'], ['site_type', 'text'], ...counters('answers', 'names_brand', 'citations')],
+    columns: [
+      ...PERIOD_KEY,
+      ['domain', 'text'],
+      ['site_type', 'text'],
+      ...counters('answers', 'names_brand', 'citations'),
+    ],
     keys: 5,
   },
-  page: { name: 'rollup_page_period', columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['url', 'text'], ...counters('answers')], keys: 5 },
+  page: {
+    name: 'rollup_page_period',
+    columns: [...PERIOD_KEY, ['competitor_id', 'int'], ['url', 'text'], ...counters('answers')],
+    keys: 5,
+  },
   ownPagePrompt: {
     name: 'rollup_own_page_prompt_period',
     columns: [...PERIOD_KEY, ['url', 'text'], ['prompt_id', 'int'], ['provider', 'text'], ...counters('answers')],
     keys: 6,
     kinds: COARSE_KINDS,
   },
-  search: { name: 'rollup_search_period', columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['query', 'text'], ...counters('answers')], keys: 5, kinds: COARSE_KINDS },
-  model: { name: 'rollup_model_period', columns: [...PERIOD_KEY, ['provider', 'text'], ['model', 'text'], ...counters('answers')], keys: 5 },
-  suggestion: { name: 'rollup_suggestion_period', columns: [...PERIOD_KEY, ['name', 'text'], ...counters('answers')], keys: 4 },
+  search: {
+    name: 'rollup_search_period',
+    columns: [...PERIOD_KEY, ['prompt_id', 'int'], ['query', 'text'], ...counters('answers')],
+    keys: 5,
+    kinds: COARSE_KINDS,
+  },
+  model: {
+    name: 'rollup_model_period',
+    columns: [...PERIOD_KEY, ['provider', 'text'], ['model', 'text'], ...counters('answers')],
+    keys: 5,
+  },
+  suggestion: {
+    name: 'rollup_suggestion_period',
+    columns: [...PERIOD_KEY, ['name', 'text'], ...counters('answers')],
+    keys: 4,
+  },
 } satisfies Record<string, RollupTable>;
 
 /**
@@ -143,4 +207,8 @@ export const PERIOD_TABLES = {
 export const LATEST_TABLES = ['rollup_prompt_latest', 'rollup_prompt_summary'] as const;
 
 /** Every rollup table a site has rows in: what a rebuild recomputes and a site's deletion removes. */
-export const ROLLUP_TABLE_NAMES: readonly string[] = [SITE_DAY.name, ...Object.values(PERIOD_TABLES).map((t) => t.name), ...LATEST_TABLES];
+export const ROLLUP_TABLE_NAMES: readonly string[] = [
+  SITE_DAY.name,
+  ...Object.values(PERIOD_TABLES).map((t) => t.name),
+  ...LATEST_TABLES,
+];

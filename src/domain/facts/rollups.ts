@@ -2,7 +2,14 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { prepared, type Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { PERIODS, type Period } from '../common/index.ts';
-import { PERIOD_TABLES, SEARCH_MAX_CHARS, SITE_DAY, SITE_DAY_COUNTERS, type RollupTable, type SiteDayCounter } from './rollup-tables.ts';
+import {
+  PERIOD_TABLES,
+  SEARCH_MAX_CHARS,
+  SITE_DAY,
+  SITE_DAY_COUNTERS,
+  type RollupTable,
+  type SiteDayCounter,
+} from './rollup-tables.ts';
 
 type Table = RollupTable;
 const TABLES = PERIOD_TABLES;
@@ -64,7 +71,11 @@ interface FactsSource {
   where: RawBuilder<unknown>;
 }
 
-const fromTables = (scope: FactsScope): FactsSource => ({ facts: sql`answer_facts`, answers: sql`answers`, where: factsWhere(scope) });
+const fromTables = (scope: FactsScope): FactsSource => ({
+  facts: sql`answer_facts`,
+  answers: sql`answers`,
+  where: factsWhere(scope),
+});
 
 /**
  * One search as counted, in SQL: runs of spaces made one, spaces trimmed,
@@ -325,7 +336,9 @@ export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]
     sql`batch_answers AS MATERIALIZED (
       SELECT id, month, scan_id, asked_at, model, searches FROM answers WHERE month = ANY(${months}::date[]) AND id = ANY(${ids}::bigint[]))`,
     sql`site_day AS (${addSiteDays(src)})`,
-    ...(Object.keys(TABLES) as TableName[]).map((k) => sql`${sql.raw(k)} AS (${addPerPeriod(TABLES[k], PER_DAY[k](src))})`),
+    ...(Object.keys(TABLES) as TableName[]).map(
+      (k) => sql`${sql.raw(k)} AS (${addPerPeriod(TABLES[k], PER_DAY[k](src))})`,
+    ),
     sql`latest AS (${setLatest(src)})`,
   ];
   await prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`).execute(db);
@@ -349,7 +362,11 @@ export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]
  * answers alone and are left as they are. Run in the caller's transaction,
  * under the site's lock.
  */
-export async function replaceInRollups(db: Executor, answers: readonly AddedAnswer[], rewrite: () => Promise<void>): Promise<void> {
+export async function replaceInRollups(
+  db: Executor,
+  answers: readonly AddedAnswer[],
+  rewrite: () => Promise<void>,
+): Promise<void> {
   if (answers.length === 0) return rewrite();
   await sql`SET LOCAL jit = off`.execute(db);
   const src = fromTables({ answers });
@@ -404,12 +421,21 @@ export type RebuildScope = 'all' | 'facts';
 const ANSWER_TABLES: readonly TableName[] = ['search', 'model'];
 
 /** Recomputes a site's rollups from its facts, set-based, in the caller's transaction (`scope`: see RebuildScope). */
-export async function rebuildRollups(trx: Transaction<Database>, siteId: number, scope: RebuildScope = 'all'): Promise<void> {
+export async function rebuildRollups(
+  trx: Transaction<Database>,
+  siteId: number,
+  scope: RebuildScope = 'all',
+): Promise<void> {
   // The aggregations and sorts below handle a few rows per answer: with the default 4 MB they spill to disk.
   await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
   const src = fromTables({ siteId });
   const rebuilt = (Object.keys(TABLES) as TableName[]).filter((k) => scope === 'all' || !ANSWER_TABLES.includes(k));
-  const cleared = [SITE_DAY.name, ...rebuilt.map((k) => TABLES[k].name), ...(scope === 'all' ? ['rollup_prompt_latest'] : []), 'rollup_prompt_summary'];
+  const cleared = [
+    SITE_DAY.name,
+    ...rebuilt.map((k) => TABLES[k].name),
+    ...(scope === 'all' ? ['rollup_prompt_latest'] : []),
+    'rollup_prompt_summary',
+  ];
   for (const name of cleared) await sql`DELETE FROM ${sql.raw(name)} WHERE site_id = ${siteId}`.execute(trx);
   await addSiteDays(src).execute(trx);
   for (const k of rebuilt) await addPerPeriod(TABLES[k], PER_DAY[k](src)).execute(trx);

@@ -4,7 +4,15 @@ import type { AppContext } from '../../context.ts';
 import type { MentionFeedbackRow, SiteRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { BUSY, withSiteLock } from '../common/index.ts';
-import { analyseAnswers, writeFacts, answersWithFacts, serializeAnswer, replaceInRollups, loadBrandBook, correctionsOf } from '../facts/index.ts';
+import {
+  analyseAnswers,
+  writeFacts,
+  answersWithFacts,
+  serializeAnswer,
+  replaceInRollups,
+  loadBrandBook,
+  correctionsOf,
+} from '../facts/index.ts';
 import { namesInUse } from './names.ts';
 import type { MentionFeedbackInput, MentionFeedbackListQuery } from './schemas.ts';
 
@@ -44,7 +52,12 @@ export function serializeFeedback(row: MentionFeedbackRow) {
  * and the reader says meant, or refused it and the reader says not. A name
  * that does not occur in the answer as a word has nothing to correct (422).
  */
-export async function addMentionFeedback(ctx: AppContext, site: SiteRow, actor: { userId: number; keyId: number | null }, input: MentionFeedbackInput) {
+export async function addMentionFeedback(
+  ctx: AppContext,
+  site: SiteRow,
+  actor: { userId: number; keyId: number | null },
+  input: MentionFeedbackInput,
+) {
   const answer = await ctx.db
     .selectFrom('answers')
     .select(['id', 'month', 'siteId', 'promptId', 'provider', 'day', 'text', 'citations', 'error'])
@@ -55,17 +68,21 @@ export async function addMentionFeedback(ctx: AppContext, site: SiteRow, actor: 
   const key = foldName(input.name);
   const inUse = await namesInUse(ctx.db, site);
   if (!inUse.some((n) => foldName(n.name) === key)) {
-    throw new ValidationError({ name: "not a name this project tracks: give the project's name, a brand term, a competitor's name or an alias" });
+    throw new ValidationError({
+      name: "not a name this project tracks: give the project's name, a brand term, a competitor's name or an alias",
+    });
   }
 
   const row = await withSiteLockWaiting(ctx, site.id, () =>
     ctx.db.transaction().execute(async (trx) => {
       const book = await loadBrandBook(trx, site.id);
-      const others = ((await correctionsOf(trx, site.id, [answer.id])).get(answer.id) ?? []).filter((c) => foldName(c.name) !== key);
-      const [reading, corrected] = (await analyseAnswers(ctx, [answer, answer], book, [others, [...others, { name: input.name, mentioned: input.mentioned }]])) as [
-        AnswerFacts,
-        AnswerFacts,
-      ];
+      const others = ((await correctionsOf(trx, site.id, [answer.id])).get(answer.id) ?? []).filter(
+        (c) => foldName(c.name) !== key,
+      );
+      const [reading, corrected] = (await analyseAnswers(ctx, [answer, answer], book, [
+        others,
+        [...others, { name: input.name, mentioned: input.mentioned }],
+      ])) as [AnswerFacts, AnswerFacts];
       const before = reading.names.find((n) => foldName(n.name) === key);
       if (!before) throw new ValidationError({ name: `does not occur as a word in answer ${answer.id}` });
       const fields = {
@@ -82,13 +99,18 @@ export async function addMentionFeedback(ctx: AppContext, site: SiteRow, actor: 
         .onConflict((oc) => oc.columns(['answerId', 'nameKey']).doUpdateSet(fields))
         .returningAll()
         .executeTakeFirstOrThrow();
-      await replaceInRollups(trx, [{ id: answer.id, month: answer.month, promptId: answer.promptId, provider: answer.provider }], () =>
-        writeFacts(trx, [{ answer, facts: corrected }], book),
+      await replaceInRollups(
+        trx,
+        [{ id: answer.id, month: answer.month, promptId: answer.promptId, provider: answer.provider }],
+        () => writeFacts(trx, [{ answer, facts: corrected }], book),
       );
       return saved;
     }),
   );
-  const view = await answersWithFacts(ctx).where('a.id', '=', answer.id).where('a.siteId', '=', site.id).executeTakeFirstOrThrow();
+  const view = await answersWithFacts(ctx)
+    .where('a.id', '=', answer.id)
+    .where('a.siteId', '=', site.id)
+    .executeTakeFirstOrThrow();
   return { feedback: serializeFeedback(row), answer: serializeAnswer(view) };
 }
 
@@ -104,7 +126,9 @@ async function withSiteLockWaiting<T>(ctx: AppContext, siteId: number, fn: () =>
     const done = await withSiteLock(ctx, siteId, fn);
     if (done !== BUSY) return done;
     if (Date.now() >= deadline) {
-      throw new ConflictError(`Project ${siteId} is busy: a scan or reanalysis is writing its answers' facts. Nothing was saved; try again in a moment, or when it is done.`);
+      throw new ConflictError(
+        `Project ${siteId} is busy: a scan or reanalysis is writing its answers' facts. Nothing was saved; try again in a moment, or when it is done.`,
+      );
     }
     await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }

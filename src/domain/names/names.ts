@@ -14,8 +14,16 @@ export interface NameInUse {
 }
 
 /** Every name the site tracks, in the order a customer set them: its name, brand terms, then each competitor and its aliases. */
-export async function namesInUse(db: Executor, site: Pick<SiteRow, 'id' | 'name' | 'brandTerms'>): Promise<NameInUse[]> {
-  const competitors = await db.selectFrom('competitors').select(['id', 'name', 'aliases']).where('siteId', '=', site.id).orderBy('id').execute();
+export async function namesInUse(
+  db: Executor,
+  site: Pick<SiteRow, 'id' | 'name' | 'brandTerms'>,
+): Promise<NameInUse[]> {
+  const competitors = await db
+    .selectFrom('competitors')
+    .select(['id', 'name', 'aliases'])
+    .where('siteId', '=', site.id)
+    .orderBy('id')
+    .execute();
   return [
     { name: site.name, field: 'name', competitorId: null },
     ...site.brandTerms.map((name) => ({ name, field: 'brandTerms' as const, competitorId: null })),
@@ -96,7 +104,11 @@ export async function listNames(ctx: AppContext, site: SiteRow, query: NameListQ
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('mentionFeedback')
-      .select(['nameKey', (eb) => eb.fn.countAll<number>().filterWhere('readingAgreed', '=', true).as('confirmed'), (eb) => eb.fn.countAll<number>().as('total')])
+      .select([
+        'nameKey',
+        (eb) => eb.fn.countAll<number>().filterWhere('readingAgreed', '=', true).as('confirmed'),
+        (eb) => eb.fn.countAll<number>().as('total'),
+      ])
       .where('siteId', '=', site.id)
       .groupBy('nameKey')
       .execute(),
@@ -122,8 +134,11 @@ export async function listNames(ctx: AppContext, site: SiteRow, query: NameListQ
     return r === undefined ? [] : [...newest(r.examples, 'counted'), ...newest(r.examples, 'refused')];
   });
   const texts = await examplesText(ctx.db, site.id, shown);
-  const quoted = (xs: readonly Example[]) => xs.map((x) => ({ answerId: x.answerId, quote: quoteAround(texts.get(x.answerId) ?? '', x.start, x.end) }));
-  const precisionOf = new Map(feedback.map((f) => [f.nameKey, { confirmed: Number(f.confirmed), total: Number(f.total) }]));
+  const quoted = (xs: readonly Example[]) =>
+    xs.map((x) => ({ answerId: x.answerId, quote: quoteAround(texts.get(x.answerId) ?? '', x.start, x.end) }));
+  const precisionOf = new Map(
+    feedback.map((f) => [f.nameKey, { confirmed: Number(f.confirmed), total: Number(f.total) }]),
+  );
 
   return {
     names: inUse.map((n) => {
@@ -136,7 +151,10 @@ export async function listNames(ctx: AppContext, site: SiteRow, query: NameListQ
         reason,
         countedIn: read?.countedIn ?? 0,
         refusedIn: read?.refusedIn ?? 0,
-        examples: { counted: quoted(newest(read?.examples ?? [], 'counted')), refused: quoted(newest(read?.examples ?? [], 'refused')) },
+        examples: {
+          counted: quoted(newest(read?.examples ?? [], 'counted')),
+          refused: quoted(newest(read?.examples ?? [], 'refused')),
+        },
         precision: precision(precisionOf.get(key) ?? { confirmed: 0, total: 0 }),
       };
     }),
@@ -155,7 +173,8 @@ export async function listNames(ctx: AppContext, site: SiteRow, query: NameListQ
  */
 async function examplesText(db: Executor, siteId: number, examples: readonly Example[]): Promise<Map<number, string>> {
   const upTo = new Map<number, { month: string; chars: number }>();
-  for (const x of examples) upTo.set(x.answerId, { month: x.month, chars: Math.max(upTo.get(x.answerId)?.chars ?? 0, x.end + 2 * QUOTE_MAX) });
+  for (const x of examples)
+    upTo.set(x.answerId, { month: x.month, chars: Math.max(upTo.get(x.answerId)?.chars ?? 0, x.end + 2 * QUOTE_MAX) });
   if (upTo.size === 0) return new Map();
   const ids = [...upTo.keys()];
   const { rows } = await sql<{ id: number; text: string | null }>`

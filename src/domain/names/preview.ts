@@ -1,4 +1,12 @@
-import { compileBrandBook, foldName, quoteAround, type AnswerFacts, type BrandBookInput, type NameReading, type Verdict } from '../../analysis/index.ts';
+import {
+  compileBrandBook,
+  foldName,
+  quoteAround,
+  type AnswerFacts,
+  type BrandBookInput,
+  type NameReading,
+  type Verdict,
+} from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { NameReadingJson, SiteRow } from '../../db/schema.ts';
 import { analyseAnswers, correctionsOf } from '../facts/index.ts';
@@ -21,9 +29,19 @@ const VERDICTS: readonly Verdict[] = ['cited', 'named', 'lost', 'missing', 'fail
  */
 export async function previewNames(ctx: AppContext, site: SiteRow, input: BrandBookInput) {
   const book = compileBrandBook(input);
-  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, { before: 0, after: 0 }])) as Record<Verdict, { before: number; after: number }>;
+  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, { before: 0, after: 0 }])) as Record<
+    Verdict,
+    { before: number; after: number }
+  >;
   const moved = new Map<string, { from: Verdict; to: Verdict; count: number }>();
-  const examples: { answerId: number; promptId: number; provider: string; before: Verdict; after: Verdict; quote: string | null }[] = [];
+  const examples: {
+    answerId: number;
+    promptId: number;
+    provider: string;
+    before: Verdict;
+    after: Verdict;
+    quote: string | null;
+  }[] = [];
   const total = await ctx.db
     .selectFrom('answers')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -96,7 +114,8 @@ export async function previewNames(ctx: AppContext, site: SiteRow, input: BrandB
  */
 function changedQuote(text: string, before: NameReadingJson[] | null, after: readonly NameReading[]): string | null {
   const quote = (at: [number, number] | undefined) => (at === undefined ? null : quoteAround(text, at[0], at[1]));
-  if (before === null) return quote(after.find((n) => n.refusedAt)?.refusedAt ?? after.find((n) => n.countedAt)?.countedAt);
+  if (before === null)
+    return quote(after.find((n) => n.refusedAt)?.refusedAt ?? after.find((n) => n.countedAt)?.countedAt);
   const was = new Map(before.map((n) => [foldName(n.name), n]));
   for (const n of after) {
     const old = was.get(foldName(n.name));

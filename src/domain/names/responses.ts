@@ -18,7 +18,9 @@ export const nameWarning = named(
 );
 
 /** Always present on a create or change that can save names: `[]` when none is ambiguous. */
-export const warnings = z.array(nameWarning).describe('Ambiguous names this request saves (or would save); empty when none');
+export const warnings = z
+  .array(nameWarning)
+  .describe('Ambiguous names this request saves (or would save); empty when none');
 
 const beforeAfter = z.object({ before: count, after: count });
 
@@ -31,7 +33,9 @@ export const namesPreview = named(
     verdicts: z
       .object({ cited: beforeAfter, named: beforeAfter, lost: beforeAfter, missing: beforeAfter, failed: beforeAfter })
       .describe('Per verdict: answers read that have it now, and would have it after'),
-    moved: z.array(z.object({ from: verdict, to: verdict, count })).describe('Answers whose verdict would change, per change, most first'),
+    moved: z
+      .array(z.object({ from: verdict, to: verdict, count }))
+      .describe('Answers whose verdict would change, per change, most first'),
     examples: z
       .array(
         z.object({
@@ -79,7 +83,9 @@ export const nameInUse = named(
     reason: z.string().nullable().describe('Why it is ambiguous; null when it is not'),
     countedIn: count.describe('Stored answers where it counted at least once'),
     refusedIn: count.describe('Stored answers where an occurrence was refused at least once'),
-    examples: z.object({ counted: z.array(example), refused: z.array(example) }).describe('Up to 3 of each, newest first'),
+    examples: z
+      .object({ counted: z.array(example), refused: z.array(example) })
+      .describe('Up to 3 of each, newest first'),
     precision: namePrecision,
   }),
 );
@@ -89,7 +95,9 @@ export const nameList = named(
   'A page of the names in use (the project’s name, brand terms, then each competitor and its aliases) with how each is read',
   z.object({
     names: z.array(nameInUse),
-    unread: count.describe('Stored answers whose facts predate name readings (POST /projects/{id}/reanalyse reads them)'),
+    unread: count.describe(
+      'Stored answers whose facts predate name readings (POST /projects/{id}/reanalyse reads them)',
+    ),
     ...paging,
   }),
 );
@@ -109,6 +117,14 @@ export const mentionFeedback = named(
   }),
 );
 
-export const mentionFeedbackResponse = named('MentionFeedbackResponse', 'The correction saved and the answer re-read with it', z.object({ feedback: mentionFeedback, answer }));
+export const mentionFeedbackResponse = named(
+  'MentionFeedbackResponse',
+  'The correction saved and the answer re-read with it',
+  z.object({ feedback: mentionFeedback, answer }),
+);
 
-export const mentionFeedbackList = named('MentionFeedbackList', 'A page of the project’s corrections, newest first', z.object({ feedback: z.array(mentionFeedback), ...paging }));
+export const mentionFeedbackList = named(
+  'MentionFeedbackList',
+  'A page of the project’s corrections, newest first',
+  z.object({ feedback: z.array(mentionFeedback), ...paging }),
+);

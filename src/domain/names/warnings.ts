@@ -10,7 +10,9 @@ export type NameWarning = z.output<typeof nameWarning>;
  * request sends are checked, so a change of a site's location warns about
  * nothing; each name once per field.
  */
-export function nameWarnings(saved: { field: NameWarning['field']; names: readonly string[] | undefined }[]): NameWarning[] {
+export function nameWarnings(
+  saved: { field: NameWarning['field']; names: readonly string[] | undefined }[],
+): NameWarning[] {
   const out: NameWarning[] = [];
   for (const { field, names } of saved) {
     const seen = new Set<string>();

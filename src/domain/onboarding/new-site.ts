@@ -31,7 +31,15 @@ export async function addSite(ctx: AppContext, actor: { orgId: number; userId: n
  */
 async function firstSiteReads(ctx: AppContext, siteId: number, userId: number): Promise<void> {
   // Loaded here, not at the top: every CLI command loads this module, and these bring in the queue client.
-  const [{ requestSitemapImport }, { requestCrawlerCheck }] = await Promise.all([import('../pages/index.ts'), import('../crawlers/index.ts')]);
-  const results = await Promise.allSettled([requestSitemapImport(ctx, { id: siteId }, userId, 'create'), requestCrawlerCheck(ctx, { id: siteId }, userId, 'create')]);
-  for (const r of results) if (r.status === 'rejected') ctx.logger.warn({ siteId, err: (r.reason as Error).message }, 'first site read not queued');
+  const [{ requestSitemapImport }, { requestCrawlerCheck }] = await Promise.all([
+    import('../pages/index.ts'),
+    import('../crawlers/index.ts'),
+  ]);
+  const results = await Promise.allSettled([
+    requestSitemapImport(ctx, { id: siteId }, userId, 'create'),
+    requestCrawlerCheck(ctx, { id: siteId }, userId, 'create'),
+  ]);
+  for (const r of results)
+    if (r.status === 'rejected')
+      ctx.logger.warn({ siteId, err: (r.reason as Error).message }, 'first site read not queued');
 }

@@ -89,7 +89,12 @@ async function readRobots(
   const url = `${origin}/robots.txt`;
   let source: RobotsSource;
   try {
-    const res = await fetcher.get(url, { maxBytes: ROBOTS_MAX_BYTES, overflow: 'truncate', accept: 'text/plain', signal });
+    const res = await fetcher.get(url, {
+      maxBytes: ROBOTS_MAX_BYTES,
+      overflow: 'truncate',
+      accept: 'text/plain',
+      signal,
+    });
     if (res.status !== 200) {
       res.discard();
       return null;
@@ -135,10 +140,16 @@ export async function discoverPages(
       notes.push(`stopped after ${MAX_FILES} sitemap files, the most read in one import`);
       break;
     }
-    const res = await fetcher.get(file.url, { maxBytes: SITEMAP_MAX_BYTES, gunzipFiles: true, accept: ACCEPT_XML, signal: options.signal });
+    const res = await fetcher.get(file.url, {
+      maxBytes: SITEMAP_MAX_BYTES,
+      gunzipFiles: true,
+      accept: ACCEPT_XML,
+      signal: options.signal,
+    });
     if (res.status !== 200) {
       res.discard();
-      if (foundVia === 'default') notes.push(`no sitemap: robots.txt lists none and ${file.url} answered ${res.status}`);
+      if (foundVia === 'default')
+        notes.push(`no sitemap: robots.txt lists none and ${file.url} answered ${res.status}`);
       else notes.push(`${file.url} answered ${res.status}; skipped`);
       continue;
     }
@@ -146,7 +157,8 @@ export async function discoverPages(
     sitemaps++;
     skipped += parsed.skipped;
     if (parsed.kind === 'sitemapindex') {
-      if (file.depth >= MAX_DEPTH) throw new ImportError(`sitemap indexes are nested more than ${MAX_DEPTH} levels deep (at ${file.url})`);
+      if (file.depth >= MAX_DEPTH)
+        throw new ImportError(`sitemap indexes are nested more than ${MAX_DEPTH} levels deep (at ${file.url})`);
       const children: typeof stack = [];
       for (const entry of parsed.entries) {
         let child: string;
@@ -157,7 +169,8 @@ export async function discoverPages(
           continue;
         }
         const path = [...file.ancestors, file.url];
-        if (path.includes(child)) throw new ImportError(`sitemap index loop: ${[...path.slice(path.indexOf(child)), child].join(' lists ')}`);
+        if (path.includes(child))
+          throw new ImportError(`sitemap index loop: ${[...path.slice(path.indexOf(child)), child].join(' lists ')}`);
         if (seen.has(child)) continue;
         seen.add(child);
         children.push({ url: child, depth: file.depth + 1, ancestors: path });
@@ -181,6 +194,7 @@ export async function discoverPages(
     }
     options.onProgress?.({ sitemaps, urls: pages.size });
   }
-  if (skipped > 0) notes.push(`${skipped.toLocaleString('en-US')} listed URLs were not on ${site.domain} or not usable; not kept`);
+  if (skipped > 0)
+    notes.push(`${skipped.toLocaleString('en-US')} listed URLs were not on ${site.domain} or not usable; not kept`);
   return { foundVia, sitemaps, pages, skipped, notes, robots: robots?.source ?? null };
 }

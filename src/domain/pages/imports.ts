@@ -14,7 +14,8 @@ const IMPORTS: SiteJobSpec<'sitemapImports'> = {
   table: 'sitemapImports',
   staleMs: 60 * 60 * 1000,
   staleError: 'stopped: no progress for an hour (its worker stopped); a new import replaces it',
-  enqueue: (ctx, row) => ctx.jobs.enqueue('sitemap-import', { siteId: row.siteId, importId: row.id }, { jobId: `sitemap-import-${row.id}` }),
+  enqueue: (ctx, row) =>
+    ctx.jobs.enqueue('sitemap-import', { siteId: row.siteId, importId: row.id }, { jobId: `sitemap-import-${row.id}` }),
 };
 
 export function serializeImport(row: SitemapImportRow) {
@@ -41,11 +42,24 @@ export type ImportView = ReturnType<typeof serializeImport>;
 const isFinal = (v: { state: string }) => v.state === 'done' || v.state === 'failed';
 
 export async function latestImport(ctx: AppContext, siteId: number): Promise<SitemapImportRow | null> {
-  return (await ctx.db.selectFrom('sitemapImports').selectAll().where('siteId', '=', siteId).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null;
+  return (
+    (await ctx.db
+      .selectFrom('sitemapImports')
+      .selectAll()
+      .where('siteId', '=', siteId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 async function findImport(ctx: AppContext, siteId: number, importId: number): Promise<SitemapImportRow> {
-  const row = await ctx.db.selectFrom('sitemapImports').selectAll().where('id', '=', importId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('sitemapImports')
+    .selectAll()
+    .where('id', '=', importId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No sitemap import with id ${importId}`);
   return row;
 }
@@ -72,7 +86,11 @@ export async function requestSitemapImport(
 export async function importSitemapNow(ctx: AppContext, site: SiteRow, userId: number) {
   await consumeRateLimit(ctx, 'sitemapImport', site.id);
   const { import: row } = await requestSitemapImport(ctx, site, userId, 'manual');
-  const view = await waitFor(async () => serializeImport(await findImport(ctx, site.id, row.id)), isFinal, ctx.config.siteFetch.jobWaitMs);
+  const view = await waitFor(
+    async () => serializeImport(await findImport(ctx, site.id, row.id)),
+    isFinal,
+    ctx.config.siteFetch.jobWaitMs,
+  );
   return { import: view };
 }
 
@@ -91,7 +109,13 @@ export async function runSitemapImportTick(ctx: AppContext): Promise<{ queued: n
   let queued = 0;
   let lastId = 0;
   for (;;) {
-    const sites = await ctx.db.selectFrom('sites').select('id').where('id', '>', lastId).orderBy('id').limit(500).execute();
+    const sites = await ctx.db
+      .selectFrom('sites')
+      .select('id')
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(500)
+      .execute();
     if (sites.length === 0) return { queued };
     for (const site of sites) if ((await requestSitemapImport(ctx, site, null, 'schedule')).created) queued++;
     lastId = (sites.at(-1) as { id: number }).id;

@@ -36,7 +36,10 @@ const linkedPages = (siteId: number) => sql`
    WHERE l.site_id = ${siteId}
    GROUP BY c.url`;
 
-type PageListRow = Pick<PageRow, 'id' | 'url' | 'path' | 'section' | 'title' | 'lastmod' | 'firstSeenAt' | 'lastSeenAt'> & { answers: number };
+type PageListRow = Pick<
+  PageRow,
+  'id' | 'url' | 'path' | 'section' | 'title' | 'lastmod' | 'firstSeenAt' | 'lastSeenAt'
+> & { answers: number };
 
 export function serializePage(row: PageListRow) {
   return {
@@ -56,8 +59,10 @@ export function serializePage(row: PageListRow) {
 
 function filters(siteId: number, query: PageListQuery): RawBuilder<unknown> {
   const where: RawBuilder<unknown>[] = [sql`p.site_id = ${siteId}`];
-  if (query.q) where.push(sql`(p.url ILIKE ${`%${escapeLike(query.q)}%`} OR p.title ILIKE ${`%${escapeLike(query.q)}%`})`);
-  if (query.section !== undefined) where.push(sql`p.section = ${query.section === '/' ? '' : query.section.replace(/^\/+|\/+$/g, '')}`);
+  if (query.q)
+    where.push(sql`(p.url ILIKE ${`%${escapeLike(query.q)}%`} OR p.title ILIKE ${`%${escapeLike(query.q)}%`})`);
+  if (query.section !== undefined)
+    where.push(sql`p.section = ${query.section === '/' ? '' : query.section.replace(/^\/+|\/+$/g, '')}`);
   if (query.shown === 'yes') where.push(sql`k.url IS NOT NULL`);
   if (query.shown === 'no') where.push(sql`k.url IS NULL`);
   return sql.join(where, sql` AND `);
@@ -99,9 +104,22 @@ export async function listPages(ctx: AppContext, site: SiteRow, query: PageListQ
 
 /** GET /projects/:id/pages/:pageId/prompts: the prompts whose current answers link to the page, with each linking answer. */
 export async function pagePrompts(ctx: AppContext, site: SiteRow, pageId: number) {
-  const page = await ctx.db.selectFrom('pages').selectAll().where('id', '=', pageId).where('siteId', '=', site.id).executeTakeFirst();
+  const page = await ctx.db
+    .selectFrom('pages')
+    .selectAll()
+    .where('id', '=', pageId)
+    .where('siteId', '=', site.id)
+    .executeTakeFirst();
   if (!page) throw new NotFoundError(`No page with id ${pageId}`);
-  const rows = await sql<{ id: number; text: string; status: string; provider: string; answerId: number; askedAt: Date; verdict: Verdict }>`
+  const rows = await sql<{
+    id: number;
+    text: string;
+    status: string;
+    provider: string;
+    answerId: number;
+    askedAt: Date;
+    verdict: Verdict;
+  }>`
     SELECT l.prompt_id AS id, p.text, p.status, l.provider, l.answer_id, l.asked_at, l.verdict
       FROM rollup_prompt_latest l
       JOIN answer_facts f ON f.answer_id = l.answer_id
@@ -109,7 +127,15 @@ export async function pagePrompts(ctx: AppContext, site: SiteRow, pageId: number
      WHERE l.site_id = ${site.id}
        AND EXISTS (SELECT 1 FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own' AND x->>'normalizedUrl' = ${page.normalizedUrl})
      ORDER BY p.text, l.prompt_id, l.provider`.execute(ctx.db);
-  const prompts = new Map<number, { id: number; text: string; status: string; answers: { provider: string; answerId: number; askedAt: Date; verdict: Verdict }[] }>();
+  const prompts = new Map<
+    number,
+    {
+      id: number;
+      text: string;
+      status: string;
+      answers: { provider: string; answerId: number; askedAt: Date; verdict: Verdict }[];
+    }
+  >();
   for (const r of rows.rows) {
     let prompt = prompts.get(r.id);
     if (!prompt) prompts.set(r.id, (prompt = { id: r.id, text: r.text, status: r.status, answers: [] }));

@@ -10,7 +10,10 @@ export const sitemapImport = named(
     id,
     state: z.enum(['queued', 'running', 'done', 'failed']),
     trigger: z.enum(['create', 'manual', 'schedule', 'cli']),
-    foundVia: z.enum(['robots', 'default']).nullable().describe('robots: robots.txt Sitemap lines; default: /sitemap.xml'),
+    foundVia: z
+      .enum(['robots', 'default'])
+      .nullable()
+      .describe('robots: robots.txt Sitemap lines; default: /sitemap.xml'),
     sitemaps: count,
     urls: count,
     added: count,

@@ -33,11 +33,26 @@ const PROGRESS_EVERY_MS = 500;
 
 /** What the customer reads on a failed import. */
 function failureMessage(err: unknown): { message: string; expected: boolean } {
-  if (err instanceof SiteFetchError || err instanceof SitemapError || err instanceof SiteFileError || err instanceof ImportError) return { message: err.message, expected: true };
-  return { message: `the import stopped on an internal error (${(err as Error).message?.slice(0, 200) ?? String(err)})`, expected: false };
+  if (
+    err instanceof SiteFetchError ||
+    err instanceof SitemapError ||
+    err instanceof SiteFileError ||
+    err instanceof ImportError
+  )
+    return { message: err.message, expected: true };
+  return {
+    message: `the import stopped on an internal error (${(err as Error).message?.slice(0, 200) ?? String(err)})`,
+    expected: false,
+  };
 }
 
-async function writePages(db: Executor, siteId: number, pages: FoundPage[], titles: Map<string, TitleResult>, now: Date): Promise<{ added: number; total: number }> {
+async function writePages(
+  db: Executor,
+  siteId: number,
+  pages: FoundPage[],
+  titles: Map<string, TitleResult>,
+  now: Date,
+): Promise<{ added: number; total: number }> {
   let added = 0;
   let total = 0;
   for (let i = 0; i < pages.length; i += WRITE_CHUNK) {
@@ -111,20 +126,40 @@ export async function runSitemapImport(
       const progress = progressWriter(ctx, importId, options.onProgress);
       const notes: string[] = [];
       try {
-        const found = await discoverPages(fetcher, reader, { domain: site.domain, origin: siteOrigin(site) }, { signal: lost, onProgress: (p) => progress.update(p) });
+        const found = await discoverPages(
+          fetcher,
+          reader,
+          { domain: site.domain, origin: siteOrigin(site) },
+          { signal: lost, onProgress: (p) => progress.update(p) },
+        );
         notes.push(...found.notes);
         const known = new Map(
-          (await ctx.db.selectFrom('pages').select(['normalizedUrl', 'titleFetchedAt']).where('siteId', '=', siteId).execute()).map((r) => [r.normalizedUrl, r.titleFetchedAt]),
+          (
+            await ctx.db
+              .selectFrom('pages')
+              .select(['normalizedUrl', 'titleFetchedAt'])
+              .where('siteId', '=', siteId)
+              .execute()
+          ).map((r) => [r.normalizedUrl, r.titleFetchedAt]),
         );
         const pages = [...found.pages.values()];
         // New pages first, then listed ones never read; pages read once keep their title.
-        const untitled = [...pages.filter((p) => !known.has(p.normalizedUrl)), ...pages.filter((p) => known.has(p.normalizedUrl) && known.get(p.normalizedUrl) === null)];
+        const untitled = [
+          ...pages.filter((p) => !known.has(p.normalizedUrl)),
+          ...pages.filter((p) => known.has(p.normalizedUrl) && known.get(p.normalizedUrl) === null),
+        ];
         const cap = ctx.config.siteFetch.titlesPerRun;
         const wanted = untitled.slice(0, cap);
-        if (untitled.length > cap && cap > 0) notes.push(`${(untitled.length - cap).toLocaleString('en-US')} pages still have no title; each import reads up to ${cap} more`);
+        if (untitled.length > cap && cap > 0)
+          notes.push(
+            `${(untitled.length - cap).toLocaleString('en-US')} pages still have no title; each import reads up to ${cap} more`,
+          );
         progress.update({ phase: 'titles', titlesWanted: wanted.length });
         const titles = wanted.length
-          ? await fetchTitles(fetcher, reader, wanted, found.robots, { signal: lost, onProgress: (n) => progress.update({ titles: n }) })
+          ? await fetchTitles(fetcher, reader, wanted, found.robots, {
+              signal: lost,
+              onProgress: (n) => progress.update({ titles: n }),
+            })
           : new Map<string, TitleResult>();
         const titlesRead = [...titles.values()].filter((t) => t.title !== null).length;
         progress.update({ phase: 'writing' });
@@ -151,14 +186,21 @@ export async function runSitemapImport(
             .execute();
           return counts;
         });
-        log.info({ sitemaps: found.sitemaps, urls: total, added, titles: titlesRead, ms: Date.now() - started }, 'sitemap import done');
+        log.info(
+          { sitemaps: found.sitemaps, urls: total, added, titles: titlesRead, ms: Date.now() - started },
+          'sitemap import done',
+        );
         return { state: 'done', urls: total, added };
       } catch (err) {
         await progress.settled();
         const { message, expected } = failureMessage(lost.aborted ? (lost.reason ?? err) : err);
         if (expected) log.warn({ reason: message }, 'sitemap import failed');
         else log.error({ err }, 'sitemap import failed');
-        await ctx.db.updateTable('sitemapImports').set({ status: 'failed', error: message, notes, finishedAt: ctx.clock.now() }).where('id', '=', importId).execute();
+        await ctx.db
+          .updateTable('sitemapImports')
+          .set({ status: 'failed', error: message, notes, finishedAt: ctx.clock.now() })
+          .where('id', '=', importId)
+          .execute();
         return { state: 'failed', error: message };
       }
     },

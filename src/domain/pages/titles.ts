@@ -27,10 +27,22 @@ export interface TitleResult {
 // Pages listed as http:// are read over https, the only scheme fetched.
 const targetOf = (url: string) => url.replace(/^http:/i, 'https:');
 
-async function titleOf(fetcher: SiteFetcher, reader: SiteFileReader, target: string, allowed: boolean, signal: AbortSignal): Promise<TitleResult> {
+async function titleOf(
+  fetcher: SiteFetcher,
+  reader: SiteFileReader,
+  target: string,
+  allowed: boolean,
+  signal: AbortSignal,
+): Promise<TitleResult> {
   if (!allowed) return { title: null, error: `robots.txt does not let ${CRAWLER_TOKEN} read this page` };
   try {
-    const res = await fetcher.get(target, { maxBytes: PAGE_MAX_BYTES, overflow: 'truncate', accept: 'text/html', timeoutMs: PAGE_TIMEOUT_MS, signal });
+    const res = await fetcher.get(target, {
+      maxBytes: PAGE_MAX_BYTES,
+      overflow: 'truncate',
+      accept: 'text/html',
+      timeoutMs: PAGE_TIMEOUT_MS,
+      signal,
+    });
     if (res.status !== 200) {
       res.discard();
       return { title: null, error: `answered ${res.status}` };
@@ -42,7 +54,8 @@ async function titleOf(fetcher: SiteFetcher, reader: SiteFileReader, target: str
     const title = await reader.title(target, await headBytes(res.body()));
     return { title, error: title ? null : 'no title' };
   } catch (err) {
-    if (err instanceof SiteFetchError || err instanceof SiteFileError) return { title: null, error: err.message.slice(0, 300) };
+    if (err instanceof SiteFetchError || err instanceof SiteFileError)
+      return { title: null, error: err.message.slice(0, 300) };
     throw err;
   }
 }
@@ -63,7 +76,10 @@ export async function fetchTitles(
     urls.map((page, i) =>
       limit(async () => {
         if (options.signal.aborted) return;
-        results.set(page.normalizedUrl, await titleOf(fetcher, reader, targets[i] as string, allowed[i] ?? true, options.signal));
+        results.set(
+          page.normalizedUrl,
+          await titleOf(fetcher, reader, targets[i] as string, allowed[i] ?? true, options.signal),
+        );
         options.onProgress?.(results.size);
       }),
     ),

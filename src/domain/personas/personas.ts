@@ -31,7 +31,14 @@ export type PersonaUpdate = z.output<typeof personaUpdateSchema>;
 export type PersonaListQuery = z.output<typeof personaListQuerySchema>;
 
 function serializePersona(row: PersonaRow, promptCount: number) {
-  return { id: row.id, name: row.name, context: row.context, promptCount, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    name: row.name,
+    context: row.context,
+    promptCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 const promptCount = (db: Db) =>
@@ -43,15 +50,30 @@ const promptCount = (db: Db) =>
     .groupBy('pe.id');
 
 async function findPersona(db: Db, siteId: number, personaId: number): Promise<PersonaRow> {
-  const row = await db.selectFrom('personas').selectAll().where('id', '=', personaId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await db
+    .selectFrom('personas')
+    .selectAll()
+    .where('id', '=', personaId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No persona with id ${personaId}`);
   return row;
 }
 
 /** A persona id given in a prompt body must be one of this site's personas: 422 naming the field otherwise. */
-export async function assertPersonaOfSite(db: Db, siteId: number, personaId: number | null | undefined, field = 'personaId'): Promise<void> {
+export async function assertPersonaOfSite(
+  db: Db,
+  siteId: number,
+  personaId: number | null | undefined,
+  field = 'personaId',
+): Promise<void> {
   if (personaId === null || personaId === undefined) return;
-  const row = await db.selectFrom('personas').select('id').where('id', '=', personaId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await db
+    .selectFrom('personas')
+    .select('id')
+    .where('id', '=', personaId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new ValidationError({ [field]: `no persona with id ${personaId} in this project` });
 }
 
@@ -81,7 +103,12 @@ export async function listPersonas(ctx: AppContext, site: SiteRow, query: Person
       .offset((query.page - 1) * query.perPage)
       .execute(),
   ]);
-  return { personas: rows.map((r) => serializePersona(r, Number(r.promptCount))), total: Number(count.n), page: query.page, perPage: query.perPage };
+  return {
+    personas: rows.map((r) => serializePersona(r, Number(r.promptCount))),
+    total: Number(count.n),
+    page: query.page,
+    perPage: query.perPage,
+  };
 }
 
 export async function createPersona(ctx: AppContext, site: SiteRow, input: PersonaCreate) {
@@ -93,9 +120,16 @@ export async function createPersona(ctx: AppContext, site: SiteRow, input: Perso
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) >= PERSONAS_PER_SITE) throw new BadRequestError(`This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`);
+    if (Number(count.n) >= PERSONAS_PER_SITE)
+      throw new BadRequestError(
+        `This project has ${PERSONAS_PER_SITE} personas, the most a project can have; remove some first`,
+      );
     await assertNameFree(trx, site.id, input.name);
-    const row = await trx.insertInto('personas').values({ siteId: site.id, name: input.name, context: input.context }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('personas')
+      .values({ siteId: site.id, name: input.name, context: input.context })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { persona: serializePersona(row, 0) };
   });
 }
@@ -104,11 +138,16 @@ export async function updatePersona(ctx: AppContext, site: SiteRow, personaId: n
   return ctx.db.transaction().execute(async (trx) => {
     await lockSite(trx, site.id);
     const current = await findPersona(trx, site.id, personaId);
-    if (input.name !== undefined && input.name !== current.name) await assertNameFree(trx, site.id, input.name, personaId);
+    if (input.name !== undefined && input.name !== current.name)
+      await assertNameFree(trx, site.id, input.name, personaId);
     if (input.name !== undefined || input.context !== undefined) {
       await trx
         .updateTable('personas')
-        .set({ ...(input.name !== undefined && { name: input.name }), ...(input.context !== undefined && { context: input.context }), updatedAt: sql`now()` })
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.context !== undefined && { context: input.context }),
+          updatedAt: sql`now()`,
+        })
         .where('id', '=', personaId)
         .execute();
     }
@@ -128,6 +167,10 @@ export async function deletePersona(ctx: AppContext, site: SiteRow, personaId: n
       .where('personaId', '=', personaId)
       .executeTakeFirst();
     await trx.deleteFrom('personas').where('id', '=', personaId).execute();
-    return { deleted: true, persona: { id: persona.id, name: persona.name }, promptsCleared: Number(cleared.numUpdatedRows) };
+    return {
+      deleted: true,
+      persona: { id: persona.id, name: persona.name },
+      promptsCleared: Number(cleared.numUpdatedRows),
+    };
   });
 }

@@ -9,7 +9,11 @@ export const persona = named(
   z.object({ id, name: z.string(), context: z.string(), promptCount: count, createdAt: dateTime, updatedAt: dateTime }),
 );
 
-export const personaList = named('PersonaList', 'The project’s personas, by name, a page at a time', z.object({ personas: z.array(persona), ...paging }));
+export const personaList = named(
+  'PersonaList',
+  'The project’s personas, by name, a page at a time',
+  z.object({ personas: z.array(persona), ...paging }),
+);
 
 export const personaResponse = named('PersonaResponse', 'The persona', z.object({ persona }));
 

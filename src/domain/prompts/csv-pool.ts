@@ -18,7 +18,10 @@ let pool: Piscina | null = null;
  */
 export const CSV_PARSE_DEADLINE_MS = 10_000;
 
-export async function parsePromptCsvOffThread(contents: string, deadlineMs = CSV_PARSE_DEADLINE_MS): Promise<ParsedImport> {
+export async function parsePromptCsvOffThread(
+  contents: string,
+  deadlineMs = CSV_PARSE_DEADLINE_MS,
+): Promise<ParsedImport> {
   pool ??= new Piscina({
     filename: new URL('./csv-thread.ts', import.meta.url).href,
     minThreads: 0,
@@ -31,7 +34,10 @@ export async function parsePromptCsvOffThread(contents: string, deadlineMs = CSV
     result = (await pool.run(contents, { signal: AbortSignal.timeout(deadlineMs) })) as CsvThreadResult;
   } catch (err) {
     if ((err as Error).name === 'AbortError' || (err as Error).name === 'TimeoutError')
-      throw new ValidationError({ contents: `took longer than ${deadlineMs / 1000} s to read; the file was not imported` }, 'The file could not be read in time');
+      throw new ValidationError(
+        { contents: `took longer than ${deadlineMs / 1000} s to read; the file was not imported` },
+        'The file could not be read in time',
+      );
     throw err;
   }
   if (result.ok) return result.parsed;

@@ -2,7 +2,9 @@ import { AppError } from '../../errors.ts';
 import { parsePromptCsv, type ParsedImport } from './csv.ts';
 
 /** Outcome of parsing on the CSV thread; errors travel as data, since classes do not cross threads. */
-export type CsvThreadResult = { ok: true; parsed: ParsedImport } | { ok: false; status: number; message: string; fields: Record<string, string> | null };
+export type CsvThreadResult =
+  | { ok: true; parsed: ParsedImport }
+  | { ok: false; status: number; message: string; fields: Record<string, string> | null };
 
 /** The piscina task (./csv-pool.ts): one CSV text in, its rows and row errors out. */
 export default function parseOnThread(contents: string): CsvThreadResult {

@@ -2,7 +2,14 @@ import { parse, type CsvError } from 'csv-parse/sync';
 import type { Funnel, Intent, PromptStatus } from '../../db/schema.ts';
 import { ValidationError } from '../../errors.ts';
 import { uniqueNames } from '../common/index.ts';
-import { CATEGORIES_PER_PROMPT, FUNNELS, INTENTS, PROMPT_STATUSES, PROMPT_TEXT_MAX, PROMPT_TEXT_MIN } from './schemas.ts';
+import {
+  CATEGORIES_PER_PROMPT,
+  FUNNELS,
+  INTENTS,
+  PROMPT_STATUSES,
+  PROMPT_TEXT_MAX,
+  PROMPT_TEXT_MIN,
+} from './schemas.ts';
 import { CATEGORY_NAME_MAX } from '../categories/index.ts';
 
 /**
@@ -41,7 +48,8 @@ export function mapColumns(header: readonly string[]): ColumnMap {
 
 const WH_WORDS = /\b(what|what's|whats|which|who|whom|whose|where|when|why|how)\b/i;
 /** Auxiliaries that open a yes/no question ("is X worth it", "can I ..."). */
-const LEADING_AUXILIARY = /^(is|are|am|was|were|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had|isn't|aren't|don't|doesn't|can't|won't)\b/i;
+const LEADING_AUXILIARY =
+  /^(is|are|am|was|were|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had|isn't|aren't|don't|doesn't|can't|won't)\b/i;
 
 /** A text with no `?` and no question word reads as a search query ("best crm for startups"), not a question. */
 export function looksRaw(text: string): boolean {
@@ -78,7 +86,11 @@ export interface ParsedImport {
   errors: RowError[];
 }
 
-function pick<T extends string>(label: string, values: readonly T[], cell: string | undefined): { value: T | null } | { error: string } {
+function pick<T extends string>(
+  label: string,
+  values: readonly T[],
+  cell: string | undefined,
+): { value: T | null } | { error: string } {
   const v = (cell ?? '').trim().toLowerCase();
   if (!v) return { value: null };
   const found = values.find((x) => x === v);
@@ -98,9 +110,11 @@ export function readRow(record: readonly string[], columns: ColumnMap, line: num
   }
   const categoryCell = cell('categories');
   const categories = categoryCell === undefined || !categoryCell.trim() ? null : splitCategories(categoryCell);
-  if (categories && categories.length > CATEGORIES_PER_PROMPT) return { line, reason: `at most ${CATEGORIES_PER_PROMPT} categories per prompt (has ${categories.length})` };
+  if (categories && categories.length > CATEGORIES_PER_PROMPT)
+    return { line, reason: `at most ${CATEGORIES_PER_PROMPT} categories per prompt (has ${categories.length})` };
   const long = categories?.find((c) => c.length > CATEGORY_NAME_MAX);
-  if (long) return { line, reason: `category "${long.slice(0, 40)}..." is longer than ${CATEGORY_NAME_MAX} characters` };
+  if (long)
+    return { line, reason: `category "${long.slice(0, 40)}..." is longer than ${CATEGORY_NAME_MAX} characters` };
   const intent = pick('intent', INTENTS, cell('intent'));
   if ('error' in intent) return { line, reason: intent.error };
   const funnel = pick('funnel', FUNNELS, cell('funnel'));
@@ -131,7 +145,8 @@ interface RawRecord {
 }
 
 function csvProblem(err: CsvError): string {
-  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return 'a quoted field is never closed, so the rest of the file could not be read';
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED')
+    return 'a quoted field is never closed, so the rest of the file could not be read';
   // csv-parse messages name the line where reading stopped, which is not the row's line.
   return `unreadable CSV row (${err.code})`;
 }
@@ -163,15 +178,23 @@ export function parsePromptCsv(contents: string): ParsedImport {
       },
     }) as unknown as RawRecord[];
   } catch (err) {
-    throw new ValidationError({ contents: `not readable as CSV: ${(err as Error).message}` }, 'The file could not be read as CSV');
+    throw new ValidationError(
+      { contents: `not readable as CSV: ${(err as Error).message}` },
+      'The file could not be read as CSV',
+    );
   }
   const header = records.find((r) => !blank(r.record));
   if (!header)
-    throw new ValidationError({ contents: 'no header row: the first line must name the columns (text, category, intent, funnel, status)' }, 'The file has no header row');
+    throw new ValidationError(
+      { contents: 'no header row: the first line must name the columns (text, category, intent, funnel, status)' },
+      'The file has no header row',
+    );
   const columns = mapColumns(header.record);
   if (columns.text === undefined) {
     throw new ValidationError(
-      { contents: `no text column: name one column text, prompt, query, keyword or question (found ${header.record.map((h) => JSON.stringify(h.trim())).join(', ')})` },
+      {
+        contents: `no text column: name one column text, prompt, query, keyword or question (found ${header.record.map((h) => JSON.stringify(h.trim())).join(', ')})`,
+      },
       'The file has no text column',
     );
   }

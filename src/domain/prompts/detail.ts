@@ -30,7 +30,8 @@ export const promptAnswerQuerySchema = z
       .optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.engine !== undefined && q.r !== undefined) ctx.addIssue({ code: 'custom', path: ['r'], message: 'give engine or r, not both' });
+    if (q.engine !== undefined && q.r !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['r'], message: 'give engine or r, not both' });
   });
 export type PromptAnswerQuery = z.output<typeof promptAnswerQuerySchema>;
 
@@ -55,7 +56,8 @@ async function weeklyHistory(ctx: AppContext, promptId: number) {
   const last = rows[rows.length - 1]?.start;
   if (!first || !last) return [];
   const weeks: { start: string; verdict: Verdict | null; providers: Record<ProviderKey, Verdict | null> }[] = [];
-  for (let start = first; start <= last; start = addPeriods('week', start, 1)) weeks.push({ start, verdict: null, providers: noLatest() });
+  for (let start = first; start <= last; start = addPeriods('week', start, 1))
+    weeks.push({ start, verdict: null, providers: noLatest() });
   const index = new Map(weeks.map((w, i) => [w.start, i]));
   for (const r of rows) {
     const week = weeks[index.get(r.start) ?? -1];
@@ -76,7 +78,20 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
     ctx.db
       .selectFrom('answers as a')
       .leftJoin('answerFacts as f', (j) => j.onRef('f.answerId', '=', 'a.id').onRef('f.month', '=', 'a.month'))
-      .select(['a.id', 'a.scanId', 'a.provider', 'a.sample', 'a.model', 'a.askedAt', 'f.verdict', 'f.mentioned', 'f.ownCited', 'f.brandRank', 'f.tone', 'a.error'])
+      .select([
+        'a.id',
+        'a.scanId',
+        'a.provider',
+        'a.sample',
+        'a.model',
+        'a.askedAt',
+        'f.verdict',
+        'f.mentioned',
+        'f.ownCited',
+        'f.brandRank',
+        'f.tone',
+        'a.error',
+      ])
       .where('a.siteId', '=', site.id)
       .where('a.promptId', '=', promptId)
       .orderBy('a.askedAt', 'desc')
@@ -95,13 +110,29 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
   const latestVerdicts = noLatest();
   const latestAnswers = Object.fromEntries(PROVIDER_KEYS.map((k) => [k, null])) as Record<
     ProviderKey,
-    { answerId: number; askedAt: Date; verdict: Verdict; brandRank: number | null; samples: number; answered: number; named: number } | null
+    {
+      answerId: number;
+      askedAt: Date;
+      verdict: Verdict;
+      brandRank: number | null;
+      samples: number;
+      answered: number;
+      named: number;
+    } | null
   >;
   for (const l of latest) {
     if (!isProviderKey(l.provider)) continue;
     latestVerdicts[l.provider] = l.verdict;
     // samples, answered, named: that scan's samples of the prompt by this assistant ("2 of 3 named it").
-    latestAnswers[l.provider] = { answerId: l.answerId, askedAt: l.askedAt, verdict: l.verdict, brandRank: l.brandRank, samples: l.samples, answered: l.answered, named: l.named };
+    latestAnswers[l.provider] = {
+      answerId: l.answerId,
+      askedAt: l.askedAt,
+      verdict: l.verdict,
+      brandRank: l.brandRank,
+      samples: l.samples,
+      answered: l.answered,
+      named: l.named,
+    };
   }
   const window = squares.squares.get(promptId) ?? [];
   const stability = stabilityOf(window);
@@ -160,7 +191,11 @@ export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: num
   const row =
     answerId === undefined
       ? undefined
-      : await answersWithFacts(ctx).where('a.id', '=', answerId).where('a.siteId', '=', site.id).where('a.promptId', '=', promptId).executeTakeFirst();
+      : await answersWithFacts(ctx)
+          .where('a.id', '=', answerId)
+          .where('a.siteId', '=', site.id)
+          .where('a.promptId', '=', promptId)
+          .executeTakeFirst();
   if (query.r !== undefined && !row) throw new NotFoundError(`No answer with id ${query.r} for this prompt`);
   return {
     prompt: { id: prompt.id, text: prompt.text },

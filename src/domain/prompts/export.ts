@@ -45,12 +45,22 @@ const csvOptions = {
   escape_formulas: true,
 } as const;
 
-export async function exportPromptsCsv(ctx: AppContext, site: SiteRow, query: PromptExportQuery): Promise<{ stream: Readable; filename: string }> {
+export async function exportPromptsCsv(
+  ctx: AppContext,
+  site: SiteRow,
+  query: PromptExportQuery,
+): Promise<{ stream: Readable; filename: string }> {
   const { db } = ctx;
   const now = ctx.clock.now();
   const start = await historyStart(db, site.id, query.period, query.start, now);
   const dir = query.dir ?? defaultDir(query.sort);
-  const ids = (await orderedPrompts(filteredPrompts(db, site.id, query, { period: query.period, start }).select('p.id'), query.sort, dir).execute()).map((r) => r.id);
+  const ids = (
+    await orderedPrompts(
+      filteredPrompts(db, site.id, query, { period: query.period, start }).select('p.id'),
+      query.sort,
+      dir,
+    ).execute()
+  ).map((r) => r.id);
 
   async function* lines(): AsyncGenerator<string> {
     yield stringify([], { ...csvOptions, header: true, columns: [...EXPORT_COLUMNS] });
@@ -87,7 +97,9 @@ export async function exportPromptsCsv(ctx: AppContext, site: SiteRow, query: Pr
             const c = result?.consistency?.providers[k];
             return c ? [String(c.named), String(c.samples)] : ['', ''];
           }),
-          result?.consistency?.share === null || result?.consistency?.share === undefined ? '' : String(result.consistency.share),
+          result?.consistency?.share === null || result?.consistency?.share === undefined
+            ? ''
+            : String(result.consistency.share),
         ]);
       }
       if (records.length) yield stringify(records, csvOptions);

@@ -45,7 +45,8 @@ async function existingByText(db: Db, siteId: number, keys: string[]): Promise<M
     db,
     rows.map((r) => r.id),
   );
-  for (const row of rows) map.set(nameKey(row.text), { ...row, categoryKeys: (categories.get(row.id) ?? []).map(nameKey).sort() });
+  for (const row of rows)
+    map.set(nameKey(row.text), { ...row, categoryKeys: (categories.get(row.id) ?? []).map(nameKey).sort() });
   return map;
 }
 
@@ -55,7 +56,8 @@ function changesOf(existing: Existing, row: ImportRow): Update | null {
   const funnel = row.funnel && row.funnel !== existing.funnel ? row.funnel : null;
   const status = row.status && row.status !== existing.status ? row.status : null;
   const keys = row.categories?.map(nameKey).sort();
-  const categories = row.categories && keys && keys.join('\n') !== existing.categoryKeys.join('\n') ? row.categories : null;
+  const categories =
+    row.categories && keys && keys.join('\n') !== existing.categoryKeys.join('\n') ? row.categories : null;
   if (!intent && !funnel && !status && !categories) return null;
   return { id: existing.id, intent, funnel, status, categories };
 }
@@ -88,7 +90,10 @@ export async function importPrompts(ctx: AppContext, site: SiteRow, userId: numb
       }
     }
 
-    const [existing, room] = await Promise.all([existingByText(trx, site.id, [...firstLine.keys()]), promptRoom(trx, site)]);
+    const [existing, room] = await Promise.all([
+      existingByText(trx, site.id, [...firstLine.keys()]),
+      promptRoom(trx, site),
+    ]);
     const creates: ImportRow[] = [];
     const updates: Update[] = [];
     // In file order, so new categories are listed as the file names them.

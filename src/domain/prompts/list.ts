@@ -96,10 +96,18 @@ export function filteredPrompts(db: Db, siteId: number, f: PromptFilters, window
 }
 
 /** Orders by the sort key, then id, so pages never overlap; prompts without a key (no category, never ranked or asked) come last either way. */
-export function orderedPrompts<O>(q: SelectQueryBuilder<Database & { p: Database['prompts'] }, 'p', O>, sort: PromptSort, dir: 'asc' | 'desc') {
-  const nullsLast = (key: RawBuilder<unknown>) => q.orderBy(key, (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast()).orderBy('p.id', dir);
+export function orderedPrompts<O>(
+  q: SelectQueryBuilder<Database & { p: Database['prompts'] }, 'p', O>,
+  sort: PromptSort,
+  dir: 'asc' | 'desc',
+) {
+  const nullsLast = (key: RawBuilder<unknown>) =>
+    q.orderBy(key, (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast()).orderBy('p.id', dir);
   if (sort === 'text') return q.orderBy(sql`lower(p.text)`, dir).orderBy('p.id', dir);
-  if (sort === 'category') return nullsLast(sql`(SELECT min(lower(c.name)) FROM prompt_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.prompt_id = p.id)`);
+  if (sort === 'category')
+    return nullsLast(
+      sql`(SELECT min(lower(c.name)) FROM prompt_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.prompt_id = p.id)`,
+    );
   if (isResultSort(sort)) return nullsLast(resultSortKey(sort));
   return q.orderBy('p.createdAt', dir).orderBy('p.id', dir);
 }
@@ -118,7 +126,10 @@ export async function listPrompts(ctx: AppContext, site: SiteRow, query: PromptL
       .execute(),
   ]);
   const ids = rows.map((r) => r.id);
-  const [views, results] = await Promise.all([serializePrompts(db, rows), promptResults(db, site.id, ids, query.period, start)]);
+  const [views, results] = await Promise.all([
+    serializePrompts(db, rows),
+    promptResults(db, site.id, ids, query.period, start),
+  ]);
   return {
     // promptResults answers every id asked for.
     prompts: views.flatMap((view) => {

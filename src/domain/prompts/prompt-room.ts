@@ -12,7 +12,11 @@ export interface PromptRoom {
 /** Prompts of the site (any status) against the workspace's prompts-per-site limit. Call under lockSite. */
 export async function promptRoom(db: Db, site: { id: number; orgId: number }): Promise<PromptRoom> {
   const [org, count] = await Promise.all([
-    db.selectFrom('orgs').select(['plan', 'limitSites', 'limitPromptsPerSite', 'limitScansPerMonth', 'limitMembers']).where('id', '=', site.orgId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orgs')
+      .select(['plan', 'limitSites', 'limitPromptsPerSite', 'limitScansPerMonth', 'limitMembers'])
+      .where('id', '=', site.orgId)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('prompts')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -48,7 +48,12 @@ export async function serializePrompts(db: Db, rows: PromptRow[]): Promise<Promp
 
 /** One prompt of the site, or 404 (another site's id names nothing). */
 export async function findPrompt(db: Executor, siteId: number, promptId: number): Promise<PromptRow> {
-  const row = await db.selectFrom('prompts').selectAll().where('id', '=', promptId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await db
+    .selectFrom('prompts')
+    .selectAll()
+    .where('id', '=', promptId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No prompt with id ${promptId}`);
   return row;
 }
@@ -65,19 +70,29 @@ async function assertTextFree(db: Db, siteId: number, text: string, exceptId?: n
 }
 
 const duplicateText = (id?: number) =>
-  new ConflictError(`A prompt with this text is already tracked${id ? ` (id ${id})` : ''}; texts are compared ignoring case`, { text: 'already tracked' });
+  new ConflictError(
+    `A prompt with this text is already tracked${id ? ` (id ${id})` : ''}; texts are compared ignoring case`,
+    { text: 'already tracked' },
+  );
 
 /** A concurrent writer can still win the unique index between check and insert: that is the same 409. */
 async function uniqueText<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if ((err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'prompts_site_text_key') throw duplicateText();
+    if (
+      (err as { code?: string; constraint?: string }).code === '23505' &&
+      (err as { constraint?: string }).constraint === 'prompts_site_text_key'
+    )
+      throw duplicateText();
     throw err;
   }
 }
 
-function categoryInput(input: { category?: string | undefined; categories?: string[] | undefined }): string[] | undefined {
+function categoryInput(input: {
+  category?: string | undefined;
+  categories?: string[] | undefined;
+}): string[] | undefined {
   if (input.categories !== undefined) return uniqueNames(input.categories);
   if (input.category !== undefined) return uniqueNames([input.category]);
   return undefined;
@@ -118,7 +133,8 @@ export async function updatePrompt(ctx: AppContext, site: SiteRow, promptId: num
       // A new text must not race an import or create adding the same text, nor new categories another writer counting them.
       if (input.text !== undefined || categories !== undefined) await lockSite(trx, site.id);
       const current = await findPrompt(trx, site.id, promptId);
-      if (input.text !== undefined && input.text !== current.text) await assertTextFree(trx, site.id, input.text, promptId);
+      if (input.text !== undefined && input.text !== current.text)
+        await assertTextFree(trx, site.id, input.text, promptId);
       await assertPersonaOfSite(trx, site.id, input.personaId);
       const changes = {
         ...(input.text !== undefined && input.text !== current.text && { text: input.text, raw: false }),
@@ -191,7 +207,12 @@ export async function bulkPrompts(ctx: AppContext, site: SiteRow, input: PromptB
     if (input.personaId !== undefined) {
       await assertPersonaOfSite(trx, site.id, input.personaId);
       const res = await inSite.set({ personaId: input.personaId, updatedAt: sql`now()` }).executeTakeFirst();
-      return { action: 'personaId', updated: Number(res.numUpdatedRows), deleted: 0, categoriesCreated: [] as string[] };
+      return {
+        action: 'personaId',
+        updated: Number(res.numUpdatedRows),
+        deleted: 0,
+        categoriesCreated: [] as string[],
+      };
     }
     if (input.category === null) {
       await clearCategories(trx, site.id, ids);

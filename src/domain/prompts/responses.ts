@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { answer } from '../facts/index.ts';
-import { byProvider, count, dateTime, day, id, named, oneOf, paging, periodKind, provider, stability, tone, verdict } from '../common/index.ts';
+import {
+  byProvider,
+  count,
+  dateTime,
+  day,
+  id,
+  named,
+  oneOf,
+  paging,
+  periodKind,
+  provider,
+  stability,
+  tone,
+  verdict,
+} from '../common/index.ts';
 import { PROMPT_SORTS } from './list.ts';
 
 /** Response schemas of prompts (see src/domain/common/responses.ts). */
@@ -22,12 +36,23 @@ export const prompt = named('Prompt', 'A prompt: a question put to the assistant
 
 export const promptResponse = named('PromptResponse', 'The prompt', z.object({ prompt }));
 
-export const latestVerdicts = named('LatestVerdicts', 'Each assistant’s latest verdict; null: never asked', byProvider(verdict.nullable()));
+export const latestVerdicts = named(
+  'LatestVerdicts',
+  'Each assistant’s latest verdict; null: never asked',
+  byProvider(verdict.nullable()),
+);
 
 export const stabilityChange = named(
   'StabilityChange',
   'The latest period with data against the earlier ones of the window: answers naming or citing the brand and answers that did not fail, and whether the move is larger than noise (Fisher’s exact test, p < 0.05)',
-  z.object({ named: count, answered: count, earlierNamed: count, earlierAnswered: count, pValue: z.number(), real: z.boolean() }),
+  z.object({
+    named: count,
+    answered: count,
+    earlierNamed: count,
+    earlierAnswered: count,
+    pValue: z.number(),
+    real: z.boolean(),
+  }),
 );
 
 export const sampleCounts = named(
@@ -39,7 +64,12 @@ export const sampleCounts = named(
 export const consistency = named(
   'Consistency',
   'How the assistants’ latest samples of a prompt named the brand: summed, the share naming it (percent), and per assistant',
-  z.object({ named: count, answered: count, share: z.number().nullable(), providers: byProvider(sampleCounts.nullable()) }),
+  z.object({
+    named: count,
+    answered: count,
+    share: z.number().nullable(),
+    providers: byProvider(sampleCounts.nullable()),
+  }),
 );
 
 const square = z.object({ start: day, verdict: verdict.nullable() });
@@ -73,7 +103,15 @@ export const promptList = named(
 const latestAnswer = named(
   'LatestAnswer',
   'An assistant’s latest answer to a prompt, and how that scan’s samples of it named the brand',
-  z.object({ answerId: id, askedAt: dateTime, verdict, brandRank: z.int().positive().nullable(), samples: count, answered: count, named: count }),
+  z.object({
+    answerId: id,
+    askedAt: dateTime,
+    verdict,
+    brandRank: z.int().positive().nullable(),
+    samples: count,
+    answered: count,
+    named: count,
+  }),
 );
 
 export const promptDetailResponse = named(
@@ -83,7 +121,9 @@ export const promptDetailResponse = named(
     prompt: z.object({
       ...promptFields,
       ...results,
-      history: z.array(z.object({ start: day, verdict: verdict.nullable(), providers: byProvider(verdict.nullable()) })).describe('Every week from the first answer to the last'),
+      history: z
+        .array(z.object({ start: day, verdict: verdict.nullable(), providers: byProvider(verdict.nullable()) }))
+        .describe('Every week from the first answer to the last'),
     }),
     period: periodKind,
     start: day,
@@ -123,7 +163,12 @@ export const promptAnswerResponse = named(
 export const promptBulkResult = named(
   'PromptBulkResult',
   'What one bulk action did',
-  z.object({ action: oneOf(['delete', 'status', 'personaId', 'category']), updated: count, deleted: count, categoriesCreated: z.array(z.string()) }),
+  z.object({
+    action: oneOf(['delete', 'status', 'personaId', 'category']),
+    updated: count,
+    deleted: count,
+    categoriesCreated: z.array(z.string()),
+  }),
 );
 
 export const promptImportResult = named(
@@ -141,7 +186,9 @@ export const promptImportResult = named(
   }),
 );
 
-const rewritesLeftToday = count.describe('Query rewrites the workspace may still ask for today (UTC), across its sites');
+const rewritesLeftToday = count.describe(
+  'Query rewrites the workspace may still ask for today (UTC), across its sites',
+);
 
 export const pendingRewritesResponse = named(
   'PendingRewrites',
@@ -152,5 +199,12 @@ export const pendingRewritesResponse = named(
 export const rewriteResponse = named(
   'RewriteResponse',
   'The rewrite queued (or already queued), or nothing to do; prompts past the workspace’s rewrites for today stay raw',
-  z.object({ rewrite: z.object({ state: oneOf(['queued', 'nothing to do']), pending: count, jobId: z.string().nullable(), rewritesLeftToday }) }),
+  z.object({
+    rewrite: z.object({
+      state: oneOf(['queued', 'nothing to do']),
+      pending: count,
+      jobId: z.string().nullable(),
+      rewritesLeftToday,
+    }),
+  }),
 );

@@ -21,7 +21,10 @@ async function rewritesPerDay(ctx: AppContext, orgId: number): Promise<number> {
 }
 
 /** How many of the site's prompts are still imported search queries (`raw`), and how many rewrites the workspace has left today. */
-export async function pendingRewrites(ctx: AppContext, site: SiteRow): Promise<{ pending: number; rewritesLeftToday: number }> {
+export async function pendingRewrites(
+  ctx: AppContext,
+  site: SiteRow,
+): Promise<{ pending: number; rewritesLeftToday: number }> {
   const [row, perDay] = await Promise.all([
     ctx.db
       .selectFrom('prompts')
@@ -45,9 +48,15 @@ export async function pendingRewrites(ctx: AppContext, site: SiteRow): Promise<{
  * queued or running answers that one.
  */
 export async function requestRewrite(ctx: AppContext, site: SiteRow) {
-  if (!connectedAssistants(ctx.config).includes('openai')) throw new BadRequestError('Rewriting queries asks ChatGPT (openai), which is not connected on this deployment');
-  const org = await ctx.db.selectFrom('orgs').select(['balanceMicros', 'reservedMicros']).where('id', '=', site.orgId).executeTakeFirstOrThrow();
-  if (org.balanceMicros - org.reservedMicros <= 0) throw new BadRequestError('Rewriting queries needs an available balance above zero; top up the workspace first');
+  if (!connectedAssistants(ctx.config).includes('openai'))
+    throw new BadRequestError('Rewriting queries asks ChatGPT (openai), which is not connected on this deployment');
+  const org = await ctx.db
+    .selectFrom('orgs')
+    .select(['balanceMicros', 'reservedMicros'])
+    .where('id', '=', site.orgId)
+    .executeTakeFirstOrThrow();
+  if (org.balanceMicros - org.reservedMicros <= 0)
+    throw new BadRequestError('Rewriting queries needs an available balance above zero; top up the workspace first');
   await consumeRateLimit(ctx, 'rewrite', site.id);
   const { pending, rewritesLeftToday: left } = await pendingRewrites(ctx, site);
   const jobId = `rewrite-${site.id}`;
@@ -93,7 +102,11 @@ export interface RewriteResult {
  * past what it was granted are not asked and stay raw (`leftForCap`).
  */
 export async function runRewrite(ctx: AppContext, siteId: number): Promise<RewriteResult> {
-  const site = await ctx.db.selectFrom('sites').select(['orgId', 'language', 'location']).where('id', '=', siteId).executeTakeFirst();
+  const site = await ctx.db
+    .selectFrom('sites')
+    .select(['orgId', 'language', 'location'])
+    .where('id', '=', siteId)
+    .executeTakeFirst();
   if (!site) return { rewritten: 0, kept: 0, leftForCap: 0 };
   const perDay = await rewritesPerDay(ctx, site.orgId);
   const assistants = await ctx.assistants();
@@ -117,7 +130,15 @@ export async function runRewrite(ctx: AppContext, siteId: number): Promise<Rewri
     await Promise.all(
       batch.slice(0, granted).map(async (p) => {
         try {
-          const answer = await assistants.ask({ provider: 'openai', prompt: rewriteInstruction(p.text), language: site.language, location: site.location }, {});
+          const answer = await assistants.ask(
+            {
+              provider: 'openai',
+              prompt: rewriteInstruction(p.text),
+              language: site.language,
+              location: site.location,
+            },
+            {},
+          );
           const question = questionFrom(answer.text);
           if (!question) {
             kept++;
@@ -151,7 +172,10 @@ export async function runRewrite(ctx: AppContext, siteId: number): Promise<Rewri
         .where('id', '>=', firstUnasked.id)
         .executeTakeFirstOrThrow();
       leftForCap = Number(rest.n);
-      ctx.logger.info({ siteId, orgId: site.orgId, perDay, leftForCap }, 'rewrite stopped: the workspace has no rewrites left today');
+      ctx.logger.info(
+        { siteId, orgId: site.orgId, perDay, leftForCap },
+        'rewrite stopped: the workspace has no rewrites left today',
+      );
       break;
     }
   }

@@ -9,16 +9,21 @@ import { categoryNameSchema } from '../categories/index.ts';
  * so a prompt's input shape is written once.
  */
 
-export const INTENTS = ['informational', 'navigational', 'commercial', 'transactional'] as const satisfies readonly Intent[];
+export const INTENTS = [
+  'informational',
+  'navigational',
+  'commercial',
+  'transactional',
+] as const satisfies readonly Intent[];
 export const FUNNELS = ['awareness', 'consideration', 'decision'] as const satisfies readonly Funnel[];
 export const PROMPT_STATUSES = ['draft', 'active', 'paused'] as const satisfies readonly PromptStatus[];
 
 // Fails to compile when schema.ts gains a value these lists do not name.
-const _everyValueListed: [Exclude<Intent, (typeof INTENTS)[number]>, Exclude<Funnel, (typeof FUNNELS)[number]>, Exclude<PromptStatus, (typeof PROMPT_STATUSES)[number]>] extends [
-  never,
-  never,
-  never,
-]
+const _everyValueListed: [
+  Exclude<Intent, (typeof INTENTS)[number]>,
+  Exclude<Funnel, (typeof FUNNELS)[number]>,
+  Exclude<PromptStatus, (typeof PROMPT_STATUSES)[number]>,
+] extends [never, never, never]
   ? true
   : never = true;
 
@@ -28,13 +33,16 @@ export const CATEGORIES_PER_PROMPT = 8;
 export const BULK_IDS_MAX = 5000;
 export const IMPORT_CHARS_MAX = 2_000_000;
 
-const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: T) => z.enum(values, { error: `${label} must be one of ${values.join(', ')}` });
+const oneOf = <T extends readonly [string, ...string[]]>(label: string, values: T) =>
+  z.enum(values, { error: `${label} must be one of ${values.join(', ')}` });
 
 export const intentSchema = oneOf('intent', INTENTS);
 export const funnelSchema = oneOf('funnel', FUNNELS);
 export const promptStatusSchema = oneOf('status', PROMPT_STATUSES);
 
-export const promptTextSchema = text('text', PROMPT_TEXT_MAX, PROMPT_TEXT_MIN, { length: `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters` });
+export const promptTextSchema = text('text', PROMPT_TEXT_MAX, PROMPT_TEXT_MIN, {
+  length: `text needs ${PROMPT_TEXT_MIN} to ${PROMPT_TEXT_MAX} characters`,
+});
 
 const categoryListSchema = z
   .array(categoryNameSchema, { error: 'categories must be a list of names' })
@@ -89,7 +97,8 @@ export const promptBulkSchema = z
   })
   .superRefine((value, ctx) => {
     const given = BULK_ACTIONS.filter((a) => value[a] !== undefined);
-    if (given.length === 0) ctx.addIssue({ code: 'custom', path: [], message: `send one action: ${BULK_ACTIONS.join(', ')}` });
+    if (given.length === 0)
+      ctx.addIssue({ code: 'custom', path: [], message: `send one action: ${BULK_ACTIONS.join(', ')}` });
     for (const extra of given.slice(1)) {
       ctx.addIssue({ code: 'custom', path: [extra], message: `one action per call; ${given[0]} is already given` });
     }

@@ -1,6 +1,12 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
-import { stability, stabilityChange, type PeriodCounts, type Stability, type StabilityChange } from '../../analysis/index.ts';
+import {
+  stability,
+  stabilityChange,
+  type PeriodCounts,
+  type Stability,
+  type StabilityChange,
+} from '../../analysis/index.ts';
 import { PROVIDER_KEYS, isProviderKey, type ProviderKey } from '../../assistants/catalog.ts';
 import type { Db } from '../../db/database.ts';
 import type { Verdict } from '../../db/schema.ts';
@@ -29,9 +35,15 @@ export const promptResultFilterSchema = z.object({
   verdict: z.preprocess(empty, z.enum(VERDICTS, { error: `verdict must be one of ${VERDICTS.join(', ')}` }).optional()),
   // Trimmed like the other text filters: a blank name filters nothing, and NUL (which Postgres text cannot hold) is a 422, not a 500.
   competitor: queryText('competitor', 200),
-  stability: z.preprocess(empty, z.enum(STABILITIES, { error: `stability must be one of ${STABILITIES.join(', ')}` }).optional()),
+  stability: z.preprocess(
+    empty,
+    z.enum(STABILITIES, { error: `stability must be one of ${STABILITIES.join(', ')}` }).optional(),
+  ),
   scanned: z.preprocess(empty, z.enum(['yes', 'never'], { error: 'scanned must be yes or never' }).optional()),
-  consistency: z.preprocess(empty, z.enum(CONSISTENCIES, { error: `consistency must be one of ${CONSISTENCIES.join(', ')}` }).optional()),
+  consistency: z.preprocess(
+    empty,
+    z.enum(CONSISTENCIES, { error: `consistency must be one of ${CONSISTENCIES.join(', ')}` }).optional(),
+  ),
 });
 export type PromptResultFilters = z.output<typeof promptResultFilterSchema>;
 
@@ -89,7 +101,10 @@ const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((1000
  * present (null: never asked), and how its latest scan's samples named the
  * brand (null: never asked).
  */
-export async function latestResults(db: Db, promptIds: readonly number[]): Promise<Map<number, { latest: LatestVerdicts; consistency: Consistency | null }>> {
+export async function latestResults(
+  db: Db,
+  promptIds: readonly number[],
+): Promise<Map<number, { latest: LatestVerdicts; consistency: Consistency | null }>> {
   const out = new Map(promptIds.map((id) => [id, { latest: noLatest(), consistency: null as Consistency | null }]));
   if (promptIds.length === 0) return out;
   const rows = await db
@@ -106,20 +121,39 @@ export async function latestResults(db: Db, promptIds: readonly number[]): Promi
     c.named += r.named;
     c.answered += r.answered;
   }
-  for (const { consistency } of out.values()) if (consistency) consistency.share = percentOf(consistency.named, consistency.answered);
+  for (const { consistency } of out.values())
+    if (consistency) consistency.share = percentOf(consistency.named, consistency.answered);
   return out;
 }
 
 /** One square per period of the window ending at `start` (oldest first): the prompt's verdict then, null without answers. */
-export async function historySquares(db: Db, siteId: number, promptIds: readonly number[], period: Period, start: string, count?: number): Promise<Map<number, HistorySquare[]>> {
+export async function historySquares(
+  db: Db,
+  siteId: number,
+  promptIds: readonly number[],
+  period: Period,
+  start: string,
+  count?: number,
+): Promise<Map<number, HistorySquare[]>> {
   return (await historyWindow(db, siteId, promptIds, period, start, count)).squares;
 }
 
 /** historySquares with each period's counts (named or cited, answered) beside them, for stabilityChange. */
-export async function historyWindow(db: Db, siteId: number, promptIds: readonly number[], period: Period, start: string, count?: number) {
+export async function historyWindow(
+  db: Db,
+  siteId: number,
+  promptIds: readonly number[],
+  period: Period,
+  start: string,
+  count?: number,
+) {
   const window = periodWindow(period, start, count);
-  const squares = new Map<number, HistorySquare[]>(promptIds.map((id) => [id, window.map((s) => ({ start: s, verdict: null }))]));
-  const counts = new Map<number, PeriodCounts[]>(promptIds.map((id) => [id, window.map(() => ({ named: 0, answered: 0 }))]));
+  const squares = new Map<number, HistorySquare[]>(
+    promptIds.map((id) => [id, window.map((s) => ({ start: s, verdict: null }))]),
+  );
+  const counts = new Map<number, PeriodCounts[]>(
+    promptIds.map((id) => [id, window.map(() => ({ named: 0, answered: 0 }))]),
+  );
   if (promptIds.length === 0) return { squares, counts };
   const { rows } = await sql<{ promptId: number; start: string; verdict: Verdict; named: number; answered: number }>`
     SELECT r.prompt_id, r.start, ${bestVerdictSql('r')} AS verdict, r.cited + r.named AS named, r.answers - r.failed AS answered
@@ -146,14 +180,29 @@ export function stabilityOf(history: readonly HistorySquare[]): Stability | null
  * The period the list's history squares end with: the one holding `start`
  * when given, else the latest period with data, else the current one.
  */
-export async function historyStart(db: Db, siteId: number, period: Period, start: string | undefined, now: Date): Promise<string> {
+export async function historyStart(
+  db: Db,
+  siteId: number,
+  period: Period,
+  start: string | undefined,
+  now: Date,
+): Promise<string> {
   if (start) return chosenStart(period, start, null, utcDay(now));
   return chosenStart(period, undefined, await latestDayWithData(db, siteId), utcDay(now));
 }
 
 /** `latest`, `history`, `stability` (with its test) and `consistency` for a page of prompts, in two indexed reads. */
-export async function promptResults(db: Db, siteId: number, promptIds: readonly number[], period: Period, start: string): Promise<Map<number, PromptResults>> {
-  const [latest, history] = await Promise.all([latestResults(db, promptIds), historyWindow(db, siteId, promptIds, period, start)]);
+export async function promptResults(
+  db: Db,
+  siteId: number,
+  promptIds: readonly number[],
+  period: Period,
+  start: string,
+): Promise<Map<number, PromptResults>> {
+  const [latest, history] = await Promise.all([
+    latestResults(db, promptIds),
+    historyWindow(db, siteId, promptIds, period, start),
+  ]);
   return new Map(
     promptIds.map((id) => {
       const h = history.squares.get(id) ?? [];
@@ -226,7 +275,12 @@ export function consistencyFilter(siteId: number, value: ConsistencyFilter): Raw
   if (value === 'split') {
     return sql<SqlBool>`p.id IN (SELECT l.prompt_id FROM rollup_prompt_latest l WHERE l.site_id = ${siteId} AND l.named > 0 AND l.named < l.answered)`;
   }
-  const condition = value === 'all' ? sql`s.named = s.answered` : value === 'none' ? sql`s.named = 0` : sql`s.named > 0 AND s.named < s.answered`;
+  const condition =
+    value === 'all'
+      ? sql`s.named = s.answered`
+      : value === 'none'
+        ? sql`s.named = 0`
+        : sql`s.named > 0 AND s.named < s.answered`;
   return sql<SqlBool>`EXISTS (SELECT 1 FROM rollup_prompt_summary s WHERE s.prompt_id = p.id AND s.site_id = p.site_id AND s.answered > 0 AND ${condition})`;
 }
 

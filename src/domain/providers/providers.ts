@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { pagingShape } from '../common/index.ts';
 import type { Config } from '../../config.ts';
-import { CATALOG, credentialFor, defaultModel, type ModelEntry, type ProviderEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import {
+  CATALOG,
+  credentialFor,
+  defaultModel,
+  type ModelEntry,
+  type ProviderEntry,
+  type ProviderKey,
+} from '../../assistants/catalog.ts';
 import { isConnected, targetKind } from '../../assistants/targets.ts';
 import { microsToUsd, type Micros } from '../../money.ts';
 
@@ -30,7 +37,9 @@ export function connectedAssistants(config: Config): ProviderKey[] {
  * answers keep their catalog price, as a rehearsal of the real bill.
  */
 export function answersFree(config: Config, provider: ProviderKey, model: ModelEntry): boolean {
-  return config.assistants.mode === 'auto' && targetKind(config.assistants, credentialFor(provider, model)) === 'simulator';
+  return (
+    config.assistants.mode === 'auto' && targetKind(config.assistants, credentialFor(provider, model)) === 'simulator'
+  );
 }
 
 /** What one answer of a model is charged: its catalog (or batch) price, or 0 when answersFree. The one place this is decided. */

@@ -3,7 +3,15 @@ import type { AppContext } from '../../context.ts';
 import type { ReanalysisStatus, SiteRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { BUSY, withSiteLock, type Busy } from '../common/index.ts';
-import { loadBrandBook, analyseAnswers, factsKey, warnUnread, writeFacts, rebuildRollups, correctionsOf } from '../facts/index.ts';
+import {
+  loadBrandBook,
+  analyseAnswers,
+  factsKey,
+  warnUnread,
+  writeFacts,
+  rebuildRollups,
+  correctionsOf,
+} from '../facts/index.ts';
 import type { AnswerFacts } from '../../analysis/index.ts';
 
 const BATCH = 1000;
@@ -24,7 +32,12 @@ export interface ReanalysisView {
 }
 
 async function view(ctx: AppContext, siteId: number, id: number): Promise<ReanalysisView> {
-  const row = await ctx.db.selectFrom('reanalyses').selectAll().where('id', '=', id).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('reanalyses')
+    .selectAll()
+    .where('id', '=', id)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No reanalysis with id ${id}`);
   return {
     id: row.id,
@@ -49,7 +62,12 @@ export async function getReanalysis(ctx: AppContext, site: SiteRow, reanalysisId
  * Requests while one is still queued join it (one queued per site, a unique
  * index), so a burst of changes costs one run.
  */
-export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: string, waitMs = REANALYSIS_WAIT_MS): Promise<ReanalysisView> {
+export async function requestReanalysis(
+  ctx: AppContext,
+  site: SiteRow,
+  reason: string,
+  waitMs = REANALYSIS_WAIT_MS,
+): Promise<ReanalysisView> {
   const created = await ctx.db
     .insertInto('reanalyses')
     .values({ siteId: site.id, reason })
@@ -61,7 +79,15 @@ export async function requestReanalysis(ctx: AppContext, site: SiteRow, reason: 
     )
     .returning(['id'])
     .executeTakeFirst();
-  const row = created ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').orderBy('id', 'desc').executeTakeFirst());
+  const row =
+    created ??
+    (await ctx.db
+      .selectFrom('reanalyses')
+      .select('id')
+      .where('siteId', '=', site.id)
+      .where('status', '=', 'queued')
+      .orderBy('id', 'desc')
+      .executeTakeFirst());
   // The queued one started running in between: ask again, and a new one is queued.
   if (!row) return requestReanalysis(ctx, site, reason, waitMs);
   await ctx.jobs.enqueue('reanalysis', { siteId: site.id, reanalysisId: row.id }, { jobId: `reanalysis-${row.id}` });
@@ -87,7 +113,11 @@ export async function runReanalysis(
 ): Promise<{ answers: number; verdictsChanged: number } | Busy> {
   return withSiteLock(ctx, siteId, async (lost) => {
     const db = ctx.db;
-    await db.updateTable('reanalyses').set({ status: 'running', startedAt: ctx.clock.now(), error: null }).where('id', '=', reanalysisId).execute();
+    await db
+      .updateTable('reanalyses')
+      .set({ status: 'running', startedAt: ctx.clock.now(), error: null })
+      .where('id', '=', reanalysisId)
+      .execute();
     try {
       const book = await loadBrandBook(db, siteId);
       const key = factsKey(book);
@@ -99,14 +129,31 @@ export async function runReanalysis(
         const query = reader
           .selectFrom('answers as a')
           .leftJoin('answerFacts as f', (j) => j.onRef('f.answerId', '=', 'a.id').onRef('f.month', '=', 'a.month'))
-          .select(['a.id', 'a.month', 'a.siteId', 'a.promptId', 'a.provider', 'a.day', 'a.text', 'a.citations', 'a.error', 'f.verdict as oldVerdict', 'f.brandKey as oldKey'])
+          .select([
+            'a.id',
+            'a.month',
+            'a.siteId',
+            'a.promptId',
+            'a.provider',
+            'a.day',
+            'a.text',
+            'a.citations',
+            'a.error',
+            'f.verdict as oldVerdict',
+            'f.brandKey as oldKey',
+          ])
           .where('a.siteId', '=', siteId)
           .orderBy('a.id');
         // One cursor over the site's answers, read in batches: one ordered index scan in all. Keyset
         // batches were re-planned each time and, with statistics that had not seen a bulk of new
         // answers, planned as a scan of every remaining row per batch.
         await sql`DECLARE reanalysis_answers NO SCROLL CURSOR FOR ${query}`.execute(reader);
-        const readBatch = async () => (await sql<InferResult<typeof query>[number]>`FETCH ${sql.lit(BATCH)} FROM reanalysis_answers`.execute(reader)).rows;
+        const readBatch = async () =>
+          (
+            await sql<InferResult<typeof query>[number]>`FETCH ${sql.lit(BATCH)} FROM reanalysis_answers`.execute(
+              reader,
+            )
+          ).rows;
         let batch = await readBatch();
         // Postgres reads the next batch and writes earlier ones while an analysis thread reads this one. Writes are
         // most of the time, so two run at once (two connections, both cores); with one read ahead and two
@@ -142,7 +189,11 @@ export async function runReanalysis(
         await Promise.all(writing);
       });
       await db.transaction().execute((trx) => rebuildRollups(trx, siteId, 'facts'));
-      await db.updateTable('reanalyses').set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() }).where('id', '=', reanalysisId).execute();
+      await db
+        .updateTable('reanalyses')
+        .set({ status: 'done', answers, verdictsChanged, finishedAt: ctx.clock.now() })
+        .where('id', '=', reanalysisId)
+        .execute();
       return { answers, verdictsChanged };
     } catch (err) {
       await db
@@ -189,8 +240,14 @@ export async function reanalysisOfSites(
     .orderBy('s.id');
   if (siteIds !== 'all') query = query.where('s.id', 'in', siteIds.length ? siteIds : [0]);
   const sites = await query.execute();
-  if (siteIds !== 'all' && sites.length !== siteIds.length) throw new NotFoundError(`No project with id ${siteIds.filter((id) => !sites.some((s) => s.id === id)).join(', ')}`);
-  const progress: ReanalysisProgress = { sites: sites.length, sitesDone: 0, answers: sites.reduce((n, s) => n + Number(s.answers ?? 0), 0), answersDone: 0 };
+  if (siteIds !== 'all' && sites.length !== siteIds.length)
+    throw new NotFoundError(`No project with id ${siteIds.filter((id) => !sites.some((s) => s.id === id)).join(', ')}`);
+  const progress: ReanalysisProgress = {
+    sites: sites.length,
+    sitesDone: 0,
+    answers: sites.reduce((n, s) => n + Number(s.answers ?? 0), 0),
+    answersDone: 0,
+  };
   let verdictsChanged = 0;
   onProgress({ ...progress });
   for (const site of sites) {
@@ -206,10 +263,18 @@ export async function reanalysisOfSites(
             .doNothing(),
         )
         .returning('id')
-        .executeTakeFirst()) ?? (await ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', site.id).where('status', '=', 'queued').executeTakeFirstOrThrow());
+        .executeTakeFirst()) ??
+      (await ctx.db
+        .selectFrom('reanalyses')
+        .select('id')
+        .where('siteId', '=', site.id)
+        .where('status', '=', 'queued')
+        .executeTakeFirstOrThrow());
     const before = progress.answersDone;
     for (;;) {
-      const result = await runReanalysis(ctx, site.id, row.id, (read) => onProgress({ ...progress, answersDone: before + read }));
+      const result = await runReanalysis(ctx, site.id, row.id, (read) =>
+        onProgress({ ...progress, answersDone: before + read }),
+      );
       if (result !== BUSY) {
         verdictsChanged += result.verdictsChanged;
         progress.answersDone = before + result.answers;

@@ -25,7 +25,14 @@ export interface ReportPeriod {
  * smallest one keyed by period (a few rows per period).
  */
 export async function periodsWithData(db: Db, siteId: number, period: Period): Promise<string[]> {
-  const rows = await db.selectFrom('rollupModelPeriod').select('start').distinct().where('siteId', '=', siteId).where('period', '=', period).orderBy('start').execute();
+  const rows = await db
+    .selectFrom('rollupModelPeriod')
+    .select('start')
+    .distinct()
+    .where('siteId', '=', siteId)
+    .where('period', '=', period)
+    .orderBy('start')
+    .execute();
   return rows.map((r) => r.start);
 }
 
@@ -61,7 +68,13 @@ export function addCounts(into: SiteCounts, more: SiteCounts): SiteCounts {
 export const sums = sql.raw(COUNTERS.map((c) => `coalesce(sum(${snakeCase(c)}), 0) AS "${c}"`).join(', '));
 
 /** Site counters per (period start, provider) for the periods from `first` to `last` (starts, inclusive). */
-export async function siteCountsByPeriod(db: Db, siteId: number, period: Period, first: string, last: string): Promise<{ start: string; provider: string; counts: SiteCounts }[]> {
+export async function siteCountsByPeriod(
+  db: Db,
+  siteId: number,
+  period: Period,
+  first: string,
+  last: string,
+): Promise<{ start: string; provider: string; counts: SiteCounts }[]> {
   const { rows } = await sql<SiteCounts & { start: string; provider: string }>`
     SELECT ${periodStartSql(period, sql.ref('day'))} AS start, provider, ${sums}
       FROM rollup_site_day
@@ -112,7 +125,11 @@ export type CountsRow = SiteCounts & { start: string; provider: string };
  * JSON array of rows, for statements run by preparedRow. The window is just
  * the two periods, so a day's period is told by the day alone.
  */
-export function periodAndPreviousCountsJson(siteId: number, p: ReportPeriod, previousStart: string): RawBuilder<CountsRow[]> {
+export function periodAndPreviousCountsJson(
+  siteId: number,
+  p: ReportPeriod,
+  previousStart: string,
+): RawBuilder<CountsRow[]> {
   return sql`(SELECT coalesce(json_agg(c), '[]') FROM (
                 SELECT CASE WHEN day >= ${p.start}::date THEN ${p.start}::date ELSE ${previousStart}::date END AS start, provider, ${sums}
                   FROM rollup_site_day

@@ -21,7 +21,14 @@ import {
 } from './base.ts';
 import { headToHead, sumCompetitor, type CompetitorCounts } from './competitors.ts';
 import { promptCompetitorRows } from './period-rows.ts';
-import { pairJson, pairOf, promptProviderCompetitorRows, promptProviderRows, shareBounds, type PairSpread } from './spread.ts';
+import {
+  pairJson,
+  pairOf,
+  promptProviderCompetitorRows,
+  promptProviderRows,
+  shareBounds,
+  type PairSpread,
+} from './spread.ts';
 
 /**
  * GET /projects/:id/competitors/:competitorId: one competitor against the brand.
@@ -42,7 +49,14 @@ const PROMPTS_LISTED = 100;
 const PAGES_LISTED = 50;
 
 interface DetailRow {
-  competitor: { id: number; name: string; domain: string | null; aliases: string[]; color: string | null; logo: string | null } | null;
+  competitor: {
+    id: number;
+    name: string;
+    domain: string | null;
+    aliases: string[];
+    color: string | null;
+    logo: string | null;
+  } | null;
   periods: string[];
   counts: CountsRow[];
   rows: (CompetitorCounts & { competitorId: number; start: string; provider: string })[];
@@ -135,7 +149,13 @@ function splitQuery(siteId: number, competitorId: number, p: ReportPeriod) {
  * null), the sums behind the paired numbers' intervals: each prompt's
  * answers that did not fail, naming the brand, naming the competitor.
  */
-async function pairSpreads(ctx: AppContext, siteId: number, competitorId: number, period: ReportPeriod['period'], starts: string[]) {
+async function pairSpreads(
+  ctx: AppContext,
+  siteId: number,
+  competitorId: number,
+  period: ReportPeriod['period'],
+  starts: string[],
+) {
   const { rows } = await sql<{ start: string; provider: string | null; sums: number[] }>`
     WITH x AS MATERIALIZED (
       SELECT p.start, p.provider, p.prompt_id, p.a, p.m, coalesce(c.mentioned, 0) AS y
@@ -152,7 +172,10 @@ async function pairSpreads(ctx: AppContext, siteId: number, competitorId: number
 }
 
 /** `visibilityLow`, `visibilityHigh`, `shareOfVoiceLow`, `shareOfVoiceHigh` of one side. */
-function sideBounds(visibility: PairSpread['brandVisibility'] | undefined, voice: PairSpread['brandVoice'] | undefined) {
+function sideBounds(
+  visibility: PairSpread['brandVisibility'] | undefined,
+  voice: PairSpread['brandVoice'] | undefined,
+) {
   const v = shareBounds(visibility);
   const s = shareBounds(voice);
   return { visibilityLow: v.low, visibilityHigh: v.high, shareOfVoiceLow: s.low, shareOfVoiceHigh: s.high };
@@ -183,7 +206,8 @@ function paired(site: SiteCounts, c: CompetitorCounts, spread: PairSpread | unde
 
 function promptSplit(rows: SplitRow['prompts']) {
   const [both, onlyBrand, onlyCompetitor] = [0, 1, 2].map((n) => rows.find((r) => r.group === n));
-  const list = (g: SplitRow['prompts'][number] | undefined) => (g ? g.ids.map((id, k) => ({ id, text: g.texts[k] as string })) : []);
+  const list = (g: SplitRow['prompts'][number] | undefined) =>
+    g ? g.ids.map((id, k) => ({ id, text: g.texts[k] as string })) : [];
   return {
     counts: { both: both?.total ?? 0, onlyBrand: onlyBrand?.total ?? 0, onlyCompetitor: onlyCompetitor?.total ?? 0 },
     both: list(both),
@@ -202,16 +226,33 @@ export async function competitorDetail(ctx: AppContext, site: SiteRow, competito
   ]);
   if (!competitor) throw new NotFoundError(`No competitor with id ${competitorId}`);
   const siteSum = (start: string, provider?: string) =>
-    counts.filter((r) => r.start === start && (provider === undefined || r.provider === provider)).reduce((acc, r) => addCounts(acc, r), emptyCounts());
+    counts
+      .filter((r) => r.start === start && (provider === undefined || r.provider === provider))
+      .reduce((acc, r) => addCounts(acc, r), emptyCounts());
   return {
     ...periodEcho(p, periods),
-    competitor: { id: competitor.id, name: competitor.name, domain: competitor.domain, aliases: competitor.aliases, color: competitor.color, logo: competitor.logo },
+    competitor: {
+      id: competitor.id,
+      name: competitor.name,
+      domain: competitor.domain,
+      aliases: competitor.aliases,
+      color: competitor.color,
+      logo: competitor.logo,
+    },
     current: paired(siteSum(p.start), sumCompetitor(rows, { start: p.start }), spreads.get(`${p.start}|`)),
-    previous: paired(siteSum(previousStart), sumCompetitor(rows, { start: previousStart }), spreads.get(`${previousStart}|`)),
+    previous: paired(
+      siteSum(previousStart),
+      sumCompetitor(rows, { start: previousStart }),
+      spreads.get(`${previousStart}|`),
+    ),
     providers: PROVIDER_KEYS.filter((k) => counts.some((r) => r.start === p.start && r.provider === k)).map((k) => ({
       provider: k,
       name: providerEntry(k).name,
-      ...paired(siteSum(p.start, k), sumCompetitor(rows, { start: p.start, provider: k }), spreads.get(`${p.start}|${k}`)),
+      ...paired(
+        siteSum(p.start, k),
+        sumCompetitor(rows, { start: p.start, provider: k }),
+        spreads.get(`${p.start}|${k}`),
+      ),
     })),
     categories: categories.map((c) => {
       const spread = pairOf(c.sums);
@@ -221,8 +262,18 @@ export async function competitorDetail(ctx: AppContext, site: SiteRow, competito
         id: c.id,
         name: c.name,
         answered: c.answered,
-        brand: { mentioned: c.brand, visibility: visibility(c.brand, c.answered), visibilityLow: b.low, visibilityHigh: b.high },
-        competitor: { mentioned: c.competitor, visibility: visibility(c.competitor, c.answered), visibilityLow: x.low, visibilityHigh: x.high },
+        brand: {
+          mentioned: c.brand,
+          visibility: visibility(c.brand, c.answered),
+          visibilityLow: b.low,
+          visibilityHigh: b.high,
+        },
+        competitor: {
+          mentioned: c.competitor,
+          visibility: visibility(c.competitor, c.answered),
+          visibilityLow: x.low,
+          visibilityHigh: x.high,
+        },
       };
     }),
     prompts: promptSplit(prompts),

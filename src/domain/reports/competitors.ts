@@ -6,7 +6,16 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { previousPeriod, type Period, type PeriodQuery, round1 } from '../common/index.ts';
-import { addCounts, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod, type SiteCounts } from './base.ts';
+import {
+  addCounts,
+  emptyCounts,
+  headline,
+  periodEcho,
+  periodsWithData,
+  resolvePeriod,
+  siteCountsByPeriod,
+  type SiteCounts,
+} from './base.ts';
 import {
   against,
   competitorShareSpread,
@@ -54,7 +63,11 @@ export function sumCompetitor(
 ): CompetitorCounts {
   const out = zero();
   for (const r of rows) {
-    if (r.start !== match.start || (match.competitorId !== undefined && r.competitorId !== match.competitorId) || (match.provider !== undefined && r.provider !== match.provider))
+    if (
+      r.start !== match.start ||
+      (match.competitorId !== undefined && r.competitorId !== match.competitorId) ||
+      (match.provider !== undefined && r.provider !== match.provider)
+    )
       continue;
     out.mentioned += r.mentioned;
     out.cited += r.cited;
@@ -67,7 +80,13 @@ export function sumCompetitor(
 
 /** Answers naming both, who ranks first, and answers naming only one of the two. */
 export function headToHead(brandMentioned: number, c: CompetitorCounts) {
-  return { both: c.bothNamed, brandAhead: c.brandAhead, competitorAhead: c.competitorAhead, onlyBrand: brandMentioned - c.bothNamed, onlyCompetitor: c.mentioned - c.bothNamed };
+  return {
+    both: c.bothNamed,
+    brandAhead: c.brandAhead,
+    competitorAhead: c.competitorAhead,
+    onlyBrand: brandMentioned - c.bothNamed,
+    onlyCompetitor: c.mentioned - c.bothNamed,
+  };
 }
 
 /** Untracked names grouped ignoring case and accents, shown in their most frequent spelling (as tallySuggestions). */
@@ -83,7 +102,10 @@ function suggestions(rows: readonly { name: string; answers: number }[], tracked
   }
   return [...groups.values()]
     .filter((g) => g.count >= SUGGESTION_MIN_ANSWERS)
-    .map((g) => ({ name: g.spellings.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '', count: g.count }))
+    .map((g) => ({
+      name: g.spellings.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '',
+      count: g.count,
+    }))
     .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1))
     .slice(0, SUGGESTIONS_LISTED);
 }
@@ -104,7 +126,9 @@ async function providerCompetitorSums(db: Db, siteId: number, period: Period, st
       FROM (${promptProviderCompetitorRows(siteId, period, [start])}) c
       JOIN (${promptProviderRows(siteId, period, [start])}) p ON p.prompt_id = c.prompt_id AND p.provider COLLATE "C" = c.provider COLLATE "C"
      GROUP BY c.provider COLLATE "C", c.competitor_id`.execute(db);
-  return new Map(rows.map((r) => [`${r.provider}|${r.competitorId}`, { y: Number(r.y), yy: Number(r.yy), yn: Number(r.yn) }]));
+  return new Map(
+    rows.map((r) => [`${r.provider}|${r.competitorId}`, { y: Number(r.y), yy: Number(r.yy), yn: Number(r.yn) }]),
+  );
 }
 
 /** The brand's visibility and share of voice intervals, and its previous visibility's. */
@@ -112,7 +136,14 @@ function brandBounds(now: ShareSpread | undefined, before: ShareSpread | undefin
   const v = shareBounds(now?.visibility);
   const sov = shareBounds(now?.shareOfVoice);
   const prev = shareBounds(before?.visibility);
-  return { visibilityLow: v.low, visibilityHigh: v.high, shareOfVoiceLow: sov.low, shareOfVoiceHigh: sov.high, previousVisibilityLow: prev.low, previousVisibilityHigh: prev.high };
+  return {
+    visibilityLow: v.low,
+    visibilityHigh: v.high,
+    shareOfVoiceLow: sov.low,
+    shareOfVoiceHigh: sov.high,
+    previousVisibilityLow: prev.low,
+    previousVisibilityHigh: prev.high,
+  };
 }
 
 /** A competitor's visibility and share of voice intervals (`<share>Low`, `<share>High`) from the site's spread and its own sums. */
@@ -126,12 +157,29 @@ function competitorBounds(site: ShareSpread | undefined, c: CompetitorSums | und
 export async function siteCompetitors(ctx: AppContext, site: SiteRow, query: PeriodQuery) {
   const p = await resolvePeriod(ctx, site.id, query);
   const previousStart = previousPeriod(p.period, p.start);
-  const [periods, competitors, counts, rows, suggestionRows, spreads, byProvider, rivalsNow, rivalsBefore, rivalsByProvider] = await Promise.all([
+  const [
+    periods,
+    competitors,
+    counts,
+    rows,
+    suggestionRows,
+    spreads,
+    byProvider,
+    rivalsNow,
+    rivalsBefore,
+    rivalsByProvider,
+  ] = await Promise.all([
     periodsWithData(ctx.db, site.id, p.period),
     ctx.db.selectFrom('competitors').selectAll().where('siteId', '=', site.id).orderBy('id').execute(),
     siteCountsByPeriod(ctx.db, site.id, p.period, previousStart, p.start),
     competitorRows(ctx.db, site.id, p.period, [previousStart, p.start]),
-    ctx.db.selectFrom('rollupSuggestionPeriod').select(['name', 'answers']).where('siteId', '=', site.id).where('period', '=', p.period).where('start', '=', p.start).execute(),
+    ctx.db
+      .selectFrom('rollupSuggestionPeriod')
+      .select(['name', 'answers'])
+      .where('siteId', '=', site.id)
+      .where('period', '=', p.period)
+      .where('start', '=', p.start)
+      .execute(),
     siteSpreadByPeriod(ctx.db, site.id, p.period, previousStart, p.start),
     providerSpread(ctx.db, site.id, p.period, [p.start]),
     competitorSums(ctx.db, site.id, p.period, p.start),
@@ -144,10 +192,14 @@ export async function siteCompetitors(ctx: AppContext, site: SiteRow, query: Per
     const b = shareBounds(competitorShareSpread(siteBefore, c)?.visibility);
     return { previousVisibilityLow: b.low, previousVisibilityHigh: b.high };
   };
-  const tracked = new Set([site.name, ...site.brandTerms, ...competitors.flatMap((c) => [c.name, ...c.aliases])].map(fold));
+  const tracked = new Set(
+    [site.name, ...site.brandTerms, ...competitors.flatMap((c) => [c.name, ...c.aliases])].map(fold),
+  );
   const suggested = suggestions(suggestionRows, tracked);
   const siteSum = (start: string, provider?: string): SiteCounts =>
-    counts.filter((r) => r.start === start && (provider === undefined || r.provider === provider)).reduce((acc, r) => addCounts(acc, r.counts), emptyCounts());
+    counts
+      .filter((r) => r.start === start && (provider === undefined || r.provider === provider))
+      .reduce((acc, r) => addCounts(acc, r.counts), emptyCounts());
   const now = headline(siteSum(p.start));
   const before = headline(siteSum(previousStart));
   const allMentions = now.mentioned + siteSum(p.start).competitorMentions;
@@ -175,24 +227,43 @@ export async function siteCompetitors(ctx: AppContext, site: SiteRow, query: Per
         headToHead: headToHead(now.mentioned, cur),
       };
     })
-    .sort((a, b) => (b.visibility ?? -1) - (a.visibility ?? -1) || b.mentioned - a.mentioned || a.name.localeCompare(b.name) || a.id - b.id);
+    .sort(
+      (a, b) =>
+        (b.visibility ?? -1) - (a.visibility ?? -1) ||
+        b.mentioned - a.mentioned ||
+        a.name.localeCompare(b.name) ||
+        a.id - b.id,
+    );
 
-  const providers = PROVIDER_KEYS.filter((k) => counts.some((r) => r.start === p.start && r.provider === k)).map((k) => {
-    const h = headline(siteSum(p.start, k));
-    const answered = byProvider.get(`${p.start}|${k}`)?.visibility;
-    const brand = shareBounds(answered);
-    return {
-      provider: k,
-      name: providerEntry(k).name,
-      answered: h.answered,
-      brand: { mentioned: h.mentioned, visibility: h.visibility, visibilityLow: brand.low, visibilityHigh: brand.high },
-      competitors: list.map((c) => {
-        const m = sumCompetitor(rows, { competitorId: c.id, start: p.start, provider: k }).mentioned;
-        const b = shareBounds(against(answered, rivalsByProvider.get(`${k}|${c.id}`)));
-        return { id: c.id, mentioned: m, visibility: visibility(m, h.answered), visibilityLow: b.low, visibilityHigh: b.high };
-      }),
-    };
-  });
+  const providers = PROVIDER_KEYS.filter((k) => counts.some((r) => r.start === p.start && r.provider === k)).map(
+    (k) => {
+      const h = headline(siteSum(p.start, k));
+      const answered = byProvider.get(`${p.start}|${k}`)?.visibility;
+      const brand = shareBounds(answered);
+      return {
+        provider: k,
+        name: providerEntry(k).name,
+        answered: h.answered,
+        brand: {
+          mentioned: h.mentioned,
+          visibility: h.visibility,
+          visibilityLow: brand.low,
+          visibilityHigh: brand.high,
+        },
+        competitors: list.map((c) => {
+          const m = sumCompetitor(rows, { competitorId: c.id, start: p.start, provider: k }).mentioned;
+          const b = shareBounds(against(answered, rivalsByProvider.get(`${k}|${c.id}`)));
+          return {
+            id: c.id,
+            mentioned: m,
+            visibility: visibility(m, h.answered),
+            visibilityLow: b.low,
+            visibilityHigh: b.high,
+          };
+        }),
+      };
+    },
+  );
 
   return {
     ...periodEcho(p, periods),

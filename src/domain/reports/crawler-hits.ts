@@ -31,6 +31,11 @@ export async function crawlerHitsByPeriod(db: Db, siteId: number, period: Period
   const byStart = new Map(rows.map((r) => [r.start, r]));
   return window.map((start) => {
     const r = byStart.get(start);
-    return { start, hits: Number(r?.hits ?? 0), spoofed: Number(r?.spoofed ?? 0), referrals: Number(r?.referrals ?? 0) };
+    return {
+      start,
+      hits: Number(r?.hits ?? 0),
+      spoofed: Number(r?.spoofed ?? 0),
+      referrals: Number(r?.referrals ?? 0),
+    };
   });
 }

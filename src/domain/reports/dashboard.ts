@@ -13,7 +13,10 @@ import { estimatesOf, PROMPT_PERIOD_SPREAD, spreadOf, type SpreadRow } from './s
  * same numbers as its weekly report, in one read for all sites.
  */
 export async function siteSummaries(db: Db, siteIds: readonly number[]) {
-  const out = new Map<number, { period: 'week'; start: string | null; lastScanAt: Date | null } & ReturnType<typeof headlineWithIntervals>>();
+  const out = new Map<
+    number,
+    { period: 'week'; start: string | null; lastScanAt: Date | null } & ReturnType<typeof headlineWithIntervals>
+  >();
   if (siteIds.length === 0) return out;
   const latestWeeks = sql`
       WITH latest AS (
@@ -43,7 +46,12 @@ export async function siteSummaries(db: Db, siteIds: readonly number[]) {
   for (const id of siteIds) {
     const row = weeks.rows.find((r) => r.siteId === id);
     const { siteId: _siteId, start, ...counts } = row ?? { siteId: id, start: null, ...emptyCounts() };
-    out.set(id, { period: 'week', start, lastScanAt: lastScan.get(id) ?? null, ...headlineWithIntervals(counts as SiteCounts, estimatesOf(spread.get(id))) });
+    out.set(id, {
+      period: 'week',
+      start,
+      lastScanAt: lastScan.get(id) ?? null,
+      ...headlineWithIntervals(counts as SiteCounts, estimatesOf(spread.get(id))),
+    });
   }
   return out;
 }

@@ -17,7 +17,12 @@ import { searchKeySql } from '../facts/index.ts';
  * written into the text (one statement per kind), the values hidden from the
  * planner (see `hidden`).
  */
-export function promptCompetitorRows(siteId: number, competitorId: number, period: Period, start: string): RawBuilder<unknown> {
+export function promptCompetitorRows(
+  siteId: number,
+  competitorId: number,
+  period: Period,
+  start: string,
+): RawBuilder<unknown> {
   if (period === 'day') {
     return sql`SELECT f.prompt_id, count(*) AS mentioned FROM answer_facts f
                 WHERE f.site_id = ${hidden(siteId, 'int')} AND f.day = ${hidden(start, 'date')} AND ${hidden(competitorId, 'int')} = ANY (f.competitors_named)

@@ -37,7 +37,12 @@ interface ChangeRow {
  * Each carries whether the change is larger than its noise: with one answer
  * per assistant, going from one naming answer of six to none is a coin flip.
  */
-export async function promptChanges(db: Db, siteId: number, period: Period, start: string): Promise<{ won: PromptChange[]; lost: PromptChange[] }> {
+export async function promptChanges(
+  db: Db,
+  siteId: number,
+  period: Period,
+  start: string,
+): Promise<{ won: PromptChange[]; lost: PromptChange[] }> {
   const previous = previousPeriod(period, start);
   // One pass grouping both periods' rows by prompt (a self-join of the two made the planner loop over every pair).
   const { rows } = await sql<ChangeRow>`
@@ -52,7 +57,12 @@ export async function promptChanges(db: Db, siteId: number, period: Period, star
      WHERE (x.verdicts[2] IN ('cited', 'named')) <> (x.verdicts[1] IN ('cited', 'named'))
      ORDER BY lower(p.text), p.id`.execute(db);
   const changes = rows.map(({ named, answered, ...r }): PromptChange => {
-    const counts = { named: named[1] ?? 0, answered: answered[1] ?? 0, previousNamed: named[0] ?? 0, previousAnswered: answered[0] ?? 0 };
+    const counts = {
+      named: named[1] ?? 0,
+      answered: answered[1] ?? 0,
+      previousNamed: named[0] ?? 0,
+      previousAnswered: answered[0] ?? 0,
+    };
     // Both periods have answers that did not fail (the query's condition), so the test always has two sides.
     const test = countChange(counts) ?? { pValue: 1, real: false };
     return { ...r, ...counts, ...test };

@@ -4,7 +4,17 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { periodWindow, type Period, type PeriodQuery, round1 } from '../common/index.ts';
-import { addCounts, change, emptyCounts, headline, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod, type SiteCounts } from './base.ts';
+import {
+  addCounts,
+  change,
+  emptyCounts,
+  headline,
+  periodEcho,
+  periodsWithData,
+  resolvePeriod,
+  siteCountsByPeriod,
+  type SiteCounts,
+} from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { topSources } from './sources.ts';
 import {
@@ -50,7 +60,13 @@ async function competitorMentions(db: Db, siteId: number, period: Period, starts
 /** Variant A: what the numbers were measured on. */
 async function scope(db: Db, site: SiteRow, period: Period, start: string) {
   const [models, questions] = await Promise.all([
-    db.selectFrom('rollupModelPeriod').select(['provider', 'model', 'answers']).where('siteId', '=', site.id).where('period', '=', period).where('start', '=', start).execute(),
+    db
+      .selectFrom('rollupModelPeriod')
+      .select(['provider', 'model', 'answers'])
+      .where('siteId', '=', site.id)
+      .where('period', '=', period)
+      .where('start', '=', start)
+      .execute(),
     db
       .selectFrom('rollupPromptPeriod')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -61,7 +77,9 @@ async function scope(db: Db, site: SiteRow, period: Period, start: string) {
   ]);
   const answers = models.reduce((n, m) => n + m.answers, 0);
   const assistants = PROVIDER_KEYS.flatMap((key) => {
-    const mine = models.filter((m) => m.provider === key).sort((a, b) => b.answers - a.answers || (a.model < b.model ? -1 : 1));
+    const mine = models
+      .filter((m) => m.provider === key)
+      .sort((a, b) => b.answers - a.answers || (a.model < b.model ? -1 : 1));
     if (mine.length === 0) return [];
     const list = mine.map((m) => {
       const entry = findModel(key, m.model);
@@ -70,7 +88,15 @@ async function scope(db: Db, site: SiteRow, period: Period, start: string) {
       return { model: m.model, readFrom, answers: m.answers };
     });
     const readFrom = [...new Set(list.flatMap((m) => (m.readFrom ? [m.readFrom] : [])))];
-    return [{ provider: key, name: providerEntry(key).name, answers: list.reduce((n, m) => n + m.answers, 0), readFrom, models: list }];
+    return [
+      {
+        provider: key,
+        name: providerEntry(key).name,
+        answers: list.reduce((n, m) => n + m.answers, 0),
+        readFrom,
+        models: list,
+      },
+    ];
   });
   const n = Number(questions.n);
   return {
@@ -89,8 +115,16 @@ export function headlineWithIntervals(c: SiteCounts, e: ShareEstimates) {
 }
 
 /** Current minus previous, with whether each share's move is larger than its noise. */
-function changeWithTests(current: ReturnType<typeof headlineWithIntervals>, previous: ReturnType<typeof headlineWithIntervals>, now: ShareEstimates, before: ShareEstimates) {
-  const diff = current.ownCitationRate === null || previous.ownCitationRate === null ? null : round1(current.ownCitationRate - previous.ownCitationRate);
+function changeWithTests(
+  current: ReturnType<typeof headlineWithIntervals>,
+  previous: ReturnType<typeof headlineWithIntervals>,
+  now: ShareEstimates,
+  before: ShareEstimates,
+) {
+  const diff =
+    current.ownCitationRate === null || previous.ownCitationRate === null
+      ? null
+      : round1(current.ownCitationRate - previous.ownCitationRate);
   return { ...change(current, previous), ownCitationRate: diff, ...realChanges(now, before) };
 }
 
@@ -98,19 +132,20 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
   const p = await resolvePeriod(ctx, site.id, query);
   const window = periodWindow(p.period, p.start);
   const previousStart = window[window.length - 2] as string;
-  const [periods, counts, competitors, mentions, changes, sources, measured, spreads, byProvider, rivals] = await Promise.all([
-    periodsWithData(ctx.db, site.id, p.period),
-    windowCounts(ctx.db, site.id, p.period, window),
-    ctx.db.selectFrom('competitors').select(['id', 'name']).where('siteId', '=', site.id).orderBy('id').execute(),
-    competitorMentions(ctx.db, site.id, p.period, [previousStart, p.start]),
-    promptChanges(ctx.db, site.id, p.period, p.start),
-    topSources(ctx.db, site.id, p.period, p.start, 10),
-    ctx.config.apiVariant.includes('A') ? scope(ctx.db, site, p.period, p.start) : Promise.resolve(null),
-    siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
-    // Every period of the window: the chart series carries each assistant's bands too.
-    providerSpread(ctx.db, site.id, p.period, window),
-    competitorSums(ctx.db, site.id, p.period, p.start),
-  ]);
+  const [periods, counts, competitors, mentions, changes, sources, measured, spreads, byProvider, rivals] =
+    await Promise.all([
+      periodsWithData(ctx.db, site.id, p.period),
+      windowCounts(ctx.db, site.id, p.period, window),
+      ctx.db.selectFrom('competitors').select(['id', 'name']).where('siteId', '=', site.id).orderBy('id').execute(),
+      competitorMentions(ctx.db, site.id, p.period, [previousStart, p.start]),
+      promptChanges(ctx.db, site.id, p.period, p.start),
+      topSources(ctx.db, site.id, p.period, p.start, 10),
+      ctx.config.apiVariant.includes('A') ? scope(ctx.db, site, p.period, p.start) : Promise.resolve(null),
+      siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
+      // Every period of the window: the chart series carries each assistant's bands too.
+      providerSpread(ctx.db, site.id, p.period, window),
+      competitorSums(ctx.db, site.id, p.period, p.start),
+    ]);
   // No period with data: the site was never scanned.
   if (periods.length === 0) return { ...periodEcho(p, periods), report: null };
   const now = counts.get(p.start) ?? { total: emptyCounts(), providers: new Map<string, SiteCounts>() };
@@ -120,7 +155,8 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
   const current = headlineWithIntervals(now.total, nowSure);
   const previous = headlineWithIntervals(before.total, beforeSure);
   const rivalBounds = (id: number | null) => {
-    const spread: ShareSpread | undefined = id === null ? spreads.get(p.start) : competitorShareSpread(spreads.get(p.start), rivals.get(id));
+    const spread: ShareSpread | undefined =
+      id === null ? spreads.get(p.start) : competitorShareSpread(spreads.get(p.start), rivals.get(id));
     const e = estimatesOf(spread);
     const v = bounds(e.visibility);
     const sov = bounds(e.shareOfVoice);
@@ -149,7 +185,12 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
       };
     }),
   ]
-    .sort((a, b) => (b.visibility ?? -1) - (a.visibility ?? -1) || b.mentioned - a.mentioned || (a.kind === 'brand' ? -1 : b.kind === 'brand' ? 1 : a.name.localeCompare(b.name)))
+    .sort(
+      (a, b) =>
+        (b.visibility ?? -1) - (a.visibility ?? -1) ||
+        b.mentioned - a.mentioned ||
+        (a.kind === 'brand' ? -1 : b.kind === 'brand' ? 1 : a.name.localeCompare(b.name)),
+    )
     .map((r, i) => ({
       rank: i + 1,
       name: r.name,
@@ -167,14 +208,23 @@ export async function siteReport(ctx: AppContext, site: SiteRow, query: PeriodQu
     const prevSure = estimatesOf(byProvider.get(`${previousStart}|${k}`));
     const cur = headlineWithIntervals(now.providers.get(k) ?? emptyCounts(), curSure);
     const prev = headlineWithIntervals(before.providers.get(k) ?? emptyCounts(), prevSure);
-    return { provider: k, name: providerEntry(k).name, ...cur, previous: prev, change: changeWithTests(cur, prev, curSure, prevSure) };
+    return {
+      provider: k,
+      name: providerEntry(k).name,
+      ...cur,
+      previous: prev,
+      change: changeWithTests(cur, prev, curSure, prevSure),
+    };
   });
 
   const series = window.map((start) => {
     const point = counts.get(start);
     const h = headlineWithIntervals(point?.total ?? emptyCounts(), estimatesOf(spreads.get(start)));
     const listed = [...(point?.providers ?? new Map<string, SiteCounts>())].filter(([k]) => isProviderKey(k));
-    const visibilities = Object.fromEntries(listed.map(([k, c]) => [k, headline(c).visibility])) as Record<string, number | null>;
+    const visibilities = Object.fromEntries(listed.map(([k, c]) => [k, headline(c).visibility])) as Record<
+      string,
+      number | null
+    >;
     // Each assistant's shares with their intervals, as the overall point has them.
     const providerShares = Object.fromEntries(
       listed.map(([k, c]) => {

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { siteType } from '../facts/index.ts';
-import { count, dateTime, day, id, named, paging, percent, periodEcho, provider, stability, tone, usd, verdict } from '../common/index.ts';
+import {
+  count,
+  dateTime,
+  day,
+  id,
+  named,
+  paging,
+  percent,
+  periodEcho,
+  provider,
+  stability,
+  tone,
+  usd,
+  verdict,
+} from '../common/index.ts';
 import { stabilityChange } from '../prompts/index.ts';
 import { event, schedule } from '../sites/index.ts';
 import { limits, plan, role } from '../workspace/index.ts';
@@ -75,7 +89,15 @@ const promptChanges = z.object({ won: z.array(promptChange), lost: z.array(promp
 export const source = named(
   'Source',
   'A cited domain: answers citing it (count), citations, and the percent of those answers naming the brand',
-  z.object({ domain: z.string(), siteType, count, citations: count, namesBrand: percent, namesBrandLow: percent, namesBrandHigh: percent }),
+  z.object({
+    domain: z.string(),
+    siteType,
+    count,
+    citations: count,
+    namesBrand: percent,
+    namesBrandLow: percent,
+    namesBrandHigh: percent,
+  }),
 );
 
 const readFrom = z.enum(['api', 'app', 'search page']);
@@ -119,14 +141,18 @@ export const report = named(
         shareOfVoiceHigh: percent,
       }),
     ),
-    providers: z.array(headlineResponse.extend({ provider, name: z.string(), previous: headlineResponse, change: headlineChange })),
+    providers: z.array(
+      headlineResponse.extend({ provider, name: z.string(), previous: headlineResponse, change: headlineChange }),
+    ),
     changes: promptChanges,
     topSources: z.array(source),
     series: z.array(
       headlineResponse.extend({
         start: day,
         providers: z.record(z.string(), percent).describe('Visibility per provider key'),
-        providerShares: z.record(z.string(), providerShares).describe('Each assistant’s shares with their 95% intervals, per provider key'),
+        providerShares: z
+          .record(z.string(), providerShares)
+          .describe('Each assistant’s shares with their 95% intervals, per provider key'),
       }),
     ),
     scope: z
@@ -156,7 +182,11 @@ export const reportResponse = named(
   z.object({ ...periodEcho, report: report.nullable() }),
 );
 
-const listedPrompt = z.object({ id, text: z.string(), real: z.boolean().nullable().describe('The latest period departs from the earlier ones by more than noise') });
+const listedPrompt = z.object({
+  id,
+  text: z.string(),
+  real: z.boolean().nullable().describe('The latest period departs from the earlier ones by more than noise'),
+});
 
 export const trends = named(
   'Trends',
@@ -179,13 +209,24 @@ export const trends = named(
       z.object({
         id,
         name: z.string(),
-        shares: z.array(z.object({ start: day, answered: count, mentioned: count, visibility: percent, shareOfVoice: percent, ...intervalFields })),
+        shares: z.array(
+          z.object({
+            start: day,
+            answered: count,
+            mentioned: count,
+            visibility: percent,
+            shareOfVoice: percent,
+            ...intervalFields,
+          }),
+        ),
       }),
     ),
     held: z.array(listedPrompt),
     volatile: z.array(listedPrompt),
     lost: z.array(listedPrompt),
-    crawlerHits: z.array(crawlerHitsItem).describe('AI agents’ hits and assistants’ referrals per period of the window, from imported server logs'),
+    crawlerHits: z
+      .array(crawlerHitsItem)
+      .describe('AI agents’ hits and assistants’ referrals per period of the window, from imported server logs'),
     events: z.array(event).optional(),
   }),
 );
@@ -242,7 +283,15 @@ export const sources = named(
     answered: count,
     sources: z.array(source.extend({ share: percent, ...bounds('share') })),
     ...paging,
-    siteTypes: z.array(z.object({ siteType, domains: count, citations: count, share: percent.describe('Percent of all citations'), ...bounds('share') })),
+    siteTypes: z.array(
+      z.object({
+        siteType,
+        domains: count,
+        citations: count,
+        share: percent.describe('Percent of all citations'),
+        ...bounds('share'),
+      }),
+    ),
     ownPages: z.array(
       z.object({
         url: z.string(),

@@ -25,7 +25,9 @@ export async function siteSearches(ctx: AppContext, site: SiteRow, query: Search
   let total = Number(rows[0]?.total ?? 0);
   if (rows.length === 0 && query.page > 1) {
     const { rows: n } = await sql<{ n: number }>`
-      SELECT count(DISTINCT s.query) AS n FROM (${searchRows(site.id, p.period, p.start)}) s JOIN prompts p ON p.id = s.prompt_id AND p.status = 'active'`.execute(ctx.db);
+      SELECT count(DISTINCT s.query) AS n FROM (${searchRows(site.id, p.period, p.start)}) s JOIN prompts p ON p.id = s.prompt_id AND p.status = 'active'`.execute(
+      ctx.db,
+    );
     total = Number(n[0]?.n ?? 0);
   }
   return {

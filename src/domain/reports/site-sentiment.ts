@@ -49,14 +49,25 @@ type ToneSpread = Record<(typeof TONES)[number], ClusterSums | undefined>;
 async function toneSpreads(db: Db, siteId: number, period: Period, starts: string[]): Promise<Map<string, ToneSpread>> {
   const toned = '(x.pos + x.neu + x.neg)';
   const columns = sql`${clusterJson('x.pos', toned)} AS positive, ${clusterJson('x.neu', toned)} AS neutral, ${clusterJson('x.neg', toned)} AS negative`;
-  const { rows } = await sql<{ start: string; provider: string | null; positive: number[]; neutral: number[]; negative: number[] }>`
+  const { rows } = await sql<{
+    start: string;
+    provider: string | null;
+    positive: number[];
+    neutral: number[];
+    negative: number[];
+  }>`
     WITH p AS MATERIALIZED (${promptProviderRows(siteId, period, starts)})
     SELECT x.start, x.provider, ${columns} FROM p x GROUP BY x.start, x.provider
     UNION ALL
     SELECT x.start, NULL, ${columns} FROM (SELECT start, prompt_id, sum(pos) AS pos, sum(neu) AS neu, sum(neg) AS neg FROM p GROUP BY start, prompt_id) x GROUP BY x.start`.execute(
     db,
   );
-  return new Map(rows.map((r) => [`${r.start}|${r.provider ?? ''}`, { positive: clusterOf(r.positive), neutral: clusterOf(r.neutral), negative: clusterOf(r.negative) }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.start}|${r.provider ?? ''}`,
+      { positive: clusterOf(r.positive), neutral: clusterOf(r.neutral), negative: clusterOf(r.negative) },
+    ]),
+  );
 }
 
 function tones(c: SiteCounts, spread: ToneSpread | undefined) {
@@ -103,7 +114,9 @@ export async function siteSentiment(ctx: AppContext, site: SiteRow, query: Senti
     toneSpreads(ctx.db, site.id, p.period, [previousStart, p.start]),
   ]);
   const sum = (start: string, provider?: string) =>
-    rows.filter((r) => r.start === start && (provider === undefined || r.provider === provider)).reduce((acc, r) => addCounts(acc, r), emptyCounts());
+    rows
+      .filter((r) => r.start === start && (provider === undefined || r.provider === provider))
+      .reduce((acc, r) => addCounts(acc, r), emptyCounts());
   const current = sum(p.start);
   const providers = PROVIDER_KEYS.filter((k) => rows.some((r) => r.start === p.start && r.provider === k)).map((k) => ({
     provider: k,
@@ -142,7 +155,12 @@ interface ListedAnswer {
  * of filters, as each gives another text; with the page size a parameter
  * the planner would plan every call (see `hidden`).
  */
-async function answerList(ctx: AppContext, siteId: number, p: ReportPeriod, query: SentimentQuery): Promise<ListedAnswer[]> {
+async function answerList(
+  ctx: AppContext,
+  siteId: number,
+  p: ReportPeriod,
+  query: SentimentQuery,
+): Promise<ListedAnswer[]> {
   const { sql: text, parameters } = sql`
     SELECT f.answer_id AS "answerId", f.prompt_id AS "promptId", pr.text AS prompt, f.provider, a.model, a.asked_at AS "askedAt",
            f.brand_rank AS "brandRank", f.tone, f.tone_score AS score, f.quote

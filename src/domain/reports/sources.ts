@@ -8,7 +8,16 @@ import { periodQuerySchema, SITE_TYPES, type Period, pagingShape } from '../comm
 import { ownPagePromptRows, promptSiteTypeRows, promptSourceRows } from './period-rows.ts';
 import type { ClusterSums } from '../../analysis/index.ts';
 import { clusterJson, clusterOf, shareBounds } from './spread.ts';
-import { addCounts, emptyCounts, headline, percentOf, periodEcho, periodsWithData, resolvePeriod, siteCountsByPeriod } from './base.ts';
+import {
+  addCounts,
+  emptyCounts,
+  headline,
+  percentOf,
+  periodEcho,
+  periodsWithData,
+  resolvePeriod,
+  siteCountsByPeriod,
+} from './base.ts';
 
 /** GET /projects/:id/sources: cited domains and the brand's own pages. */
 
@@ -63,7 +72,13 @@ function shareOf(r: SourceRow, answered: number) {
  * sums behind its intervals, read from the per-prompt source rows of just
  * the listed domains (see ./period-rows.ts).
  */
-async function sourcePage(db: Db, siteId: number, period: Period, start: string, page: { siteType?: string; limit: number; offset: number }): Promise<SourceRow[]> {
+async function sourcePage(
+  db: Db,
+  siteId: number,
+  period: Period,
+  start: string,
+  page: { siteType?: string; limit: number; offset: number },
+): Promise<SourceRow[]> {
   const { rows } = await sql<SourceRow>`
     WITH top AS MATERIALIZED (
       SELECT domain, site_type, answers, names_brand, citations FROM rollup_source_period
@@ -86,13 +101,20 @@ async function sourcePage(db: Db, siteId: number, period: Period, start: string,
  * Each site type's citations per prompt against all citations per prompt:
  * the sums of its `share` interval, keyed by site type.
  */
-async function siteTypeSpreads(db: Db, siteId: number, period: Period, start: string): Promise<Map<string, ClusterSums>> {
+async function siteTypeSpreads(
+  db: Db,
+  siteId: number,
+  period: Period,
+  start: string,
+): Promise<Map<string, ClusterSums>> {
   const { rows } = await sql<{ siteType: string | null; sums: number[] }>`
     WITH t AS MATERIALIZED (SELECT s.site_type, s.prompt_id, s.citations AS y FROM (${promptSiteTypeRows(siteId, period, start)}) s),
     n AS (SELECT prompt_id, sum(y) AS n FROM t GROUP BY prompt_id)
     SELECT t.site_type, json_build_array(sum(t.y), sum(t.y * t.y), sum(t.y * n.n)) AS sums FROM t JOIN n USING (prompt_id) GROUP BY t.site_type
     UNION ALL
-    SELECT NULL, json_build_array(coalesce(sum(n), 0), coalesce(sum(n * n), 0), count(*) FILTER (WHERE n > 0)) FROM n`.execute(db);
+    SELECT NULL, json_build_array(coalesce(sum(n), 0), coalesce(sum(n * n), 0), count(*) FILTER (WHERE n > 0)) FROM n`.execute(
+    db,
+  );
   const whole = rows.find((r) => r.siteType === null)?.sums.map(Number) ?? [0, 0, 0];
   const [n, nn, clusters] = whole as [number, number, number];
   return new Map(
@@ -105,7 +127,11 @@ async function siteTypeSpreads(db: Db, siteId: number, period: Period, start: st
 }
 
 function sourceRows(db: Db, siteId: number, period: Period, start: string) {
-  return db.selectFrom('rollupSourcePeriod').where('siteId', '=', siteId).where('period', '=', period).where('start', '=', start);
+  return db
+    .selectFrom('rollupSourcePeriod')
+    .where('siteId', '=', siteId)
+    .where('period', '=', period)
+    .where('start', '=', start);
 }
 
 /** The most cited domains of a period (the report's "most cited sources"). */
@@ -128,7 +154,9 @@ async function ownPages(db: Db, siteId: number, period: Period, start: string) {
       .limit(OWN_PAGES)
       .execute(),
     sql<{ url: string; provider: string; count: number }>`
-      SELECT r.url, r.provider, sum(r.answers) AS count FROM (${ownPagePromptRows(siteId, period, start)}) r GROUP BY r.url, r.provider`.execute(db),
+      SELECT r.url, r.provider, sum(r.answers) AS count FROM (${ownPagePromptRows(siteId, period, start)}) r GROUP BY r.url, r.provider`.execute(
+      db,
+    ),
     sql<{ url: string; id: number; text: string; count: number; promptCount: number }>`
       SELECT x.url, x.prompt_id AS id, p.text, x.count, x.prompt_count
         FROM (SELECT r.url, r.prompt_id, sum(r.answers) AS count,
@@ -161,9 +189,17 @@ export async function siteSources(ctx: AppContext, site: SiteRow, query: Sources
   const p = await resolvePeriod(ctx, site.id, query);
   const [periods, rows, types, own, counts, typeSpreads] = await Promise.all([
     periodsWithData(ctx.db, site.id, p.period),
-    sourcePage(ctx.db, site.id, p.period, p.start, { siteType: query.siteType, limit: query.perPage, offset: (query.page - 1) * query.perPage }),
+    sourcePage(ctx.db, site.id, p.period, p.start, {
+      siteType: query.siteType,
+      limit: query.perPage,
+      offset: (query.page - 1) * query.perPage,
+    }),
     sourceRows(ctx.db, site.id, p.period, p.start)
-      .select(['siteType', (eb) => eb.fn.sum<number>('citations').as('citations'), (eb) => eb.fn.countAll<number>().as('domains')])
+      .select([
+        'siteType',
+        (eb) => eb.fn.sum<number>('citations').as('citations'),
+        (eb) => eb.fn.countAll<number>().as('domains'),
+      ])
       .groupBy('siteType')
       .execute(),
     ownPages(ctx.db, site.id, p.period, p.start),
@@ -173,7 +209,9 @@ export async function siteSources(ctx: AppContext, site: SiteRow, query: Sources
   const answered = headline(counts.reduce((acc, r) => addCounts(acc, r.counts), emptyCounts())).answered;
   const allCitations = types.reduce((n, t) => n + Number(t.citations), 0);
   // Domains per site type give the list's total without counting again.
-  const total = types.filter((t) => !query.siteType || t.siteType === query.siteType).reduce((n, t) => n + Number(t.domains), 0);
+  const total = types
+    .filter((t) => !query.siteType || t.siteType === query.siteType)
+    .reduce((n, t) => n + Number(t.domains), 0);
   return {
     ...periodEcho(p, periods),
     answered,
@@ -186,7 +224,14 @@ export async function siteSources(ctx: AppContext, site: SiteRow, query: Sources
       if (!row) return [];
       const b = shareBounds(typeSpreads.get(t));
       return [
-        { siteType: t, domains: Number(row.domains), citations: Number(row.citations), share: percentOf(Number(row.citations), allCitations), shareLow: b.low, shareHigh: b.high },
+        {
+          siteType: t,
+          domains: Number(row.domains),
+          citations: Number(row.citations),
+          share: percentOf(Number(row.citations), allCitations),
+          shareLow: b.low,
+          shareHigh: b.high,
+        },
       ];
     }),
     ownPages: own,

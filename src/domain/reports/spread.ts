@@ -73,7 +73,12 @@ export function spreadColumns(a: string, m: string, c: string, v: string): RawBu
 }
 
 /** spreadColumns over rollup_prompt_period rows (alias `r`). */
-export const PROMPT_PERIOD_SPREAD = spreadColumns('r.answers - r.failed', 'r.mentioned', 'r.cited', 'r.mentioned + r.competitor_mentions');
+export const PROMPT_PERIOD_SPREAD = spreadColumns(
+  'r.answers - r.failed',
+  'r.mentioned',
+  'r.cited',
+  'r.mentioned + r.competitor_mentions',
+);
 
 export function spreadOf(r: SpreadRow): ShareSpread {
   const n = Number;
@@ -136,7 +141,13 @@ export function realChanges(current: ShareEstimates, previous: ShareEstimates) {
 }
 
 /** The site's spread per period start, `first` to `last` (starts, inclusive). */
-export async function siteSpreadByPeriod(db: Db, siteId: number, period: Period, first: string, last: string): Promise<Map<string, ShareSpread>> {
+export async function siteSpreadByPeriod(
+  db: Db,
+  siteId: number,
+  period: Period,
+  first: string,
+  last: string,
+): Promise<Map<string, ShareSpread>> {
   const { rows } = await sql<SpreadRow & { start: string }>`
     SELECT r.start, ${PROMPT_PERIOD_SPREAD}
       FROM rollup_prompt_period r
@@ -170,7 +181,12 @@ export function promptProviderRows(siteId: number, period: Period, starts: reado
  * and assistant: from rollup_prompt_provider_competitor_period, or for days
  * from those days' facts.
  */
-export function promptProviderCompetitorRows(siteId: number, period: Period, starts: readonly string[], competitorId?: number): RawBuilder<unknown> {
+export function promptProviderCompetitorRows(
+  siteId: number,
+  period: Period,
+  starts: readonly string[],
+  competitorId?: number,
+): RawBuilder<unknown> {
   if (period === 'day') {
     return sql`SELECT f.day AS start, f.provider, f.prompt_id, x.id AS competitor_id, count(*) AS mentioned
                  FROM answer_facts f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) x
@@ -186,9 +202,16 @@ export function promptProviderCompetitorRows(siteId: number, period: Period, sta
  * Each assistant's spread over prompts in the given periods, keyed
  * `start|provider` (see promptProviderRows).
  */
-export async function providerSpread(db: Db, siteId: number, period: Period, starts: readonly string[]): Promise<Map<string, ShareSpread>> {
+export async function providerSpread(
+  db: Db,
+  siteId: number,
+  period: Period,
+  starts: readonly string[],
+): Promise<Map<string, ShareSpread>> {
   const { rows } = await sql<SpreadRow & { start: string; provider: string }>`
-    SELECT x.start, x.provider, ${spreadColumns('x.a', 'x.m', 'x.c', 'x.v')} FROM (${promptProviderRows(siteId, period, starts)}) x GROUP BY x.start, x.provider`.execute(db);
+    SELECT x.start, x.provider, ${spreadColumns('x.a', 'x.m', 'x.c', 'x.v')} FROM (${promptProviderRows(siteId, period, starts)}) x GROUP BY x.start, x.provider`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [`${r.start}|${r.provider}`, spreadOf(r)]));
 }
 
@@ -221,7 +244,10 @@ export function shareBounds(s: ClusterSums | undefined): { low: number | null; h
  * yy = Σy², yn = Σy·n. E.g. a competitor's or a cited domain's answers
  * against the answers that did not fail.
  */
-export function against(whole: ClusterSums | undefined, part: { y: number; yy: number; yn: number } | undefined): ClusterSums | undefined {
+export function against(
+  whole: ClusterSums | undefined,
+  part: { y: number; yy: number; yn: number } | undefined,
+): ClusterSums | undefined {
   if (!whole) return undefined;
   const { y, yy, yn } = part ?? { y: 0, yy: 0, yn: 0 };
   return { ...whole, y, yy, yn };
@@ -289,7 +315,12 @@ export interface CompetitorSums {
  * sides come back as arrays and are joined here: joined in SQL, the planner
  * looked each prompt up in the competitor rollup one by one (75 ms a month).
  */
-export async function competitorSums(db: Db, siteId: number, period: Period, start: string): Promise<Map<number, CompetitorSums>> {
+export async function competitorSums(
+  db: Db,
+  siteId: number,
+  period: Period,
+  start: string,
+): Promise<Map<number, CompetitorSums>> {
   const mentions =
     period === 'day'
       ? sql`SELECT x.id AS competitor_id, f.prompt_id, count(*)::int AS mentioned
@@ -301,7 +332,9 @@ export async function competitorSums(db: Db, siteId: number, period: Period, sta
       SELECT array_agg(prompt_id) AS ids, array_agg(answers - failed) AS a, array_agg(mentioned + competitor_mentions) AS v
         FROM rollup_prompt_period WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`.execute(db),
     sql<{ competitorId: number; ids: number[]; m: number[] }>`
-      SELECT k.competitor_id, array_agg(k.prompt_id) AS ids, array_agg(k.mentioned) AS m FROM (${mentions}) k GROUP BY k.competitor_id`.execute(db),
+      SELECT k.competitor_id, array_agg(k.prompt_id) AS ids, array_agg(k.mentioned) AS m FROM (${mentions}) k GROUP BY k.competitor_id`.execute(
+      db,
+    ),
   ]);
   const p = prompts.rows[0];
   const byPrompt = new Map<number, number>((p?.ids ?? []).map((id, i) => [id, i]));
@@ -327,7 +360,10 @@ export async function competitorSums(db: Db, siteId: number, period: Period, sta
  * sums over the same per-prompt denominators as the brand's (answers that
  * did not fail, all brand mentions); no sums means named nowhere.
  */
-export function competitorShareSpread(site: ShareSpread | undefined, c: CompetitorSums | undefined): ShareSpread | undefined {
+export function competitorShareSpread(
+  site: ShareSpread | undefined,
+  c: CompetitorSums | undefined,
+): ShareSpread | undefined {
   if (!site) return undefined;
   const { y, yy, ya, yv } = c ?? { y: 0, yy: 0, ya: 0, yv: 0 };
   return {

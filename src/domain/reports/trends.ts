@@ -10,7 +10,14 @@ import { stabilityOf } from '../prompts/index.ts';
 import { emptyCounts, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
 import { promptChanges } from './prompt-changes.ts';
 import { headlineWithIntervals, windowCounts } from './report.ts';
-import { estimatesOf, PROMPT_PERIOD_SPREAD, shareIntervals, siteSpreadByPeriod, spreadOf, type SpreadRow } from './spread.ts';
+import {
+  estimatesOf,
+  PROMPT_PERIOD_SPREAD,
+  shareIntervals,
+  siteSpreadByPeriod,
+  spreadOf,
+  type SpreadRow,
+} from './spread.ts';
 
 /** GET /projects/:id/trends: ten periods ending with the one asked for. */
 
@@ -26,7 +33,13 @@ const BY_STRENGTH: Verdict[] = ['failed', 'missing', 'lost', 'named', 'cited'];
 async function activePromptVerdicts(db: Db, siteId: number, period: Period, window: string[]) {
   const first = window[0] as string;
   const [prompts, cells] = await Promise.all([
-    db.selectFrom('prompts').select(['id', 'text']).where('siteId', '=', siteId).where('status', '=', 'active').orderBy('id').execute(),
+    db
+      .selectFrom('prompts')
+      .select(['id', 'text'])
+      .where('siteId', '=', siteId)
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute(),
     sql<{ promptId: number; cells: number[]; named: number[]; answered: number[] }>`
       SELECT r.prompt_id,
              array_agg(${periodIndexSql(period, first, sql.ref('r.start'))} * 8
@@ -49,7 +62,13 @@ async function activePromptVerdicts(db: Db, siteId: number, period: Period, wind
       if (counts[i]) counts[i] = { named: row.named[k] ?? 0, answered: row.answered[k] ?? 0 };
     });
     const stability = stabilityOf(history);
-    return { id: p.id, text: p.text, verdicts: history.map((h) => h.verdict), stability, stabilityChange: stability === null ? null : stabilityChange(counts) };
+    return {
+      id: p.id,
+      text: p.text,
+      verdicts: history.map((h) => h.verdict),
+      stability,
+      stabilityChange: stability === null ? null : stabilityChange(counts),
+    };
   });
 }
 
@@ -63,7 +82,16 @@ async function categoryShares(db: Db, siteId: number, period: Period, window: st
       .orderBy(sql`lower(name)`)
       .orderBy('id')
       .execute(),
-    sql<SpreadRow & { categoryId: number; start: string; answered: number; mentioned: number; competitorMentions: number; ownCited: number }>`
+    sql<
+      SpreadRow & {
+        categoryId: number;
+        start: string;
+        answered: number;
+        mentioned: number;
+        competitorMentions: number;
+        ownCited: number;
+      }
+    >`
       SELECT pc.category_id, r.start, sum(r.answers - r.failed) AS answered, sum(r.mentioned) AS mentioned, sum(r.competitor_mentions) AS competitor_mentions,
              sum(r.cited) AS own_cited, ${PROMPT_PERIOD_SPREAD}
         FROM rollup_prompt_period r
@@ -107,11 +135,17 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
     crawlerHitsByPeriod(ctx.db, site.id, p.period, window),
   ]);
   // `real`: the latest period departs from the earlier ones by more than noise (a real loss, or a held share that moved).
-  const listed = (s: Stability) => prompts.filter((x) => x.stability === s).map((x) => ({ id: x.id, text: x.text, real: x.stabilityChange?.real ?? null }));
+  const listed = (s: Stability) =>
+    prompts
+      .filter((x) => x.stability === s)
+      .map((x) => ({ id: x.id, text: x.text, real: x.stabilityChange?.real ?? null }));
   return {
     ...periodEcho(p, periods),
     window,
-    shares: window.map((start) => ({ start, ...headlineWithIntervals(counts.get(start)?.total ?? emptyCounts(), estimatesOf(spreads.get(start))) })),
+    shares: window.map((start) => ({
+      start,
+      ...headlineWithIntervals(counts.get(start)?.total ?? emptyCounts(), estimatesOf(spreads.get(start))),
+    })),
     prompts,
     changes,
     categories,

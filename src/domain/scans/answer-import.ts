@@ -38,12 +38,17 @@ export function parseAnswerLines(contents: string): ImportedAnswer[] {
       return;
     }
     // `promptText` is accepted as a synonym for files written by other tools.
-    if (value && typeof value === 'object' && 'promptText' in value && !('prompt' in value)) value = { ...value, prompt: (value as { promptText: unknown }).promptText };
+    if (value && typeof value === 'object' && 'promptText' in value && !('prompt' in value))
+      value = { ...value, prompt: (value as { promptText: unknown }).promptText };
     const parsed = importedAnswer.safeParse(value);
     if (parsed.success) rows.push(parsed.data);
-    else problems.push(`line ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`);
+    else
+      problems.push(
+        `line ${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`,
+      );
   });
-  if (problems.length) throw new BadRequestError(`The file has ${problems.length} invalid line(s):\n${problems.slice(0, 20).join('\n')}`);
+  if (problems.length)
+    throw new BadRequestError(`The file has ${problems.length} invalid line(s):\n${problems.slice(0, 20).join('\n')}`);
   return rows;
 }
 
@@ -52,7 +57,12 @@ export function parseAnswerLines(contents: string): ImportedAnswer[] {
  * analysed and rolled up like any other. Prompts not yet tracked are created
  * (active), within the workspace's prompts-per-site limit. Imports are not charged.
  */
-export async function importAnswers(ctx: AppContext, orgId: number, siteId: number, rows: ImportedAnswer[]): Promise<{ scanId: number; answers: number; promptsCreated: number }> {
+export async function importAnswers(
+  ctx: AppContext,
+  orgId: number,
+  siteId: number,
+  rows: ImportedAnswer[],
+): Promise<{ scanId: number; answers: number; promptsCreated: number }> {
   const site = await findSite(ctx.db, orgId, siteId);
   for (const r of rows) if (!isProviderKey(r.provider)) throw new BadRequestError(`unknown provider ${r.provider}`);
   const texts = [...new Map(rows.map((r) => [r.prompt.trim().toLowerCase(), r.prompt.trim()])).values()];
@@ -69,7 +79,9 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
     const missing = texts.filter((t) => !byKey.has(t.toLowerCase()));
     const limit = limitsOf(org).promptsPerSite;
     if (existing.length + missing.length > limit) {
-      throw new BadRequestError(`Importing would create ${missing.length} prompts; this workspace allows ${limit} prompts per site`);
+      throw new BadRequestError(
+        `Importing would create ${missing.length} prompts; this workspace allows ${limit} prompts per site`,
+      );
     }
     if (missing.length) {
       const created = await trx
@@ -85,7 +97,16 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
   const now = ctx.clock.now();
   const scan = await ctx.db
     .insertInto('scans')
-    .values({ orgId, siteId: site.id, status: 'done', trigger: 'import', label: 'Imported answers', answersTotal: rows.length, startedAt: now, finishedAt: now })
+    .values({
+      orgId,
+      siteId: site.id,
+      status: 'done',
+      trigger: 'import',
+      label: 'Imported answers',
+      answersTotal: rows.length,
+      startedAt: now,
+      finishedAt: now,
+    })
     .returning(['id', 'createdAt'])
     .executeTakeFirstOrThrow();
   // Answers sit in their scan's month (docs/decisions.md), whenever they were asked.
@@ -116,7 +137,8 @@ export async function importAnswers(ctx: AppContext, orgId: number, siteId: numb
   for (let i = 0; i < answers.length; i += IMPORT_BATCH) {
     const batch = answers.slice(i, i + IMPORT_BATCH);
     const facts = await analyseAnswers(ctx, batch, book);
-    for (const [k, answer] of batch.entries()) if (await storeAnswer(ctx, { ...answer, facts: facts[k] }, book)) stored++;
+    for (const [k, answer] of batch.entries())
+      if (await storeAnswer(ctx, { ...answer, facts: facts[k] }, book)) stored++;
   }
   await ctx.db.updateTable('scans').set({ answersTotal: stored }).where('id', '=', scan.id).execute();
   return { scanId: scan.id, answers: stored, promptsCreated: promptIds.created };

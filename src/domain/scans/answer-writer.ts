@@ -73,7 +73,9 @@ export function createAnswerWriter(ctx: AppContext, purse: ScanPurse, book: Bran
     const done = writes(() =>
       write(items).catch(async (err: Error) => {
         failure ??= err;
-        await purse.releaseAll(items.map((item) => ({ priceMicros: item.reservedMicros, reservedAt: item.reservedAt })));
+        await purse.releaseAll(
+          items.map((item) => ({ priceMicros: item.reservedMicros, reservedAt: item.reservedAt })),
+        );
       }),
     );
     inFlight.add(done);

@@ -14,7 +14,9 @@ export interface MoneyProblem {
   problem: string;
 }
 
-export async function checkMoney(ctx: AppContext): Promise<{ ok: boolean; workspaces: number; problems: MoneyProblem[] }> {
+export async function checkMoney(
+  ctx: AppContext,
+): Promise<{ ok: boolean; workspaces: number; problems: MoneyProblem[] }> {
   const db = ctx.db;
   const [orgs, scans, answers, siteSpend] = await Promise.all([
     sql<{ orgId: number; balance: number; reserved: number; ledger: number; scansReserved: number }>`
@@ -45,24 +47,50 @@ export async function checkMoney(ctx: AppContext): Promise<{ ok: boolean; worksp
       SELECT s.org_id AS "orgId", ss.site_id AS "siteId", ss.month::text AS month, ss.reserved_micros AS reserved
         FROM site_spend ss JOIN sites s ON s.id = ss.site_id
        WHERE ss.reserved_micros < 0
-          OR (ss.reserved_micros > 0 AND NOT EXISTS (SELECT 1 FROM scans x WHERE x.site_id = ss.site_id AND x.status IN ('queued', 'running', 'cancelling')))`.execute(db),
+          OR (ss.reserved_micros > 0 AND NOT EXISTS (SELECT 1 FROM scans x WHERE x.site_id = ss.site_id AND x.status IN ('queued', 'running', 'cancelling')))`.execute(
+      db,
+    ),
   ]);
   const problems: MoneyProblem[] = [];
   for (const o of orgs.rows) {
-    if (o.balance !== o.ledger) problems.push({ orgId: o.orgId, problem: `balance ${o.balance} is not the ledger's sum ${o.ledger}` });
-    if (o.reserved !== o.scansReserved) problems.push({ orgId: o.orgId, problem: `reserved ${o.reserved} is not what its scans hold (${o.scansReserved})` });
-    if (o.balance < 0 || o.reserved < 0) problems.push({ orgId: o.orgId, problem: `negative balance ${o.balance} or reserved ${o.reserved}` });
+    if (o.balance !== o.ledger)
+      problems.push({ orgId: o.orgId, problem: `balance ${o.balance} is not the ledger's sum ${o.ledger}` });
+    if (o.reserved !== o.scansReserved)
+      problems.push({
+        orgId: o.orgId,
+        problem: `reserved ${o.reserved} is not what its scans hold (${o.scansReserved})`,
+      });
+    if (o.balance < 0 || o.reserved < 0)
+      problems.push({ orgId: o.orgId, problem: `negative balance ${o.balance} or reserved ${o.reserved}` });
   }
   for (const s of scans.rows) {
-    if (s.reserved < 0) problems.push({ orgId: s.orgId, scanId: s.scanId, problem: `scan reserved is negative (${s.reserved})` });
-    else if (s.reserved !== 0) problems.push({ orgId: s.orgId, scanId: s.scanId, problem: `${s.status} scan still holds ${s.reserved} reserved (orphaned)` });
-    if (s.spent !== s.charged) problems.push({ orgId: s.orgId, scanId: s.scanId, problem: `scan spent ${s.spent} but was charged ${s.charged}` });
+    if (s.reserved < 0)
+      problems.push({ orgId: s.orgId, scanId: s.scanId, problem: `scan reserved is negative (${s.reserved})` });
+    else if (s.reserved !== 0)
+      problems.push({
+        orgId: s.orgId,
+        scanId: s.scanId,
+        problem: `${s.status} scan still holds ${s.reserved} reserved (orphaned)`,
+      });
+    if (s.spent !== s.charged)
+      problems.push({
+        orgId: s.orgId,
+        scanId: s.scanId,
+        problem: `scan spent ${s.spent} but was charged ${s.charged}`,
+      });
   }
   for (const a of answers.rows) {
-    problems.push({ orgId: a.orgId, scanId: a.scanId, problem: `answer ${a.answerId} costs ${a.cost} but has ${a.charges} charge(s) of ${a.charged} in all` });
+    problems.push({
+      orgId: a.orgId,
+      scanId: a.scanId,
+      problem: `answer ${a.answerId} costs ${a.cost} but has ${a.charges} charge(s) of ${a.charged} in all`,
+    });
   }
   for (const m of siteSpend.rows) {
-    problems.push({ orgId: m.orgId, problem: `site ${m.siteId} month ${m.month} holds ${m.reserved} reserved with no scan running` });
+    problems.push({
+      orgId: m.orgId,
+      problem: `site ${m.siteId} month ${m.month} holds ${m.reserved} reserved with no scan running`,
+    });
   }
   return { ok: problems.length === 0, workspaces: orgs.rows.length, problems };
 }

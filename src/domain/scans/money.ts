@@ -35,7 +35,12 @@ export interface Reservation {
  * balance, the site's monthly cap and the scan's budget all allow (see
  * migration 20261122T0730), so exactly the calls that fit are made.
  */
-export async function reserveUnits(ctx: AppContext, ref: ScanMoneyRef, price: Micros, units: number): Promise<Reservation> {
+export async function reserveUnits(
+  ctx: AppContext,
+  ref: ScanMoneyRef,
+  price: Micros,
+  units: number,
+): Promise<Reservation> {
   const [row] = await preparedQuery<{ granted: number; limitedBy: string | null }>(
     ctx.db,
     'reserve-scan-units',
@@ -44,7 +49,8 @@ export async function reserveUnits(ctx: AppContext, ref: ScanMoneyRef, price: Mi
   );
   if (!row) throw new Error('reserve_scan_units answered nothing');
   const limitedBy = row.limitedBy;
-  if (limitedBy !== null && limitedBy !== 'budget' && limitedBy !== 'cap' && limitedBy !== 'balance') throw new Error(`reserve_scan_units answered ${limitedBy}`);
+  if (limitedBy !== null && limitedBy !== 'budget' && limitedBy !== 'cap' && limitedBy !== 'balance')
+    throw new Error(`reserve_scan_units answered ${limitedBy}`);
   return { granted: row.granted, limitedBy };
 }
 
@@ -64,8 +70,20 @@ export interface Charge {
 export async function settle(ctx: AppContext, ref: ScanMoneyRef, charges: Charge[]): Promise<void> {
   const paid = charges.filter((c) => c.priceMicros > 0);
   if (paid.length === 0) return;
-  const json = JSON.stringify(paid.map((c) => ({ answerId: c.answerId, price: c.priceMicros, month: utcMonthFirstDay(c.reservedAt), description: c.description })));
-  await preparedQuery(ctx.db, 'settle-scan-money', 'SELECT settle_scan_money($1, $2, $3, $4::jsonb)', [ref.orgId, ref.siteId, ref.scanId, json]);
+  const json = JSON.stringify(
+    paid.map((c) => ({
+      answerId: c.answerId,
+      price: c.priceMicros,
+      month: utcMonthFirstDay(c.reservedAt),
+      description: c.description,
+    })),
+  );
+  await preparedQuery(ctx.db, 'settle-scan-money', 'SELECT settle_scan_money($1, $2, $3, $4::jsonb)', [
+    ref.orgId,
+    ref.siteId,
+    ref.scanId,
+    json,
+  ]);
 }
 
 /**
@@ -86,7 +104,12 @@ export async function settleMissing(ctx: AppContext, ref: ScanMoneyRef): Promise
   await settle(
     ctx,
     ref,
-    rows.map((r) => ({ answerId: r.id, priceMicros: r.costMicros, reservedAt: r.askedAt, description: `${r.provider} ${r.model} answer` })),
+    rows.map((r) => ({
+      answerId: r.id,
+      priceMicros: r.costMicros,
+      reservedAt: r.askedAt,
+      description: `${r.provider} ${r.model} answer`,
+    })),
   );
   return rows.length;
 }
@@ -122,9 +145,18 @@ export async function release(ctx: AppContext, ref: ScanMoneyRef, price: Micros,
  * lock, so no live call of this scan can still settle. The site's months are
  * drained newest first; a scan's reservations all lie in the months it ran.
  */
-export async function releaseScanReservations(ctx: AppContext, ref: ScanMoneyRef, keepMicros: Micros = 0): Promise<Micros> {
+export async function releaseScanReservations(
+  ctx: AppContext,
+  ref: ScanMoneyRef,
+  keepMicros: Micros = 0,
+): Promise<Micros> {
   return ctx.db.transaction().execute(async (trx) => {
-    const scan = await trx.selectFrom('scans').select('reservedMicros').where('id', '=', ref.scanId).forNoKeyUpdate().executeTakeFirstOrThrow();
+    const scan = await trx
+      .selectFrom('scans')
+      .select('reservedMicros')
+      .where('id', '=', ref.scanId)
+      .forNoKeyUpdate()
+      .executeTakeFirstOrThrow();
     const freed = scan.reservedMicros - keepMicros;
     let left = freed;
     if (left <= 0) return 0;

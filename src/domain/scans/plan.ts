@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { PROVIDER_KEYS, credentialFor, defaultModel, findModel, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
+import {
+  PROVIDER_KEYS,
+  credentialFor,
+  defaultModel,
+  findModel,
+  type ModelEntry,
+  type ProviderKey,
+} from '../../assistants/catalog.ts';
 import { targetKind } from '../../assistants/targets.ts';
 import type { AppContext } from '../../context.ts';
 import type { ScanSettingsJson, SiteRow } from '../../db/schema.ts';
@@ -40,7 +47,9 @@ export interface ScanPlan {
 /** Resolves a scan request against the site's prompts, settings and the catalog. Shared by estimate, start and schedules. */
 export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest): Promise<ScanPlan> {
   const saved: ScanSettingsJson = site.scanSettings;
-  const from = req.saved ? { providers: saved.providers as ProviderKey[] | undefined, models: saved.models, category: saved.category } : req;
+  const from = req.saved
+    ? { providers: saved.providers as ProviderKey[] | undefined, models: saved.models, category: saved.category }
+    : req;
   const batch = req.batch === true;
 
   const allowed = site.allowedProviders ?? [...PROVIDER_KEYS];
@@ -48,7 +57,8 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
   let providers: ProviderKey[];
   if (from.providers && from.providers.length > 0) {
     const refused = from.providers.filter((p) => !allowed.includes(p));
-    if (refused.length) throw new BadRequestError(`This project may not ask ${refused.join(', ')}; allowed: ${allowed.join(', ')}`);
+    if (refused.length)
+      throw new BadRequestError(`This project may not ask ${refused.join(', ')}; allowed: ${allowed.join(', ')}`);
     const offline = from.providers.filter((p) => !connected.includes(p));
     if (offline.length)
       throw new BadRequestError(
@@ -58,7 +68,8 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
   } else {
     providers = PROVIDER_KEYS.filter((p) => allowed.includes(p) && connected.includes(p));
   }
-  if (providers.length === 0) throw new BadRequestError('No assistant is both allowed for this project and connected on this deployment');
+  if (providers.length === 0)
+    throw new BadRequestError('No assistant is both allowed for this project and connected on this deployment');
 
   const plans = providers.map((provider): ProviderPlan => {
     const id = from.models?.[provider];
@@ -66,18 +77,35 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
     if (!model) throw new ValidationError({ [`models.${provider}`]: `unknown model ${id}` });
     const useBatch = batch && model.batchPriceMicros !== null;
     const simulated = targetKind(ctx.config.assistants, credentialFor(provider, model)) === 'simulator';
-    return { provider, model, batch: useBatch, priceMicros: chargedPrice(ctx.config, provider, model, useBatch), simulated, free: answersFree(ctx.config, provider, model) };
+    return {
+      provider,
+      model,
+      batch: useBatch,
+      priceMicros: chargedPrice(ctx.config, provider, model, useBatch),
+      simulated,
+      free: answersFree(ctx.config, provider, model),
+    };
   });
 
   let category: string | null = from.category?.trim() || null;
-  let query = ctx.db.selectFrom('prompts as p').select('p.id').where('p.siteId', '=', site.id).where('p.status', '=', 'active');
+  let query = ctx.db
+    .selectFrom('prompts as p')
+    .select('p.id')
+    .where('p.siteId', '=', site.id)
+    .where('p.status', '=', 'active');
   if (req.promptIds && req.promptIds.length > 0) query = query.where('p.id', 'in', req.promptIds);
   if (category) {
     const found = await findCategoryByName(ctx.db, site.id, category);
     if (!found) throw new ValidationError({ category: 'no such category in this project' });
     category = found.name;
     query = query.where((eb) =>
-      eb.exists(eb.selectFrom('promptCategories as pc').select('pc.promptId').whereRef('pc.promptId', '=', 'p.id').where('pc.categoryId', '=', found.id)),
+      eb.exists(
+        eb
+          .selectFrom('promptCategories as pc')
+          .select('pc.promptId')
+          .whereRef('pc.promptId', '=', 'p.id')
+          .where('pc.categoryId', '=', found.id),
+      ),
     );
   }
   if (req.sample !== undefined) query = query.orderBy(sql`random()`).limit(req.sample);

@@ -1,6 +1,15 @@
 import type { AppContext } from '../../context.ts';
 import type { Micros } from '../../money.ts';
-import { release, releaseScanReservations, reserveUnits, settle, settleMissing, type LimitReason, type Reservation, type ScanMoneyRef } from './money.ts';
+import {
+  release,
+  releaseScanReservations,
+  reserveUnits,
+  settle,
+  settleMissing,
+  type LimitReason,
+  type Reservation,
+  type ScanMoneyRef,
+} from './money.ts';
 
 export type { ScanMoneyRef };
 
@@ -56,7 +65,16 @@ export function scanPurse(ctx: AppContext, ref: ScanMoneyRef): ScanPurse {
         ctx,
         ref,
         items.flatMap((i) =>
-          i.answerId !== null && i.answered ? [{ answerId: i.answerId, priceMicros: i.priceMicros, reservedAt: i.reservedAt, description: i.description }] : [],
+          i.answerId !== null && i.answered
+            ? [
+                {
+                  answerId: i.answerId,
+                  priceMicros: i.priceMicros,
+                  reservedAt: i.reservedAt,
+                  description: i.description,
+                },
+              ]
+            : [],
         ),
       );
       for (const i of items) if (i.answerId === null || !i.answered) await giveBack(i.priceMicros, i.reservedAt);

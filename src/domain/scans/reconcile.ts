@@ -43,6 +43,7 @@ export async function runScanReconcile(ctx: AppContext): Promise<Reconciled> {
       out.resumed.push(scan.id);
     }
   }
-  if (out.resumed.length + out.failed.length + out.cancelled.length > 0) ctx.logger.warn(out, 'reconciled scans with no live job');
+  if (out.resumed.length + out.failed.length + out.cancelled.length > 0)
+    ctx.logger.warn(out, 'reconciled scans with no live job');
   return out;
 }

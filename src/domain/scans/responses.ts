@@ -17,7 +17,17 @@ export const scanEstimate = named(
     formatted: z.string(),
     batch: z.boolean(),
     samples: z.int().positive(),
-    providers: z.array(z.object({ provider, model: z.string(), batch: z.boolean(), simulated: z.boolean(), answers: count, costPerAnswerUsd: usd, costUsd: usd })),
+    providers: z.array(
+      z.object({
+        provider,
+        model: z.string(),
+        batch: z.boolean(),
+        simulated: z.boolean(),
+        answers: count,
+        costPerAnswerUsd: usd,
+        costUsd: usd,
+      }),
+    ),
   }),
 );
 
@@ -38,11 +48,19 @@ export const scanOptionsResponse = named(
   }),
 );
 
-export const scanStarted = named('ScanStarted', 'The scan queued, and its estimate', z.object({ scan, estimate: scanEstimate }));
+export const scanStarted = named(
+  'ScanStarted',
+  'The scan queued, and its estimate',
+  z.object({ scan, estimate: scanEstimate }),
+);
 
 export const scanResponse = named('ScanResponse', 'The scan', z.object({ scan }));
 
-export const scanList = named('ScanList', 'The project’s scans, newest first, a page at a time (the first page: the last 30)', z.object({ scans: z.array(scan), ...paging }));
+export const scanList = named(
+  'ScanList',
+  'The project’s scans, newest first, a page at a time (the first page: the last 30)',
+  z.object({ scans: z.array(scan), ...paging }),
+);
 
 export const liveScanResponse = named(
   'LiveScan',
@@ -74,25 +92,51 @@ export const samplingPlanResponse = named(
     detect: z.number().describe('The move asked about, in points'),
     prompts: count.describe('Active prompts a scan with the saved settings asks'),
     assistants: z.array(provider).describe('The assistants it asks'),
-    visibility: z.number().nullable().describe('Visibility over the latest month with answers (percent); null before any'),
+    visibility: z
+      .number()
+      .nullable()
+      .describe('Visibility over the latest month with answers (percent); null before any'),
     spread: z
       .object({
         month: z.iso.date(),
         prompts: count,
         answers: count,
-        intraPromptCorrelation: z.number().nullable().describe('How much more one prompt’s answers agree than two prompts’ do (0 to 1); null when it cannot be told'),
+        intraPromptCorrelation: z
+          .number()
+          .nullable()
+          .describe(
+            'How much more one prompt’s answers agree than two prompts’ do (0 to 1); null when it cannot be told',
+          ),
       })
       .nullable()
       .describe('What the latest month’s answers show; null before any'),
-    assumed: z.boolean().describe('The spread could not be measured: 50% visibility and independent answers are assumed, so real scans may need more'),
-    samples: z.int().min(1).max(5).nullable().describe('The fewest samples (1 to 5) that detect the move; null when 5 do not'),
-    samplesNeeded: z.int().positive().nullable().describe('The fewest samples that would, even past 5; null when not even 100 would'),
-    estimate: z.object({ samples: z.int().positive(), answers: count, costUsd: usd, cost: z.string() }).describe('A scan at `samples` (or at 5 when none is enough)'),
+    assumed: z
+      .boolean()
+      .describe(
+        'The spread could not be measured: 50% visibility and independent answers are assumed, so real scans may need more',
+      ),
+    samples: z
+      .int()
+      .min(1)
+      .max(5)
+      .nullable()
+      .describe('The fewest samples (1 to 5) that detect the move; null when 5 do not'),
+    samplesNeeded: z
+      .int()
+      .positive()
+      .nullable()
+      .describe('The fewest samples that would, even past 5; null when not even 100 would'),
+    estimate: z
+      .object({ samples: z.int().positive(), answers: count, costUsd: usd, cost: z.string() })
+      .describe('A scan at `samples` (or at 5 when none is enough)'),
     options: z.array(
       z.object({
         samples: z.int().positive(),
         answers: count,
-        smallestRealChange: z.number().nullable().describe('The smallest move in visibility (points) this many samples would call real'),
+        smallestRealChange: z
+          .number()
+          .nullable()
+          .describe('The smallest move in visibility (points) this many samples would call real'),
         detects: z.boolean(),
         costUsd: usd,
         cost: z.string(),

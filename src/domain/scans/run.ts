@@ -75,7 +75,9 @@ const halted = (st: RunState) => st.stop !== null || st.cancelled || st.lockLost
 function providerWork(ctx: AppContext, scan: ScanRow): ProviderWork[] {
   const providers = (scan.plan.providers ?? []) as ProviderKey[];
   return providers.map((provider) => {
-    const model = findModel(provider, scan.plan.models?.[provider] ?? providerEntry(provider).defaultModel) ?? findModel(provider, providerEntry(provider).defaultModel);
+    const model =
+      findModel(provider, scan.plan.models?.[provider] ?? providerEntry(provider).defaultModel) ??
+      findModel(provider, providerEntry(provider).defaultModel);
     if (!model) throw new Error(`catalog has no model for ${provider}`);
     const batch = scan.batch && model.batchPriceMicros !== null;
     const mode = model.kind === 'app-queue' ? 'queue' : batch ? 'batch' : 'ask';
@@ -84,7 +86,14 @@ function providerWork(ctx: AppContext, scan: ScanRow): ProviderWork[] {
   });
 }
 
-function pending(st: RunState, work: ProviderWork, ask: Ask, result: { answer: AskResult } | { error: string }, priceMicros: number, reservedAt: Date): PendingAnswer {
+function pending(
+  st: RunState,
+  work: ProviderWork,
+  ask: Ask,
+  result: { answer: AskResult } | { error: string },
+  priceMicros: number,
+  reservedAt: Date,
+): PendingAnswer {
   const ok = 'answer' in result;
   const { prompt, sample } = ask;
   return {
@@ -98,7 +107,14 @@ function pending(st: RunState, work: ProviderWork, ask: Ask, result: { answer: A
       askedAt: st.ctx.clock.now(),
       text: ok ? result.answer.text : null,
       citations: ok
-        ? result.answer.citations.map((c) => ({ url: c.url, title: c.title || null, domain: c.domain, startIndex: c.startIndex, endIndex: c.endIndex, citedText: c.citedText }))
+        ? result.answer.citations.map((c) => ({
+            url: c.url,
+            title: c.title || null,
+            domain: c.domain,
+            startIndex: c.startIndex,
+            endIndex: c.endIndex,
+            citedText: c.citedText,
+          }))
         : [],
       searches: ok ? result.answer.searches : [],
       usage: ok ? result.answer.usage : null,
@@ -180,7 +196,8 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
   } catch (err) {
     for (const i of items) await st.purse.release(i.priceMicros, reservedAt);
     if (err instanceof AssistantError && !err.retryable) {
-      for (const i of items) await st.writer.add(pending(st, work, i.ask, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
+      for (const i of items)
+        await st.writer.add(pending(st, work, i.ask, { error: `${err.reason}: ${err.message}` }, 0, reservedAt));
       return;
     }
     throw err;
@@ -199,7 +216,12 @@ async function submitBatches(st: RunState, work: ProviderWork, asks: Ask[]): Pro
 
 /** Polls the scan's submitted batches; returns how many are still pending. */
 async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<number, PromptToAsk>): Promise<number> {
-  const open = await st.ctx.db.selectFrom('scanBatches').selectAll().where('scanId', '=', st.ref.scanId).where('status', '=', 'pending').execute();
+  const open = await st.ctx.db
+    .selectFrom('scanBatches')
+    .selectAll()
+    .where('scanId', '=', st.ref.scanId)
+    .where('status', '=', 'pending')
+    .execute();
   let stillPending = 0;
   for (const batch of open) {
     const work = works.find((w) => w.provider === batch.provider);
@@ -212,11 +234,19 @@ async function pollBatches(st: RunState, works: ProviderWork[], prompts: Map<num
     for (const item of batch.items) {
       const prompt = prompts.get(item.promptId) ?? { id: item.promptId, text: '', context: item.context };
       const r = byId.get(item.id);
-      const result = r?.ok ? { answer: r.answer } : { error: r ? `${r.error.reason}: ${r.error.message}` : 'missing from the batch results' };
-      await st.writer.add(pending(st, work, { prompt, sample: item.sample ?? 1 }, result, item.priceMicros, batch.submittedAt));
+      const result = r?.ok
+        ? { answer: r.answer }
+        : { error: r ? `${r.error.reason}: ${r.error.message}` : 'missing from the batch results' };
+      await st.writer.add(
+        pending(st, work, { prompt, sample: item.sample ?? 1 }, result, item.priceMicros, batch.submittedAt),
+      );
     }
     await st.writer.close();
-    await st.ctx.db.updateTable('scanBatches').set({ status: 'done', finishedAt: st.ctx.clock.now() }).where('id', '=', batch.id).execute();
+    await st.ctx.db
+      .updateTable('scanBatches')
+      .set({ status: 'done', finishedAt: st.ctx.clock.now() })
+      .where('id', '=', batch.id)
+      .execute();
   }
   return stillPending;
 }
@@ -233,12 +263,26 @@ async function finish(st: RunState): Promise<void> {
  */
 export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState['stop']): Promise<void> {
   await scanPurse(ctx, ref).squareUp();
-  const current = await ctx.db.selectFrom('scans').select('status').where('id', '=', ref.scanId).executeTakeFirstOrThrow();
+  const current = await ctx.db
+    .selectFrom('scans')
+    .select('status')
+    .where('id', '=', ref.scanId)
+    .executeTakeFirstOrThrow();
   const cancelled = current.status === 'cancelling';
   // The final update, with the scan's webhook events in its transaction (domain/webhooks/scan-events.ts).
-  await closeScan(ctx, ref.scanId, cancelled ? { status: 'cancelled', stopReason: 'cancelled' } : { status: 'done', stopReason: stop }, ['running', 'cancelling']);
+  await closeScan(
+    ctx,
+    ref.scanId,
+    cancelled ? { status: 'cancelled', stopReason: 'cancelled' } : { status: 'done', stopReason: stop },
+    ['running', 'cancelling'],
+  );
   // Abandoned batches (cancel, budget) are not polled again; their reservations were released above.
-  await ctx.db.updateTable('scanBatches').set({ status: 'abandoned', finishedAt: ctx.clock.now() }).where('scanId', '=', ref.scanId).where('status', '=', 'pending').execute();
+  await ctx.db
+    .updateTable('scanBatches')
+    .set({ status: 'abandoned', finishedAt: ctx.clock.now() })
+    .where('scanId', '=', ref.scanId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /**
@@ -246,7 +290,11 @@ export async function endScan(ctx: AppContext, ref: ScanMoneyRef, stop: RunState
  * submitted batches are still running (the job polls again then).
  */
 export async function runScan(ctx: AppContext, scanId: number): Promise<{ status: string } | Busy | Later> {
-  const first = await ctx.db.selectFrom('scans').select(['siteId', 'status']).where('id', '=', scanId).executeTakeFirst();
+  const first = await ctx.db
+    .selectFrom('scans')
+    .select(['siteId', 'status'])
+    .where('id', '=', scanId)
+    .executeTakeFirst();
   if (!first || FINAL.includes(first.status)) return { status: first?.status ?? 'missing' };
   return withSiteLock(ctx, first.siteId, async (lockLost) => {
     const scan = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow();
@@ -255,18 +303,39 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     const site = await ctx.db.selectFrom('sites').selectAll().where('id', '=', scan.siteId).executeTakeFirstOrThrow();
     const book = await loadBrandBook(ctx.db, site.id);
     const purse = scanPurse(ctx, ref);
-    const st: RunState = { ctx, purse, scan, site, ref, book, writer: createAnswerWriter(ctx, purse, book), stop: null, cancelled: scan.status === 'cancelling', lockLost };
+    const st: RunState = {
+      ctx,
+      purse,
+      scan,
+      site,
+      ref,
+      book,
+      writer: createAnswerWriter(ctx, purse, book),
+      stop: null,
+      cancelled: scan.status === 'cancelling',
+      lockLost,
+    };
 
     // Calls in flight when a worker died hold reservations nobody will settle: this run holds the lock,
     // so give them back, keeping only what submitted batches still hold.
-    const pendingBatches = await ctx.db.selectFrom('scanBatches').select('items').where('scanId', '=', scanId).where('status', '=', 'pending').execute();
+    const pendingBatches = await ctx.db
+      .selectFrom('scanBatches')
+      .select('items')
+      .where('scanId', '=', scanId)
+      .where('status', '=', 'pending')
+      .execute();
     const heldByBatches = pendingBatches.reduce((sum, b) => sum + b.items.reduce((s, i) => s + i.priceMicros, 0), 0);
     await purse.squareUp(heldByBatches);
     if (st.cancelled) {
       await finish(st);
       return { status: 'cancelled' };
     }
-    await ctx.db.updateTable('scans').set({ status: 'running', startedAt: ctx.clock.now() }).where('id', '=', scanId).where('status', '=', 'queued').execute();
+    await ctx.db
+      .updateTable('scans')
+      .set({ status: 'running', startedAt: ctx.clock.now() })
+      .where('id', '=', scanId)
+      .where('status', '=', 'queued')
+      .execute();
 
     const works = providerWork(ctx, scan);
     const promptRows = await ctx.db
@@ -279,7 +348,11 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       .execute();
     const prompts = new Map(promptRows.map((p) => [p.id, { id: p.id, text: p.text, context: p.context ?? null }]));
     const samples = scan.plan.samples ?? 1;
-    const done = await ctx.db.selectFrom('answers').select(['promptId', 'provider', 'sample']).where('scanId', '=', scanId).execute();
+    const done = await ctx.db
+      .selectFrom('answers')
+      .select(['promptId', 'provider', 'sample'])
+      .where('scanId', '=', scanId)
+      .execute();
     const inBatches = new Set(pendingBatches.flatMap((b) => b.items.map((i) => `${i.promptId}|${i.sample ?? 1}`)));
     const doneKeys = new Set(done.map((a) => `${a.provider}|${a.promptId}|${a.sample}`));
     // Sample by sample: a scan stopped by its budget has covered more prompts once than a few prompts thrice.
@@ -287,7 +360,11 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       const asks: Ask[] = [];
       for (let sample = 1; sample <= samples; sample++) {
         for (const p of promptRows) {
-          if (doneKeys.has(`${w.provider}|${p.id}|${sample}`) || (w.mode !== 'ask' && inBatches.has(`${p.id}|${sample}`))) continue;
+          if (
+            doneKeys.has(`${w.provider}|${p.id}|${sample}`) ||
+            (w.mode !== 'ask' && inBatches.has(`${p.id}|${sample}`))
+          )
+            continue;
           asks.push({ prompt: prompts.get(p.id) as PromptToAsk, sample });
         }
       }
@@ -309,7 +386,12 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
     }, CANCEL_CHECK_MS);
     try {
       for (const work of works.filter((w) => w.mode !== 'ask')) {
-        const already = await ctx.db.selectFrom('scanBatches').select('id').where('scanId', '=', scanId).where('provider', '=', work.provider).executeTakeFirst();
+        const already = await ctx.db
+          .selectFrom('scanBatches')
+          .select('id')
+          .where('scanId', '=', scanId)
+          .where('provider', '=', work.provider)
+          .executeTakeFirst();
         if (!already) await submitBatches(st, work, todo(work));
       }
       // One share per provider account for the whole site: two lanes on one upstream (AI Overview and AI Mode) split it.
@@ -355,7 +437,8 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
       // Answers already paid for are stored above; the run that now holds the lock does the rest.
       if (lockLost.aborted) throw new Error(`scan ${scanId} lost its site lock; another run continues it`);
       const stillPending = halted(st) ? 0 : await pollBatches(st, works, prompts);
-      if (stillPending > 0) return new Later(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
+      if (stillPending > 0)
+        return new Later(`${stillPending} batch(es) of scan ${scanId} still running`, ctx.config.scans.pollMs);
     } finally {
       clearInterval(watcher);
     }

@@ -87,7 +87,12 @@ export async function samplingPlan(ctx: AppContext, site: SiteRow, query: Sampli
     assistants,
     visibility: past ? Math.round(past.share * 1000) / 10 : null,
     spread: past
-      ? { month: past.month, prompts: past.prompts, answers: past.answers, intraPromptCorrelation: past.icc === null ? null : Math.round(past.icc * 1000) / 1000 }
+      ? {
+          month: past.month,
+          prompts: past.prompts,
+          answers: past.answers,
+          intraPromptCorrelation: past.icc === null ? null : Math.round(past.icc * 1000) / 1000,
+        }
       : null,
     assumed: past === null || past.icc === null,
     samples,

@@ -15,7 +15,12 @@ import { serializeScanSettings } from '../sites/index.ts';
 import { ACTIVE_SCAN_STATUSES, serializeScan } from '../common/index.ts';
 
 export async function siteSpendThisMonth(ctx: AppContext, siteId: number): Promise<number> {
-  const row = await ctx.db.selectFrom('siteSpend').select('spentMicros').where('siteId', '=', siteId).where('month', '=', utcMonthFirstDay(ctx.clock.now())).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('siteSpend')
+    .select('spentMicros')
+    .where('siteId', '=', siteId)
+    .where('month', '=', utcMonthFirstDay(ctx.clock.now()))
+    .executeTakeFirst();
   return row?.spentMicros ?? 0;
 }
 
@@ -93,16 +98,25 @@ export async function startScan(
   options: { delayMs?: number } = {},
 ) {
   const plan = await planScan(ctx, site, req);
-  const active = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', site.id).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
-  if (active) throw new BadRequestError(`Another scan (id ${active.id}) is running on this project; wait for it or cancel it`);
-  if (plan.promptIds.length === 0) throw new BadRequestError('There are no active prompts to scan; activate some prompts first');
+  const active = await ctx.db
+    .selectFrom('scans')
+    .select('id')
+    .where('siteId', '=', site.id)
+    .where('status', 'in', ACTIVE_SCAN_STATUSES)
+    .executeTakeFirst();
+  if (active)
+    throw new BadRequestError(`Another scan (id ${active.id}) is running on this project; wait for it or cancel it`);
+  if (plan.promptIds.length === 0)
+    throw new BadRequestError('There are no active prompts to scan; activate some prompts first');
 
   const org = await ctx.db.selectFrom('orgs').selectAll().where('id', '=', site.orgId).executeTakeFirstOrThrow();
   const skipAtCap = site.scanSettings.skipAtCap ?? true;
   if (site.monthlyCapMicros !== null && skipAtCap) {
     const spent = await siteSpendThisMonth(ctx, site.id);
     if (spent >= site.monthlyCapMicros) {
-      throw new BadRequestError(`This project's monthly cap of ${formatUsd(site.monthlyCapMicros)} is spent (${formatUsd(spent)} this month)`);
+      throw new BadRequestError(
+        `This project's monthly cap of ${formatUsd(site.monthlyCapMicros)} is spent (${formatUsd(spent)} this month)`,
+      );
     }
   }
   const available = org.balanceMicros - org.reservedMicros;
@@ -115,7 +129,8 @@ export async function startScan(
   // The workspace row stays locked until the insert commits: concurrent starts are counted one after the other.
   const scan = await ctx.db.transaction().execute(async (trx) => {
     await trx.selectFrom('orgs').select('id').where('id', '=', site.orgId).forNoKeyUpdate().executeTakeFirstOrThrow();
-    if ((await scansUsedThisMonth(ctx, site.orgId, trx)) >= limit) throw new BadRequestError(`This workspace has used its limit of ${limit} scans this month`);
+    if ((await scansUsedThisMonth(ctx, site.orgId, trx)) >= limit)
+      throw new BadRequestError(`This workspace has used its limit of ${limit} scans this month`);
     return trx
       .insertInto('scans')
       .values({
@@ -141,7 +156,8 @@ export async function startScan(
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch((err: { code?: string; constraint?: string }) => {
-        if (err.code === '23505' && err.constraint === 'scans_one_active_per_site') throw new BadRequestError('Another scan is running on this project; wait for it or cancel it');
+        if (err.code === '23505' && err.constraint === 'scans_one_active_per_site')
+          throw new BadRequestError('Another scan is running on this project; wait for it or cancel it');
         throw err;
       });
   });
@@ -152,7 +168,12 @@ export async function startScan(
 }
 
 export async function findScan(ctx: AppContext, siteId: number, scanId: number): Promise<ScanRow> {
-  const scan = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).where('siteId', '=', siteId).executeTakeFirst();
+  const scan = await ctx.db
+    .selectFrom('scans')
+    .selectAll()
+    .where('id', '=', scanId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!scan) throw new NotFoundError(`No scan with id ${scanId}`);
   return scan;
 }
@@ -173,7 +194,8 @@ export async function cancelScan(ctx: AppContext, site: SiteRow, scanId: number)
     .where('status', 'in', ['queued', 'running'])
     .returningAll()
     .executeTakeFirst();
-  if (!updated) throw new BadRequestError(`Scan ${scanId} is ${scan.status}; only a queued or running scan can be cancelled`);
+  if (!updated)
+    throw new BadRequestError(`Scan ${scanId} is ${scan.status}; only a queued or running scan can be cancelled`);
   return { scan: serializeScan(updated) };
 }
 
@@ -200,7 +222,12 @@ export async function listScans(ctx: AppContext, site: SiteRow, query: ScanListQ
 
 /** The scan in progress with its pace (answers a minute) and an estimate of the time left. */
 export async function liveScan(ctx: AppContext, site: SiteRow) {
-  const scan = await ctx.db.selectFrom('scans').selectAll().where('siteId', '=', site.id).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
+  const scan = await ctx.db
+    .selectFrom('scans')
+    .selectAll()
+    .where('siteId', '=', site.id)
+    .where('status', 'in', ACTIVE_SCAN_STATUSES)
+    .executeTakeFirst();
   if (!scan) return { run: null };
   const done = scan.answersDone + scan.answersFailed;
   const elapsedMs = scan.startedAt ? ctx.clock.now().getTime() - scan.startedAt.getTime() : 0;
@@ -242,5 +269,13 @@ export async function scanDetail(ctx: AppContext, site: SiteRow, scanId: number,
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { scan: serializeScan(scan), answers: rows.map(serializeAnswer), total: Number(count.n), page: q.page, perPage: PAGE_SIZE, tab: q.tab, engine: q.engine ?? null };
+  return {
+    scan: serializeScan(scan),
+    answers: rows.map(serializeAnswer),
+    total: Number(count.n),
+    page: q.page,
+    perPage: PAGE_SIZE,
+    tab: q.tab,
+    engine: q.engine ?? null,
+  };
 }

@@ -11,9 +11,18 @@ const DAY_MS = 24 * 3600 * 1000;
  * the night. Each site is claimed by moving its next scan date first, so a
  * tick that runs twice starts nothing twice.
  */
-export async function runScanTick(ctx: AppContext): Promise<{ started: number; refused: { siteId: number; reason: string }[] }> {
+export async function runScanTick(
+  ctx: AppContext,
+): Promise<{ started: number; refused: { siteId: number; reason: string }[] }> {
   const now = ctx.clock.now();
-  const due = await ctx.db.selectFrom('sites').selectAll().where('scheduleEnabled', '=', true).where('nextScanAt', '<=', now).orderBy('nextScanAt').orderBy('id').execute();
+  const due = await ctx.db
+    .selectFrom('sites')
+    .selectAll()
+    .where('scheduleEnabled', '=', true)
+    .where('nextScanAt', '<=', now)
+    .orderBy('nextScanAt')
+    .orderBy('id')
+    .execute();
   const spreadMs = ctx.config.scans.scheduleSpreadMinutes * 60_000;
   const refused: { siteId: number; reason: string }[] = [];
   let started = 0;
@@ -32,7 +41,14 @@ export async function runScanTick(ctx: AppContext): Promise<{ started: number; r
     if (Number(claimed.numUpdatedRows) === 0) continue;
     const delayMs = due.length > 1 ? Math.round((spreadMs * i) / due.length) : 0;
     try {
-      await startScan(ctx, site, site.createdBy, { saved: true, batch: site.scheduleBatch, label: 'Scheduled scan' }, 'schedule', { delayMs });
+      await startScan(
+        ctx,
+        site,
+        site.createdBy,
+        { saved: true, batch: site.scheduleBatch, label: 'Scheduled scan' },
+        'schedule',
+        { delayMs },
+      );
       started++;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

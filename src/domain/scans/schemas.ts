@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { booleanField, idSchema, modelsByProvider, providerKey, samplesField, text, usdAmount, pagingShape } from '../common/index.ts';
+import {
+  booleanField,
+  idSchema,
+  modelsByProvider,
+  providerKey,
+  samplesField,
+  text,
+  usdAmount,
+  pagingShape,
+} from '../common/index.ts';
 
 /** Request schemas of scans: what to ask (estimate and start take the same body) and the detail view. */
 
@@ -24,7 +33,11 @@ export type ScanTab = (typeof SCAN_TABS)[number];
 export const scanDetailQuerySchema = z.object({
   tab: z.enum(SCAN_TABS, { error: `must be one of ${SCAN_TABS.join(', ')}` }).default('all'),
   engine: providerKey.optional(),
-  page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'pages start at 1').default(1),
+  page: z.coerce
+    .number({ error: 'must be a page number' })
+    .int('must be a whole number')
+    .min(1, 'pages start at 1')
+    .default(1),
 });
 
 /** The first page is the last 30 scans (the spec's scan list); later pages reach older ones. */

@@ -13,7 +13,11 @@ const shareFields = {
   revokedAt: dateTime.nullable(),
 };
 
-export const share = named('Share', 'A share link of a project’s report; its URL is shown only when it is created', z.object(shareFields));
+export const share = named(
+  'Share',
+  'A share link of a project’s report; its URL is shown only when it is created',
+  z.object(shareFields),
+);
 
 export const shareList = named(
   'ShareList',
@@ -27,4 +31,8 @@ export const createdShare = named(
   z.object({ share: z.object({ ...shareFields, url: z.string() }), url: z.string() }),
 );
 
-export const revokedShare = named('RevokedShare', 'The link, revoked for good', z.object({ revoked: z.boolean(), share }));
+export const revokedShare = named(
+  'RevokedShare',
+  'The link, revoked for good',
+  z.object({ revoked: z.boolean(), share }),
+);

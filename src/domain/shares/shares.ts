@@ -10,7 +10,9 @@ import { generateShareToken, hashShareToken, SHARE_PREFIX_LENGTH } from './token
 /** Active links per site: plenty for every audience, and a bound on what one site hands out. */
 export const ACTIVE_SHARES_PER_SITE = 100;
 
-type ShareRow = Pick<ShareLinkRow, 'id' | 'label' | 'tokenPrefix' | 'createdBy' | 'createdAt' | 'revokedAt'> & { creatorName?: string | null };
+type ShareRow = Pick<ShareLinkRow, 'id' | 'label' | 'tokenPrefix' | 'createdBy' | 'createdAt' | 'revokedAt'> & {
+  creatorName?: string | null;
+};
 
 function serializeShare(row: ShareRow) {
   return {
@@ -34,20 +36,37 @@ export async function listShares(ctx: AppContext, site: SiteRow, query: ShareLis
   const [counts, rows] = await Promise.all([
     ctx.db
       .selectFrom('shareLinks')
-      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('id').filterWhere('revokedAt', 'is', null).as('active')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.count<number>('id').filterWhere('revokedAt', 'is', null).as('active'),
+      ])
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('shareLinks as l')
       .leftJoin('users as u', 'u.id', 'l.createdBy')
-      .select(['l.id', 'l.label', 'l.tokenPrefix', 'l.createdBy', 'l.createdAt', 'l.revokedAt', 'u.name as creatorName'])
+      .select([
+        'l.id',
+        'l.label',
+        'l.tokenPrefix',
+        'l.createdBy',
+        'l.createdAt',
+        'l.revokedAt',
+        'u.name as creatorName',
+      ])
       .where('l.siteId', '=', site.id)
       .orderBy('l.id', 'desc')
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute(),
   ]);
-  return { shares: rows.map(serializeShare), total: Number(counts.total), active: Number(counts.active), page: query.page, perPage: query.perPage };
+  return {
+    shares: rows.map(serializeShare),
+    total: Number(counts.total),
+    active: Number(counts.active),
+    page: query.page,
+    perPage: query.perPage,
+  };
 }
 
 /** A new link; its URL is in this answer only (the token is stored hashed). */
@@ -62,12 +81,20 @@ export async function createShare(ctx: AppContext, site: SiteRow, userId: number
       .where('revokedAt', 'is', null)
       .executeTakeFirstOrThrow();
     if (Number(active.n) >= ACTIVE_SHARES_PER_SITE) {
-      throw new BadRequestError(`This project has ${ACTIVE_SHARES_PER_SITE} active share links, the most it can have; revoke some first`);
+      throw new BadRequestError(
+        `This project has ${ACTIVE_SHARES_PER_SITE} active share links, the most it can have; revoke some first`,
+      );
     }
     const token = generateShareToken();
     const row = await trx
       .insertInto('shareLinks')
-      .values({ siteId: site.id, tokenHash: hashShareToken(token), tokenPrefix: token.slice(0, SHARE_PREFIX_LENGTH), label: input.label, createdBy: userId })
+      .values({
+        siteId: site.id,
+        tokenHash: hashShareToken(token),
+        tokenPrefix: token.slice(0, SHARE_PREFIX_LENGTH),
+        label: input.label,
+        createdBy: userId,
+      })
       .returning(['id', 'label', 'tokenPrefix', 'createdBy', 'createdAt', 'revokedAt'])
       .executeTakeFirstOrThrow();
     const creator = await trx.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst();
@@ -79,7 +106,13 @@ export async function createShare(ctx: AppContext, site: SiteRow, userId: number
 /** Revokes for good; revoking a revoked link answers it unchanged. */
 export async function revokeShare(ctx: AppContext, site: SiteRow, shareId: number) {
   const at = ctx.clock.now();
-  await ctx.db.updateTable('shareLinks').set({ revokedAt: at }).where('id', '=', shareId).where('siteId', '=', site.id).where('revokedAt', 'is', null).execute();
+  await ctx.db
+    .updateTable('shareLinks')
+    .set({ revokedAt: at })
+    .where('id', '=', shareId)
+    .where('siteId', '=', site.id)
+    .where('revokedAt', 'is', null)
+    .execute();
   const row = await ctx.db
     .selectFrom('shareLinks as l')
     .leftJoin('users as u', 'u.id', 'l.createdBy')

@@ -47,21 +47,33 @@ export async function siteWithDetails(ctx: AppContext, site: SiteRow, role: Role
 export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, changes: SiteChanges) {
   const adminFields = ADMIN_ONLY.filter((f) => changes[f] !== undefined);
   if (adminFields.length && !atLeast(role, 'admin')) {
-    throw new ForbiddenError(`Changing ${adminFields.join(', ')} needs a key with admin access; this key has ${role} access`);
+    throw new ForbiddenError(
+      `Changing ${adminFields.join(', ')} needs a key with admin access; this key has ${role} access`,
+    );
   }
   const category = changes.scanSettings?.category;
-  if (category && !(await findCategoryByName(ctx.db, site.id, category))) throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
+  if (category && !(await findCategoryByName(ctx.db, site.id, category)))
+    throw new ValidationError({ 'scanSettings.category': 'no such category in this project' });
   const brandTerms = changes.brandTerms && uniqueNames(changes.brandTerms);
   const excludePhrases = changes.excludePhrases && uniqueNames(changes.excludePhrases);
-  const differs = (next: string[] | undefined, now: string[]) => next !== undefined && next.join('\n') !== now.join('\n');
-  const namesChanged = (changes.name !== undefined && changes.name !== site.name) || differs(brandTerms, site.brandTerms) || differs(excludePhrases, site.excludePhrases);
+  const differs = (next: string[] | undefined, now: string[]) =>
+    next !== undefined && next.join('\n') !== now.join('\n');
+  const namesChanged =
+    (changes.name !== undefined && changes.name !== site.name) ||
+    differs(brandTerms, site.brandTerms) ||
+    differs(excludePhrases, site.excludePhrases);
   const warnings = nameWarnings([
     { field: 'name', names: changes.name === undefined ? [] : [changes.name] },
     { field: 'brandTerms', names: brandTerms },
   ]);
   if (changes.dryRun) {
     const current = await loadBrandBookInput(ctx.db, site.id);
-    const input = { ...current, name: changes.name ?? current.name, brandTerms: brandTerms ?? current.brandTerms, excludePhrases: excludePhrases ?? current.excludePhrases };
+    const input = {
+      ...current,
+      name: changes.name ?? current.name,
+      brandTerms: brandTerms ?? current.brandTerms,
+      excludePhrases: excludePhrases ?? current.excludePhrases,
+    };
     return { dryRun: true as const, preview: await previewNames(ctx, site, input), warnings };
   }
   const updated = await ctx.db
@@ -75,8 +87,12 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
       ...(changes.location !== undefined && { location: changes.location }),
       ...(changes.scanFrequencyDays !== undefined && { scanFrequencyDays: changes.scanFrequencyDays }),
       // null or 0 removes the cap (spec).
-      ...(changes.monthlyCapUsd !== undefined && { monthlyCapMicros: changes.monthlyCapUsd ? usdToMicros(changes.monthlyCapUsd) : null }),
-      ...(changes.scanSettings !== undefined && { scanSettings: JSON.stringify(scanSettingsJson(changes.scanSettings)) }),
+      ...(changes.monthlyCapUsd !== undefined && {
+        monthlyCapMicros: changes.monthlyCapUsd ? usdToMicros(changes.monthlyCapUsd) : null,
+      }),
+      ...(changes.scanSettings !== undefined && {
+        scanSettings: JSON.stringify(scanSettingsJson(changes.scanSettings)),
+      }),
       ...(changes.allowedProviders !== undefined && { allowedProviders: changes.allowedProviders }),
       ...(namesChanged && { brandVersion: eb('brandVersion', '+', 1) }),
       updatedAt: ctx.clock.now(),
@@ -85,7 +101,8 @@ export async function changeSite(ctx: AppContext, site: SiteRow, role: Role, cha
     .returningAll()
     .executeTakeFirstOrThrow();
   let reanalysis: ReanalysisView | null = null;
-  if (namesChanged) reanalysis = await requestReanalysis(ctx, updated, 'site name, brand terms or exclusion phrases changed');
+  if (namesChanged)
+    reanalysis = await requestReanalysis(ctx, updated, 'site name, brand terms or exclusion phrases changed');
   return { project: await siteWithDetails(ctx, updated, role), reanalysis, warnings };
 }
 
@@ -94,7 +111,12 @@ export function nextNight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-export async function setSchedule(ctx: AppContext, site: SiteRow, role: Role, input: { enabled: boolean; batch?: boolean | undefined }) {
+export async function setSchedule(
+  ctx: AppContext,
+  site: SiteRow,
+  role: Role,
+  input: { enabled: boolean; batch?: boolean | undefined },
+) {
   const turningOn = input.enabled && !site.scheduleEnabled;
   const updated = await ctx.db
     .updateTable('sites')

@@ -28,17 +28,36 @@ export async function deleteSite(ctx: AppContext, siteId: number) {
     ctx.db.transaction().execute(async (trx) => {
       // The row lock also holds back a scan starting now (its insert waits on the site, then finds it gone).
       await trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().executeTakeFirstOrThrow();
-      const active = await trx.selectFrom('scans').select('id').where('siteId', '=', siteId).where('status', 'in', ACTIVE_SCAN_STATUSES).executeTakeFirst();
-      if (active) throw new ConflictError(`Scan ${active.id} of project ${siteId} is still active; cancel it and wait for it to stop first`);
+      const active = await trx
+        .selectFrom('scans')
+        .select('id')
+        .where('siteId', '=', siteId)
+        .where('status', 'in', ACTIVE_SCAN_STATUSES)
+        .executeTakeFirst();
+      if (active)
+        throw new ConflictError(
+          `Scan ${active.id} of project ${siteId} is still active; cancel it and wait for it to stop first`,
+        );
       await trx.deleteFrom('answerFacts').where('siteId', '=', siteId).execute();
       // The one table with a site_id and no foreign key (its rows are checked in bulk by log imports).
       await trx.deleteFrom('trafficSeen').where('siteId', '=', siteId).execute();
       const answers = await trx.deleteFrom('answers').where('siteId', '=', siteId).executeTakeFirst();
-      const prompts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM prompts WHERE site_id = ${siteId}`.execute(trx);
+      const prompts = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM prompts WHERE site_id = ${siteId}`.execute(trx);
       await trx.deleteFrom('sites').where('id', '=', siteId).execute();
-      return { id: site.id, orgId: site.orgId, name: site.name, domain: site.domain, deleted: true, answers: Number(answers.numDeletedRows), prompts: prompts.rows[0]?.n ?? 0 };
+      return {
+        id: site.id,
+        orgId: site.orgId,
+        name: site.name,
+        domain: site.domain,
+        deleted: true,
+        answers: Number(answers.numDeletedRows),
+        prompts: prompts.rows[0]?.n ?? 0,
+      };
     }),
   );
-  if (deleted === BUSY) throw new ConflictError(`Project ${siteId} is busy (a scan or reanalysis holds it); try again when it is done`);
+  if (deleted === BUSY)
+    throw new ConflictError(`Project ${siteId} is busy (a scan or reanalysis holds it); try again when it is done`);
   return deleted;
 }

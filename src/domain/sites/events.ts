@@ -38,13 +38,23 @@ export const siteEventListQuerySchema = z.object({
 export type SiteEventCreate = z.output<typeof siteEventCreateSchema>;
 export type SiteEventListQuery = z.output<typeof siteEventListQuerySchema>;
 
-export function serializeEvent(row: Pick<SiteEventRow, 'id' | 'title' | 'date' | 'type' | 'note'> & Partial<Pick<SiteEventRow, 'createdAt'>>) {
-  return { id: row.id, title: row.title, date: row.date, type: row.type, note: row.note, ...(row.createdAt && { createdAt: row.createdAt }) };
+export function serializeEvent(
+  row: Pick<SiteEventRow, 'id' | 'title' | 'date' | 'type' | 'note'> & Partial<Pick<SiteEventRow, 'createdAt'>>,
+) {
+  return {
+    id: row.id,
+    title: row.title,
+    date: row.date,
+    type: row.type,
+    note: row.note,
+    ...(row.createdAt && { createdAt: row.createdAt }),
+  };
 }
 
 /** The site's events, oldest first (the order a chart draws them), optionally between two dates (inclusive). */
 export async function listEvents(ctx: AppContext, site: SiteRow, query: SiteEventListQuery) {
-  if (query.from && query.to && query.from > query.to) throw new ValidationError({ from: 'from must not be after to' }, 'Some query parameters are not valid');
+  if (query.from && query.to && query.from > query.to)
+    throw new ValidationError({ from: 'from must not be after to' }, 'Some query parameters are not valid');
   let q = ctx.db.selectFrom('siteEvents').where('siteId', '=', site.id);
   if (query.from) q = q.where('date', '>=', query.from);
   if (query.to) q = q.where('date', '<=', query.to);
@@ -70,7 +80,10 @@ export async function createEvent(ctx: AppContext, site: SiteRow, input: SiteEve
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) >= EVENTS_PER_SITE) throw new BadRequestError(`This project has ${EVENTS_PER_SITE} events, the most a project can have; remove some first`);
+    if (Number(count.n) >= EVENTS_PER_SITE)
+      throw new BadRequestError(
+        `This project has ${EVENTS_PER_SITE} events, the most a project can have; remove some first`,
+      );
     const row = await trx
       .insertInto('siteEvents')
       .values({ siteId: site.id, ...input })
@@ -81,7 +94,12 @@ export async function createEvent(ctx: AppContext, site: SiteRow, input: SiteEve
 }
 
 export async function deleteEvent(ctx: AppContext, site: SiteRow, eventId: number) {
-  const row = await ctx.db.deleteFrom('siteEvents').where('id', '=', eventId).where('siteId', '=', site.id).returningAll().executeTakeFirst();
+  const row = await ctx.db
+    .deleteFrom('siteEvents')
+    .where('id', '=', eventId)
+    .where('siteId', '=', site.id)
+    .returningAll()
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No event with id ${eventId}`);
   return { deleted: true, event: serializeEvent(row) };
 }

@@ -47,7 +47,9 @@ const siteFields = {
   domain: z.string().describe('The url’s host without www.'),
   industry: z.string().nullable(),
   brandTerms: z.array(z.string()),
-  excludePhrases: z.array(z.string()).describe('Phrases in which the brand’s names never count, such as "Amazon rainforest"'),
+  excludePhrases: z
+    .array(z.string())
+    .describe('Phrases in which the brand’s names never count, such as "Amazon rainforest"'),
   language: z.string(),
   location: z.string(),
   scanFrequencyDays: z.int().positive(),
@@ -68,9 +70,17 @@ export const project = named(
   z.object({ ...siteFields, role: z.enum(['owner', 'admin', 'member', 'viewer']), answersCount: count }),
 );
 
-export const projectList = named('ProjectList', 'The workspace’s projects, oldest first, a page at a time', z.object({ projects: z.array(projectSummary), ...paging }));
+export const projectList = named(
+  'ProjectList',
+  'The workspace’s projects, oldest first, a page at a time',
+  z.object({ projects: z.array(projectSummary), ...paging }),
+);
 
-export const createdProject = named('CreatedProject', 'The project added, and the ambiguous names it tracks', z.object({ project: projectSummary, warnings }));
+export const createdProject = named(
+  'CreatedProject',
+  'The project added, and the ambiguous names it tracks',
+  z.object({ project: projectSummary, warnings }),
+);
 
 export const projectResponse = named('ProjectResponse', 'A project', z.object({ project }));
 
@@ -99,6 +109,10 @@ export const event = named(
   }),
 );
 
-export const eventList = named('EventList', 'A page of the project’s events, oldest first', z.object({ events: z.array(event), ...paging }));
+export const eventList = named(
+  'EventList',
+  'A page of the project’s events, oldest first',
+  z.object({ events: z.array(event), ...paging }),
+);
 export const eventResponse = named('EventResponse', 'The event', z.object({ event }));
 export const deletedEvent = named('DeletedEvent', 'The event removed', z.object({ deleted: z.boolean(), event }));

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { PROVIDER_KEYS } from '../../assistants/catalog.ts';
-import { booleanField, modelsByProvider, providerKey, samplesField, text, usdAmount, pagingShape } from '../common/index.ts';
+import {
+  booleanField,
+  modelsByProvider,
+  providerKey,
+  samplesField,
+  text,
+  usdAmount,
+  pagingShape,
+} from '../common/index.ts';
 import { dryRunField, excludePhrasesField } from '../names/index.ts';
 
 /** Request schemas of sites; domain functions take their output types. */
@@ -38,7 +46,12 @@ export const siteChangeSchema = z.object({
   industry: text('industry', 200).nullish(),
   language: text('language', 100).optional(),
   location: text('location', 100).optional(),
-  scanFrequencyDays: z.number({ error: 'must be a whole number of days' }).int('must be a whole number of days').min(1, 'at least 1').max(365, 'at most 365').optional(),
+  scanFrequencyDays: z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'at least 1')
+    .max(365, 'at most 365')
+    .optional(),
   monthlyCapUsd: usdAmount.nullish(),
   scanSettings: scanSettingsSchema.optional(),
   allowedProviders: z

@@ -33,7 +33,9 @@ export function domainFromAddress(input: string): string | null {
 export function siteOrigin(site: { url: string; domain: string }): string {
   const typed = site.url.trim();
   try {
-    const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`).hostname.replace(/\.$/, '').toLowerCase();
+    const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`).hostname
+      .replace(/\.$/, '')
+      .toLowerCase();
     if (host === site.domain || host.endsWith(`.${site.domain}`)) return `https://${host}`;
   } catch {
     // The domain was derived from this address, so it parses; the domain is the fallback anyway.

@@ -20,7 +20,16 @@ export function serializeScanSettings(s: ScanSettingsJson) {
 }
 
 export function serializeCompetitor(c: CompetitorRow) {
-  return { id: c.id, name: c.name, domain: c.domain, aliases: c.aliases, excludePhrases: c.excludePhrases, color: c.color, logo: c.logo, createdAt: c.createdAt };
+  return {
+    id: c.id,
+    name: c.name,
+    domain: c.domain,
+    aliases: c.aliases,
+    excludePhrases: c.excludePhrases,
+    color: c.color,
+    logo: c.logo,
+    createdAt: c.createdAt,
+  };
 }
 
 export function serializeSite(site: SiteRow, competitors: CompetitorRow[]) {
@@ -48,7 +57,12 @@ export function serializeSite(site: SiteRow, competitors: CompetitorRow[]) {
 
 /** Every site lookup goes through the caller's workspace: another workspace's id is a 404. */
 export async function findSite(db: Db, orgId: number, siteId: number): Promise<SiteRow> {
-  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).where('orgId', '=', orgId).executeTakeFirst();
+  const site = await db
+    .selectFrom('sites')
+    .selectAll()
+    .where('id', '=', siteId)
+    .where('orgId', '=', orgId)
+    .executeTakeFirst();
   if (!site) throw new NotFoundError(`No project with id ${siteId}`);
   return site;
 }
@@ -97,7 +111,10 @@ export async function listSitePage(ctx: AppContext, orgId: number, query: Projec
 /** The site row and its first competitors, within the workspace's limit of sites; createSite (src/domain/onboarding) also queues its first reads. */
 export async function insertSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
   const domain = domainFromAddress(input.url);
-  if (!domain) throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, { url: 'not a domain' });
+  if (!domain)
+    throw new BadRequestError(`"${input.url}" is not a domain: give a public web address such as acme.com`, {
+      url: 'not a domain',
+    });
 
   const fields: Record<string, string> = {};
   const competitors = (input.competitors ?? []).map((c, i) => {
@@ -118,7 +135,12 @@ export async function insertSite(ctx: AppContext, actor: { orgId: number; userId
 
   const project = await ctx.db.transaction().execute(async (trx) => {
     // Lock the workspace row so two concurrent creates cannot both pass the limit.
-    const org = await trx.selectFrom('orgs').selectAll().where('id', '=', actor.orgId).forUpdate().executeTakeFirstOrThrow();
+    const org = await trx
+      .selectFrom('orgs')
+      .selectAll()
+      .where('id', '=', actor.orgId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const limit = limitsOf(org).sites;
     const count = await trx
       .selectFrom('sites')
@@ -126,8 +148,16 @@ export async function insertSite(ctx: AppContext, actor: { orgId: number; userId
       .where('orgId', '=', actor.orgId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) >= limit) throw new BadRequestError(`This workspace has reached its limit of ${limit} sites`);
-    const dup = await trx.selectFrom('sites').select('id').where('orgId', '=', actor.orgId).where('domain', '=', domain).executeTakeFirst();
-    if (dup) throw new ConflictError(`${domain} is already a project in this workspace (id ${dup.id})`, { url: 'already tracked' });
+    const dup = await trx
+      .selectFrom('sites')
+      .select('id')
+      .where('orgId', '=', actor.orgId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (dup)
+      throw new ConflictError(`${domain} is already a project in this workspace (id ${dup.id})`, {
+        url: 'already tracked',
+      });
 
     const site = await trx
       .insertInto('sites')

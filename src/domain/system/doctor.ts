@@ -53,17 +53,25 @@ async function latency(probe: () => Promise<unknown>): Promise<number> {
 function withDeadline(name: string, run: () => Promise<Check>): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve({ check: name, verdict: 'fail', detail: `no answer within ${CHECK_TIMEOUT_MS / 1000} s` }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ check: name, verdict: 'fail', detail: `no answer within ${CHECK_TIMEOUT_MS / 1000} s` }),
+      CHECK_TIMEOUT_MS,
+    );
   });
-  return Promise.race([run().catch((err: Error) => ({ check: name, verdict: 'fail' as const, detail: `unreachable: ${err.message}` })), late]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    run().catch((err: Error) => ({ check: name, verdict: 'fail' as const, detail: `unreachable: ${err.message}` })),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }
 
 export function checkConfig(ctx: AppContext): Check {
   const c = ctx.config;
   const production = c.production;
   const warnings: string[] = [];
-  if (production && c.assistants.mode !== 'live') warnings.push(`ASSISTANTS=${c.assistants.mode} in production: answers may come from the simulator`);
-  if (production && c.publicBaseUrl.startsWith(`http://${c.host}:`)) warnings.push('PUBLIC_BASE_URL is not set: links point at the bind address');
+  if (production && c.assistants.mode !== 'live')
+    warnings.push(`ASSISTANTS=${c.assistants.mode} in production: answers may come from the simulator`);
+  if (production && c.publicBaseUrl.startsWith(`http://${c.host}:`))
+    warnings.push('PUBLIC_BASE_URL is not set: links point at the bind address');
   const facts = [
     `API variant ${c.apiVariant}`,
     `assistants ${c.assistants.mode}`,
@@ -71,17 +79,29 @@ export function checkConfig(ctx: AppContext): Check {
     `queue dashboard ${c.operatorToken ? 'on' : 'off (OPERATOR_TOKEN unset)'}`,
     `Redis prefix ${c.redisPrefix}`,
   ];
-  return { check: 'config', verdict: warnings.length ? 'warn' : 'ok', detail: [...warnings, facts.join('; ')].join('; ') };
+  return {
+    check: 'config',
+    verdict: warnings.length ? 'warn' : 'ok',
+    detail: [...warnings, facts.join('; ')].join('; '),
+  };
 }
 
 export async function checkPostgres(ctx: AppContext): Promise<Check> {
-  const version = await sql<{ num: string; text: string }>`SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS text`.execute(ctx.db);
+  const version = await sql<{
+    num: string;
+    text: string;
+  }>`SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS text`.execute(ctx.db);
   const row = version.rows[0];
   const ms = await latency(() => sql`SELECT 1`.execute(ctx.db));
   const num = Number(row?.num ?? 0);
   const detail = `PostgreSQL ${row?.text ?? '?'}, round trip ${ms} ms`;
-  if (num < POSTGRES_MIN_NUM) return { check: 'postgres', verdict: 'fail', detail: `${detail}: version 13 or later is needed` };
-  return { check: 'postgres', verdict: ms > 50 ? 'warn' : 'ok', detail: ms > 50 ? `${detail}: slow for statements made one by one` : detail };
+  if (num < POSTGRES_MIN_NUM)
+    return { check: 'postgres', verdict: 'fail', detail: `${detail}: version 13 or later is needed` };
+  return {
+    check: 'postgres',
+    verdict: ms > 50 ? 'warn' : 'ok',
+    detail: ms > 50 ? `${detail}: slow for statements made one by one` : detail,
+  };
 }
 
 /** `maxmemory-policy` from CONFIG GET, or from INFO where CONFIG is refused (managed Redis services). */
@@ -102,11 +122,18 @@ export async function checkRedis(ctx: AppContext): Promise<Check> {
   const detail = `Redis ${version}, round trip ${ms} ms, maxmemory-policy ${policy}`;
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const problems: string[] = [];
-  if (major < REDIS_MIN[0] || (major === REDIS_MIN[0] && minor < REDIS_MIN[1])) problems.push(`version ${REDIS_MIN.join('.')} or later is needed`);
+  if (major < REDIS_MIN[0] || (major === REDIS_MIN[0] && minor < REDIS_MIN[1]))
+    problems.push(`version ${REDIS_MIN.join('.')} or later is needed`);
   if (policy !== 'noeviction')
-    problems.push(`maxmemory-policy must be noeviction: BullMQ loses jobs and locks when Redis evicts keys (CONFIG SET maxmemory-policy noeviction, and in redis.conf)`);
+    problems.push(
+      `maxmemory-policy must be noeviction: BullMQ loses jobs and locks when Redis evicts keys (CONFIG SET maxmemory-policy noeviction, and in redis.conf)`,
+    );
   if (problems.length) return { check: 'redis', verdict: 'fail', detail: `${detail}: ${problems.join('; ')}` };
-  return { check: 'redis', verdict: ms > 20 ? 'warn' : 'ok', detail: ms > 20 ? `${detail}: slow for the provider gate's round trips` : detail };
+  return {
+    check: 'redis',
+    verdict: ms > 20 ? 'warn' : 'ok',
+    detail: ms > 20 ? `${detail}: slow for the provider gate's round trips` : detail,
+  };
 }
 
 export async function checkMigrations(ctx: AppContext): Promise<Check> {
@@ -118,8 +145,18 @@ export async function checkMigrations(ctx: AppContext): Promise<Check> {
     () => [] as string[],
   );
   const unknown = applied.filter((n) => !names.has(n));
-  if (pending.length) return { check: 'migrations', verdict: 'fail', detail: `${pending.length} pending: ${pending.join(', ')} (run sightline migrate)` };
-  if (unknown.length) return { check: 'migrations', verdict: 'warn', detail: `the database has migrations this code does not know (a newer release ran): ${unknown.join(', ')}` };
+  if (pending.length)
+    return {
+      check: 'migrations',
+      verdict: 'fail',
+      detail: `${pending.length} pending: ${pending.join(', ')} (run sightline migrate)`,
+    };
+  if (unknown.length)
+    return {
+      check: 'migrations',
+      verdict: 'warn',
+      detail: `the database has migrations this code does not know (a newer release ran): ${unknown.join(', ')}`,
+    };
   return { check: 'migrations', verdict: 'ok', detail: `${known.length} applied, none pending` };
 }
 
@@ -132,7 +169,11 @@ export async function checkWorkers(ctx: AppContext): Promise<Check> {
     .map(([q, n]) => `${q} ${n}`)
     .join(', ');
   if (missing.length)
-    return { check: 'workers', verdict: 'fail', detail: `no live worker for ${missing.join(', ')}: their jobs wait (sightline worker [--queues ...]); live per queue: ${counts}` };
+    return {
+      check: 'workers',
+      verdict: 'fail',
+      detail: `no live worker for ${missing.join(', ')}: their jobs wait (sightline worker [--queues ...]); live per queue: ${counts}`,
+    };
   return { check: 'workers', verdict: 'ok', detail: `live per queue: ${counts}` };
 }
 
@@ -151,12 +192,20 @@ export async function checkClock(ctx: AppContext, now: () => number = Date.now):
     const [seconds, micros] = await ctx.redis.time();
     const after = now();
     const redisMs = Number(seconds) * 1000 + Number(micros) / 1000;
-    if (!best || after - before < best.rtt) best = { skew: Math.round(redisMs - (before + after) / 2), rtt: after - before };
+    if (!best || after - before < best.rtt)
+      best = { skew: Math.round(redisMs - (before + after) / 2), rtt: after - before };
   }
   const skew = best?.skew ?? 0;
   const verdict = skewVerdict(skew);
   const detail = `this machine's clock is ${Math.abs(skew)} ms ${skew > 0 ? 'behind' : 'ahead of'} Redis'`;
-  return { check: 'clock', verdict, detail: verdict === 'ok' ? detail : `${detail}: workers share leases and schedules by wall time; synchronise clocks (NTP)` };
+  return {
+    check: 'clock',
+    verdict,
+    detail:
+      verdict === 'ok'
+        ? detail
+        : `${detail}: workers share leases and schedules by wall time; synchronise clocks (NTP)`,
+  };
 }
 
 export async function checkAssistants(ctx: AppContext, fetchHealth: (url: string) => Promise<boolean>): Promise<Check> {
@@ -172,9 +221,18 @@ export async function checkAssistants(ctx: AppContext, fetchHealth: (url: string
     };
   if (simulated.length === 0) return { check: 'assistants', verdict: 'ok', detail: shown };
   const up = await fetchHealth(`${a.simulatorUrl}/__sim/health`);
-  if (!up) return { check: 'assistants', verdict: 'fail', detail: `${shown}: the simulator at ${a.simulatorUrl} does not answer (sightline simulator)` };
+  if (!up)
+    return {
+      check: 'assistants',
+      verdict: 'fail',
+      detail: `${shown}: the simulator at ${a.simulatorUrl} does not answer (sightline simulator)`,
+    };
   const production = ctx.config.production;
-  return { check: 'assistants', verdict: production ? 'warn' : 'ok', detail: production ? `${shown}: simulated answers in production` : shown };
+  return {
+    check: 'assistants',
+    verdict: production ? 'warn' : 'ok',
+    detail: production ? `${shown}: simulated answers in production` : shown,
+  };
 }
 
 async function simulatorHealthy(url: string): Promise<boolean> {
@@ -186,7 +244,10 @@ async function simulatorHealthy(url: string): Promise<boolean> {
 }
 
 /** Every check, run at once; `ok` unless one failed. */
-export async function runDoctor(ctx: AppContext, options: { now?: () => number; fetchHealth?: (url: string) => Promise<boolean> } = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  ctx: AppContext,
+  options: { now?: () => number; fetchHealth?: (url: string) => Promise<boolean> } = {},
+): Promise<DoctorReport> {
   // The job table (its queues, for the workers check) imports every handler: loaded inside the timed checks, it held
   // the event loop past the other checks' deadlines on a loaded machine.
   await ctx.jobs.table();

@@ -24,7 +24,10 @@ export async function queueStates(ctx: AppContext): Promise<QueueState[]> {
   return Promise.all(
     (await ctx.jobs.queueNames()).map(async (queue) => {
       const counts = await ctx.jobs.queue(queue).getJobCounts(...QUEUE_STATES);
-      return { queue, counts: Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueJobState, number> };
+      return {
+        queue,
+        counts: Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueJobState, number>,
+      };
     }),
   );
 }
@@ -35,7 +38,9 @@ export async function queueStates(ctx: AppContext): Promise<QueueState[]> {
  * refuses CLIENT LIST (some managed services) makes this fail.
  */
 export async function liveWorkers(ctx: AppContext): Promise<Record<string, number>> {
-  const counts = await Promise.all((await ctx.jobs.queueNames()).map(async (queue) => [queue, await ctx.jobs.queue(queue).getWorkersCount()] as const));
+  const counts = await Promise.all(
+    (await ctx.jobs.queueNames()).map(async (queue) => [queue, await ctx.jobs.queue(queue).getWorkersCount()] as const),
+  );
   return Object.fromEntries(counts);
 }
 
@@ -54,7 +59,14 @@ export interface ScanAndMoneyState {
  * per workspace; one per site and month).
  */
 export async function scanAndMoneyState(ctx: AppContext): Promise<ScanAndMoneyState> {
-  const { rows } = await sql<{ queued: number; running: number; cancelling: number; oldest: Date | null; reserved: number; settled: number }>`
+  const { rows } = await sql<{
+    queued: number;
+    running: number;
+    cancelling: number;
+    oldest: Date | null;
+    reserved: number;
+    settled: number;
+  }>`
     SELECT
       count(*) FILTER (WHERE s.status = 'queued')::int AS queued,
       count(*) FILTER (WHERE s.status = 'running')::int AS running,
@@ -74,6 +86,8 @@ export async function scanAndMoneyState(ctx: AppContext): Promise<ScanAndMoneySt
 }
 
 /** Each provider account's calls in flight across every worker, and the rate the gate sends at now (null: unlimited). */
-export async function providerGateState(ctx: AppContext): Promise<Record<UpstreamKey, { inFlight: number; rpm: number | null }>> {
+export async function providerGateState(
+  ctx: AppContext,
+): Promise<Record<UpstreamKey, { inFlight: number; rpm: number | null }>> {
   return readGateState(ctx.redis, ctx.config.redisPrefix, resolveLimits(ctx.config));
 }

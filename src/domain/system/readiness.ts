@@ -22,6 +22,9 @@ async function reachable(work: () => Promise<unknown>, ms: number): Promise<'ok'
 }
 
 export async function readiness(ctx: AppContext) {
-  const [postgres, redis] = await Promise.all([reachable(() => sql`SELECT 1`.execute(ctx.db), 2000), reachable(() => ctx.redis.ping(), 2000)]);
+  const [postgres, redis] = await Promise.all([
+    reachable(() => sql`SELECT 1`.execute(ctx.db), 2000),
+    reachable(() => ctx.redis.ping(), 2000),
+  ]);
   return { ready: postgres === 'ok' && redis === 'ok', postgres, redis };
 }

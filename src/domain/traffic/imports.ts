@@ -83,13 +83,26 @@ export function serializeImport(row: ImportRecord) {
 export type ImportView = ReturnType<typeof serializeImport>;
 
 export async function findImport(ctx: AppContext, siteId: number, importId: number): Promise<ImportRecord> {
-  const row = await ctx.db.selectFrom('crawlerLogImports').select(COLUMNS).where('id', '=', importId).where('siteId', '=', siteId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('crawlerLogImports')
+    .select(COLUMNS)
+    .where('id', '=', importId)
+    .where('siteId', '=', siteId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No log import with id ${importId}`);
   return row;
 }
 
 export async function latestImport(ctx: AppContext, siteId: number): Promise<ImportRecord | null> {
-  return (await ctx.db.selectFrom('crawlerLogImports').select(COLUMNS).where('siteId', '=', siteId).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null;
+  return (
+    (await ctx.db
+      .selectFrom('crawlerLogImports')
+      .select(COLUMNS)
+      .where('siteId', '=', siteId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** A pull's address as shown and stored for display: no query or fragment (a presigned URL's signature is a credential), no user info. */
@@ -108,8 +121,16 @@ async function failStale(ctx: AppContext, siteId: number): Promise<void> {
       .where('status', '=', status)
       .where(sql<Date>`coalesce(progressed_at, started_at, requested_at)`, '<', new Date(now - since))
       .execute();
-  await stale('running', STALE_RUNNING_MS, 'stopped: no progress for an hour (its process stopped); the lines before were counted');
-  await stale('queued', STALE_QUEUED_MS, 'never started: its job was lost; send the log again (lines already counted count once)');
+  await stale(
+    'running',
+    STALE_RUNNING_MS,
+    'stopped: no progress for an hour (its process stopped); the lines before were counted',
+  );
+  await stale(
+    'queued',
+    STALE_QUEUED_MS,
+    'never started: its job was lost; send the log again (lines already counted count once)',
+  );
 }
 
 interface NewImport {
@@ -120,7 +141,12 @@ interface NewImport {
 }
 
 /** Makes an import record; a queued one gets its job, a CLI one runs in the caller's process. */
-export async function createImport(ctx: AppContext, siteId: number, userId: number | null, input: NewImport): Promise<ImportRecord> {
+export async function createImport(
+  ctx: AppContext,
+  siteId: number,
+  userId: number | null,
+  input: NewImport,
+): Promise<ImportRecord> {
   await failStale(ctx, siteId);
   if (input.source !== 'cli') {
     const waiting = await ctx.db
@@ -129,7 +155,11 @@ export async function createImport(ctx: AppContext, siteId: number, userId: numb
       .where('siteId', '=', siteId)
       .where('status', 'in', ['queued', 'running'])
       .executeTakeFirstOrThrow();
-    if (Number(waiting.n) >= PENDING_MAX) throw new RateLimitedError(`${PENDING_MAX} log imports of this project are waiting to be read; send more when they are done`, 10);
+    if (Number(waiting.n) >= PENDING_MAX)
+      throw new RateLimitedError(
+        `${PENDING_MAX} log imports of this project are waiting to be read; send more when they are done`,
+        10,
+      );
   }
   const now = ctx.clock.now();
   const row = await ctx.db
@@ -155,7 +185,13 @@ export async function createImport(ctx: AppContext, siteId: number, userId: numb
     // Not left queued with no job: it would count as waiting for an hour.
     await ctx.db
       .updateTable('crawlerLogImports')
-      .set({ status: 'failed', error: 'the job queue was unavailable', finishedAt: ctx.clock.now(), payload: null, pullUrl: null })
+      .set({
+        status: 'failed',
+        error: 'the job queue was unavailable',
+        finishedAt: ctx.clock.now(),
+        payload: null,
+        pullUrl: null,
+      })
       .where('id', '=', row.id)
       .execute();
     throw err;
@@ -166,7 +202,13 @@ export async function createImport(ctx: AppContext, siteId: number, userId: numb
 const isFinal = (v: { state: string }) => v.state === 'done' || v.state === 'failed';
 
 async function answer(ctx: AppContext, siteId: number, importId: number) {
-  return { import: await waitFor(async () => serializeImport(await findImport(ctx, siteId, importId)), isFinal, ctx.config.siteFetch.jobWaitMs) };
+  return {
+    import: await waitFor(
+      async () => serializeImport(await findImport(ctx, siteId, importId)),
+      isFinal,
+      ctx.config.siteFetch.jobWaitMs,
+    ),
+  };
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];

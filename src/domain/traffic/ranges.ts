@@ -17,14 +17,19 @@ import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 /** The agent a published file is for, by its name (`gptbot.json` is GPTBot's): the file name of each agent's `ranges` address. */
 export function agentForFile(file: string): string | null {
   const name = path.basename(file).toLowerCase();
-  for (const c of AI_CRAWLERS) if (c.ranges && path.basename(new URL(c.ranges).pathname).toLowerCase() === name) return c.agent;
+  for (const c of AI_CRAWLERS)
+    if (c.ranges && path.basename(new URL(c.ranges).pathname).toLowerCase() === name) return c.agent;
   return null;
 }
 
 export async function loadRangesFile(ctx: AppContext, input: { text: string; file: string; agent?: string }) {
-  const agent = input.agent ? LOGGED_AGENTS.find((a) => a.toLowerCase() === input.agent?.toLowerCase()) : agentForFile(input.file);
+  const agent = input.agent
+    ? LOGGED_AGENTS.find((a) => a.toLowerCase() === input.agent?.toLowerCase())
+    : agentForFile(input.file);
   if (!agent) {
-    const known = AI_CRAWLERS.filter((c) => c.ranges).map((c) => `${path.basename(new URL(c.ranges as string).pathname)} (${c.agent})`);
+    const known = AI_CRAWLERS.filter((c) => c.ranges).map(
+      (c) => `${path.basename(new URL(c.ranges as string).pathname)} (${c.agent})`,
+    );
     throw new BadRequestError(
       input.agent
         ? `${input.agent} is not an AI agent Sightline knows; see GET /projects/:id/crawlers`
@@ -49,24 +54,44 @@ export async function loadRangesFile(ctx: AppContext, input: { text: string; fil
                 ON CONFLICT DO NOTHING`.execute(trx);
     }
   });
-  return { agent, prefixes: parsed.prefixes.length, createdAt: parsed.createdAt, source, ranges: await rangesSummary(ctx.db) };
+  return {
+    agent,
+    prefixes: parsed.prefixes.length,
+    createdAt: parsed.createdAt,
+    source,
+    ranges: await rangesSummary(ctx.db),
+  };
 }
 
 /** Per agent with ranges loaded: how many prefixes, from which file, when. */
 export async function rangesSummary(db: Db) {
   const rows = await db
     .selectFrom('crawlerRanges')
-    .select(['agent', 'source', (eb) => eb.fn.countAll<number>().as('prefixes'), (eb) => eb.fn.max('loadedAt').as('loadedAt'), (eb) => eb.fn.max('createdAt').as('createdAt')])
+    .select([
+      'agent',
+      'source',
+      (eb) => eb.fn.countAll<number>().as('prefixes'),
+      (eb) => eb.fn.max('loadedAt').as('loadedAt'),
+      (eb) => eb.fn.max('createdAt').as('createdAt'),
+    ])
     .groupBy(['agent', 'source'])
     .orderBy('agent')
     .execute();
-  return rows.map((r) => ({ agent: r.agent, source: r.source, prefixes: Number(r.prefixes), createdAt: r.createdAt, loadedAt: r.loadedAt }));
+  return rows.map((r) => ({
+    agent: r.agent,
+    source: r.source,
+    prefixes: Number(r.prefixes),
+    createdAt: r.createdAt,
+    loadedAt: r.loadedAt,
+  }));
 }
 
 /** Every loaded range, for an import to check its hits against. */
 /** The loaded ranges as rows (what a log reader's thread is given). */
 export async function addressRangeRows(db: Db): Promise<{ agent: string; prefix: string }[]> {
-  return (await sql<{ agent: string; prefix: string }>`SELECT agent, prefix::text AS prefix FROM crawler_ranges`.execute(db)).rows;
+  return (
+    await sql<{ agent: string; prefix: string }>`SELECT agent, prefix::text AS prefix FROM crawler_ranges`.execute(db)
+  ).rows;
 }
 
 export async function addressRanges(db: Db): Promise<AddressRanges> {

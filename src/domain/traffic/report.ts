@@ -48,10 +48,21 @@ function verifiedShare(c: Pick<Counts, 'verified' | 'spoofed'>) {
   const checked = n(c.verified) + n(c.spoofed);
   const w = wilson(n(c.verified), checked);
   const pct = (x: number | undefined) => (x === undefined ? null : Math.round(x * 1000) / 10);
-  return { verified: percentOf(n(c.verified), checked), verifiedLow: pct(w?.low), verifiedHigh: pct(w?.high), checked, spoofed: n(c.spoofed) };
+  return {
+    verified: percentOf(n(c.verified), checked),
+    verifiedLow: pct(w?.low),
+    verifiedHigh: pct(w?.high),
+    checked,
+    spoofed: n(c.spoofed),
+  };
 }
 
-const statusOf = (c: Pick<Counts, 's2xx' | 's3xx' | 's4xx' | 's5xx'>) => ({ ok: n(c.s2xx), redirect: n(c.s3xx), clientError: n(c.s4xx), serverError: n(c.s5xx) });
+const statusOf = (c: Pick<Counts, 's2xx' | 's3xx' | 's4xx' | 's5xx'>) => ({
+  ok: n(c.s2xx),
+  redirect: n(c.s3xx),
+  clientError: n(c.s4xx),
+  serverError: n(c.s5xx),
+});
 
 /** The latest day with crawler traffic, else with answers: where the report opens without a start. */
 async function latestTrafficDay(db: Db, siteId: number): Promise<string | null> {
@@ -65,13 +76,22 @@ async function latestTrafficDay(db: Db, siteId: number): Promise<string | null> 
 }
 
 export async function trafficPeriod(ctx: AppContext, siteId: number, query: PeriodQuery): Promise<ReportPeriod> {
-  const latest = query.start ? null : ((await latestTrafficDay(ctx.db, siteId)) ?? (await latestDayWithData(ctx.db, siteId)));
+  const latest = query.start
+    ? null
+    : ((await latestTrafficDay(ctx.db, siteId)) ?? (await latestDayWithData(ctx.db, siteId)));
   const start = chosenStart(query.period, query.start, latest, utcDay(ctx.clock.now()));
   return { period: query.period, start, end: periodEnd(query.period, start) };
 }
 
 async function trafficPeriods(db: Db, siteId: number, period: Period): Promise<string[]> {
-  const rows = await db.selectFrom('trafficAgentPeriod').select('start').distinct().where('siteId', '=', siteId).where('period', '=', period).orderBy('start').execute();
+  const rows = await db
+    .selectFrom('trafficAgentPeriod')
+    .select('start')
+    .distinct()
+    .where('siteId', '=', siteId)
+    .where('period', '=', period)
+    .orderBy('start')
+    .execute();
   return rows.map((r) => r.start);
 }
 
@@ -107,17 +127,27 @@ async function agentRows(db: Db, siteId: number, p: ReportPeriod) {
  * per assistant and per landing page; titles from the site's pages.
  */
 async function periodTotals(db: Db, siteId: number, p: ReportPeriod) {
-  const row = await db.selectFrom('trafficPeriodTotals').selectAll().where('siteId', '=', siteId).where('period', '=', p.period).where('start', '=', p.start).executeTakeFirst();
+  const row = await db
+    .selectFrom('trafficPeriodTotals')
+    .selectAll()
+    .where('siteId', '=', siteId)
+    .where('period', '=', p.period)
+    .where('start', '=', p.start)
+    .executeTakeFirst();
   const status = row?.statusPages ?? [];
   const byAssistant = row?.referralAssistants ?? [];
   const landing = row?.referralPages ?? [];
   const urls = [...new Set([...status.map((x) => x.url), ...landing.map((x) => x.url)])];
   const titles = new Map(
     urls.length
-      ? (await db.selectFrom('pages').select(['normalizedUrl', 'title']).where('siteId', '=', siteId).where('normalizedUrl', 'in', urls).execute()).map((r) => [
-          r.normalizedUrl,
-          r.title,
-        ])
+      ? (
+          await db
+            .selectFrom('pages')
+            .select(['normalizedUrl', 'title'])
+            .where('siteId', '=', siteId)
+            .where('normalizedUrl', 'in', urls)
+            .execute()
+        ).map((r) => [r.normalizedUrl, r.title])
       : [],
   );
   return {
@@ -163,7 +193,15 @@ async function join(db: Db, siteId: number, p: ReportPeriod) {
   const crawled = sql`hits > spoofed AND s2xx > 0 AND is_page`;
   const cited = sql`SELECT url, answers FROM rollup_page_period WHERE ${period} AND competitor_id = 0`;
   const [notCited, notCrawled] = await Promise.all([
-    sql<{ path: string; url: string; title: string | null; pageId: number | null; hits: number; agents: string[]; total: number }>`
+    sql<{
+      path: string;
+      url: string;
+      title: string | null;
+      pageId: number | null;
+      hits: number;
+      agents: string[];
+      total: number;
+    }>`
       SELECT x.path, x.url, pg.title, pg.id AS page_id, x.hits, x.agents, x.total
         FROM (SELECT c.path, c.normalized_url AS url, c.hits - c.spoofed AS hits, c.agents, count(*) OVER () AS total
                 FROM traffic_period_pages c
@@ -173,7 +211,15 @@ async function join(db: Db, siteId: number, p: ReportPeriod) {
                LIMIT ${LISTED}) x
         LEFT JOIN pages pg ON pg.site_id = ${siteId} AND pg.normalized_url = x.url
        ORDER BY x.hits DESC, x.path`.execute(db),
-    sql<{ url: string; path: string | null; title: string | null; pageId: number | null; answers: number; lastCrawled: string | null; total: number }>`
+    sql<{
+      url: string;
+      path: string | null;
+      title: string | null;
+      pageId: number | null;
+      answers: number;
+      lastCrawled: string | null;
+      total: number;
+    }>`
       SELECT x.url, coalesce(pg.path, t.path) AS path, pg.title, pg.id AS page_id, x.answers, t.last_crawled, x.total
         FROM (SELECT k.url, k.answers, count(*) OVER () AS total FROM (${cited}) k
                WHERE NOT EXISTS (SELECT 1 FROM traffic_period_pages c WHERE ${period} AND c.normalized_url = k.url AND ${crawled})
@@ -184,9 +230,23 @@ async function join(db: Db, siteId: number, p: ReportPeriod) {
        ORDER BY x.answers DESC, x.url`.execute(db),
   ]);
   return {
-    crawledNotCited: notCited.rows.map((r) => ({ path: r.path, url: r.url, title: r.title, pageId: r.pageId, hits: n(r.hits), agents: r.agents ?? [] })),
+    crawledNotCited: notCited.rows.map((r) => ({
+      path: r.path,
+      url: r.url,
+      title: r.title,
+      pageId: r.pageId,
+      hits: n(r.hits),
+      agents: r.agents ?? [],
+    })),
     crawledNotCitedTotal: n(notCited.rows[0]?.total),
-    citedNotCrawled: notCrawled.rows.map((r) => ({ url: r.url, path: r.path, title: r.title, pageId: r.pageId, answers: n(r.answers), lastCrawled: r.lastCrawled })),
+    citedNotCrawled: notCrawled.rows.map((r) => ({
+      url: r.url,
+      path: r.path,
+      title: r.title,
+      pageId: r.pageId,
+      answers: n(r.answers),
+      lastCrawled: r.lastCrawled,
+    })),
     citedNotCrawledTotal: n(notCrawled.rows[0]?.total),
   };
 }

@@ -20,12 +20,16 @@ export const crawlerLogImport = named(
     counted: count.describe('AI agent hits and assistant referrals counted by this import'),
     duplicates: count.describe('Hits and referrals an earlier import (or an earlier line) had counted already'),
     skipped: count.describe('Lines that are not a log entry, or dated outside the days kept'),
-    other: count.describe('Entries that are neither: people not sent by an assistant, other bots; nothing of them is kept'),
+    other: count.describe(
+      'Entries that are neither: people not sent by an assistant, other bots; nothing of them is kept',
+    ),
     agentHits: count,
     referrals: count,
     firstDay: day.nullable(),
     lastDay: day.nullable(),
-    errors: z.array(z.object({ line: z.int().positive(), reason: z.string() })).describe('The first lines skipped, with why'),
+    errors: z
+      .array(z.object({ line: z.int().positive(), reason: z.string() }))
+      .describe('The first lines skipped, with why'),
     error: z.string().nullable(),
     requestedAt: dateTime,
     startedAt: dateTime.nullable(),
@@ -45,15 +49,22 @@ export const crawlerLogImportList = named(
   z.object({ imports: z.array(crawlerLogImport), total: count, page: z.int().positive(), perPage: z.int().positive() }),
 );
 
-const status = z.object({ ok: count, redirect: count, clientError: count, serverError: count }).describe('Hits by status class: 2xx, 3xx, 4xx, 5xx');
+const status = z
+  .object({ ok: count, redirect: count, clientError: count, serverError: count })
+  .describe('Hits by status class: 2xx, 3xx, 4xx, 5xx');
 const verifiedShare = {
-  verified: percent.describe('Of the hits checked against the agent’s published address ranges, the share from inside them; null when none was checked'),
+  verified: percent.describe(
+    'Of the hits checked against the agent’s published address ranges, the share from inside them; null when none was checked',
+  ),
   verifiedLow: percent,
   verifiedHigh: percent,
   checked: count.describe('Hits checked against published ranges'),
   spoofed: count.describe('Hits claiming the agent from outside its published ranges'),
 };
-const pageRef = { path: z.string(), url: z.string().describe('The page’s normalized URL, as pages and citations are matched') };
+const pageRef = {
+  path: z.string(),
+  url: z.string().describe('The page’s normalized URL, as pages and citations are matched'),
+};
 
 export const crawlerTraffic = named(
   'CrawlerTraffic',
@@ -74,16 +85,49 @@ export const crawlerTraffic = named(
       }),
     ),
     statusPages: z
-      .array(z.object({ ...pageRef, title: z.string().nullable(), hits: count, redirect: count, clientError: count, serverError: count }))
+      .array(
+        z.object({
+          ...pageRef,
+          title: z.string().nullable(),
+          hits: count,
+          redirect: count,
+          clientError: count,
+          serverError: count,
+        }),
+      )
       .describe('Pages that served AI agents redirects or errors, errors first'),
     referrals: z.object({
       visits: count,
-      assistants: z.array(z.object({ assistant: z.string(), company: z.string().nullable(), visits: count, pages: z.array(z.object({ ...pageRef, visits: count })) })),
-      pages: z.array(z.object({ ...pageRef, title: z.string().nullable(), visits: count, assistants: z.array(z.object({ assistant: z.string(), visits: count })) })),
+      assistants: z.array(
+        z.object({
+          assistant: z.string(),
+          company: z.string().nullable(),
+          visits: count,
+          pages: z.array(z.object({ ...pageRef, visits: count })),
+        }),
+      ),
+      pages: z.array(
+        z.object({
+          ...pageRef,
+          title: z.string().nullable(),
+          visits: count,
+          assistants: z.array(z.object({ assistant: z.string(), visits: count })),
+        }),
+      ),
     }),
     crawledNotCited: z
-      .array(z.object({ ...pageRef, title: z.string().nullable(), pageId: id.nullable(), hits: count, agents: z.array(z.string()) }))
-      .describe('Pages AI agents fetched in the period (not counting spoofed hits) that no answer of the period cites, most fetched first'),
+      .array(
+        z.object({
+          ...pageRef,
+          title: z.string().nullable(),
+          pageId: id.nullable(),
+          hits: count,
+          agents: z.array(z.string()),
+        }),
+      )
+      .describe(
+        'Pages AI agents fetched in the period (not counting spoofed hits) that no answer of the period cites, most fetched first',
+      ),
     crawledNotCitedTotal: count,
     citedNotCrawled: z
       .array(
@@ -93,7 +137,9 @@ export const crawlerTraffic = named(
           title: z.string().nullable(),
           pageId: id.nullable(),
           answers: count.describe('Answers of the period citing it'),
-          lastCrawled: day.nullable().describe('The last day an AI agent fetched it, in any log imported; null for never'),
+          lastCrawled: day
+            .nullable()
+            .describe('The last day an AI agent fetched it, in any log imported; null for never'),
         }),
       )
       .describe('Own pages answers of the period cite that no AI agent fetched in the period, most cited first'),

@@ -67,13 +67,25 @@ async function* slices(payload: Buffer): AsyncGenerator<Buffer> {
 /** A failure the customer can act on: the import ends with it. Anything else is retried by the job. */
 function expectedFailure(err: unknown): string | null {
   if (err instanceof LogDecodeError) return err.message;
-  if (err instanceof SiteFetchError) return err.kind === 'encoding' ? `${err.message}: a truncated or corrupt gzip file; the lines before were read` : err.message;
+  if (err instanceof SiteFetchError)
+    return err.kind === 'encoding'
+      ? `${err.message}: a truncated or corrupt gzip file; the lines before were read`
+      : err.message;
   return null;
 }
 
-async function logSource(ctx: AppContext, importId: number, options: RunOptions, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
+async function logSource(
+  ctx: AppContext,
+  importId: number,
+  options: RunOptions,
+  signal: AbortSignal,
+): Promise<AsyncIterable<Buffer>> {
   if (options.source) return decodeLog(options.source);
-  const row = await ctx.db.selectFrom('crawlerLogImports').select(['source', 'payload', 'pullUrl']).where('id', '=', importId).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('crawlerLogImports')
+    .select(['source', 'payload', 'pullUrl'])
+    .where('id', '=', importId)
+    .executeTakeFirstOrThrow();
   if (row.source === 'pull' && row.pullUrl) {
     const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, ctx.logger);
     const res = await fetcher.get(row.pullUrl, {
@@ -114,12 +126,22 @@ export async function runLogImport(
         .returning('startedAt')
         .executeTakeFirst();
       if (!claimed) return { state: 'skipped' };
-      if (!claimed.startedAt) await ctx.db.updateTable('crawlerLogImports').set({ startedAt: now }).where('id', '=', importId).execute();
-      const site = await ctx.db.selectFrom('sites').select(['id', 'domain']).where('id', '=', siteId).executeTakeFirst();
+      if (!claimed.startedAt)
+        await ctx.db.updateTable('crawlerLogImports').set({ startedAt: now }).where('id', '=', importId).execute();
+      const site = await ctx.db
+        .selectFrom('sites')
+        .select(['id', 'domain'])
+        .where('id', '=', siteId)
+        .executeTakeFirst();
       if (!site) return { state: 'skipped' };
       // Imports of this site that stopped with week, month and quarter sums unwritten (this one too, when it is
       // resumed) have them rebuilt: under the site's traffic lock, no other import holds sums in memory.
-      const pending = await ctx.db.selectFrom('crawlerLogImports').select('id').where('siteId', '=', siteId).where('rollupsPending', '=', true).execute();
+      const pending = await ctx.db
+        .selectFrom('crawlerLogImports')
+        .select('id')
+        .where('siteId', '=', siteId)
+        .where('rollupsPending', '=', true)
+        .execute();
       for (const p of pending) await settlePendingPeriods(ctx, p.id);
       const base = await findImport(ctx, siteId, importId);
       const log = ctx.logger.child({ siteId, importId });
@@ -136,7 +158,8 @@ export async function runLogImport(
       /** Batches handed to the writer and not yet committed, oldest first; each is written after the one before. */
       const writes: Promise<void>[] = [];
       let lastRead: ReadCut | null = null;
-      const progress = () => options.onProgress?.({ lines: Number(base.lines) + lines, counted: writer.counted, bytes });
+      const progress = () =>
+        options.onProgress?.({ lines: Number(base.lines) + lines, counted: writer.counted, bytes });
       const write = (read: ReadCut) => {
         lastRead = read;
         lines = read.lines;
@@ -220,7 +243,13 @@ export async function runLogImport(
       progress();
       await ctx.db
         .updateTable('crawlerLogImports')
-        .set({ status: failure ? 'failed' : 'done', error: failure, finishedAt: ctx.clock.now(), payload: null, pullUrl: null })
+        .set({
+          status: failure ? 'failed' : 'done',
+          error: failure,
+          finishedAt: ctx.clock.now(),
+          payload: null,
+          pullUrl: null,
+        })
         .where('id', '=', importId)
         .execute();
       const summary = {

@@ -14,7 +14,10 @@ export const crawlerLogPostSchema = z.object({
   contents: z
     .string({ error: 'contents must be the text of a server access log' })
     .min(1, 'contents is empty')
-    .max(CONTENTS_MAX_CHARS, `contents is longer than ${CONTENTS_MAX_CHARS.toLocaleString('en-US')} characters; send the log in pieces, or gzipped as application/gzip`),
+    .max(
+      CONTENTS_MAX_CHARS,
+      `contents is longer than ${CONTENTS_MAX_CHARS.toLocaleString('en-US')} characters; send the log in pieces, or gzipped as application/gzip`,
+    ),
   format,
 });
 export type CrawlerLogPost = z.output<typeof crawlerLogPostSchema>;
@@ -24,7 +27,10 @@ export const crawlerLogPullSchema = z.object({
     .string({ error: 'url must be the https address of a log file' })
     .trim()
     .max(2000, 'url is longer than 2,000 characters')
-    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'url must be the https address of a log file'),
+    .refine(
+      (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+      'url must be the https address of a log file',
+    ),
   format,
 });
 export type CrawlerLogPull = z.output<typeof crawlerLogPullSchema>;
@@ -36,4 +42,6 @@ export const trafficQuerySchema = periodQuerySchema;
 export type TrafficQuery = z.output<typeof trafficQuerySchema>;
 
 /** A gzip body has no JSON to carry its format: it comes in the query (`?format=json`). */
-export const crawlerLogPostQuerySchema = z.object({ format: z.enum(LOG_FORMATS, { error: `format must be one of ${LOG_FORMATS.join(', ')}` }).optional() });
+export const crawlerLogPostQuerySchema = z.object({
+  format: z.enum(LOG_FORMATS, { error: `format must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
+});

@@ -68,7 +68,8 @@ function add(map: Sums, key: string, c: Counters) {
   else for (let i = 0; i < c.length; i++) (have[i] as number) += c[i] as number;
 }
 
-const keyOf = (period: Period, start: string, name: string, pathId: number) => `${period}\u0001${start}\u0001${name}\u0001${pathId}`;
+const keyOf = (period: Period, start: string, name: string, pathId: number) =>
+  `${period}\u0001${start}\u0001${name}\u0001${pathId}`;
 
 /**
  * Array parameters written as PostgreSQL array literals: node-postgres
@@ -77,7 +78,8 @@ const keyOf = (period: Period, start: string, name: string, pathId: number) => `
  */
 const plainArray = (xs: readonly (number | string)[]) => `{${xs.join(',')}}`;
 const SAFE_TEXT = /^[A-Za-z0-9._:/-]+$/;
-const textArray = (xs: readonly string[]) => `{${xs.map((x) => (SAFE_TEXT.test(x) && x.toLowerCase() !== 'null' ? x : `"${x.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+const textArray = (xs: readonly string[]) =>
+  `{${xs.map((x) => (SAFE_TEXT.test(x) && x.toLowerCase() !== 'null' ? x : `"${x.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 
 function columns(map: Sums) {
   const keys = [...map.keys()].map((k) => k.split('\u0001') as [Period, string, string, string]);
@@ -100,7 +102,9 @@ async function upsert(db: Executor, siteId: number, table: 'pages' | 'agents' | 
       INSERT INTO traffic_referral_period AS r (site_id, period, start, assistant, path_id, visits)
       SELECT ${siteId}::int, t.* FROM unnest(${c.period}::text[], ${c.start}::date[], ${c.name}::text[], ${c.pathId}::int[], ${c.col(0)}::int[]) AS t
        ORDER BY 1, 2, 3, 4, 5
-      ON CONFLICT (site_id, period, start, assistant, path_id) DO UPDATE SET visits = r.visits + excluded.visits`.execute(db);
+      ON CONFLICT (site_id, period, start, assistant, path_id) DO UPDATE SET visits = r.visits + excluded.visits`.execute(
+      db,
+    );
     return;
   }
   const counters = sql.join(COUNTERS.map((_, i) => sql`${c.col(i)}::int[]`));
@@ -160,7 +164,12 @@ export class TrafficWriter {
       await relaxedCommit(trx);
       const fresh = batch.events.length ? await this.newEvents(trx, batch.events) : [];
       const coarse = fresh.length ? await this.addCounters(trx, fresh) : null;
-      const t = { counted: this.counted + fresh.length, duplicates: this.duplicates + batch.events.length - fresh.length, agentHits: this.agentHits, referrals: this.referrals };
+      const t = {
+        counted: this.counted + fresh.length,
+        duplicates: this.duplicates + batch.events.length - fresh.length,
+        agentHits: this.agentHits,
+        referrals: this.referrals,
+      };
       for (const e of fresh) {
         if (e.kind === 'agent') t.agentHits++;
         else t.referrals++;
@@ -193,10 +202,13 @@ export class TrafficWriter {
     // Only once committed: a batch rolled back counted nothing.
     Object.assign(this, totals);
     if (coarse) {
-      for (const k of ['agents', 'referrals'] as const) for (const [key, c] of coarse.sums[k]) add(this.coarse[k], key, c);
-      for (const key of [...coarse.sums.agents.keys(), ...coarse.sums.referrals.keys()]) this.touched.add(key.split('\u0001', 2).join('|'));
+      for (const k of ['agents', 'referrals'] as const)
+        for (const [key, c] of coarse.sums[k]) add(this.coarse[k], key, c);
+      for (const key of [...coarse.sums.agents.keys(), ...coarse.sums.referrals.keys()])
+        this.touched.add(key.split('\u0001', 2).join('|'));
       for (const day of coarse.days) this.touched.add(`day|${day}`);
-      for (const [pathId, day] of coarse.crawled) if ((this.crawled.get(pathId) ?? '') < day) this.crawled.set(pathId, day);
+      for (const [pathId, day] of coarse.crawled)
+        if ((this.crawled.get(pathId) ?? '') < day) this.crawled.set(pathId, day);
       if (this.coarse.agents.size + this.coarse.referrals.size > COARSE_MAX) await this.flushPeriods();
     }
   }
@@ -216,7 +228,11 @@ export class TrafficWriter {
            WHERE p.id = u.id AND p.last_crawled IS DISTINCT FROM greatest(p.last_crawled, u.day)`.execute(trx);
       }
       await summarizePeriods(trx, this.site.id, touched);
-      await trx.updateTable('crawlerLogImports').set({ rollupsPending: false }).where('id', '=', this.importId).execute();
+      await trx
+        .updateTable('crawlerLogImports')
+        .set({ rollupsPending: false })
+        .where('id', '=', this.importId)
+        .execute();
     });
     this.coarse = { agents: new Map(), referrals: new Map() };
     this.crawled = new Map();
@@ -237,7 +253,12 @@ export class TrafficWriter {
     await sql`INSERT INTO traffic_salts (site_id, day, salt)
               SELECT ${this.site.id}, d, s FROM unnest(${missing}::date[], ${missing.map(() => randomBytes(16).toString('hex'))}::text[]) AS u(d, s)
               ON CONFLICT DO NOTHING`.execute(db);
-    const rows = await db.selectFrom('trafficSalts').select(['day', 'salt']).where('siteId', '=', this.site.id).where('day', 'in', missing).execute();
+    const rows = await db
+      .selectFrom('trafficSalts')
+      .select(['day', 'salt'])
+      .where('siteId', '=', this.site.id)
+      .where('day', 'in', missing)
+      .execute();
     for (const r of rows) this.salts.set(r.day, r.salt);
   }
 
@@ -248,7 +269,12 @@ export class TrafficWriter {
   private async newEvents(db: Executor, events: TrafficEvent[]): Promise<TrafficEvent[]> {
     await this.saltsFor(db, [...new Set(events.map((e) => e.day))]);
     // Hex then BigInt: a Buffer digest a request cost twice the time.
-    const hashes = events.map((e) => BigInt.asIntN(64, BigInt(`0x${hash('sha256', `${this.salts.get(e.day) ?? ''}${e.identity}`, 'hex').slice(0, 16)}`)).toString());
+    const hashes = events.map((e) =>
+      BigInt.asIntN(
+        64,
+        BigInt(`0x${hash('sha256', `${this.salts.get(e.day) ?? ''}${e.identity}`, 'hex').slice(0, 16)}`),
+      ).toString(),
+    );
     const inserted = await sql<{ day: string; hash: string }>`
       INSERT INTO traffic_seen (site_id, day, hash)
       SELECT ${this.site.id}, u.day, u.hash FROM unnest(${plainArray(events.map((e) => e.day))}::date[], ${plainArray(hashes)}::bigint[]) AS u(day, hash)
@@ -264,7 +290,9 @@ export class TrafficWriter {
     if (this.pathIds.size + paths.length > PATH_CACHE_MAX) this.pathIds.clear();
     const missing = paths.filter((p) => !this.pathIds.has(p));
     if (missing.length === 0) return;
-    const urls = missing.map((p) => normaliseUrl(`https://${this.site.domain}${p}`)?.url ?? `https://${this.site.domain}${p}`);
+    const urls = missing.map(
+      (p) => normaliseUrl(`https://${this.site.domain}${p}`)?.url ?? `https://${this.site.domain}${p}`,
+    );
     const rows = await sql<{ id: number; path: string }>`
       WITH input AS (SELECT * FROM unnest(${missing}::text[], ${urls}::text[], ${missing.map(isPage)}::boolean[]) AS u(path, url, is_page)),
       added AS (
@@ -288,7 +316,15 @@ export class TrafficWriter {
         continue;
       }
       const cls = Math.floor(e.status / 100);
-      const c = [1, e.verification === 'verified' ? 1 : 0, e.verification === 'spoofed' ? 1 : 0, cls === 2 ? 1 : 0, cls === 3 ? 1 : 0, cls === 4 ? 1 : 0, cls === 5 ? 1 : 0];
+      const c = [
+        1,
+        e.verification === 'verified' ? 1 : 0,
+        e.verification === 'spoofed' ? 1 : 0,
+        cls === 2 ? 1 : 0,
+        cls === 3 ? 1 : 0,
+        cls === 4 ? 1 : 0,
+        cls === 5 ? 1 : 0,
+      ];
       add(day.pages, keyOf('day', e.day, e.name, pathId), c);
       add(day.agents, keyOf('day', e.day, e.name, 0), c);
       if (e.verification !== 'spoofed' && (crawled.get(pathId) ?? '') < e.day) crawled.set(pathId, e.day);
@@ -315,7 +351,11 @@ export class TrafficWriter {
  * few thousand rows a period, not every (agent, page). Run in a
  * transaction (its working table is dropped at commit).
  */
-export async function summarizePeriods(db: Executor, siteId: number, periods: readonly (readonly [Period, string])[]): Promise<void> {
+export async function summarizePeriods(
+  db: Executor,
+  siteId: number,
+  periods: readonly (readonly [Period, string])[],
+): Promise<void> {
   if (periods.length === 0) return;
   const chosen = sql`(period, start) IN (SELECT * FROM unnest(${periods.map((p) => p[0])}::text[], ${periods.map((p) => p[1])}::date[]))`;
   // Sorts and hashes of a few hundred thousand rows stay in memory.
@@ -400,7 +440,8 @@ export async function summarizePeriods(db: Executor, siteId: number, periods: re
 }
 
 /** The first day of the period holding `day`, in SQL. */
-const startOf = (period: Period, day: RawBuilder<unknown>) => sql`date_trunc(${sql.lit(period)}, ${day}::timestamp)::date`;
+const startOf = (period: Period, day: RawBuilder<unknown>) =>
+  sql`date_trunc(${sql.lit(period)}, ${day}::timestamp)::date`;
 
 /**
  * Recomputes the week, month and quarter counters (per agent, per
@@ -415,11 +456,15 @@ export async function rebuildPeriods(db: Executor, siteId: number, firstDay: str
     const to = startOf(period, sql`${lastDay}::date`);
     const range = sql`start >= ${from} AND start <= ${to}`;
     const days = sql`period = 'day' AND ${startOf(period, sql`start`)} >= ${from} AND ${startOf(period, sql`start`)} <= ${to}`;
-    await sql`DELETE FROM traffic_agent_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(db);
+    await sql`DELETE FROM traffic_agent_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(
+      db,
+    );
     await sql`INSERT INTO traffic_agent_period (site_id, period, start, agent, ${sql.raw(COUNTERS.join(', '))})
               SELECT site_id, ${period}, ${startOf(period, sql`start`)}, agent, ${sums} FROM traffic_agent_period
                WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4`.execute(db);
-    await sql`DELETE FROM traffic_referral_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(db);
+    await sql`DELETE FROM traffic_referral_period WHERE site_id = ${siteId} AND period = ${period} AND ${range}`.execute(
+      db,
+    );
     await sql`INSERT INTO traffic_referral_period (site_id, period, start, assistant, path_id, visits)
               SELECT site_id, ${period}, ${startOf(period, sql`start`)}, assistant, path_id, sum(visits) FROM traffic_referral_period
                WHERE site_id = ${siteId} AND ${days} GROUP BY 1, 2, 3, 4, 5`.execute(db);
@@ -437,7 +482,11 @@ export async function rebuildPeriods(db: Executor, siteId: number, firstDay: str
 
 /** Rebuilds what an import left pending (it stopped between its last batch and its period sums), and clears the mark. */
 export async function settlePendingPeriods(ctx: AppContext, importId: number): Promise<void> {
-  const row = await ctx.db.selectFrom('crawlerLogImports').select(['siteId', 'firstDay', 'lastDay', 'rollupsPending']).where('id', '=', importId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('crawlerLogImports')
+    .select(['siteId', 'firstDay', 'lastDay', 'rollupsPending'])
+    .where('id', '=', importId)
+    .executeTakeFirst();
   if (!row?.rollupsPending) return;
   await ctx.db.transaction().execute(async (trx) => {
     if (row.firstDay && row.lastDay) await rebuildPeriods(trx, row.siteId, row.firstDay, row.lastDay);

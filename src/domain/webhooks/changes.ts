@@ -2,7 +2,14 @@ import { sql } from 'kysely';
 import { clusteredShare, clusterSums, countChange, realChange, type ShareEstimate } from '../../analysis/index.ts';
 import { twoProportionPValue } from '../../analysis/intervals.ts';
 import type { Db } from '../../db/database.ts';
-import { bounds, estimatesOf, realChanges, siteSpreadByPeriod, type ShareSpread, promptChanges } from '../reports/index.ts';
+import {
+  bounds,
+  estimatesOf,
+  realChanges,
+  siteSpreadByPeriod,
+  type ShareSpread,
+  promptChanges,
+} from '../reports/index.ts';
 import { periodEnd, previousPeriod } from '../common/index.ts';
 import { draft, type EventData, type EventDraft, type EventType } from './event-types.ts';
 
@@ -55,12 +62,25 @@ const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /** The z-test's p-value behind realChange, for the payload. */
 function pValueOf(now: ShareEstimate, before: ShareEstimate): number {
-  return round4(twoProportionPValue(now.share * now.effectiveN, now.effectiveN, before.share * before.effectiveN, before.effectiveN) ?? 1);
+  return round4(
+    twoProportionPValue(
+      now.share * now.effectiveN,
+      now.effectiveN,
+      before.share * before.effectiveN,
+      before.effectiveN,
+    ) ?? 1,
+  );
 }
 
 function measured(e: ShareEstimate, answers: number, mentions?: number) {
   const b = bounds(e);
-  return { value: pct(e.share), low: b.low ?? 0, high: b.high ?? 0, answers, ...(mentions !== undefined && { mentions }) };
+  return {
+    value: pct(e.share),
+    low: b.low ?? 0,
+    high: b.high ?? 0,
+    answers,
+    ...(mentions !== undefined && { mentions }),
+  };
 }
 
 const METRICS = [
@@ -79,7 +99,11 @@ export interface ChangeContext {
 }
 
 /** visibility / share_of_voice / citations .changed, for each share whose move is real. */
-export function metricDrafts(c: ChangeContext, before: ShareSpread | undefined, after: ShareSpread | undefined): EventDraft[] {
+export function metricDrafts(
+  c: ChangeContext,
+  before: ShareSpread | undefined,
+  after: ShareSpread | undefined,
+): EventDraft[] {
   if (!before || !after) return [];
   const was = estimatesOf(before);
   const now = estimatesOf(after);
@@ -140,7 +164,11 @@ function promptDrafts(c: ChangeContext, moves: readonly PromptMove[]): EventDraf
 }
 
 /** Prompts won or lost for real between two scans: the rule and the test of the report's `changes` (prompt-changes.ts). */
-function scanPromptMoves(before: readonly PromptCounts[], after: readonly PromptCounts[], texts: Map<number, string>): PromptMove[] {
+function scanPromptMoves(
+  before: readonly PromptCounts[],
+  after: readonly PromptCounts[],
+  texts: Map<number, string>,
+): PromptMove[] {
   const was = new Map(before.map((r) => [r.promptId, r]));
   const moves: PromptMove[] = [];
   for (const now of after) {
@@ -149,7 +177,12 @@ function scanPromptMoves(before: readonly PromptCounts[], after: readonly Prompt
     if (!then || then.a === 0 || now.a === 0) continue;
     const wonOrLost = (then.named === 0) !== (now.named === 0);
     if (!wonOrLost) continue;
-    const test = countChange({ named: now.named, answered: now.a, previousNamed: then.named, previousAnswered: then.a });
+    const test = countChange({
+      named: now.named,
+      answered: now.a,
+      previousNamed: then.named,
+      previousAnswered: then.a,
+    });
     if (!test?.real) continue;
     moves.push({
       id: now.promptId,
@@ -172,7 +205,12 @@ type PairRows = readonly { a: number; m: number; y: number }[];
  * mentions fell by more than its noise (the report's real-change test on
  * that share, as the competitor detail pairs them).
  */
-function overtookDrafts(c: ChangeContext, competitors: readonly { id: number; name: string }[], before: Map<number, PairRows>, after: Map<number, PairRows>): EventDraft[] {
+function overtookDrafts(
+  c: ChangeContext,
+  competitors: readonly { id: number; name: string }[],
+  before: Map<number, PairRows>,
+  after: Map<number, PairRows>,
+): EventDraft[] {
   if (!c.listened.has('competitor.overtook')) return [];
   const out: EventDraft[] = [];
   for (const k of competitors) {
@@ -188,7 +226,8 @@ function overtookDrafts(c: ChangeContext, competitors: readonly { id: number; na
     const b = side(was);
     const a = side(now);
     if (!b.brand || !b.competitor || !a.brand || !a.competitor || !a.voice || !b.voice) continue;
-    const overtaken = b.brand.share >= b.competitor.share && a.competitor.share > a.brand.share && a.voice.share < b.voice.share;
+    const overtaken =
+      b.brand.share >= b.competitor.share && a.competitor.share > a.brand.share && a.voice.share < b.voice.share;
     if (!overtaken || realChange(a.voice, b.voice) !== true) continue;
     const plain = (e: ShareEstimate) => {
       const m = measured(e, 0);
@@ -211,16 +250,28 @@ function overtookDrafts(c: ChangeContext, competitors: readonly { id: number; na
 }
 
 function pairRows(rows: readonly PromptCounts[], competitors: readonly { id: number }[]): Map<number, PairRows> {
-  return new Map(competitors.map((k) => [k.id, rows.map((r) => ({ a: r.a, m: r.m, y: r.competitors.get(k.id) ?? 0 }))]));
+  return new Map(
+    competitors.map((k) => [k.id, rows.map((r) => ({ a: r.a, m: r.m, y: r.competitors.get(k.id) ?? 0 }))]),
+  );
 }
 
-const CHANGE_TYPES: readonly EventType[] = ['visibility.changed', 'share_of_voice.changed', 'citations.changed', 'prompt.won', 'prompt.lost', 'competitor.overtook'];
+const CHANGE_TYPES: readonly EventType[] = [
+  'visibility.changed',
+  'share_of_voice.changed',
+  'citations.changed',
+  'prompt.won',
+  'prompt.lost',
+  'competitor.overtook',
+];
 
 /** Whether anyone listens for a change event (else nothing is read). */
 export const wantsChanges = (listened: Set<EventType>) => CHANGE_TYPES.some((t) => listened.has(t));
 
 /** Each prompt's counts in each of the given scans (their answers live in the partition of the month each scan was created in). */
-export async function scanPromptCounts(db: Db, scans: readonly { id: number; month: string }[]): Promise<Map<number, PromptCounts[]>> {
+export async function scanPromptCounts(
+  db: Db,
+  scans: readonly { id: number; month: string }[],
+): Promise<Map<number, PromptCounts[]>> {
   const ids = scans.map((s) => s.id);
   const months = [...new Set(scans.map((s) => s.month))];
   const [counts, named] = await Promise.all([
@@ -243,7 +294,15 @@ export async function scanPromptCounts(db: Db, scans: readonly { id: number; mon
   const out = new Map<number, PromptCounts[]>(ids.map((id) => [id, []]));
   const byKey = new Map<string, PromptCounts>();
   for (const r of counts.rows) {
-    const row: PromptCounts = { promptId: r.promptId, a: r.a, m: r.m, c: r.c, v: r.v, named: r.named, competitors: new Map() };
+    const row: PromptCounts = {
+      promptId: r.promptId,
+      a: r.a,
+      m: r.m,
+      c: r.c,
+      v: r.v,
+      named: r.named,
+      competitors: new Map(),
+    };
     out.get(r.scanId)?.push(row);
     byKey.set(`${r.scanId}|${r.promptId}`, row);
   }
@@ -258,7 +317,14 @@ export interface ScanSide {
 }
 
 /** Every change event between a finished scan and the previous comparable one. */
-export async function scanChangeDrafts(db: Db, site: ChangeSite, before: ScanSide, after: ScanSide, link: string, listened: Set<EventType>): Promise<EventDraft[]> {
+export async function scanChangeDrafts(
+  db: Db,
+  site: ChangeSite,
+  before: ScanSide,
+  after: ScanSide,
+  link: string,
+  listened: Set<EventType>,
+): Promise<EventDraft[]> {
   if (!wantsChanges(listened)) return [];
   const [counts, competitors] = await Promise.all([
     scanPromptCounts(db, [before, after]),
@@ -268,7 +334,11 @@ export async function scanChangeDrafts(db: Db, site: ChangeSite, before: ScanSid
   const now = counts.get(after.id) ?? [];
   const c: ChangeContext = {
     site,
-    comparison: { kind: 'scan', before: { scanId: before.id, finishedAt: before.finishedAt }, after: { scanId: after.id, finishedAt: after.finishedAt } },
+    comparison: {
+      kind: 'scan',
+      before: { scanId: before.id, finishedAt: before.finishedAt },
+      after: { scanId: after.id, finishedAt: after.finishedAt },
+    },
     key: `scan:${after.id}`,
     link,
     listened,
@@ -321,7 +391,15 @@ async function periodPairRows(db: Db, siteId: number, period: Period, starts: re
   const out = new Map<string, PromptCounts[]>(starts.map((s) => [s, []]));
   const byKey = new Map<string, PromptCounts>();
   for (const r of prompts) {
-    const row: PromptCounts = { promptId: r.promptId, a: r.answers - r.failed, m: r.mentioned, c: 0, v: 0, named: 0, competitors: new Map() };
+    const row: PromptCounts = {
+      promptId: r.promptId,
+      a: r.answers - r.failed,
+      m: r.mentioned,
+      c: 0,
+      v: 0,
+      named: 0,
+      competitors: new Map(),
+    };
     out.get(r.start)?.push(row);
     byKey.set(`${r.start}|${r.promptId}`, row);
   }
@@ -330,21 +408,37 @@ async function periodPairRows(db: Db, siteId: number, period: Period, starts: re
 }
 
 /** Every change event between a period that ended (`start`) and the one before, from the report's own reads. */
-export async function periodChangeDrafts(db: Db, site: ChangeSite, period: Period, start: string, link: string, listened: Set<EventType>): Promise<EventDraft[]> {
+export async function periodChangeDrafts(
+  db: Db,
+  site: ChangeSite,
+  period: Period,
+  start: string,
+  link: string,
+  listened: Set<EventType>,
+): Promise<EventDraft[]> {
   if (!wantsChanges(listened)) return [];
   const previous = previousPeriod(period, start);
   const c: ChangeContext = {
     site,
-    comparison: { kind: 'period', period, before: { start: previous, end: periodEnd(period, previous) }, after: { start, end: periodEnd(period, start) } },
+    comparison: {
+      kind: 'period',
+      period,
+      before: { start: previous, end: periodEnd(period, previous) },
+      after: { start, end: periodEnd(period, start) },
+    },
     key: `${site.id}:${period}:${start}`,
     link,
     listened,
   };
   const [spreads, prompts, competitors, pairs] = await Promise.all([
     siteSpreadByPeriod(db, site.id, period, previous, start),
-    listened.has('prompt.won') || listened.has('prompt.lost') ? promptChanges(db, site.id, period, start) : Promise.resolve({ won: [], lost: [] }),
+    listened.has('prompt.won') || listened.has('prompt.lost')
+      ? promptChanges(db, site.id, period, start)
+      : Promise.resolve({ won: [], lost: [] }),
     db.selectFrom('competitors').select(['id', 'name']).where('siteId', '=', site.id).orderBy('id').execute(),
-    listened.has('competitor.overtook') ? periodPairRows(db, site.id, period, [previous, start]) : Promise.resolve(new Map<string, PromptCounts[]>()),
+    listened.has('competitor.overtook')
+      ? periodPairRows(db, site.id, period, [previous, start])
+      : Promise.resolve(new Map<string, PromptCounts[]>()),
   ]);
   const moves: PromptMove[] = [...prompts.won, ...prompts.lost]
     .filter((p) => p.real)
@@ -359,6 +453,11 @@ export async function periodChangeDrafts(db: Db, site: ChangeSite, period: Perio
   return [
     ...metricDrafts(c, spreads.get(previous), spreads.get(start)),
     ...promptDrafts(c, moves),
-    ...overtookDrafts(c, competitors, pairRows(pairs.get(previous) ?? [], competitors), pairRows(pairs.get(start) ?? [], competitors)),
+    ...overtookDrafts(
+      c,
+      competitors,
+      pairRows(pairs.get(previous) ?? [], competitors),
+      pairRows(pairs.get(start) ?? [], competitors),
+    ),
   ];
 }

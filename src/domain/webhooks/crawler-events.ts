@@ -16,10 +16,18 @@ import { listenedTypes, recordEvents } from './outbox.ts';
 
 const companies = new Map(AI_CRAWLERS.map((c) => [c.agent, c.company]));
 const readRobots = (c: CrawlerCheckRow) => c.robotsState === 'found' || c.robotsState === 'missing';
-const readLlms = (c: CrawlerCheckRow) => c.llmsState === 'present' || c.llmsState === 'invalid' || (c.llmsState === 'missing' && c.llmsStatus !== null && c.llmsStatus < 500);
+const readLlms = (c: CrawlerCheckRow) =>
+  c.llmsState === 'present' ||
+  c.llmsState === 'invalid' ||
+  (c.llmsState === 'missing' && c.llmsStatus !== null && c.llmsStatus < 500);
 const llmsSide = (c: CrawlerCheckRow) => ({ state: c.llmsState ?? 'missing', title: c.llmsTitle, links: c.llmsLinks });
 
-async function previousCheck(trx: Transaction<Database>, siteId: number, checkId: number, read: (c: CrawlerCheckRow) => boolean): Promise<CrawlerCheckRow | null> {
+async function previousCheck(
+  trx: Transaction<Database>,
+  siteId: number,
+  checkId: number,
+  read: (c: CrawlerCheckRow) => boolean,
+): Promise<CrawlerCheckRow | null> {
   // A site's finished checks are few a day; the latest 30 hold the one wanted unless the file was unreadable for a month.
   const rows = await trx
     .selectFrom('crawlerChecks')
@@ -48,7 +56,17 @@ export async function crawlerDrafts(
       const was = new Map(before.crawlers.map((c) => [c.agent, c.access]));
       const changes = check.crawlers.flatMap((c) => {
         const then = was.get(c.agent);
-        return then && then !== c.access ? [{ agent: c.agent, company: companies.get(c.agent) ?? null, before: then, after: c.access, decidingLine: c.decidingLine }] : [];
+        return then && then !== c.access
+          ? [
+              {
+                agent: c.agent,
+                company: companies.get(c.agent) ?? null,
+                before: then,
+                after: c.access,
+                decidingLine: c.decidingLine,
+              },
+            ]
+          : [];
       });
       if (changes.length > 0) {
         out.push(
@@ -57,7 +75,10 @@ export async function crawlerDrafts(
             checkId: check.id,
             previousCheckId: before.id,
             robotsUrl: check.robotsUrl,
-            robots: { before: before.robotsState as 'found' | 'missing', after: check.robotsState as 'found' | 'missing' },
+            robots: {
+              before: before.robotsState as 'found' | 'missing',
+              after: check.robotsState as 'found' | 'missing',
+            },
             changes,
           }),
         );
@@ -70,7 +91,13 @@ export async function crawlerDrafts(
       const had = before.llmsState !== 'missing';
       const has = check.llmsState !== 'missing';
       const change =
-        !had && has ? 'appeared' : had && !has ? 'vanished' : had && has && (before.llmsSha256 !== check.llmsSha256 || before.llmsState !== check.llmsState) ? 'changed' : null;
+        !had && has
+          ? 'appeared'
+          : had && !has
+            ? 'vanished'
+            : had && has && (before.llmsSha256 !== check.llmsSha256 || before.llmsState !== check.llmsState)
+              ? 'changed'
+              : null;
       if (change) {
         out.push(
           draft('llms_txt.changed', site.orgId, site.id, `llms_txt.changed:check:${check.id}`, {
@@ -94,15 +121,30 @@ export async function crawlerDrafts(
  * stored there); answers the deliveries to queue once it commits. A failure
  * here rolls back to a savepoint and never fails the check.
  */
-export async function recordCrawlerEvents(ctx: AppContext, trx: Transaction<Database>, siteId: number, checkId: number): Promise<number[]> {
-  const site = await trx.selectFrom('sites').select(['id', 'orgId', 'name']).where('id', '=', siteId).executeTakeFirst();
+export async function recordCrawlerEvents(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  siteId: number,
+  checkId: number,
+): Promise<number[]> {
+  const site = await trx
+    .selectFrom('sites')
+    .select(['id', 'orgId', 'name'])
+    .where('id', '=', siteId)
+    .executeTakeFirst();
   if (!site) return [];
   const listened = await listenedTypes(trx, site.orgId, site.id);
   if (!listened.has('crawler.access_changed') && !listened.has('llms_txt.changed')) return [];
   await sql`SAVEPOINT crawler_events`.execute(trx);
   try {
     const check = await trx.selectFrom('crawlerChecks').selectAll().where('id', '=', checkId).executeTakeFirstOrThrow();
-    const drafts = await crawlerDrafts(trx, site, check, `${ctx.config.publicBaseUrl}/projects/${site.id}/crawlers`, listened);
+    const drafts = await crawlerDrafts(
+      trx,
+      site,
+      check,
+      `${ctx.config.publicBaseUrl}/projects/${site.id}/crawlers`,
+      listened,
+    );
     const ids = await recordEvents(trx, drafts, ctx.clock.now());
     await sql`RELEASE SAVEPOINT crawler_events`.execute(trx);
     return ids;

@@ -85,14 +85,23 @@ function loadDelivery(ctx: AppContext, deliveryId: number): Promise<DeliveryRow 
 }
 
 /** The body a delivery sends: `{type, timestamp, data}`, or a Slack message. */
-export function deliveryBody(format: WebhookFormat, event: { type: string; data: Record<string, unknown>; createdAt: Date }): string {
-  if (format === 'slack') return JSON.stringify(slackMessage({ type: event.type, data: event.data } as Parameters<typeof slackMessage>[0]));
+export function deliveryBody(
+  format: WebhookFormat,
+  event: { type: string; data: Record<string, unknown>; createdAt: Date },
+): string {
+  if (format === 'slack')
+    return JSON.stringify(slackMessage({ type: event.type, data: event.data } as Parameters<typeof slackMessage>[0]));
   return JSON.stringify({ type: event.type as EventType, timestamp: event.createdAt.toISOString(), data: event.data });
 }
 
 /** The secrets a delivery is signed with now: the current one, and the previous one until it lapses. */
-function secretsOf(row: Pick<DeliveryRow, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, now: Date): string[] {
-  return row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? [row.secret, row.previousSecret] : [row.secret];
+function secretsOf(
+  row: Pick<DeliveryRow, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): string[] {
+  return row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
+    ? [row.secret, row.previousSecret]
+    : [row.secret];
 }
 
 async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher): Promise<AttemptOutcome> {
@@ -103,7 +112,12 @@ async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher):
     // A stored event this code cannot render (written by another version) fails its attempts like a refusal,
     // rather than failing the job for ever.
     ctx.logger.error({ err, deliveryId: row.id, type: row.type }, 'webhook body could not be built');
-    return { statusCode: null, error: `internal: the ${row.type} event could not be rendered`, latencyMs: 0, response: null };
+    return {
+      statusCode: null,
+      error: `internal: the ${row.type} event could not be rendered`,
+      latencyMs: 0,
+      response: null,
+    };
   }
   const headers = {
     'content-type': 'application/json',
@@ -119,10 +133,20 @@ async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher):
       keepBytes: KEEP_ANSWER_BYTES,
     });
     const ok = answer.status >= 200 && answer.status <= 299;
-    return { statusCode: answer.status, error: ok ? null : `the receiver answered ${answer.status}`, latencyMs: latency(), response: answer.head };
+    return {
+      statusCode: answer.status,
+      error: ok ? null : `the receiver answered ${answer.status}`,
+      latencyMs: latency(),
+      response: answer.head,
+    };
   } catch (err) {
     if (!(err instanceof SiteFetchError)) throw err;
-    return { statusCode: null, error: `${err.kind}: ${err.message}`.slice(0, 1000), latencyMs: latency(), response: null };
+    return {
+      statusCode: null,
+      error: `${err.kind}: ${err.message}`.slice(0, 1000),
+      latencyMs: latency(),
+      response: null,
+    };
   }
 }
 
@@ -131,7 +155,8 @@ function disableReason(outcome: AttemptOutcome, failures: number, failingSince: 
   if (outcome.statusCode === 410) return 'the receiver answered 410 Gone';
   if (outcome.error === null) return null;
   if (failures >= DISABLE_AFTER_FAILURES) return `${DISABLE_AFTER_FAILURES} attempts in a row failed`;
-  if (failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) return 'every attempt failed for 3 days';
+  if (failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS)
+    return 'every attempt failed for 3 days';
   return null;
 }
 
@@ -147,7 +172,11 @@ export async function failPending(db: Executor, webhookId: number, reason: strin
 
 /** Disables a webhook with its reason, failing what it had pending. */
 export async function disableWebhook(db: Executor, webhookId: number, reason: string, now: Date): Promise<void> {
-  await db.updateTable('webhooks').set({ enabled: false, disabledReason: reason, updatedAt: now }).where('id', '=', webhookId).execute();
+  await db
+    .updateTable('webhooks')
+    .set({ enabled: false, disabledReason: reason, updatedAt: now })
+    .where('id', '=', webhookId)
+    .execute();
   await failPending(db, webhookId, reason);
 }
 
@@ -244,7 +273,11 @@ async function record(
 }
 
 /** Why a delivery could not be taken: finished, disabled, early or held by another run. */
-async function notTaken(ctx: AppContext, deliveryId: number, now: Date): Promise<{ state: DeliveryStatus | 'missing' } | Later> {
+async function notTaken(
+  ctx: AppContext,
+  deliveryId: number,
+  now: Date,
+): Promise<{ state: DeliveryStatus | 'missing' } | Later> {
   const row = await loadDelivery(ctx, deliveryId);
   if (!row) return { state: 'missing' };
   if (row.status !== 'pending') return { state: row.status };
@@ -291,9 +324,13 @@ export async function runWebhookDelivery(
 
   const slot = await takeSlot(ctx, row.webhookId, holdMs);
   if (!slot) {
-    if (!replay) await ctx.db.updateTable('webhookDeliveries').set({ leaseUntil: null }).where('id', '=', deliveryId).execute();
+    if (!replay)
+      await ctx.db.updateTable('webhookDeliveries').set({ leaseUntil: null }).where('id', '=', deliveryId).execute();
     // Spread out, so the waiting deliveries of a slow receiver do not all come back at once.
-    return new Later(`webhook ${row.webhookId} has ${ctx.config.webhooks.maxInFlight} attempts in flight`, 1_000 + Math.round(Math.random() * 2_000));
+    return new Later(
+      `webhook ${row.webhookId} has ${ctx.config.webhooks.maxInFlight} attempts in flight`,
+      1_000 + Math.round(Math.random() * 2_000),
+    );
   }
   let outcome: AttemptOutcome;
   try {
@@ -302,9 +339,20 @@ export async function runWebhookDelivery(
     await slot.release();
   }
   const after = await record(ctx, row, outcome, replay, scheduled);
-  const log = { deliveryId, webhookId: row.webhookId, statusCode: outcome.statusCode, ms: outcome.latencyMs, state: after.status, replay };
+  const log = {
+    deliveryId,
+    webhookId: row.webhookId,
+    statusCode: outcome.statusCode,
+    ms: outcome.latencyMs,
+    state: after.status,
+    replay,
+  };
   if (outcome.error === null) ctx.logger.debug(log, 'webhook delivered');
   else ctx.logger.info({ ...log, error: outcome.error }, 'webhook attempt failed');
-  if (after.retryInMs !== null) return new Later(`delivery ${deliveryId} failed (${outcome.error}); next attempt in ${after.retryInMs} ms`, after.retryInMs);
+  if (after.retryInMs !== null)
+    return new Later(
+      `delivery ${deliveryId} failed (${outcome.error}); next attempt in ${after.retryInMs} ms`,
+      after.retryInMs,
+    );
   return { state: after.status, statusCode: outcome.statusCode };
 }

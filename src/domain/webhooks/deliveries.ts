@@ -35,7 +35,19 @@ function deliveriesQuery(ctx: AppContext, webhookId: number) {
   return ctx.db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
-    .select(['d.id', 'd.status', 'd.attempts', 'd.lastStatusCode', 'd.lastError', 'd.nextAttemptAt', 'd.deliveredAt', 'd.createdAt', 'e.uid', 'e.type', 'e.siteId'])
+    .select([
+      'd.id',
+      'd.status',
+      'd.attempts',
+      'd.lastStatusCode',
+      'd.lastError',
+      'd.nextAttemptAt',
+      'd.deliveredAt',
+      'd.createdAt',
+      'e.uid',
+      'e.type',
+      'e.siteId',
+    ])
     .where('d.webhookId', '=', webhookId);
 }
 
@@ -119,8 +131,16 @@ async function settled(ctx: AppContext, webhookId: number, deliveryId: number, a
 /** One more attempt of the delivery now, in whatever state it is, with the same webhook-id. */
 export async function replayDelivery(ctx: AppContext, orgId: number, webhookId: number, deliveryId: number) {
   const hook = await findWebhook(ctx.db, orgId, webhookId);
-  if (!hook.enabled) throw new BadRequestError(`This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`);
-  const exists = await ctx.db.selectFrom('webhookDeliveries').select('id').where('id', '=', deliveryId).where('webhookId', '=', webhookId).executeTakeFirst();
+  if (!hook.enabled)
+    throw new BadRequestError(
+      `This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`,
+    );
+  const exists = await ctx.db
+    .selectFrom('webhookDeliveries')
+    .select('id')
+    .where('id', '=', deliveryId)
+    .where('webhookId', '=', webhookId)
+    .executeTakeFirst();
   if (!exists) throw new NotFoundError(`No delivery with id ${deliveryId} for this webhook`);
   await consumeRateLimit(ctx, 'webhookSends', webhookId);
   const row = await ctx.db
@@ -132,27 +152,54 @@ export async function replayDelivery(ctx: AppContext, orgId: number, webhookId: 
     .executeTakeFirst();
   if (!row) throw new NotFoundError(`No delivery with id ${deliveryId} for this webhook`);
   // Its own job id per replay: the delivery's regular job may be waiting for a retry.
-  await ctx.jobs.enqueue('webhook-delivery', { deliveryId, replay: row.replays }, { jobId: `webhook-replay-${deliveryId}-${row.replays}` });
+  await ctx.jobs.enqueue(
+    'webhook-delivery',
+    { deliveryId, replay: row.replays },
+    { jobId: `webhook-replay-${deliveryId}-${row.replays}` },
+  );
   return { delivery: await settled(ctx, webhookId, deliveryId, row.attempts) };
 }
 
 /** Sends a `webhook.test` event to this webhook only (it must list the type, or "*"). */
 export async function testWebhook(ctx: AppContext, orgId: number, webhookId: number) {
   const hook = await findWebhook(ctx.db, orgId, webhookId);
-  if (!hook.enabled) throw new BadRequestError(`This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`);
-  if (!receives(hook, 'webhook.test')) throw new BadRequestError('This webhook does not receive webhook.test: add it to its events (or use ["*"]) to test it');
+  if (!hook.enabled)
+    throw new BadRequestError(
+      `This webhook is disabled (${hook.disabledReason ?? 'no reason given'}); enable it first`,
+    );
+  if (!receives(hook, 'webhook.test'))
+    throw new BadRequestError(
+      'This webhook does not receive webhook.test: add it to its events (or use ["*"]) to test it',
+    );
   await consumeRateLimit(ctx, 'webhookSends', webhookId);
   const now = ctx.clock.now();
-  const event = draft('webhook.test', orgId, null, null, { webhookId, message: 'A test event from Sightline: this webhook is set up.' });
+  const event = draft('webhook.test', orgId, null, null, {
+    webhookId,
+    message: 'A test event from Sightline: this webhook is set up.',
+  });
   const made = await ctx.db.transaction().execute(async (trx) => {
     const e = await trx
       .insertInto('webhookEvents')
-      .values({ orgId, siteId: null, type: event.type, dedupeKey: null, data: JSON.stringify(event.data), createdAt: now })
+      .values({
+        orgId,
+        siteId: null,
+        type: event.type,
+        dedupeKey: null,
+        data: JSON.stringify(event.data),
+        createdAt: now,
+      })
       .returning(['id', 'uid'])
       .executeTakeFirstOrThrow();
-    const d = await trx.insertInto('webhookDeliveries').values({ webhookId, eventId: e.id, nextAttemptAt: now, createdAt: now }).returning('id').executeTakeFirstOrThrow();
+    const d = await trx
+      .insertInto('webhookDeliveries')
+      .values({ webhookId, eventId: e.id, nextAttemptAt: now, createdAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { uid: e.uid, deliveryId: d.id };
   });
   await dispatch(ctx, [made.deliveryId]);
-  return { event: { id: made.uid, type: 'webhook.test' as const }, delivery: await settled(ctx, webhookId, made.deliveryId, 0) };
+  return {
+    event: { id: made.uid, type: 'webhook.test' as const },
+    delivery: await settled(ctx, webhookId, made.deliveryId, 0),
+  };
 }

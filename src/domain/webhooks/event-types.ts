@@ -48,7 +48,9 @@ const comparison = z
       after: z.object({ start: day, end: day }),
     }),
   ])
-  .describe('scan: a finished scan against the site’s previous finished scan with the same providers, models and samples; period: a period that ended against the one before');
+  .describe(
+    'scan: a finished scan against the site’s previous finished scan with the same providers, models and samples; period: a period that ended against the one before',
+  );
 
 /** One side of a change: the share, its 95% range and what it was measured on. */
 const measured = z.object({
@@ -68,23 +70,36 @@ const metricChange = <const M extends string>(metric: M) =>
     after: measured,
     change: z.number().describe('after minus before, in points'),
     direction: z.enum(['up', 'down']),
-    pValue: z.number().describe('Two-proportion z-test on effective answers, as the report’s `...Real` flags; always under 0.05 here'),
+    pValue: z
+      .number()
+      .describe('Two-proportion z-test on effective answers, as the report’s `...Real` flags; always under 0.05 here'),
   });
 
 const promptChange = z.object({
   ...project,
   comparison,
   prompt: z.object({ id, text: z.string() }),
-  before: z.object({ named: count.describe('Answers naming or citing the brand'), answered: count.describe('Answers that did not fail') }),
+  before: z.object({
+    named: count.describe('Answers naming or citing the brand'),
+    answered: count.describe('Answers that did not fail'),
+  }),
   after: z.object({ named: count, answered: count }),
   pValue: z.number().describe('Fisher’s exact test, two-sided; always under 0.05 here'),
 });
 
 const side = z.object({ value: z.number(), low: z.number(), high: z.number() });
-const standing = z.object({ brand: side.describe('The brand’s visibility'), competitor: side.describe('The competitor’s visibility'), answers: count });
+const standing = z.object({
+  brand: side.describe('The brand’s visibility'),
+  competitor: side.describe('The competitor’s visibility'),
+  answers: count,
+});
 
 const access = z.enum(['allowed', 'partial', 'blocked']);
-const llmsState = z.object({ state: z.enum(['present', 'missing', 'invalid']), title: z.string().nullable(), links: count.nullable() });
+const llmsState = z.object({
+  state: z.enum(['present', 'missing', 'invalid']),
+  title: z.string().nullable(),
+  links: count.nullable(),
+});
 
 /** `data` of each event type. */
 export const EVENT_DATA = {
@@ -101,7 +116,9 @@ export const EVENT_DATA = {
     competitor: z.object({ id, name: z.string() }),
     before: standing,
     after: standing,
-    brandShareOfPair: z.object({ before: side, after: side, pValue: z.number() }).describe('The brand’s share of the two’s mentions: its fall is what the real-change test judged'),
+    brandShareOfPair: z
+      .object({ before: side, after: side, pValue: z.number() })
+      .describe('The brand’s share of the two’s mentions: its fall is what the real-change test judged'),
   }),
   'crawler.access_changed': z.object({
     ...project,
@@ -161,10 +178,16 @@ export const EVENT_BODIES = Object.fromEntries(
     named(
       `${PASCAL(type)}Event`,
       `The body of a \`${type}\` delivery (standard format)`,
-      z.object({ type: z.literal(type), timestamp: dateTime.describe('When the event happened'), data: EVENT_DATA[type] }),
+      z.object({
+        type: z.literal(type),
+        timestamp: dateTime.describe('When the event happened'),
+        data: EVENT_DATA[type],
+      }),
     ),
   ]),
-) as { [T in EventType]: z.ZodObject<{ type: z.ZodLiteral<T>; timestamp: typeof dateTime; data: (typeof EVENT_DATA)[T] }> };
+) as {
+  [T in EventType]: z.ZodObject<{ type: z.ZodLiteral<T>; timestamp: typeof dateTime; data: (typeof EVENT_DATA)[T] }>;
+};
 
 /** What a producer hands the outbox: one event, in the transaction of the change that causes it. */
 export interface EventDraft<T extends EventType = EventType> {
@@ -177,6 +200,12 @@ export interface EventDraft<T extends EventType = EventType> {
   data: EventData<T>;
 }
 
-export function draft<T extends EventType>(type: T, orgId: number, siteId: number | null, dedupeKey: string | null, data: EventData<T>): EventDraft<T> {
+export function draft<T extends EventType>(
+  type: T,
+  orgId: number,
+  siteId: number | null,
+  dedupeKey: string | null,
+  data: EventData<T>,
+): EventDraft<T> {
   return { type, orgId, siteId, dedupeKey, data };
 }

@@ -24,7 +24,15 @@ export interface Slot {
 export async function takeSlot(ctx: AppContext, webhookId: number, ttlMs: number): Promise<Slot | null> {
   const key = `${ctx.config.redisPrefix}:webhook-in-flight:${webhookId}`;
   const token = randomUUID();
-  const got = await ctx.redis.eval(ACQUIRE, 1, key, String(Date.now()), String(ttlMs), String(ctx.config.webhooks.maxInFlight), token);
+  const got = await ctx.redis.eval(
+    ACQUIRE,
+    1,
+    key,
+    String(Date.now()),
+    String(ttlMs),
+    String(ctx.config.webhooks.maxInFlight),
+    token,
+  );
   if (got !== 1) return null;
   return {
     release: async () => {

@@ -30,14 +30,25 @@ export interface BalanceThreshold {
 export async function balanceThreshold(db: Executor, orgId: number): Promise<BalanceThreshold | null> {
   const [org, topUp] = await Promise.all([
     db.selectFrom('orgs').select(['balanceMicros', 'balanceAlertMicros']).where('id', '=', orgId).executeTakeFirst(),
-    db.selectFrom('ledgerEntries').select(['id', 'amountMicros']).where('orgId', '=', orgId).where('kind', '=', 'topup').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    db
+      .selectFrom('ledgerEntries')
+      .select(['id', 'amountMicros'])
+      .where('orgId', '=', orgId)
+      .where('kind', '=', 'topup')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   if (!org) return null;
   const lastTopUp = topUp ? { id: topUp.id, amountMicros: topUp.amountMicros } : null;
   const base = { lastTopUp, balanceMicros: org.balanceMicros, settingMicros: org.balanceAlertMicros };
   if (org.balanceAlertMicros !== null) return { ...base, thresholdMicros: org.balanceAlertMicros, from: 'setting' };
   if (!lastTopUp) return null;
-  return { ...base, thresholdMicros: Math.round(lastTopUp.amountMicros * DEFAULT_THRESHOLD_SHARE), from: 'last-top-up' };
+  return {
+    ...base,
+    thresholdMicros: Math.round(lastTopUp.amountMicros * DEFAULT_THRESHOLD_SHARE),
+    from: 'last-top-up',
+  };
 }
 
 /** The money events a scan's end may fire, read in its transaction. */
@@ -52,7 +63,12 @@ export async function moneyDrafts(
   const out: EventDraft[] = [];
   if (listened.has('budget.cap_reached') && site.monthlyCapMicros !== null) {
     const month = utcMonthFirstDay(now);
-    const spend = await db.selectFrom('siteSpend').select('spentMicros').where('siteId', '=', site.id).where('month', '=', month).executeTakeFirst();
+    const spend = await db
+      .selectFrom('siteSpend')
+      .select('spentMicros')
+      .where('siteId', '=', site.id)
+      .where('month', '=', month)
+      .executeTakeFirst();
     const spent = spend?.spentMicros ?? 0;
     if (spent >= site.monthlyCapMicros || scan.stopReason === 'cap') {
       out.push(
@@ -88,7 +104,11 @@ export async function moneyDrafts(
 
 export async function alertSettings(ctx: AppContext, orgId: number) {
   const t = await balanceThreshold(ctx.db, orgId);
-  const org = await ctx.db.selectFrom('orgs').select(['balanceMicros', 'balanceAlertMicros']).where('id', '=', orgId).executeTakeFirstOrThrow();
+  const org = await ctx.db
+    .selectFrom('orgs')
+    .select(['balanceMicros', 'balanceAlertMicros'])
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return {
     balanceLowUsd: org.balanceAlertMicros === null ? null : microsToUsd(org.balanceAlertMicros),
     effectiveBalanceLowUsd: t ? microsToUsd(t.thresholdMicros) : null,

@@ -24,7 +24,12 @@ export const deliveryJobId = (deliveryId: number) => `webhook-delivery-${deliver
  * to, which keeps a scan's end cheap for the many workspaces without webhooks.
  */
 export async function listenedTypes(db: Executor, orgId: number, siteId: number | null): Promise<Set<EventType>> {
-  const rows = await db.selectFrom('webhooks').select(['events', 'projectIds']).where('orgId', '=', orgId).where('enabled', '=', true).execute();
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(['events', 'projectIds'])
+    .where('orgId', '=', orgId)
+    .where('enabled', '=', true)
+    .execute();
   const out = new Set<EventType>();
   for (const r of rows) {
     if (siteId !== null && r.projectIds !== null && !r.projectIds.includes(siteId)) continue;
@@ -42,7 +47,16 @@ export async function listenedTypes(db: Executor, orgId: number, siteId: number 
  */
 export async function recordEvents(db: Executor, drafts: readonly EventDraft[], at: Date): Promise<number[]> {
   if (drafts.length === 0) return [];
-  const input = JSON.stringify(drafts.map((d, ord) => ({ ord, org_id: d.orgId, site_id: d.siteId, type: d.type, dedupe_key: d.dedupeKey, data: d.data })));
+  const input = JSON.stringify(
+    drafts.map((d, ord) => ({
+      ord,
+      org_id: d.orgId,
+      site_id: d.siteId,
+      type: d.type,
+      dedupe_key: d.dedupeKey,
+      data: d.data,
+    })),
+  );
   const { rows } = await sql<{ id: number }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(ord int, org_id int, site_id int, type text, dedupe_key text, data jsonb)
@@ -75,7 +89,10 @@ export async function dispatch(ctx: AppContext, deliveryIds: readonly number[]):
       deliveryIds.map((id) => ({ payload: { deliveryId: id }, jobId: deliveryJobId(id) })),
     );
   } catch (err) {
-    ctx.logger.warn({ err: (err as Error).message, deliveries: deliveryIds.length }, 'webhook deliveries not queued; the reconciler will');
+    ctx.logger.warn(
+      { err: (err as Error).message, deliveries: deliveryIds.length },
+      'webhook deliveries not queued; the reconciler will',
+    );
   }
 }
 

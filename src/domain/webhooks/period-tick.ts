@@ -24,14 +24,19 @@ const SITES_PER_QUERY = 500;
 export function endedPeriods(today: string): { period: Period; start: string }[] {
   return PERIODS.flatMap((period) => {
     const ended = previousPeriod(period, periodStart(period, today));
-    const daysSince = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${periodEnd(period, ended)}T00:00:00Z`)) / 86_400_000;
+    const daysSince =
+      (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${periodEnd(period, ended)}T00:00:00Z`)) / 86_400_000;
     return daysSince <= GRACE_DAYS ? [{ period, start: ended }] : [];
   });
 }
 
 /** Compares one site's ended period with the one before, once. Answers the deliveries written. */
 export async function comparePeriod(ctx: AppContext, siteId: number, period: Period, start: string): Promise<number> {
-  const site = await ctx.db.selectFrom('sites').select(['id', 'orgId', 'name']).where('id', '=', siteId).executeTakeFirst();
+  const site = await ctx.db
+    .selectFrom('sites')
+    .select(['id', 'orgId', 'name'])
+    .where('id', '=', siteId)
+    .executeTakeFirst();
   if (!site) return 0;
   const listened = await listenedTypes(ctx.db, site.orgId, site.id);
   const link = `${ctx.config.publicBaseUrl}/projects/${site.id}/report?period=${period}&start=${start}`;

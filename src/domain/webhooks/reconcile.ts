@@ -43,7 +43,9 @@ export async function runWebhookReconcile(ctx: AppContext): Promise<{ requeued: 
   );
   const cutoff = new Date(now.getTime() - EVENT_DAYS * 24 * 3600 * 1000);
   const deleted = await sql`
-    DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${DELETE_PER_RUN})`.execute(ctx.db);
+    DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${DELETE_PER_RUN})`.execute(
+    ctx.db,
+  );
   const out = { requeued: again.length, deleted: Number(deleted.numAffectedRows ?? 0) };
   if (out.requeued > 0) ctx.logger.warn(out, 'queued webhook deliveries that had no live job');
   return out;

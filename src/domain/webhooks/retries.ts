@@ -9,7 +9,11 @@
 export const JITTER = 0.2;
 
 /** The delay after the `attempts`-th attempt failed (attempts counted from 1), or null when none is left. */
-export function retryDelayMs(delays: readonly number[], attempts: number, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  delays: readonly number[],
+  attempts: number,
+  random: () => number = Math.random,
+): number | null {
   const base = delays[attempts - 1];
   if (base === undefined) return null;
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));

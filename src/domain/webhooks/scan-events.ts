@@ -24,7 +24,8 @@ export interface ScanEnd {
 }
 
 /** The API address of a scan, for links in events. */
-const scanLink = (ctx: AppContext, siteId: number, scanId: number) => `${ctx.config.publicBaseUrl}/projects/${siteId}/scans/${scanId}`;
+const scanLink = (ctx: AppContext, siteId: number, scanId: number) =>
+  `${ctx.config.publicBaseUrl}/projects/${siteId}/scans/${scanId}`;
 
 /** The providers, models and samples a scan asked: two scans compare only when these are equal. */
 function settingsKey(plan: ScanRow['plan']): string {
@@ -48,15 +49,31 @@ async function previousComparable(ctx: AppContext, scan: ScanRow): Promise<ScanR
   return candidates.find((s) => settingsKey(s.plan) === key) ?? null;
 }
 
-async function changeDrafts(ctx: AppContext, scan: ScanRow, site: { id: number; orgId: number; name: string }, listened: Set<EventType>, endsAt: Date): Promise<EventDraft[]> {
+async function changeDrafts(
+  ctx: AppContext,
+  scan: ScanRow,
+  site: { id: number; orgId: number; name: string },
+  listened: Set<EventType>,
+  endsAt: Date,
+): Promise<EventDraft[]> {
   if (!wantsChanges(listened)) return [];
   try {
     const before = await previousComparable(ctx, scan);
     if (!before?.finishedAt) return [];
     const side = (s: ScanRow, finishedAt: Date) => ({ id: s.id, month: utcMonthFirstDay(s.createdAt), finishedAt });
-    return await scanChangeDrafts(ctx.db, site, side(before, before.finishedAt), side(scan, endsAt), scanLink(ctx, site.id, scan.id), listened);
+    return await scanChangeDrafts(
+      ctx.db,
+      site,
+      side(before, before.finishedAt),
+      side(scan, endsAt),
+      scanLink(ctx, site.id, scan.id),
+      listened,
+    );
   } catch (err) {
-    ctx.logger.error({ err, scanId: scan.id }, 'could not compare the scan with the previous one; no change events for it');
+    ctx.logger.error(
+      { err, scanId: scan.id },
+      'could not compare the scan with the previous one; no change events for it',
+    );
     return [];
   }
 }
@@ -69,14 +86,24 @@ async function changeDrafts(ctx: AppContext, scan: ScanRow, site: { id: number; 
 export async function closeScan(ctx: AppContext, scanId: number, end: ScanEnd, from: ScanStatus[]): Promise<boolean> {
   const scan = await ctx.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
   if (!scan || !from.includes(scan.status)) return false;
-  const site = await ctx.db.selectFrom('sites').select(['id', 'orgId', 'name', 'monthlyCapMicros']).where('id', '=', scan.siteId).executeTakeFirstOrThrow();
-  const listened = end.status === 'cancelled' ? new Set<EventType>() : await listenedTypes(ctx.db, scan.orgId, scan.siteId);
+  const site = await ctx.db
+    .selectFrom('sites')
+    .select(['id', 'orgId', 'name', 'monthlyCapMicros'])
+    .where('id', '=', scan.siteId)
+    .executeTakeFirstOrThrow();
+  const listened =
+    end.status === 'cancelled' ? new Set<EventType>() : await listenedTypes(ctx.db, scan.orgId, scan.siteId);
   const now = ctx.clock.now();
   const changes = end.status === 'done' ? await changeDrafts(ctx, scan, site, listened, now) : [];
   const result = await ctx.db.transaction().execute(async (trx) => {
     const ended = await trx
       .updateTable('scans')
-      .set({ status: end.status, stopReason: end.stopReason, ...(end.error !== undefined && { error: end.error }), finishedAt: now })
+      .set({
+        status: end.status,
+        stopReason: end.stopReason,
+        ...(end.error !== undefined && { error: end.error }),
+        finishedAt: now,
+      })
       .where('id', '=', scanId)
       .where('status', 'in', from)
       .returningAll()
@@ -89,7 +116,16 @@ export async function closeScan(ctx: AppContext, scanId: number, end: ScanEnd, f
       const link = scanLink(ctx, site.id, scanId);
       const type = end.status === 'done' ? ('scan.completed' as const) : ('scan.failed' as const);
       const drafts: EventDraft[] = [
-        ...(listened.has(type) ? [draft(type, ended.orgId, site.id, `${type}:${scanId}`, { projectId: site.id, projectName: site.name, link, scan: serializeScan(ended) })] : []),
+        ...(listened.has(type)
+          ? [
+              draft(type, ended.orgId, site.id, `${type}:${scanId}`, {
+                projectId: site.id,
+                projectName: site.name,
+                link,
+                scan: serializeScan(ended),
+              }),
+            ]
+          : []),
         ...changes,
         ...(await moneyDrafts(trx, ended, site, link, listened, now)),
       ];

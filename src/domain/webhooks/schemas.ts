@@ -8,7 +8,9 @@ export const WEBHOOK_URL_MAX = 2000;
 export const DESCRIPTION_MAX = 500;
 export const PROJECT_IDS_MAX = 1000;
 
-const eventName = z.enum([...EVENT_TYPES, '*'], { error: `each event must be one of ${EVENT_TYPES.join(', ')}, or "*" for every one` });
+const eventName = z.enum([...EVENT_TYPES, '*'], {
+  error: `each event must be one of ${EVENT_TYPES.join(', ')}, or "*" for every one`,
+});
 
 const events = z
   .array(eventName, { error: 'must be a list of event types' })
@@ -58,8 +60,18 @@ export type WebhookListQuery = z.output<typeof webhookListQuerySchema>;
 
 /** GET .../deliveries: newest first, 20 a page (perPage up to 100), optionally one status. */
 export const deliveriesQuerySchema = z.object({
-  page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'pages start at 1').max(100_000, 'at most 100000').default(1),
-  perPage: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'at least 1').max(100, 'at most 100').default(DELIVERIES_PER_PAGE),
+  page: z.coerce
+    .number({ error: 'must be a page number' })
+    .int('must be a whole number')
+    .min(1, 'pages start at 1')
+    .max(100_000, 'at most 100000')
+    .default(1),
+  perPage: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'at least 1')
+    .max(100, 'at most 100')
+    .default(DELIVERIES_PER_PAGE),
   status: z.enum(['pending', 'delivered', 'failed'], { error: 'must be pending, delivered or failed' }).optional(),
 });
 export type DeliveriesQuery = z.output<typeof deliveriesQuerySchema>;

@@ -20,23 +20,33 @@ export interface SlackMessage {
 /** Slack's mrkdwn gives meaning to &, < and >: a customer's text must not. */
 const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 const pct = (v: number) => `${v.toFixed(1)}%`;
-const range = (m: Measured) => `${pct(m.value)} (95% range ${pct(m.low)} to ${pct(m.high)}${m.answers === undefined ? '' : `, ${m.answers.toLocaleString('en-US')} answers`})`;
+const range = (m: Measured) =>
+  `${pct(m.value)} (95% range ${pct(m.low)} to ${pct(m.high)}${m.answers === undefined ? '' : `, ${m.answers.toLocaleString('en-US')} answers`})`;
 const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function compared(c: Comparison): string {
-  return c.kind === 'scan' ? `scan ${c.after.scanId} against scan ${c.before.scanId}` : `the ${c.period} of ${c.after.start} against the ${c.period} of ${c.before.start}`;
+  return c.kind === 'scan'
+    ? `scan ${c.after.scanId} against scan ${c.before.scanId}`
+    : `the ${c.period} of ${c.after.start} against the ${c.period} of ${c.before.start}`;
 }
 
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const fields = (...texts: string[]) => ({ type: 'section', fields: texts.map((text) => ({ type: 'mrkdwn', text })) });
-const link = (url: string, label: string) => ({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${url}|${label}>` }] });
+const link = (url: string, label: string) => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: `<${url}|${label}>` }],
+});
 
 /** Both the notification line and the blocks are read as mrkdwn: a customer's names are escaped in each. */
 function message(text: string, blocks: unknown[]): SlackMessage {
   return { text: escape(text), blocks: [section(`*${escape(text)}*`), ...blocks] };
 }
 
-const METRIC_NAMES = { visibility: 'Visibility', shareOfVoice: 'Share of voice', ownCitationRate: 'Own citations' } as const;
+const METRIC_NAMES = {
+  visibility: 'Visibility',
+  shareOfVoice: 'Share of voice',
+  ownCitationRate: 'Own citations',
+} as const;
 
 export function slackMessage(event: Payload): SlackMessage {
   switch (event.type) {
@@ -60,11 +70,14 @@ export function slackMessage(event: Payload): SlackMessage {
     case 'citations.changed': {
       const d = event.data;
       const name = METRIC_NAMES[d.metric];
-      return message(`${d.projectName}: ${name.toLowerCase()} ${d.direction === 'up' ? 'rose' : 'fell'} ${Math.abs(d.change).toFixed(1)} points`, [
-        section(`Compared ${compared(d.comparison)}; larger than its noise (p = ${d.pValue}).`),
-        fields(`*Before*\n${range(d.before)}`, `*After*\n${range(d.after)}`),
-        link(d.link, 'The report'),
-      ]);
+      return message(
+        `${d.projectName}: ${name.toLowerCase()} ${d.direction === 'up' ? 'rose' : 'fell'} ${Math.abs(d.change).toFixed(1)} points`,
+        [
+          section(`Compared ${compared(d.comparison)}; larger than its noise (p = ${d.pValue}).`),
+          fields(`*Before*\n${range(d.before)}`, `*After*\n${range(d.after)}`),
+          link(d.link, 'The report'),
+        ],
+      );
     }
     case 'prompt.won':
     case 'prompt.lost': {
@@ -93,16 +106,20 @@ export function slackMessage(event: Payload): SlackMessage {
     case 'crawler.access_changed': {
       const d = event.data;
       const lines = d.changes.map(
-        (c) => `• ${escape(c.agent)}: ${c.before} → ${c.after}${c.decidingLine ? ` (line ${c.decidingLine.line}: \`${escape(c.decidingLine.text)}\`)` : ''}`,
+        (c) =>
+          `• ${escape(c.agent)}: ${c.before} → ${c.after}${c.decidingLine ? ` (line ${c.decidingLine.line}: \`${escape(c.decidingLine.text)}\`)` : ''}`,
       );
-      return message(`${d.projectName}: robots.txt changed what ${d.changes.length === 1 ? 'an AI crawler' : `${d.changes.length} AI crawlers`} may read`, [
-        section(lines.slice(0, 20).join('\n')),
-        link(d.link, 'Crawler access'),
-      ]);
+      return message(
+        `${d.projectName}: robots.txt changed what ${d.changes.length === 1 ? 'an AI crawler' : `${d.changes.length} AI crawlers`} may read`,
+        [section(lines.slice(0, 20).join('\n')), link(d.link, 'Crawler access')],
+      );
     }
     case 'llms_txt.changed': {
       const d = event.data;
-      return message(`${d.projectName}: llms.txt ${d.change}`, [fields(`*Before*\n${d.before.state}`, `*After*\n${d.after.state}`), link(d.link, 'Crawler access')]);
+      return message(`${d.projectName}: llms.txt ${d.change}`, [
+        fields(`*Before*\n${d.before.state}`, `*After*\n${d.after.state}`),
+        link(d.link, 'Crawler access'),
+      ]);
     }
     case 'budget.cap_reached': {
       const d = event.data;
@@ -115,7 +132,10 @@ export function slackMessage(event: Payload): SlackMessage {
     case 'balance.low': {
       const d = event.data;
       return message(`The workspace balance is low: ${usd(d.balanceUsd)}`, [
-        fields(`*Balance*\n${usd(d.balanceUsd)}`, `*Alert under*\n${usd(d.thresholdUsd)}${d.thresholdFrom === 'last-top-up' ? ' (10% of the last top-up)' : ''}`),
+        fields(
+          `*Balance*\n${usd(d.balanceUsd)}`,
+          `*Alert under*\n${usd(d.thresholdUsd)}${d.thresholdFrom === 'last-top-up' ? ' (10% of the last top-up)' : ''}`,
+        ),
       ]);
     }
     case 'webhook.test': {

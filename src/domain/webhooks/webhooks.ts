@@ -37,10 +37,16 @@ export function serializeWebhook(w: WebhookRow) {
 }
 
 /** Whether the webhook receives events of this type (its list, or "*"). */
-export const receives = (w: Pick<WebhookRow, 'events'>, type: EventType) => w.events.includes('*') || w.events.includes(type);
+export const receives = (w: Pick<WebhookRow, 'events'>, type: EventType) =>
+  w.events.includes('*') || w.events.includes(type);
 
 export async function findWebhook(db: Executor, orgId: number, webhookId: number): Promise<WebhookRow> {
-  const row = await db.selectFrom('webhooks').selectAll().where('id', '=', webhookId).where('orgId', '=', orgId).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', webhookId)
+    .where('orgId', '=', orgId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No webhook with id ${webhookId}`);
   return row;
 }
@@ -51,11 +57,16 @@ async function checkProjects(db: Executor, orgId: number, ids: number[] | null):
   const found = await db.selectFrom('sites').select('id').where('orgId', '=', orgId).where('id', 'in', ids).execute();
   const known = new Set(found.map((s) => s.id));
   const missing = ids.filter((id) => !known.has(id));
-  if (missing.length) throw new ValidationError({ projectIds: `no project with id ${missing.slice(0, 5).join(', ')} in this workspace` });
+  if (missing.length)
+    throw new ValidationError({ projectIds: `no project with id ${missing.slice(0, 5).join(', ')} in this workspace` });
 }
 
 /** Oldest first; the first page holds every webhook a workspace may have by default. */
-export async function listWebhooks(ctx: AppContext, orgId: number, query: WebhookListQuery = { page: 1, perPage: WEBHOOKS_PER_PAGE }) {
+export async function listWebhooks(
+  ctx: AppContext,
+  orgId: number,
+  query: WebhookListQuery = { page: 1, perPage: WEBHOOKS_PER_PAGE },
+) {
   const [rows, total] = await Promise.all([
     ctx.db
       .selectFrom('webhooks')
@@ -71,7 +82,13 @@ export async function listWebhooks(ctx: AppContext, orgId: number, query: Webhoo
       .where('orgId', '=', orgId)
       .executeTakeFirstOrThrow(),
   ]);
-  return { webhooks: rows.map(serializeWebhook), total: Number(total.n), page: query.page, perPage: query.perPage, limit: ctx.config.webhooks.perWorkspace };
+  return {
+    webhooks: rows.map(serializeWebhook),
+    total: Number(total.n),
+    page: query.page,
+    perPage: query.perPage,
+    limit: ctx.config.webhooks.perWorkspace,
+  };
 }
 
 export async function getWebhook(ctx: AppContext, orgId: number, webhookId: number) {
@@ -79,7 +96,11 @@ export async function getWebhook(ctx: AppContext, orgId: number, webhookId: numb
 }
 
 /** `actor.userId` is null for the operator CLI. */
-export async function createWebhook(ctx: AppContext, actor: { orgId: number; userId: number | null }, input: WebhookCreate) {
+export async function createWebhook(
+  ctx: AppContext,
+  actor: { orgId: number; userId: number | null },
+  input: WebhookCreate,
+) {
   const url = await checkWebhookUrl(ctx, input.url);
   return ctx.db.transaction().execute(async (trx) => {
     // Serialised per workspace, so two creates at once cannot both pass the limit.
@@ -90,7 +111,8 @@ export async function createWebhook(ctx: AppContext, actor: { orgId: number; use
       .where('orgId', '=', actor.orgId)
       .executeTakeFirstOrThrow();
     const limit = ctx.config.webhooks.perWorkspace;
-    if (Number(n.n) >= limit) throw new BadRequestError(`This workspace has ${limit} webhooks, the most it can have; delete one first`);
+    if (Number(n.n) >= limit)
+      throw new BadRequestError(`This workspace has ${limit} webhooks, the most it can have; delete one first`);
     await checkProjects(trx, actor.orgId, input.projectIds);
     const secret = generateSecret();
     const row = await trx
@@ -144,7 +166,12 @@ export async function updateWebhook(ctx: AppContext, orgId: number, webhookId: n
 }
 
 export async function deleteWebhook(ctx: AppContext, orgId: number, webhookId: number) {
-  const row = await ctx.db.deleteFrom('webhooks').where('id', '=', webhookId).where('orgId', '=', orgId).returningAll().executeTakeFirst();
+  const row = await ctx.db
+    .deleteFrom('webhooks')
+    .where('id', '=', webhookId)
+    .where('orgId', '=', orgId)
+    .returningAll()
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`No webhook with id ${webhookId}`);
   return { deleted: true, webhook: serializeWebhook(row) };
 }
@@ -154,11 +181,22 @@ export async function rotateSecret(ctx: AppContext, orgId: number, webhookId: nu
   const now = ctx.clock.now();
   const secret = generateSecret();
   const row = await ctx.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('webhooks').select('secret').where('id', '=', webhookId).where('orgId', '=', orgId).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('webhooks')
+      .select('secret')
+      .where('id', '=', webhookId)
+      .where('orgId', '=', orgId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) throw new NotFoundError(`No webhook with id ${webhookId}`);
     return trx
       .updateTable('webhooks')
-      .set({ secret, previousSecret: current.secret, previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS), updatedAt: now })
+      .set({
+        secret,
+        previousSecret: current.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+        updatedAt: now,
+      })
       .where('id', '=', webhookId)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -34,13 +34,18 @@ export interface CreatedKey {
 }
 
 /** Without a role the key gets the creator's own role (an owner's key is admin); never more. */
-export async function createApiKey(ctx: AppContext, input: { orgId: number; userId: number; name: string; role?: KeyRole }): Promise<CreatedKey> {
+export async function createApiKey(
+  ctx: AppContext,
+  input: { orgId: number; userId: number; name: string; role?: KeyRole },
+): Promise<CreatedKey> {
   const { db } = ctx;
   const membership = await requireMembership(db, input.orgId, input.userId);
   const cap = capForKey(membership.role);
   const role = input.role ?? cap;
   if (ROLE_RANK[role] > ROLE_RANK[cap]) {
-    throw new BadRequestError(`A key cannot have more access than its creator: user ${input.userId} is ${membership.role} in workspace ${input.orgId}`);
+    throw new BadRequestError(
+      `A key cannot have more access than its creator: user ${input.userId} is ${membership.role} in workspace ${input.orgId}`,
+    );
   }
   const name = input.name.trim();
   if (!name) throw new BadRequestError('A key needs a name');

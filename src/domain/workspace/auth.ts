@@ -3,7 +3,14 @@ import { preparedQuery } from '../../db/database.ts';
 import type { KeyRole, Plan, Role } from '../../db/schema.ts';
 import { UnauthorizedError } from '../../errors.ts';
 import { hashKey, isWellFormedKey } from './api-keys.ts';
-import { cacheOf, KEY_CACHE_TTL_MS, KEY_REFUSAL_TTL_MS, refusalsOf, storeCachedKey, storeRefusal } from './key-cache.ts';
+import {
+  cacheOf,
+  KEY_CACHE_TTL_MS,
+  KEY_REFUSAL_TTL_MS,
+  refusalsOf,
+  storeCachedKey,
+  storeRefusal,
+} from './key-cache.ts';
 import { effectiveKeyRole } from './roles.ts';
 
 /** Who is calling: always an API key here; persons sign in through the web app only. */
@@ -52,11 +59,14 @@ async function touchLastUse(ctx: AppContext, keyId: number, now: Date): Promise<
     .updateTable('apiKeys')
     .set({ lastUsedAt: now })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<=', new Date(now.getTime() - LAST_USE_REFRESH_MS))]))
+    .where((eb) =>
+      eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<=', new Date(now.getTime() - LAST_USE_REFRESH_MS))]),
+    )
     .execute();
 }
 
-const due = (lastUsedAt: Date | null, now: Date) => !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USE_REFRESH_MS;
+const due = (lastUsedAt: Date | null, now: Date) =>
+  !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USE_REFRESH_MS;
 
 /**
  * Resolves a bearer key to its principal. Look-ups are cached per process

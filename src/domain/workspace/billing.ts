@@ -8,9 +8,13 @@ import { formatUsd, microsToUsd, type Micros } from '../../money.ts';
 import { monthKey, startOfUtcMonth } from '../../dates.ts';
 
 /** Credits the balance and records the ledger entry in one transaction. */
-export async function topUp(ctx: AppContext, input: { orgId: number; amountMicros: Micros; createdBy?: number | null; description?: string }) {
+export async function topUp(
+  ctx: AppContext,
+  input: { orgId: number; amountMicros: Micros; createdBy?: number | null; description?: string },
+) {
   const { db } = ctx;
-  if (!Number.isSafeInteger(input.amountMicros) || input.amountMicros <= 0) throw new BadRequestError('A top-up must be a positive amount');
+  if (!Number.isSafeInteger(input.amountMicros) || input.amountMicros <= 0)
+    throw new BadRequestError('A top-up must be a positive amount');
   return db.transaction().execute(async (trx) => {
     const org = await trx
       .updateTable('orgs')
@@ -65,23 +69,39 @@ export async function usage(ctx: AppContext, orgId: number) {
       .orderBy('id', 'desc')
       .limit(50)
       .execute(),
-    db.selectFrom('sites').select(['id', 'name', 'domain', 'monthlyCapMicros']).where('orgId', '=', orgId).orderBy('id').execute(),
+    db
+      .selectFrom('sites')
+      .select(['id', 'name', 'domain', 'monthlyCapMicros'])
+      .where('orgId', '=', orgId)
+      .orderBy('id')
+      .execute(),
     siteSpendSince(db, orgId, monthStart),
     db
       .selectFrom('ledgerEntries')
-      .select([sql<Date>`date_trunc('month', created_at AT TIME ZONE 'UTC')`.as('month'), sql<number>`coalesce(-sum(amount_micros), 0)::bigint`.as('spent')])
+      .select([
+        sql<Date>`date_trunc('month', created_at AT TIME ZONE 'UTC')`.as('month'),
+        sql<number>`coalesce(-sum(amount_micros), 0)::bigint`.as('spent'),
+      ])
       .where('orgId', '=', orgId)
       .where('kind', '=', 'charge')
       .where('createdAt', '>=', sixMonthsStart)
       .groupBy(sql`1`)
       .execute(),
   ]);
-  const byMonth = new Map(monthly.map((m) => [monthKey(new Date(`${String(m.month).slice(0, 10)}T00:00:00Z`)), Number(m.spent)]));
+  const byMonth = new Map(
+    monthly.map((m) => [monthKey(new Date(`${String(m.month).slice(0, 10)}T00:00:00Z`)), Number(m.spent)]),
+  );
   const monthTotal = [...spend.values()].reduce((a, b) => a + b, 0);
   return {
     balanceUsd: microsToUsd(org.balanceMicros),
     balance: formatUsd(org.balanceMicros),
-    topups: topups.map((t) => ({ id: t.id, amountUsd: microsToUsd(t.amountMicros), formatted: formatUsd(t.amountMicros), description: t.description, createdAt: t.createdAt })),
+    topups: topups.map((t) => ({
+      id: t.id,
+      amountUsd: microsToUsd(t.amountMicros),
+      formatted: formatUsd(t.amountMicros),
+      description: t.description,
+      createdAt: t.createdAt,
+    })),
     costs: {
       month: monthKey(now),
       thisMonthUsd: microsToUsd(monthTotal),

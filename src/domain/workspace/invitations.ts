@@ -5,7 +5,11 @@ import { ConflictError, NotFoundError } from '../../errors.ts';
 import { assertSeatAvailable } from './members.ts';
 import { consumeRateLimit } from './rate-limits.ts';
 
-export async function inviteMember(ctx: AppContext, actor: { orgId: number; userId: number }, input: { email: string; role: KeyRole }) {
+export async function inviteMember(
+  ctx: AppContext,
+  actor: { orgId: number; userId: number },
+  input: { email: string; role: KeyRole },
+) {
   const { db } = ctx;
   const email = input.email.trim();
   const member = await db
@@ -23,7 +27,10 @@ export async function inviteMember(ctx: AppContext, actor: { orgId: number; user
     .where('status', '=', 'pending')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
-  if (pending) throw new ConflictError(`${email} already has a pending invitation (id ${pending.id})`, { email: 'already invited' });
+  if (pending)
+    throw new ConflictError(`${email} already has a pending invitation (id ${pending.id})`, {
+      email: 'already invited',
+    });
   await consumeRateLimit(ctx, 'invitations', actor.orgId);
   // The token is what an emailed link would carry; only its hash is kept, like keys.
   const token = randomBytes(24).toString('base64url');
@@ -31,11 +38,18 @@ export async function inviteMember(ctx: AppContext, actor: { orgId: number; user
     await assertSeatAvailable(trx, actor.orgId);
     return trx
       .insertInto('invitations')
-      .values({ orgId: actor.orgId, email, role: input.role, invitedBy: actor.userId, tokenHash: createHash('sha256').update(token).digest('hex') })
+      .values({
+        orgId: actor.orgId,
+        email,
+        role: input.role,
+        invitedBy: actor.userId,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+      })
       .returning(['id', 'email', 'role', 'status', 'createdAt'])
       .executeTakeFirstOrThrow()
       .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw new ConflictError(`${email} already has a pending invitation`, { email: 'already invited' });
+        if (err.code === '23505')
+          throw new ConflictError(`${email} already has a pending invitation`, { email: 'already invited' });
         throw err;
       });
   });

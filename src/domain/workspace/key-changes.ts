@@ -15,12 +15,18 @@ export function keyChangesChannel(ctx: Pick<AppContext, 'config'>): string {
 }
 
 /** This process drops its entries at once; others hear it over Redis (best effort: entries expire within their TTL anyway). */
-export async function announceKeyChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>, orgId: number): Promise<void> {
+export async function announceKeyChange(
+  ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>,
+  orgId: number,
+): Promise<void> {
   dropCachedKeys(ctx, orgId);
   try {
     await ctx.redis.publish(keyChangesChannel(ctx), String(orgId));
   } catch (err) {
-    ctx.logger.warn({ err: (err as Error).message, orgId }, 'key change not announced; cached keys expire within their TTL');
+    ctx.logger.warn(
+      { err: (err as Error).message, orgId },
+      'key change not announced; cached keys expire within their TTL',
+    );
   }
 }
 
@@ -30,9 +36,15 @@ export async function announceKeyChange(ctx: Pick<AppContext, 'config' | 'redis'
  * messages sent while it was down are lost. Run by each API process for its
  * lifetime; returns the stop.
  */
-export function dropCachedKeysOnChange(ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>): () => Promise<void> {
+export function dropCachedKeysOnChange(
+  ctx: Pick<AppContext, 'config' | 'redis' | 'logger' | 'keys'>,
+): () => Promise<void> {
   const onChange = (orgId: number | null) => dropCachedKeys(ctx, orgId);
-  const sub = ctx.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, enableAutoPipelining: false });
+  const sub = ctx.redis.duplicate({
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: true,
+    enableAutoPipelining: false,
+  });
   const channel = keyChangesChannel(ctx);
   sub.on('error', (err: Error) => ctx.logger.debug({ err: err.message }, 'key change subscriber error'));
   sub.on('ready', () => onChange(null));
@@ -41,7 +53,9 @@ export function dropCachedKeysOnChange(ctx: Pick<AppContext, 'config' | 'redis' 
     const orgId = Number(message);
     onChange(Number.isInteger(orgId) && orgId > 0 ? orgId : null);
   });
-  sub.subscribe(channel).catch((err: Error) => ctx.logger.warn({ err: err.message }, 'could not subscribe to key changes'));
+  sub
+    .subscribe(channel)
+    .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'could not subscribe to key changes'));
   return async () => {
     sub.disconnect();
   };

@@ -7,7 +7,12 @@ import { limitsOf } from './plans.ts';
 import type { MemberListQuery } from './schemas.ts';
 
 export async function requireMembership(db: Db, orgId: number, userId: number): Promise<{ role: Role }> {
-  const row = await db.selectFrom('memberships').select('role').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('orgId', '=', orgId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError(`User ${userId} is not a member of workspace ${orgId}`);
   return row;
 }
@@ -36,21 +41,42 @@ export async function seatsUsed(db: Db, orgId: number): Promise<number> {
  * after the other and never pass the limit together.
  */
 export async function assertSeatAvailable(db: Executor, orgId: number): Promise<void> {
-  const org = await db.selectFrom('orgs').selectAll().where('id', '=', orgId).forNoKeyUpdate().executeTakeFirstOrThrow();
+  const org = await db
+    .selectFrom('orgs')
+    .selectAll()
+    .where('id', '=', orgId)
+    .forNoKeyUpdate()
+    .executeTakeFirstOrThrow();
   const limit = limitsOf(org).members;
   if ((await seatsUsed(db, orgId)) >= limit) {
-    throw new BadRequestError(`This workspace has reached its limit of ${limit} members (pending invitations count); remove someone or raise the plan`);
+    throw new BadRequestError(
+      `This workspace has reached its limit of ${limit} members (pending invitations count); remove someone or raise the plan`,
+    );
   }
 }
 
 /** Operator path (CLI): adds or changes a membership, limits enforced for new members. */
-export async function addMember(ctx: AppContext, input: { orgId: number; userId: number; role: Role }): Promise<{ orgId: number; userId: number; role: Role }> {
+export async function addMember(
+  ctx: AppContext,
+  input: { orgId: number; userId: number; role: Role },
+): Promise<{ orgId: number; userId: number; role: Role }> {
   await ctx.db.transaction().execute(async (db) => {
-    const existing = await db.selectFrom('memberships').select('role').where('orgId', '=', input.orgId).where('userId', '=', input.userId).executeTakeFirst();
+    const existing = await db
+      .selectFrom('memberships')
+      .select('role')
+      .where('orgId', '=', input.orgId)
+      .where('userId', '=', input.userId)
+      .executeTakeFirst();
     if (!existing) await assertSeatAvailable(db, input.orgId);
     if (input.role === 'owner') {
-      const owner = await db.selectFrom('memberships').select('userId').where('orgId', '=', input.orgId).where('role', '=', 'owner').executeTakeFirst();
-      if (owner && owner.userId !== input.userId) throw new BadRequestError(`Workspace ${input.orgId} already has an owner (user ${owner.userId})`);
+      const owner = await db
+        .selectFrom('memberships')
+        .select('userId')
+        .where('orgId', '=', input.orgId)
+        .where('role', '=', 'owner')
+        .executeTakeFirst();
+      if (owner && owner.userId !== input.userId)
+        throw new BadRequestError(`Workspace ${input.orgId} already has an owner (user ${owner.userId})`);
     }
     await db
       .insertInto('memberships')
@@ -113,7 +139,12 @@ interface Actor {
 }
 
 async function targetMember(db: Db, actor: Actor, userId: number): Promise<{ role: Role }> {
-  const target = await db.selectFrom('memberships').select('role').where('orgId', '=', actor.orgId).where('userId', '=', userId).executeTakeFirst();
+  const target = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('orgId', '=', actor.orgId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   if (!target) throw new NotFoundError(`No member with user id ${userId} in this workspace`);
   if (target.role === 'owner') throw new ForbiddenError('The workspace owner cannot be changed or removed');
   return target;
@@ -145,7 +176,11 @@ export async function removeMember(ctx: AppContext, actor: Actor, userId: number
 
 /** Operator path (CLI): removes anyone, the owner included. */
 export async function removeMemberAsOperator(ctx: AppContext, orgId: number, userId: number): Promise<void> {
-  const res = await ctx.db.deleteFrom('memberships').where('orgId', '=', orgId).where('userId', '=', userId).executeTakeFirst();
+  const res = await ctx.db
+    .deleteFrom('memberships')
+    .where('orgId', '=', orgId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw new NotFoundError(`User ${userId} is not a member of workspace ${orgId}`);
   await announceKeyChange(ctx, orgId);
 }

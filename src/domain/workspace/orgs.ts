@@ -15,8 +15,18 @@ export async function createOrg(ctx: AppContext, input: { name: string; plan?: P
   const name = input.name.trim();
   if (!name) throw new BadRequestError('A workspace needs a name');
   const org = await db.insertInto('orgs').values({ name, plan: input.plan }).returningAll().executeTakeFirstOrThrow();
-  const balance = input.balanceMicros ? (await topUp(ctx, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' })).balanceMicros : 0;
-  return { id: org.id, name: org.name, plan: org.plan, limits: limitsOf(org), balanceUsd: microsToUsd(balance), createdAt: org.createdAt };
+  const balance = input.balanceMicros
+    ? (await topUp(ctx, { orgId: org.id, amountMicros: input.balanceMicros, description: 'Opening balance' }))
+        .balanceMicros
+    : 0;
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    limits: limitsOf(org),
+    balanceUsd: microsToUsd(balance),
+    createdAt: org.createdAt,
+  };
 }
 
 export async function findOrg(db: Db, orgId: number) {
@@ -26,7 +36,11 @@ export async function findOrg(db: Db, orgId: number) {
 }
 
 /** The limits an operator may override (rewrites per day follow the plan only). */
-export async function setOrgLimits(ctx: AppContext, orgId: number, limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>) {
+export async function setOrgLimits(
+  ctx: AppContext,
+  orgId: number,
+  limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>,
+) {
   const { db } = ctx;
   const current = await findOrg(db, orgId);
   const changes = {
@@ -36,11 +50,17 @@ export async function setOrgLimits(ctx: AppContext, orgId: number, limits: Parti
     ...(limits.members !== undefined && { limitMembers: limits.members }),
   };
   // With no limit given this just shows the limits in force.
-  const org = Object.keys(changes).length ? await db.updateTable('orgs').set(changes).where('id', '=', orgId).returningAll().executeTakeFirstOrThrow() : current;
+  const org = Object.keys(changes).length
+    ? await db.updateTable('orgs').set(changes).where('id', '=', orgId).returningAll().executeTakeFirstOrThrow()
+    : current;
   return { id: org.id, plan: org.plan, limits: limitsOf(org) };
 }
 
-export async function setOrgBranding(ctx: AppContext, orgId: number, branding: { reportName?: string | null; reportLogo?: string | null }) {
+export async function setOrgBranding(
+  ctx: AppContext,
+  orgId: number,
+  branding: { reportName?: string | null; reportLogo?: string | null },
+) {
   const { db } = ctx;
   await findOrg(db, orgId);
   const org = await db
@@ -65,7 +85,12 @@ export async function setOrgRetention(ctx: AppContext, orgId: number, input: Ret
   const { db } = ctx;
   const { retentionMonths } = retentionSchema.parse(input);
   await findOrg(db, orgId);
-  const org = await db.updateTable('orgs').set({ retentionMonths }).where('id', '=', orgId).returning(['id', 'retentionMonths']).executeTakeFirstOrThrow();
+  const org = await db
+    .updateTable('orgs')
+    .set({ retentionMonths })
+    .where('id', '=', orgId)
+    .returning(['id', 'retentionMonths'])
+    .executeTakeFirstOrThrow();
   return { id: org.id, retentionMonths: org.retentionMonths };
 }
 

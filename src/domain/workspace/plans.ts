@@ -26,7 +26,9 @@ export const PLAN_LIMITS: Record<Plan, WorkspaceLimits> = {
 
 export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
 
-export function limitsOf(org: Pick<OrgRow, 'plan' | 'limitSites' | 'limitPromptsPerSite' | 'limitScansPerMonth' | 'limitMembers'>): WorkspaceLimits {
+export function limitsOf(
+  org: Pick<OrgRow, 'plan' | 'limitSites' | 'limitPromptsPerSite' | 'limitScansPerMonth' | 'limitMembers'>,
+): WorkspaceLimits {
   const plan = PLAN_LIMITS[org.plan];
   return {
     sites: org.limitSites ?? plan.sites,

@@ -30,7 +30,13 @@ export class RateLimits {
     let limiter = this.#limiters.get(name);
     if (!limiter) {
       const { points, perSeconds } = RATE_LIMITS[name];
-      limiter = new RateLimiterRedis({ storeClient: this.#redis, keyPrefix: `${this.#prefix}:rl:${name}`, points, duration: perSeconds, rejectIfRedisNotReady: true });
+      limiter = new RateLimiterRedis({
+        storeClient: this.#redis,
+        keyPrefix: `${this.#prefix}:rl:${name}`,
+        points,
+        duration: perSeconds,
+        rejectIfRedisNotReady: true,
+      });
       this.#limiters.set(name, limiter);
     }
     return limiter;
@@ -63,7 +69,10 @@ export async function consumeRateLimit(ctx: AppContext, name: RateLimitName, sub
   } catch (err) {
     if (err instanceof RateLimiterRes) {
       const { points, what } = RATE_LIMITS[name];
-      throw new RateLimitedError(`Too many requests: at most ${points} ${what} an hour; try again later`, err.msBeforeNext / 1000);
+      throw new RateLimitedError(
+        `Too many requests: at most ${points} ${what} an hour; try again later`,
+        err.msBeforeNext / 1000,
+      );
     }
     throw new ServiceUnavailableError('Rate limit store (Redis) is unavailable; try again shortly');
   }

@@ -27,7 +27,9 @@ export const limits = named(
     promptsPerSite: count,
     scansPerMonth: count,
     members: count,
-    rewritesPerDay: count.describe('Imported queries rewritten into questions per UTC day, across the workspace’s sites (set by plan)'),
+    rewritesPerDay: count.describe(
+      'Imported queries rewritten into questions per UTC day, across the workspace’s sites (set by plan)',
+    ),
   }),
 );
 
@@ -50,7 +52,9 @@ export const workspaceResponse = named(
           .int()
           .min(1)
           .nullable()
-          .describe('Months of answers kept before the current one; older months are dropped nightly. null keeps everything (the default)'),
+          .describe(
+            'Months of answers kept before the current one; older months are dropped nightly. null keeps everything (the default)',
+          ),
         connectedAssistants: z.array(provider),
         limits,
         scansUsedThisMonth: count,
@@ -70,7 +74,9 @@ export const usageResponse = named(
   z.object({
     balanceUsd: usd,
     balance: z.string(),
-    topups: z.array(z.object({ id, amountUsd: usd, formatted: z.string(), description: z.string(), createdAt: dateTime })),
+    topups: z.array(
+      z.object({ id, amountUsd: usd, formatted: z.string(), description: z.string(), createdAt: dateTime }),
+    ),
     costs: z.object({
       month: z.string().describe('YYYY-MM'),
       thisMonthUsd: usd,
@@ -86,7 +92,9 @@ export const usageResponse = named(
         }),
       ),
       lastSixMonths: z.array(z.object({ month: z.string().describe('YYYY-MM'), costUsd: usd, formatted: z.string() })),
-      pricePerAnswer: z.array(z.object({ provider, model: z.string(), priceUsd: money.usd, formatted: money.formatted })),
+      pricePerAnswer: z.array(
+        z.object({ provider, model: z.string(), priceUsd: money.usd, formatted: money.formatted }),
+      ),
     }),
   }),
 );
@@ -94,14 +102,27 @@ export const usageResponse = named(
 export const invitation = named(
   'Invitation',
   'A pending invitation (its seat counts toward the member limit)',
-  z.object({ id, email: z.string(), role: keyRole, status: z.enum(['pending', 'accepted', 'cancelled']), createdAt: dateTime, pending: z.boolean() }),
+  z.object({
+    id,
+    email: z.string(),
+    role: keyRole,
+    status: z.enum(['pending', 'accepted', 'cancelled']),
+    createdAt: dateTime,
+    pending: z.boolean(),
+  }),
 );
 
 export const memberList = named(
   'MemberList',
   'Members a page at a time (total counts them all), every pending invitation, and the member limit with the seats used (members plus pending invitations)',
   z.object({
-    members: z.array(named('Member', 'A member of the workspace', z.object({ userId: id, name: z.string(), email: z.string(), role, joinedAt: dateTime, pending: z.boolean() }))),
+    members: z.array(
+      named(
+        'Member',
+        'A member of the workspace',
+        z.object({ userId: id, name: z.string(), email: z.string(), role, joinedAt: dateTime, pending: z.boolean() }),
+      ),
+    ),
     invitations: z.array(invitation),
     ...paging,
     limit: z.object({ members: count, used: count }),
@@ -110,4 +131,8 @@ export const memberList = named(
 
 export const invitationResponse = named('InvitationResponse', 'The invitation made', z.object({ invitation }));
 
-export const memberRoleResponse = named('MemberRoleResponse', 'The member’s new role', z.object({ member: z.object({ userId: id, role }) }));
+export const memberRoleResponse = named(
+  'MemberRoleResponse',
+  'The member’s new role',
+  z.object({ member: z.object({ userId: id, role }) }),
+);

@@ -10,5 +10,9 @@ export async function createUser(ctx: AppContext, input: { email: string; name: 
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
   if (existing) throw new ConflictError(`A user with email ${email} already exists (id ${existing.id})`);
-  return db.insertInto('users').values({ email, name: input.name.trim() }).returning(['id', 'email', 'name', 'createdAt']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values({ email, name: input.name.trim() })
+    .returning(['id', 'email', 'name', 'createdAt'])
+    .executeTakeFirstOrThrow();
 }

@@ -19,7 +19,8 @@ export const crawlerRoutes: Route[] = [
     path: '/projects/:id/crawlers/check',
     operationId: 'checkCrawlers',
     tag: 'Crawlers',
-    summary: 'Re-read robots.txt and llms.txt now; up to 10 calls an hour per site; answers the same as the GET (with the check’s progress if it takes more than a few seconds)',
+    summary:
+      'Re-read robots.txt and llms.txt now; up to 10 calls an hour per site; answers the same as the GET (with the check’s progress if it takes more than a few seconds)',
     access: 'member',
     responses: { 200: crawlerReportResponse, 429: 'More than 10 crawler checks this hour for this project' },
     handler: async ({ ctx, site, principal }) => json(await checkCrawlersNow(ctx, site, principal.user.id)),

@@ -26,10 +26,15 @@ export function mcpRoutes(allRoutes: () => Route[]): Route[] {
       path: '/mcp',
       operationId: 'mcp',
       tag: 'MCP',
-      summary: 'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
+      summary:
+        'MCP (Model Context Protocol) over Streamable HTTP, stateless with JSON responses: tools over these endpoints, the same keys and roles (docs/mcp.md)',
       access: 'viewer',
       responses: {
-        200: { contentType: 'application/json', schema: jsonRpcAnswer, description: 'The JSON-RPC response, or an array of them for a batch' },
+        200: {
+          contentType: 'application/json',
+          schema: jsonRpcAnswer,
+          description: 'The JSON-RPC response, or an array of them for a batch',
+        },
         202: { description: 'A notification or response accepted (no body)' },
         400: `Malformed JSON, not a JSON-RPC message, or a batch of more than ${MAX_BATCH_MESSAGES} messages (JSON-RPC error -32600 in the message)`,
         406: 'Accept does not list application/json and text/event-stream',
@@ -39,7 +44,21 @@ export function mcpRoutes(allRoutes: () => Route[]): Route[] {
         return { status: answer.status, raw: answer.body, contentType: answer.contentType, headers: answer.headers };
       },
     }),
-    defineRoute({ method: 'GET', path: '/mcp', summary: 'MCP: no server-sent event stream on this stateless server (405)', access: 'viewer', responses: {}, handler: noStream }),
-    defineRoute({ method: 'DELETE', path: '/mcp', summary: 'MCP: no session to end on this stateless server (405)', access: 'viewer', responses: {}, handler: noStream }),
+    defineRoute({
+      method: 'GET',
+      path: '/mcp',
+      summary: 'MCP: no server-sent event stream on this stateless server (405)',
+      access: 'viewer',
+      responses: {},
+      handler: noStream,
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/mcp',
+      summary: 'MCP: no session to end on this stateless server (405)',
+      access: 'viewer',
+      responses: {},
+      handler: noStream,
+    }),
   ];
 }

@@ -18,7 +18,10 @@ export const nameRoutes: Route[] = [
     path: '/projects/:id/names',
     operationId: 'listNames',
     tag: 'Names',
-    mcp: { tool: 'list_names', lead: 'Check here before trusting counts of a name that is an everyday word: how answers read it, with quotes.' },
+    mcp: {
+      tool: 'list_names',
+      lead: 'Check here before trusting counts of a name that is an everyday word: how answers read it, with quotes.',
+    },
     summary:
       'Every name in use (name, brand terms, competitors, aliases): ambiguous or not and why, stored answers where it counted and was refused, examples each way, and its precision from corrections (page, perPage)',
     access: 'viewer',
@@ -43,7 +46,10 @@ export const nameRoutes: Route[] = [
     path: '/projects/:id/mention-feedback',
     operationId: 'addMentionFeedback',
     tag: 'Names',
-    mcp: { tool: 'add_mention_feedback', lead: 'Changes the project’s numbers: correct a reading only where the answer’s text shows what the name means.' },
+    mcp: {
+      tool: 'add_mention_feedback',
+      lead: 'Changes the project’s numbers: correct a reading only where the answer’s text shows what the name means.',
+    },
     summary:
       'Say whether a name is meant in one stored answer (`mentioned`); the answer is re-read at once with it (reports follow), later re-reads keep it, and it counts toward the name’s precision',
     access: 'member',
@@ -53,6 +59,7 @@ export const nameRoutes: Route[] = [
       200: mentionFeedbackResponse,
       409: 'A scan or reanalysis is writing the project’s facts: nothing was saved, try again in a moment',
     },
-    handler: async ({ ctx, site, principal, body }) => json(await addMentionFeedback(ctx, site, { userId: principal.user.id, keyId: principal.keyId }, body)),
+    handler: async ({ ctx, site, principal, body }) =>
+      json(await addMentionFeedback(ctx, site, { userId: principal.user.id, keyId: principal.keyId }, body)),
   }),
 ];

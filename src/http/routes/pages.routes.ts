@@ -1,4 +1,12 @@
-import { importSitemapNow, listPages, pageListQuerySchema, pagePrompts, pageList, pagePromptsResponse, sitemapImportResponse } from '../../domain/pages/index.ts';
+import {
+  importSitemapNow,
+  listPages,
+  pageListQuerySchema,
+  pagePrompts,
+  pageList,
+  pagePromptsResponse,
+  sitemapImportResponse,
+} from '../../domain/pages/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** The site's pages from its sitemaps, and which of them the assistants link to (src/domain/pages). */
@@ -32,7 +40,8 @@ export const pageRoutes: Route[] = [
     path: '/projects/:id/pages/import-sitemap',
     operationId: 'importSitemap',
     tag: 'Pages',
-    summary: 'Re-read the sitemap now and add unlisted pages; up to 10 calls an hour per site; answers the import when done within a few seconds, else its progress',
+    summary:
+      'Re-read the sitemap now and add unlisted pages; up to 10 calls an hour per site; answers the import when done within a few seconds, else its progress',
     access: 'member',
     responses: { 200: sitemapImportResponse, 429: 'More than 10 sitemap imports this hour for this project' },
     handler: async ({ ctx, site, principal }) => json(await importSitemapNow(ctx, site, principal.user.id)),

@@ -37,8 +37,15 @@ export const personaRoutes: Route[] = [
     access: 'member',
     variant: 'A',
     body: personaCreateSchema,
-    example: { name: 'IT manager', context: 'I run IT for a 200-person company and need tools my small team can set up in a week.' },
-    responses: { 200: personaResponse, 400: `Malformed JSON, or the project has ${PERSONAS_PER_SITE} personas`, 409: 'A persona of this name exists' },
+    example: {
+      name: 'IT manager',
+      context: 'I run IT for a 200-person company and need tools my small team can set up in a week.',
+    },
+    responses: {
+      200: personaResponse,
+      400: `Malformed JSON, or the project has ${PERSONAS_PER_SITE} personas`,
+      409: 'A persona of this name exists',
+    },
     handler: async ({ ctx, site, body }) => json(await createPersona(ctx, site, body)),
   }),
   defineRoute({

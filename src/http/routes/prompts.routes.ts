@@ -53,10 +53,19 @@ export const promptRoutes: Route[] = [
     summary: 'The prompt list (same filters, sort and period parameters, no pages) as a CSV file',
     access: 'viewer',
     query: promptExportQuerySchema,
-    responses: { 200: { contentType: 'text/csv', description: `CSV file (Content-Disposition: attachment) with a header row: ${EXPORT_COLUMNS.join(', ')}` } },
+    responses: {
+      200: {
+        contentType: 'text/csv',
+        description: `CSV file (Content-Disposition: attachment) with a header row: ${EXPORT_COLUMNS.join(', ')}`,
+      },
+    },
     handler: async ({ ctx, site, query }) => {
       const { stream, filename } = await exportPromptsCsv(ctx, site, query);
-      return { raw: stream, contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' } };
+      return {
+        raw: stream,
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' },
+      };
     },
   }),
   defineRoute({
@@ -68,7 +77,12 @@ export const promptRoutes: Route[] = [
     access: 'member',
     body: promptCreateSchema,
     variantFields: { personaId: 'A' },
-    example: { text: 'Which help desk software works best for a small team?', categories: ['Help desk'], intent: 'commercial', funnel: 'consideration' },
+    example: {
+      text: 'Which help desk software works best for a small team?',
+      categories: ['Help desk'],
+      intent: 'commercial',
+      funnel: 'consideration',
+    },
     responses: {
       200: promptResponse,
       400: 'Malformed JSON, or the prompts-per-site limit is reached, or a new category would pass the categories-per-site limit',
@@ -103,7 +117,10 @@ export const promptRoutes: Route[] = [
     body: promptBulkSchema,
     variantFields: { personaId: 'A' },
     example: { ids: [1, 2, 3], status: 'paused' },
-    responses: { 200: promptBulkResult, 400: 'Malformed JSON, or a new category would pass the categories-per-site limit' },
+    responses: {
+      200: promptBulkResult,
+      400: 'Malformed JSON, or a new category would pass the categories-per-site limit',
+    },
     handler: async ({ ctx, site, body }) => json(await bulkPrompts(ctx, site, body)),
   }),
   defineRoute({
@@ -114,8 +131,15 @@ export const promptRoutes: Route[] = [
     summary: 'Import prompts from CSV text (header row; text, category, intent, funnel, status columns)',
     access: 'member',
     body: promptImportSchema,
-    example: { contents: 'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n', dryRun: true },
-    responses: { 200: promptImportResult, 400: 'Malformed JSON, or the categories the file names would pass the categories-per-site limit (nothing is imported)' },
+    example: {
+      contents:
+        'text,category,intent\n"Which help desk tools integrate with Slack?",Integrations,commercial\nhelp desk pricing,Pricing;Help desk,\n',
+      dryRun: true,
+    },
+    responses: {
+      200: promptImportResult,
+      400: 'Malformed JSON, or the categories the file names would pass the categories-per-site limit (nothing is imported)',
+    },
     handler: async ({ ctx, site, principal, body }) => json(await importPrompts(ctx, site, principal.user.id, body)),
   }),
   defineRoute({
@@ -124,7 +148,8 @@ export const promptRoutes: Route[] = [
     operationId: 'getPendingRewrites',
     tag: 'Prompts',
     mcp: { tool: 'get_pending_rewrites' },
-    summary: 'How many imported prompts are still worded as search queries (raw), and the workspace’s rewrites left today',
+    summary:
+      'How many imported prompts are still worded as search queries (raw), and the workspace’s rewrites left today',
     access: 'viewer',
     responses: { 200: pendingRewritesResponse },
     handler: async ({ ctx, site }) => json(await pendingRewrites(ctx, site)),
@@ -163,7 +188,8 @@ export const promptRoutes: Route[] = [
     operationId: 'getPromptAnswer',
     tag: 'Prompts',
     mcp: { tool: 'get_answer' },
-    summary: 'One answer word for word with brands named, sources, web searches and persona context: engine (an assistant’s latest) or r (a past answer id from results)',
+    summary:
+      'One answer word for word with brands named, sources, web searches and persona context: engine (an assistant’s latest) or r (a past answer id from results)',
     access: 'viewer',
     query: promptAnswerQuerySchema,
     responses: { 200: promptAnswerResponse },

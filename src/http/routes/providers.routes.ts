@@ -1,4 +1,9 @@
-import { listProviders, PROVIDER_PAGE_DEFAULT, providerListQuerySchema, assistantList } from '../../domain/providers/index.ts';
+import {
+  listProviders,
+  PROVIDER_PAGE_DEFAULT,
+  providerListQuerySchema,
+  assistantList,
+} from '../../domain/providers/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
 /** The assistants this deployment can ask (src/domain/providers). */

@@ -20,7 +20,8 @@ import {
 } from '../../domain/reports/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
-const PERIOD = 'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
+const PERIOD =
+  'period (day, week, month, quarter; default week) and start (any date inside the period; default the latest period with data)';
 
 /** The report endpoints (spec "Reports", src/domain/reports): every one reads rollups, never all answers. */
 export const reportRoutes: Route[] = [

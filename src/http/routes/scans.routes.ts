@@ -31,7 +31,8 @@ export const scanRoutes: Route[] = [
     operationId: 'getScanOptions',
     tag: 'Scans',
     mcp: { tool: 'get_scan_options' },
-    summary: 'Connected assistants with their models and cost per answer, active prompts per category, scans used this month, the site’s spend this month',
+    summary:
+      'Connected assistants with their models and cost per answer, active prompts per category, scans used this month, the site’s spend this month',
     access: 'viewer',
     responses: { 200: scanOptionsResponse },
     handler: async ({ ctx, site }) => json(await scanOptions(ctx, site)),
@@ -56,7 +57,8 @@ export const scanRoutes: Route[] = [
     operationId: 'startScan',
     tag: 'Scans',
     mcp: { tool: 'start_scan', lead: 'Spends the workspace balance: estimate_scan first.' },
-    summary: 'Start a scan; 400 with the reason when it cannot start (402 when the balance does not cover it, variant A)',
+    summary:
+      'Start a scan; 400 with the reason when it cannot start (402 when the balance does not cover it, variant A)',
     access: 'admin',
     body: scanRequestSchema,
     variantFields: { batch: 'B' },
@@ -119,7 +121,10 @@ export const scanRoutes: Route[] = [
     path: '/projects/:id/sampling-plan',
     operationId: 'getSamplingPlan',
     tag: 'Scans',
-    mcp: { tool: 'get_sampling_plan', lead: 'How many samples per prompt a scan needs for a change in visibility to be real, and its cost.' },
+    mcp: {
+      tool: 'get_sampling_plan',
+      lead: 'How many samples per prompt a scan needs for a change in visibility to be real, and its cost.',
+    },
     summary:
       'How many samples per prompt and assistant a scan needs for a move of `detect` points (default 5) in visibility to be called real at 95%, given the site’s prompts, assistants and the spread of its past answers; and what such a scan costs',
     access: 'viewer',

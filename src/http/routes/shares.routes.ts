@@ -43,7 +43,8 @@ export const shareRoutes: Route[] = [
     path: '/projects/:id/shares',
     operationId: 'createShare',
     tag: 'Shares',
-    summary: 'Create a share link to the site’s report, with an optional label (up to 100 characters); answers its url, which opens /share/:token without a key',
+    summary:
+      'Create a share link to the site’s report, with an optional label (up to 100 characters); answers its url, which opens /share/:token without a key',
     access: 'admin',
     variant: 'A',
     body: shareCreateSchema,
@@ -82,7 +83,8 @@ export const shareRoutes: Route[] = [
       if (!data) return page(renderNotFoundPage());
       const rendered = renderSharePage(data);
       const headers = { ...rendered.headers, ETag: rendered.etag };
-      if (req.headers['if-none-match'] === rendered.etag) return { status: 304, raw: '', contentType: rendered.contentType, headers };
+      if (req.headers['if-none-match'] === rendered.etag)
+        return { status: 304, raw: '', contentType: rendered.contentType, headers };
       return page({ ...rendered, headers });
     },
   }),

@@ -32,5 +32,11 @@ const personOnly: [Method, string, string][] = [
 ];
 
 export const signedInRoutes: Route[] = personOnly.map(([method, path, summary]) =>
-  defineRoute({ method, path, summary: `${summary}: signed-in person only, 403 to API keys`, access: 'signed-in', handler: refuse }),
+  defineRoute({
+    method,
+    path,
+    summary: `${summary}: signed-in person only, 403 to API keys`,
+    access: 'signed-in',
+    handler: refuse,
+  }),
 );

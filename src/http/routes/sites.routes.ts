@@ -29,7 +29,10 @@ export const siteRoutes: Route[] = [
     path: '/orgs/:orgId/projects',
     operationId: 'listProjects',
     tag: 'Projects',
-    mcp: { tool: 'list_projects', lead: 'The sites (projects) of the workspace; their ids are the projectId of every other tool.' },
+    mcp: {
+      tool: 'list_projects',
+      lead: 'The sites (projects) of the workspace; their ids are the projectId of every other tool.',
+    },
     summary: `The workspace’s sites, oldest first (page, perPage: 5 to 200, default ${PROJECT_PAGE_DEFAULT})`,
     access: 'viewer',
     query: projectListQuerySchema,
@@ -44,9 +47,20 @@ export const siteRoutes: Route[] = [
     summary: 'Add a site',
     access: 'admin',
     body: siteCreateSchema,
-    example: { name: 'Acme', url: 'https://www.acme.com/', brandTerms: ['Acme Cloud'], excludePhrases: ['Acme Street'], competitors: [{ name: 'Globex', domain: 'globex.com' }] },
-    responses: { 200: createdProject, 400: 'Not a domain, or the workspace’s site limit is reached', 409: 'The domain is already a project of this workspace' },
-    handler: async ({ ctx, principal, body }) => json(await addSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
+    example: {
+      name: 'Acme',
+      url: 'https://www.acme.com/',
+      brandTerms: ['Acme Cloud'],
+      excludePhrases: ['Acme Street'],
+      competitors: [{ name: 'Globex', domain: 'globex.com' }],
+    },
+    responses: {
+      200: createdProject,
+      400: 'Not a domain, or the workspace’s site limit is reached',
+      409: 'The domain is already a project of this workspace',
+    },
+    handler: async ({ ctx, principal, body }) =>
+      json(await addSite(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -69,7 +83,10 @@ export const siteRoutes: Route[] = [
     access: 'member',
     body: siteChangeSchema,
     example: { name: 'Acme', brandTerms: ['Acme Cloud'], location: 'Germany', scanFrequencyDays: 7 },
-    responses: { 200: projectChangeResult, 403: 'The key’s access is below member, or below admin for monthlyCapUsd, scanSettings or allowedProviders' },
+    responses: {
+      200: projectChangeResult,
+      403: 'The key’s access is below member, or below admin for monthlyCapUsd, scanSettings or allowedProviders',
+    },
     handler: async ({ ctx, site, principal, body }) => json(await changeSite(ctx, site, principal.role, body)),
   }),
   defineRoute({
@@ -103,7 +120,8 @@ export const siteRoutes: Route[] = [
     path: '/projects/:id/events',
     operationId: 'createEvent',
     tag: 'Events',
-    summary: 'Add an event drawn on trend charts: title (up to 120), date, type (site, model, campaign, other), optional note (up to 1000)',
+    summary:
+      'Add an event drawn on trend charts: title (up to 120), date, type (site, model, campaign, other), optional note (up to 1000)',
     access: 'member',
     variant: 'B',
     body: siteEventCreateSchema,

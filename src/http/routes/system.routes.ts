@@ -39,16 +39,22 @@ export function systemRoutes(metrics: Metrics, allRoutes: () => Route[]): Route[
       path: '/metrics',
       operationId: 'getMetrics',
       tag: 'System',
-      summary: 'Prometheus metrics; when the deployment sets METRICS_TOKEN, only with Authorization: Bearer <METRICS_TOKEN> (no API key)',
+      summary:
+        'Prometheus metrics; when the deployment sets METRICS_TOKEN, only with Authorization: Bearer <METRICS_TOKEN> (no API key)',
       access: 'public',
       responses: {
-        200: { contentType: 'text/plain', description: 'Prometheus text exposition: request counts and durations by route and status, process metrics' },
+        200: {
+          contentType: 'text/plain',
+          description: 'Prometheus text exposition: request counts and durations by route and status, process metrics',
+        },
         401: 'METRICS_TOKEN is set and the request does not carry it as its bearer token',
       },
       handler: async ({ ctx, req }) => {
         const token = ctx.config.metricsToken;
         if (token !== undefined && !carriesBearer(req, token)) {
-          throw new UnauthorizedError('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+          throw new UnauthorizedError('Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', {
+            'WWW-Authenticate': 'Bearer realm="metrics"',
+          });
         }
         return { raw: await metrics.registry.metrics(), contentType: metrics.registry.contentType };
       },

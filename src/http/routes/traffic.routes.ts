@@ -28,9 +28,16 @@ export const trafficRoutes: Route[] = [
       'Import a piece of server access log: JSON {contents (up to 2,000,000 characters), format: auto, combined or json}, or a gzip file sent as Content-Type: application/gzip (format in the query) up to the body limit; answers the import when done within a few seconds, else its progress',
     access: 'member',
     body: crawlerLogPostSchema,
-    rawBody: { contentType: 'application/gzip', description: 'A gzip file of log lines (combined or JSON), up to the 4 MB body limit' },
+    rawBody: {
+      contentType: 'application/gzip',
+      description: 'A gzip file of log lines (combined or JSON), up to the 4 MB body limit',
+    },
     query: crawlerLogPostQuerySchema,
-    example: { contents: '203.0.113.9 - - [20/Nov/2026:08:01:12 +0000] "GET /pricing HTTP/1.1" 200 1834 "-" "Mozilla/5.0 (compatible; GPTBot/1.2)"\n', format: 'auto' },
+    example: {
+      contents:
+        '203.0.113.9 - - [20/Nov/2026:08:01:12 +0000] "GET /pricing HTTP/1.1" 200 1834 "-" "Mozilla/5.0 (compatible; GPTBot/1.2)"\n',
+      format: 'auto',
+    },
     responses: { 200: crawlerLogImportResponse, 429: WAITING },
     handler: async ({ ctx, site, principal, body, raw, query }) =>
       json(
@@ -38,7 +45,9 @@ export const trafficRoutes: Route[] = [
           ctx,
           site,
           principal.user.id,
-          raw ? { gzip: raw, format: query.format ?? 'auto' } : { contents: body?.contents ?? '', format: body?.format ?? query.format ?? 'auto' },
+          raw
+            ? { gzip: raw, format: query.format ?? 'auto' }
+            : { contents: body?.contents ?? '', format: body?.format ?? query.format ?? 'auto' },
         ),
       ),
   }),
@@ -74,7 +83,10 @@ export const trafficRoutes: Route[] = [
     path: '/projects/:id/crawler-traffic',
     operationId: 'getCrawlerTraffic',
     tag: 'Traffic',
-    mcp: { tool: 'get_crawler_traffic', lead: 'What AI crawlers fetched and which visits assistants sent, from imported server logs.' },
+    mcp: {
+      tool: 'get_crawler_traffic',
+      lead: 'What AI crawlers fetched and which visits assistants sent, from imported server logs.',
+    },
     summary:
       'What AI agents fetched in a period (period, start): per agent hits, pages, verified share against published ranges, status classes and top pages; pages serving them errors or redirects; visits assistants sent per assistant and landing page; pages crawled but not cited and cited but not crawled',
     access: 'viewer',

@@ -62,7 +62,8 @@ export const webhookRoutes: Route[] = [
       400: 'Malformed JSON, or the workspace has the most webhooks it can have',
       422: 'Validation failed: a url that is not https or not public names `url`; an unknown project names `projectIds`',
     },
-    handler: async ({ ctx, principal, body }) => json(await createWebhook(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
+    handler: async ({ ctx, principal, body }) =>
+      json(await createWebhook(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -80,12 +81,14 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks/:webhookId',
     operationId: 'updateWebhook',
     tag: 'Webhooks',
-    summary: 'Change a webhook’s address, events, projects, format or description; `enabled: true` starts a disabled one again, `false` stops it (its pending deliveries fail)',
+    summary:
+      'Change a webhook’s address, events, projects, format or description; `enabled: true` starts a disabled one again, `false` stops it (its pending deliveries fail)',
     access: 'admin',
     body: webhookUpdateSchema,
     example: { events: ['*'], enabled: true },
     responses: { 200: webhookResponse },
-    handler: async ({ ctx, principal, ids, body }) => json(await updateWebhook(ctx, principal.org.id, ids.webhookId, body)),
+    handler: async ({ ctx, principal, ids, body }) =>
+      json(await updateWebhook(ctx, principal.org.id, ids.webhookId, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -102,9 +105,14 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks/:webhookId/test',
     operationId: 'testWebhook',
     tag: 'Webhooks',
-    summary: 'Send a webhook.test event to this webhook (it must receive webhook.test); answers the delivery, with its first attempt when that ends within a few seconds',
+    summary:
+      'Send a webhook.test event to this webhook (it must receive webhook.test); answers the delivery, with its first attempt when that ends within a few seconds',
     access: 'admin',
-    responses: { 200: testResult, 400: 'The webhook is disabled, or does not receive webhook.test', 429: 'More than 60 tests and replays of this webhook this hour' },
+    responses: {
+      200: testResult,
+      400: 'The webhook is disabled, or does not receive webhook.test',
+      429: 'More than 60 tests and replays of this webhook this hour',
+    },
     handler: async ({ ctx, principal, ids }) => json(await testWebhook(ctx, principal.org.id, ids.webhookId)),
   }),
   defineRoute({
@@ -112,7 +120,8 @@ export const webhookRoutes: Route[] = [
     path: '/orgs/:orgId/webhooks/:webhookId/rotate-secret',
     operationId: 'rotateWebhookSecret',
     tag: 'Webhooks',
-    summary: 'A new signing secret, shown this once; the previous one still signs every delivery for 24 hours (both signatures are sent)',
+    summary:
+      'A new signing secret, shown this once; the previous one still signs every delivery for 24 hours (both signatures are sent)',
     access: 'admin',
     responses: { 200: rotatedWebhook },
     handler: async ({ ctx, principal, ids }) => json(await rotateSecret(ctx, principal.org.id, ids.webhookId)),
@@ -123,21 +132,29 @@ export const webhookRoutes: Route[] = [
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     mcp: { tool: 'list_webhook_deliveries', lead: 'What was sent to a webhook, each delivery’s state and attempts.' },
-    summary: 'The webhook’s deliveries, newest first, 20 a page (perPage up to 100; status filters), each with its latest attempts',
+    summary:
+      'The webhook’s deliveries, newest first, 20 a page (perPage up to 100; status filters), each with its latest attempts',
     access: 'admin',
     query: deliveriesQuerySchema,
     responses: { 200: deliveryList },
-    handler: async ({ ctx, principal, ids, query }) => json(await listDeliveries(ctx, principal.org.id, ids.webhookId, query)),
+    handler: async ({ ctx, principal, ids, query }) =>
+      json(await listDeliveries(ctx, principal.org.id, ids.webhookId, query)),
   }),
   defineRoute({
     method: 'POST',
     path: '/orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay',
     operationId: 'replayWebhookDelivery',
     tag: 'Webhooks',
-    summary: 'Send a delivery again now, in any state, as one more attempt with the same webhook-id; answers it, with that attempt when it ends within a few seconds',
+    summary:
+      'Send a delivery again now, in any state, as one more attempt with the same webhook-id; answers it, with that attempt when it ends within a few seconds',
     access: 'admin',
-    responses: { 200: deliveryResponse, 400: 'The webhook is disabled', 429: 'More than 60 tests and replays of this webhook this hour' },
-    handler: async ({ ctx, principal, ids }) => json(await replayDelivery(ctx, principal.org.id, ids.webhookId, ids.deliveryId)),
+    responses: {
+      200: deliveryResponse,
+      400: 'The webhook is disabled',
+      429: 'More than 60 tests and replays of this webhook this hour',
+    },
+    handler: async ({ ctx, principal, ids }) =>
+      json(await replayDelivery(ctx, principal.org.id, ids.webhookId, ids.deliveryId)),
   }),
   defineRoute({
     method: 'GET',

@@ -94,7 +94,8 @@ export const workspaceRoutes: Route[] = [
       409: 'Already a member, or already invited',
       429: 'More than 20 invitations this hour',
     },
-    handler: async ({ ctx, principal, body }) => json(await inviteMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
+    handler: async ({ ctx, principal, body }) =>
+      json(await inviteMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -119,7 +120,8 @@ export const workspaceRoutes: Route[] = [
     body: roleChangeSchema,
     example: { role: 'viewer' },
     responses: { 200: memberRoleResponse, 403: 'The key’s access is below admin, or the member is the owner' },
-    handler: async ({ ctx, principal, ids, body }) => json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId, body)),
+    handler: async ({ ctx, principal, ids, body }) =>
+      json(await changeMemberRole(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId, body)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -128,7 +130,10 @@ export const workspaceRoutes: Route[] = [
     tag: 'Workspace',
     summary: 'Remove a member (never the owner); their keys stop at once',
     access: 'admin',
-    responses: { 204: { description: 'Removed' }, 403: 'The key’s access is below admin, the member is the owner, or the key’s own creator (leaving needs a signed-in person)' },
+    responses: {
+      204: { description: 'Removed' },
+      403: 'The key’s access is below admin, the member is the owner, or the key’s own creator (leaving needs a signed-in person)',
+    },
     handler: async ({ ctx, principal, ids }) => {
       await removeMember(ctx, { orgId: principal.org.id, userId: principal.user.id }, ids.userId);
       return noContent();

@@ -1,5 +1,16 @@
 import { layout, type SimAnswer } from '../answer.ts';
-import { bearer, failureResponse, handleItem, handlePrompt, header, json, jobReadyAt, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  bearer,
+  failureResponse,
+  handleItem,
+  handlePrompt,
+  header,
+  json,
+  jobReadyAt,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../context.ts';
 import { simId } from '../rng.ts';
 import type { SimJob } from '../state.ts';
 import { arr, obj, s, textOf } from './read.ts';
@@ -43,16 +54,28 @@ function readMessagesBody(body: unknown): Asked {
   const tool = arr(b.tools)
     .map(obj)
     .find((t) => String(t.type ?? '').startsWith('web_search'));
-  return { model: s(b.model) ?? 'claude-sonnet-4-6', prompt: textOf(users.at(-1)?.content), system, country: s(obj(tool?.user_location).country) ?? null };
+  return {
+    model: s(b.model) ?? 'claude-sonnet-4-6',
+    prompt: textOf(users.at(-1)?.content),
+    system,
+    country: s(obj(tool?.user_location).country) ?? null,
+  };
 }
 
 /** A Message: a search preamble, server_tool_use + web_search_tool_result per search, then cited text blocks. */
 export function messageObject(ctx: SimContext, asked: Asked, answer: SimAnswer, n: number): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
-  if (answer.searches.length > 0) content.push({ type: 'text', text: "I'll search for current information on this.", citations: null });
+  if (answer.searches.length > 0)
+    content.push({ type: 'text', text: "I'll search for current information on this.", citations: null });
   answer.searches.forEach((query, i) => {
     const toolId = simId('srvtoolu_', n * 10 + i, ctx.seed);
-    content.push({ type: 'server_tool_use', id: toolId, name: 'web_search', input: { query }, caller: { type: 'direct' } });
+    content.push({
+      type: 'server_tool_use',
+      id: toolId,
+      name: 'web_search',
+      input: { query },
+      caller: { type: 'direct' },
+    });
     content.push({
       type: 'web_search_tool_result',
       tool_use_id: toolId,
@@ -112,7 +135,8 @@ interface BatchData {
 }
 
 export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
-  if (!header(req, 'x-api-key') && !bearer(req)) return json(401, anthropicError(401, 'x-api-key header is required (simulated)'));
+  if (!header(req, 'x-api-key') && !bearer(req))
+    return json(401, anthropicError(401, 'x-api-key header is required (simulated)'));
   const { method, path } = req;
 
   if (method === 'POST' && path === '/v1/messages') {
@@ -127,7 +151,9 @@ export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<
       language: null,
     });
     if (failure) return failureResponse(failure, anthropicError);
-    return json(200, messageObject(ctx, asked, answer, ctx.state.nextId()), { 'request-id': `req_${ctx.state.nextId()}` });
+    return json(200, messageObject(ctx, asked, answer, ctx.state.nextId()), {
+      'request-id': `req_${ctx.state.nextId()}`,
+    });
   }
 
   if (method === 'POST' && path === '/v1/messages/batches') {
@@ -135,7 +161,8 @@ export async function anthropicRoute(ctx: SimContext, req: SimRequest): Promise<
       .map(obj)
       .map((r) => ({ custom_id: s(r.custom_id) ?? '', params: r.params }));
     if (requests.length === 0) return json(400, anthropicError(400, 'requests: at least one request is required'));
-    if (requests.some((r) => !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id))) return json(400, anthropicError(400, 'requests: custom_id must match ^[a-zA-Z0-9_-]{1,64}$'));
+    if (requests.some((r) => !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id)))
+      return json(400, anthropicError(400, 'requests: custom_id must match ^[a-zA-Z0-9_-]{1,64}$'));
     const id = simId('msgbatch_', ctx.state.nextId(), ctx.seed);
     const job: SimJob<BatchData> = {
       id,
@@ -194,10 +221,24 @@ function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): 
       const { answer, failure } = handleItem(
         ctx,
         { ...req, path: '/v1/messages/batches' },
-        { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null },
+        {
+          provider: PROVIDER,
+          model: asked.model,
+          prompt: asked.prompt,
+          system: asked.system,
+          location: asked.country,
+          language: null,
+        },
       );
-      if (failure) return { custom_id: r.custom_id, result: { type: 'errored', error: anthropicError(failure.status, 'The request failed (simulated)') } };
-      return { custom_id: r.custom_id, result: { type: 'succeeded', message: messageObject(ctx, asked, answer, ctx.state.nextId()) } };
+      if (failure)
+        return {
+          custom_id: r.custom_id,
+          result: { type: 'errored', error: anthropicError(failure.status, 'The request failed (simulated)') },
+        };
+      return {
+        custom_id: r.custom_id,
+        result: { type: 'succeeded', message: messageObject(ctx, asked, answer, ctx.state.nextId()) },
+      };
     });
   }
   const lines = (job.output as { result: { type: string } }[] | undefined) ?? [];
@@ -206,7 +247,13 @@ function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): 
     id: job.id,
     type: 'message_batch',
     processing_status: ended ? 'ended' : 'in_progress',
-    request_counts: { processing: ended ? 0 : total, succeeded: count('succeeded'), errored: count('errored'), canceled: count('canceled'), expired: 0 },
+    request_counts: {
+      processing: ended ? 0 : total,
+      succeeded: count('succeeded'),
+      errored: count('errored'),
+      canceled: count('canceled'),
+      expired: 0,
+    },
     ended_at: ended ? new Date(Math.min(Date.now(), job.readyAt)).toISOString() : null,
     created_at: new Date(job.createdAt).toISOString(),
     expires_at: new Date(job.createdAt + 24 * 3600_000).toISOString(),

@@ -1,5 +1,15 @@
 import { layout, type SimAnswer } from '../answer.ts';
-import { bearer, handleItem, handlePrompt, failureResponse, json, jobReadyAt, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  bearer,
+  handleItem,
+  handlePrompt,
+  failureResponse,
+  json,
+  jobReadyAt,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../context.ts';
 import { simId } from '../rng.ts';
 import type { SimJob } from '../state.ts';
 import { arr, obj, s } from './read.ts';
@@ -48,7 +58,13 @@ export function appAnswer(ctx: SimContext, ask: AppAsk, answer: SimAnswer, n: nu
     b.block.cites
       .map((i) => answer.sources[i])
       .filter((src) => src !== undefined)
-      .map((src) => ({ url: src.url, title: src.title, startIndex: b.start, endIndex: b.end, citedText: laid.text.slice(b.start, b.end) })),
+      .map((src) => ({
+        url: src.url,
+        title: src.title,
+        startIndex: b.start,
+        endIndex: b.end,
+        citedText: laid.text.slice(b.start, b.end),
+      })),
   );
   return {
     id: simId('ans_', n, ctx.seed),
@@ -91,7 +107,8 @@ export async function appRoute(ctx: SimContext, req: SimRequest): Promise<SimRes
     const b = obj(req.json);
     const model = s(b.model) ?? 'chatgpt-app-queue';
     const requests = arr(b.requests).map((r, i) => ({ ...readAsk(r, model), id: s(obj(r).id) ?? `r${i + 1}` }));
-    if (requests.length === 0 || requests.some((r) => !r.prompt)) return json(400, appError(400, '`requests` must list prompts, each with `prompt`'));
+    if (requests.length === 0 || requests.some((r) => !r.prompt))
+      return json(400, appError(400, '`requests` must list prompts, each with `prompt`'));
     const id = simId('job_', ctx.state.nextId(), ctx.seed);
     const job: SimJob<QueueData> = {
       id,
@@ -127,13 +144,24 @@ function jobObject(ctx: SimContext, req: SimRequest, job: SimJob<QueueData>): Re
       const { answer, failure } = handleItem(
         ctx,
         { ...req, path: '/v1/jobs' },
-        { provider: job.provider, model: job.data.model, prompt: r.prompt, system: r.context, location: r.country ?? r.location, language: r.language, countryName: r.location },
+        {
+          provider: job.provider,
+          model: job.data.model,
+          prompt: r.prompt,
+          system: r.context,
+          location: r.country ?? r.location,
+          language: r.language,
+          countryName: r.location,
+        },
       );
       if (failure)
         return {
           id: r.id,
           status: 'failed',
-          error: { message: `The app answer failed (simulated ${failure.status})`, retryable: failure.status === 429 || failure.status >= 500 },
+          error: {
+            message: `The app answer failed (simulated ${failure.status})`,
+            retryable: failure.status === 429 || failure.status >= 500,
+          },
         };
       return { ...appAnswer(ctx, { ...r, model: job.data.model }, answer, ctx.state.nextId()), id: r.id };
     });
@@ -145,7 +173,9 @@ function jobObject(ctx: SimContext, req: SimRequest, job: SimJob<QueueData>): Re
     model: job.data.model,
     status,
     createdAt: new Date(job.createdAt).toISOString(),
-    ...(ready ? { completedAt: new Date(job.readyAt).toISOString() } : { estimatedReadyAt: new Date(job.readyAt).toISOString() }),
+    ...(ready
+      ? { completedAt: new Date(job.readyAt).toISOString() }
+      : { estimatedReadyAt: new Date(job.readyAt).toISOString() }),
     total: job.data.requests.length,
     ...(ready ? { results: job.output } : {}),
   };

@@ -1,5 +1,15 @@
 import { layout, type SimAnswer } from '../answer.ts';
-import { failureResponse, handleItem, handlePrompt, header, json, jobReadyAt, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  failureResponse,
+  handleItem,
+  handlePrompt,
+  header,
+  json,
+  jobReadyAt,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../context.ts';
 import { simId } from '../rng.ts';
 import type { SimJob } from '../state.ts';
 import { arr, obj, s, textOf } from './read.ts';
@@ -23,7 +33,9 @@ const STATUS: Record<number, string> = {
 };
 
 export function geminiError(status: number, message: string): unknown {
-  return { error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+  return {
+    error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') },
+  };
 }
 
 interface Asked {
@@ -69,7 +81,9 @@ export function generateResponse(ctx: SimContext, asked: Asked, answer: SimAnswe
           ? {
               groundingMetadata: {
                 webSearchQueries: answer.searches,
-                searchEntryPoint: { renderedContent: `<div class="container">${answer.searches.map((q) => `<a class="chip">${q.replace(/</g, '&lt;')}</a>`).join('')}</div>` },
+                searchEntryPoint: {
+                  renderedContent: `<div class="container">${answer.searches.map((q) => `<a class="chip">${q.replace(/</g, '&lt;')}</a>`).join('')}</div>`,
+                },
                 groundingChunks: answer.sources.map((src) => ({ web: { uri: redirect(src.url), title: src.domain } })),
                 groundingSupports: supports,
               },
@@ -95,13 +109,15 @@ interface BatchData {
 }
 
 export async function geminiRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
-  if (!header(req, 'x-goog-api-key') && !req.query.get('key')) return json(401, geminiError(401, "Method doesn't allow unregistered callers (simulated)"));
+  if (!header(req, 'x-goog-api-key') && !req.query.get('key'))
+    return json(401, geminiError(401, "Method doesn't allow unregistered callers (simulated)"));
   const { method, path } = req;
 
   const call = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|batchGenerateContent)$/.exec(path);
   if (method === 'POST' && call?.[2] === 'generateContent') {
     const asked = readGenerateBody(req.json, call[1] ?? '');
-    if (!asked.prompt) return json(400, geminiError(400, '* GenerateContentRequest.contents: contents is not specified'));
+    if (!asked.prompt)
+      return json(400, geminiError(400, '* GenerateContentRequest.contents: contents is not specified'));
     const { answer, failure } = await handlePrompt(ctx, req, {
       provider: PROVIDER,
       model: asked.model,
@@ -168,10 +184,22 @@ function operation(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Re
       const { answer, failure } = handleItem(
         ctx,
         { ...req, path: `/v1beta/models/${job.data.model}:batchGenerateContent` },
-        { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: null, language: null, countryName: countryFrom(asked.system) },
+        {
+          provider: PROVIDER,
+          model: asked.model,
+          prompt: asked.prompt,
+          system: asked.system,
+          location: null,
+          language: null,
+          countryName: countryFrom(asked.system),
+        },
       );
       const metadata = item.metadata ?? undefined;
-      if (failure) return { ...(metadata ? { metadata } : {}), error: { code: grpcCode(failure.status), message: 'The request failed (simulated)' } };
+      if (failure)
+        return {
+          ...(metadata ? { metadata } : {}),
+          error: { code: grpcCode(failure.status), message: 'The request failed (simulated)' },
+        };
       return { ...(metadata ? { metadata } : {}), response: generateResponse(ctx, asked, answer, ctx.state.nextId()) };
     });
   }
@@ -189,7 +217,10 @@ function operation(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Re
     batchStats: {
       requestCount: String(job.data.items.length),
       ...(done
-        ? { successfulRequestCount: String(responses.filter((r) => !r.error).length), failedRequestCount: String(responses.filter((r) => r.error).length) }
+        ? {
+            successfulRequestCount: String(responses.filter((r) => !r.error).length),
+            failedRequestCount: String(responses.filter((r) => r.error).length),
+          }
         : { pendingRequestCount: String(job.data.items.length) }),
     },
     state,
@@ -198,10 +229,30 @@ function operation(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): Re
   return {
     name: job.id,
     metadata,
-    ...(done ? { done: true, response: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput', ...(output ?? {}) } } : {}),
+    ...(done
+      ? {
+          done: true,
+          response: {
+            '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput',
+            ...(output ?? {}),
+          },
+        }
+      : {}),
   };
 }
 
 function grpcCode(status: number): number {
-  return status === 429 ? 8 : status === 400 ? 3 : status === 503 ? 14 : status === 504 ? 4 : status === 401 ? 16 : status === 404 ? 5 : 13;
+  return status === 429
+    ? 8
+    : status === 400
+      ? 3
+      : status === 503
+        ? 14
+        : status === 504
+          ? 4
+          : status === 401
+            ? 16
+            : status === 404
+              ? 5
+              : 13;
 }

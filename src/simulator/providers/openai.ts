@@ -1,5 +1,16 @@
 import { layout, type SimAnswer } from '../answer.ts';
-import { bearer, failureResponse, handleItem, handlePrompt, json, jobReadyAt, unixSeconds, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  bearer,
+  failureResponse,
+  handleItem,
+  handlePrompt,
+  json,
+  jobReadyAt,
+  unixSeconds,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../context.ts';
 import { simId } from '../rng.ts';
 import type { SimJob } from '../state.ts';
 import { arr, obj, s, textOf } from './read.ts';
@@ -12,7 +23,14 @@ import { arr, obj, s, textOf } from './read.ts';
 const PROVIDER = 'openai';
 
 export function openaiError(status: number, message: string): unknown {
-  const type = status === 429 ? 'requests' : status >= 500 ? 'server_error' : status === 401 ? 'invalid_request_error' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'requests'
+      : status >= 500
+        ? 'server_error'
+        : status === 401
+          ? 'invalid_request_error'
+          : 'invalid_request_error';
   const code = status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_api_key' : null;
   return { error: { message, type, param: null, code } };
 }
@@ -46,7 +64,12 @@ function readResponsesBody(body: unknown): Asked {
     .map(obj)
     .find((t) => String(t.type ?? '').startsWith('web_search'));
   const loc = obj(tool?.user_location);
-  return { model: s(b.model) ?? 'gpt-5-mini', prompt, system: system.length > 0 ? system.join('\n') : null, country: s(loc.country) ?? null };
+  return {
+    model: s(b.model) ?? 'gpt-5-mini',
+    prompt,
+    system: system.length > 0 ? system.join('\n') : null,
+    country: s(loc.country) ?? null,
+  };
 }
 
 /** A Responses API object: web_search_call items, then one message whose text carries url_citation annotations. */
@@ -65,7 +88,13 @@ export function responseObject(ctx: SimContext, asked: Asked, answer: SimAnswer,
       const src = answer.sources[i];
       if (!src) continue;
       const link = ` ([${src.domain}](${withUtm(src.url)}))`;
-      annotations.push({ type: 'url_citation', start_index: cursor + 1, end_index: cursor + link.length, url: withUtm(src.url), title: src.title });
+      annotations.push({
+        type: 'url_citation',
+        start_index: cursor + 1,
+        end_index: cursor + link.length,
+        url: withUtm(src.url),
+        title: src.title,
+      });
       cursor += link.length;
     }
   }
@@ -74,7 +103,12 @@ export function responseObject(ctx: SimContext, asked: Asked, answer: SimAnswer,
     type: 'web_search_call',
     id: simId('ws_', n * 10 + i, ctx.seed),
     status: 'completed',
-    action: { type: 'search', query, queries: [query], sources: i === 0 ? answer.sources.map((src) => ({ type: 'url', url: src.url })) : [] },
+    action: {
+      type: 'search',
+      query,
+      queries: [query],
+      sources: i === 0 ? answer.sources.map((src) => ({ type: 'url', url: src.url })) : [],
+    },
   }));
   const outputTokens = Math.ceil(laid.text.length / 4);
   return {
@@ -109,7 +143,9 @@ export function responseObject(ctx: SimContext, asked: Asked, answer: SimAnswer,
       {
         type: 'web_search',
         search_context_size: 'medium',
-        user_location: asked.country ? { type: 'approximate', country: asked.country, city: null, region: null, timezone: null } : null,
+        user_location: asked.country
+          ? { type: 'approximate', country: asked.country, city: null, region: null, timezone: null }
+          : null,
       },
     ],
     top_p: 1,
@@ -151,17 +187,32 @@ export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
       language: null,
     });
     if (failure) return failureResponse(failure, openaiError);
-    return json(200, responseObject(ctx, asked, answer, ctx.state.nextId()), { 'x-request-id': `req_${ctx.state.nextId()}` });
+    return json(200, responseObject(ctx, asked, answer, ctx.state.nextId()), {
+      'x-request-id': `req_${ctx.state.nextId()}`,
+    });
   }
 
   if (method === 'POST' && path === '/files') {
     const contentType = String(req.headers['content-type'] ?? '');
-    const form = await new Request('http://sim/files', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(req.raw) }).formData().catch(() => null);
+    const form = await new Request('http://sim/files', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array(req.raw),
+    })
+      .formData()
+      .catch(() => null);
     const file = form?.get('file');
-    if (!form || !file || typeof file === 'string') return json(400, openaiError(400, "Missing required parameter: 'file'."));
+    if (!form || !file || typeof file === 'string')
+      return json(400, openaiError(400, "Missing required parameter: 'file'."));
     const id = simId('file-', ctx.state.nextId(), ctx.seed);
     const content = await file.text();
-    const record = { id, filename: file.name || 'upload.jsonl', purpose: String(form.get('purpose') ?? 'batch'), content, createdAt: Date.now() };
+    const record = {
+      id,
+      filename: file.name || 'upload.jsonl',
+      purpose: String(form.get('purpose') ?? 'batch'),
+      content,
+      createdAt: Date.now(),
+    };
     ctx.state.files.set(id, record);
     return json(200, fileObject(record));
   }
@@ -170,7 +221,8 @@ export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
   if (method === 'GET' && fileMatch) {
     const record = ctx.state.files.get(fileMatch[1] ?? '');
     if (!record) return json(404, openaiError(404, `No such File object: ${fileMatch[1]}`));
-    if (fileMatch[2]) return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: record.content };
+    if (fileMatch[2])
+      return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: record.content };
     return json(200, fileObject(record));
   }
 
@@ -200,7 +252,14 @@ export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
       createdAt: Date.now(),
       readyAt: jobReadyAt(ctx, PROVIDER, prompts),
       cancelled: false,
-      data: { endpoint, inputFileId, completionWindow: s(b.completion_window) ?? '24h', metadata: b.metadata ?? null, lines, invalid },
+      data: {
+        endpoint,
+        inputFileId,
+        completionWindow: s(b.completion_window) ?? '24h',
+        metadata: b.metadata ?? null,
+        lines,
+        invalid,
+      },
     };
     ctx.state.jobs.set(id, job);
     return json(200, batchObject(ctx, req, job));
@@ -209,7 +268,8 @@ export async function openaiRoute(ctx: SimContext, req: SimRequest): Promise<Sim
   const batchMatch = /^\/batches\/([^/]+)(\/cancel)?$/.exec(path);
   if (batchMatch) {
     const job = ctx.state.jobs.get(batchMatch[1] ?? '') as SimJob<BatchData> | undefined;
-    if (!job || job.provider !== PROVIDER) return json(404, openaiError(404, `No batch found with id '${batchMatch[1]}'.`));
+    if (!job || job.provider !== PROVIDER)
+      return json(404, openaiError(404, `No batch found with id '${batchMatch[1]}'.`));
     if (method === 'POST' && batchMatch[2]) job.cancelled = true;
     else if (method !== 'GET' || batchMatch[2]) return json(405, openaiError(405, 'Method not allowed'));
     return json(200, batchObject(ctx, req, job));
@@ -243,7 +303,12 @@ function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): 
   else if (job.cancelled && !job.output) status = 'cancelled';
   else if (ready) {
     job.output ??= runBatch(ctx, req, job);
-    const out = job.output as { outputFileId: string | null; errorFileId: string | null; completed: number; failed: number };
+    const out = job.output as {
+      outputFileId: string | null;
+      errorFileId: string | null;
+      completed: number;
+      failed: number;
+    };
     status = 'completed';
     outputFileId = out.outputFileId;
     errorFileId = out.errorFileId;
@@ -253,7 +318,9 @@ function batchObject(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>): 
     id: job.id,
     object: 'batch',
     endpoint: job.data.endpoint,
-    errors: job.data.invalid ? { object: 'list', data: [{ code: 'invalid_json_line', message: job.data.invalid, param: null, line: null }] } : null,
+    errors: job.data.invalid
+      ? { object: 'list', data: [{ code: 'invalid_json_line', message: job.data.invalid, param: null, line: null }] }
+      : null,
     input_file_id: job.data.inputFileId,
     completion_window: job.data.completionWindow,
     status,
@@ -281,7 +348,14 @@ function runBatch(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>) {
     const { answer, failure } = handleItem(
       ctx,
       { ...req, path: '/batches' },
-      { provider: PROVIDER, model: asked.model, prompt: asked.prompt, system: asked.system, location: asked.country, language: null },
+      {
+        provider: PROVIDER,
+        model: asked.model,
+        prompt: asked.prompt,
+        system: asked.system,
+        location: asked.country,
+        language: null,
+      },
     );
     const reqId = `req_${ctx.state.nextId()}`;
     const id = simId('batch_req_', ctx.state.nextId(), ctx.seed);
@@ -290,7 +364,11 @@ function runBatch(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>) {
         JSON.stringify({
           id,
           custom_id: line.custom_id,
-          response: { status_code: failure.status, request_id: reqId, body: openaiError(failure.status, 'The request failed (simulated)') },
+          response: {
+            status_code: failure.status,
+            request_id: reqId,
+            body: openaiError(failure.status, 'The request failed (simulated)'),
+          },
           error: null,
         }),
       );
@@ -299,7 +377,11 @@ function runBatch(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>) {
         JSON.stringify({
           id,
           custom_id: line.custom_id,
-          response: { status_code: 200, request_id: reqId, body: responseObject(ctx, asked, answer, ctx.state.nextId()) },
+          response: {
+            status_code: 200,
+            request_id: reqId,
+            body: responseObject(ctx, asked, answer, ctx.state.nextId()),
+          },
           error: null,
         }),
       );
@@ -308,7 +390,13 @@ function runBatch(ctx: SimContext, req: SimRequest, job: SimJob<BatchData>) {
   const save = (lines: string[]): string | null => {
     if (lines.length === 0) return null;
     const id = simId('file-', ctx.state.nextId(), ctx.seed);
-    ctx.state.files.set(id, { id, filename: 'batch_output.jsonl', purpose: 'batch_output', content: `${lines.join('\n')}\n`, createdAt: Date.now() });
+    ctx.state.files.set(id, {
+      id,
+      filename: 'batch_output.jsonl',
+      purpose: 'batch_output',
+      content: `${lines.join('\n')}\n`,
+      createdAt: Date.now(),
+    });
     return id;
   };
   return { outputFileId: save(ok), errorFileId: save(failed), completed: ok.length, failed: failed.length };

@@ -1,5 +1,14 @@
 import { layout } from '../answer.ts';
-import { bearer, failureResponse, handlePrompt, json, unixSeconds, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  bearer,
+  failureResponse,
+  handlePrompt,
+  json,
+  unixSeconds,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../context.ts';
 import { simId } from '../rng.ts';
 import { arr, obj, s, textOf } from './read.ts';
 
@@ -8,12 +17,19 @@ import { arr, obj, s, textOf } from './read.ts';
 const PROVIDER = 'perplexity';
 
 export function perplexityError(status: number, message: string): unknown {
-  return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request', code: status } };
+  return {
+    error: {
+      message,
+      type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request',
+      code: status,
+    },
+  };
 }
 
 export async function perplexityRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
   if (!bearer(req)) return json(401, perplexityError(401, 'Missing API key (simulated)'));
-  if (req.method !== 'POST' || req.path !== '/chat/completions') return json(404, perplexityError(404, `Not found: ${req.method} ${req.path}`));
+  if (req.method !== 'POST' || req.path !== '/chat/completions')
+    return json(404, perplexityError(404, `Not found: ${req.method} ${req.path}`));
 
   const b = obj(req.json);
   const messages = arr(b.messages).map(obj);
@@ -27,7 +43,14 @@ export async function perplexityRoute(ctx: SimContext, req: SimRequest): Promise
   const country = s(obj(obj(b.web_search_options).user_location).country) ?? null;
   if (!prompt) return json(400, perplexityError(400, 'messages: a user message is required'));
 
-  const { answer, failure } = await handlePrompt(ctx, req, { provider: PROVIDER, model, prompt, system, location: country, language: null });
+  const { answer, failure } = await handlePrompt(ctx, req, {
+    provider: PROVIDER,
+    model,
+    prompt,
+    system,
+    location: country,
+    language: null,
+  });
   if (failure) return failureResponse(failure, perplexityError);
 
   // Sources are numbered in the order the text first cites them, as Sonar does.
@@ -43,9 +66,20 @@ export async function perplexityRoute(ctx: SimContext, req: SimRequest): Promise
     id: simId('', n, ctx.seed),
     model,
     created: unixSeconds(),
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, search_context_size: 'low' },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      search_context_size: 'low',
+    },
     citations: sources.map((src) => src.url),
-    search_results: sources.map((src) => ({ title: src.title, url: src.url, date: '2025-04-30', last_updated: '2025-05-02', snippet: src.snippet })),
+    search_results: sources.map((src) => ({
+      title: src.title,
+      url: src.url,
+      date: '2025-04-30',
+      last_updated: '2025-05-02',
+      snippet: src.snippet,
+    })),
     object: 'chat.completion',
     choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: laid.text } }],
   });

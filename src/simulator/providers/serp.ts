@@ -28,7 +28,13 @@ export function serpBlocks(answer: SimAnswer): { text_blocks: unknown[]; referen
     list = null;
     text_blocks.push({ type: 'paragraph', snippet: block.text, reference_indexes: block.cites });
   }
-  const references = answer.sources.map((src, index) => ({ title: src.title, link: src.url, snippet: src.snippet, source: src.domain, index }));
+  const references = answer.sources.map((src, index) => ({
+    title: src.title,
+    link: src.url,
+    snippet: src.snippet,
+    source: src.domain,
+    index,
+  }));
   return { text_blocks, references };
 }
 
@@ -41,7 +47,11 @@ interface Token {
 export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
   if (req.path !== '/search.json' && req.path !== '/search') return json(404, serpError(404, `Not found: ${req.path}`));
   if (req.method !== 'GET') return json(405, serpError(405, 'Use GET'));
-  if (!req.query.get('api_key')) return json(401, serpError(401, 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key (simulated)'));
+  if (!req.query.get('api_key'))
+    return json(
+      401,
+      serpError(401, 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key (simulated)'),
+    );
 
   const engine = req.query.get('engine') ?? 'google';
   const gl = req.query.get('gl');
@@ -75,7 +85,11 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
       language: token.hl,
     });
     if (failure) return failureResponse(failure, serpError);
-    return json(200, { search_metadata: metadata('Success'), search_parameters: { engine, page_token: req.query.get('page_token') }, ai_overview: serpBlocks(answer) });
+    return json(200, {
+      search_metadata: metadata('Success'),
+      search_parameters: { engine, page_token: req.query.get('page_token') },
+      ai_overview: serpBlocks(answer),
+    });
   }
 
   const q = req.query.get('q');
@@ -92,7 +106,11 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
       countryName: location,
     });
     if (failure) return failureResponse(failure, serpError);
-    return json(200, { search_metadata: metadata('Success'), search_parameters: { engine, q, gl, hl, location_requested: location }, ...serpBlocks(answer) });
+    return json(200, {
+      search_metadata: metadata('Success'),
+      search_parameters: { engine, q, gl, hl, location_requested: location },
+      ...serpBlocks(answer),
+    });
   }
 
   if (engine !== 'google') return json(400, serpError(400, `Unsupported \`${engine}\` search engine.`));
@@ -112,14 +130,40 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
   const hasOverview = answer.blocks.length > 0;
   return json(200, {
     search_metadata: metadata('Success'),
-    search_parameters: { engine, q, gl, hl, location_requested: location, google_domain: 'google.com', device: 'desktop' },
-    search_information: { query_displayed: q, total_results: 1_000_000 + (hash(q) % 9_000_000), time_taken_displayed: 0.38 },
+    search_parameters: {
+      engine,
+      q,
+      gl,
+      hl,
+      location_requested: location,
+      google_domain: 'google.com',
+      device: 'desktop',
+    },
+    search_information: {
+      query_displayed: q,
+      total_results: 1_000_000 + (hash(q) % 9_000_000),
+      time_taken_displayed: 0.38,
+    },
     ...(hasOverview
-      ? { ai_overview: lazy ? { page_token: token, serpapi_link: `${req.origin}/serp/search.json?engine=google_ai_overview&page_token=${token}` } : serpBlocks(answer) }
+      ? {
+          ai_overview: lazy
+            ? {
+                page_token: token,
+                serpapi_link: `${req.origin}/serp/search.json?engine=google_ai_overview&page_token=${token}`,
+              }
+            : serpBlocks(answer),
+        }
       : {}),
     organic_results: answer.sources
       .slice(0, 5)
-      .map((src, i) => ({ position: i + 1, title: src.title, link: src.url, displayed_link: src.domain, snippet: src.snippet, source: src.domain })),
+      .map((src, i) => ({
+        position: i + 1,
+        title: src.title,
+        link: src.url,
+        displayed_link: src.domain,
+        snippet: src.snippet,
+        source: src.domain,
+      })),
   });
 }
 

@@ -22,12 +22,29 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'openai (Responses API)', provider: 'openai', simProvider: 'openai', searches: true },
-  { name: 'anthropic (Messages API)', provider: 'anthropic', model: 'claude-haiku-4-5', simProvider: 'anthropic', searches: true },
+  {
+    name: 'anthropic (Messages API)',
+    provider: 'anthropic',
+    model: 'claude-haiku-4-5',
+    simProvider: 'anthropic',
+    searches: true,
+  },
   { name: 'perplexity (Sonar)', provider: 'perplexity', simProvider: 'perplexity', searches: false },
   { name: 'gemini (generateContent)', provider: 'gemini', simProvider: 'gemini', searches: true },
-  { name: 'google-ai-overview (SERP)', provider: 'google-ai-overview', simProvider: 'google-ai-overview', searches: true },
+  {
+    name: 'google-ai-overview (SERP)',
+    provider: 'google-ai-overview',
+    simProvider: 'google-ai-overview',
+    searches: true,
+  },
   { name: 'google-ai-mode (SERP)', provider: 'google-ai-mode', simProvider: 'google-ai-mode', searches: true },
-  { name: 'chatgpt-app (app gateway)', provider: 'openai', model: 'chatgpt-app', simProvider: 'openai', searches: true },
+  {
+    name: 'chatgpt-app (app gateway)',
+    provider: 'openai',
+    model: 'chatgpt-app',
+    simProvider: 'openai',
+    searches: true,
+  },
   { name: 'gemini-app (app gateway)', provider: 'gemini', model: 'gemini-app', simProvider: 'gemini', searches: true },
 ];
 
@@ -58,7 +75,11 @@ describe.each(CASES)('$name', (c) => {
       expect(citation.domain).toMatch(/\./);
       expect(citation.domain).not.toBe('vertexaisearch.cloud.google.com');
     }
-    expect(answer.citations.some((x) => x.startIndex !== undefined && answer.text.slice(x.startIndex, x.endIndex).length > 0)).toBe(true);
+    expect(
+      answer.citations.some(
+        (x) => x.startIndex !== undefined && answer.text.slice(x.startIndex, x.endIndex).length > 0,
+      ),
+    ).toBe(true);
     if (c.searches) expect(answer.searches.length).toBeGreaterThan(0);
     else expect(answer.searches).toEqual([]);
     expect(answer.model).toBeTruthy();
@@ -81,7 +102,8 @@ describe.each(CASES)('$name', (c) => {
     const answer = await ask(prompt);
     expect(answer.text).toContain('Acme is the top pick.');
     expect(answer.citations[0]).toMatchObject({ domain: 'acme.com' });
-    if (c.provider === 'google-ai-overview' || c.provider === 'google-ai-mode') expect(answer.searches).toEqual([expect.stringContaining(tag)]);
+    if (c.provider === 'google-ai-overview' || c.provider === 'google-ai-mode')
+      expect(answer.searches).toEqual([expect.stringContaining(tag)]);
     else if (c.searches) expect(answer.searches).toEqual(['acme crm']);
   });
 
@@ -116,7 +138,12 @@ describe.each(CASES)('$name', (c) => {
 
   it('retries a 429 after its Retry-After, then succeeds', async () => {
     const { prompt, tag } = uniquePrompt();
-    await script(sim.url, { provider: c.simProvider as ProviderKey, match: tag, fail: { status: 429, times: 1, retryAfter: 0.3 }, pageToken: false });
+    await script(sim.url, {
+      provider: c.simProvider as ProviderKey,
+      match: tag,
+      fail: { status: 429, times: 1, retryAfter: 0.3 },
+      pageToken: false,
+    });
     const started = Date.now();
     const answer = await ask(prompt);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -146,7 +173,12 @@ describe.each(CASES)('$name', (c) => {
     await script(sim.url, {
       provider: c.simProvider as ProviderKey,
       match: tag,
-      fail: { status: 200, times: 1, body: '<!DOCTYPE html><html><body>Captive portal</body></html>', contentType: 'text/html' },
+      fail: {
+        status: 200,
+        times: 1,
+        body: '<!DOCTYPE html><html><body>Captive portal</body></html>',
+        contentType: 'text/html',
+      },
     });
     const err = await ask(prompt).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'permanent', reason: 'malformed_response' });
@@ -176,7 +208,11 @@ describe('resilience details', () => {
 
   it('retries a 502 proxy page (HTML) as a server error', async () => {
     const { prompt, tag } = uniquePrompt();
-    await script(sim.url, { provider: 'perplexity', match: tag, fail: { status: 502, times: 1, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' } });
+    await script(sim.url, {
+      provider: 'perplexity',
+      match: tag,
+      fail: { status: 502, times: 1, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' },
+    });
     const answer = await assistants.ask({ provider: 'perplexity', prompt });
     expect(answer.text.length).toBeGreaterThan(0);
     expect(await requestsFor(sim.url, tag)).toHaveLength(2);
@@ -188,7 +224,9 @@ describe('resilience details', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new DOMException('scan cancelled', 'AbortError')), 100);
     const started = Date.now();
-    const err = await assistants.ask({ provider: 'anthropic', model: 'claude-haiku-4-5', prompt }, { signal: controller.signal }).catch((e: unknown) => e);
+    const err = await assistants
+      .ask({ provider: 'anthropic', model: 'claude-haiku-4-5', prompt }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'AbortError' });
     expect(err).not.toBeInstanceOf(AssistantError);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -213,8 +251,14 @@ describe('resilience details', () => {
   });
 
   it('rejects unknown models and empty prompts without calling out', async () => {
-    await expect(assistants.ask({ provider: 'openai', model: 'gpt-0', prompt: 'x' })).rejects.toMatchObject({ kind: 'permanent', reason: 'unsupported' });
-    await expect(assistants.ask({ provider: 'openai', prompt: '   ' })).rejects.toMatchObject({ kind: 'permanent', reason: 'bad_request' });
+    await expect(assistants.ask({ provider: 'openai', model: 'gpt-0', prompt: 'x' })).rejects.toMatchObject({
+      kind: 'permanent',
+      reason: 'unsupported',
+    });
+    await expect(assistants.ask({ provider: 'openai', prompt: '   ' })).rejects.toMatchObject({
+      kind: 'permanent',
+      reason: 'bad_request',
+    });
   });
 
   it('limits concurrent calls per upstream', async () => {

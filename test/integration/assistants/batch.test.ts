@@ -41,13 +41,27 @@ describe.each(BATCHES)('$provider $model $kind', (b) => {
     await script(sim.url, { provider: b.simProvider, match: tag, readyAfterMs: 1500 });
     await script(sim.url, { provider: b.simProvider, match: `${tag}) bad`, fail: { status: 400, times: 1 } });
     const handle = await assistants.submitBatch([
-      { id: 'p1', provider: b.provider, model: b.model, prompt: `${prompt} one`, context: 'I am a CFO', location: 'France', language: 'French' },
+      {
+        id: 'p1',
+        provider: b.provider,
+        model: b.model,
+        prompt: `${prompt} one`,
+        context: 'I am a CFO',
+        location: 'France',
+        language: 'French',
+      },
       { id: 'p2', provider: b.provider, model: b.model, prompt: `${prompt} bad` },
       { id: 'p3', provider: b.provider, model: b.model, prompt: `${prompt} three` },
     ]);
     // The handle lives in a job payload: it must survive JSON.
     const stored = JSON.parse(JSON.stringify(handle)) as BatchHandle;
-    expect(stored).toMatchObject({ version: 1, kind: b.kind, provider: b.provider, target: 'simulator', ids: ['p1', 'p2', 'p3'] });
+    expect(stored).toMatchObject({
+      version: 1,
+      kind: b.kind,
+      provider: b.provider,
+      target: 'simulator',
+      ids: ['p1', 'p2', 'p3'],
+    });
 
     const first = await assistants.pollBatch(stored);
     expect(first.done).toBe(false);
@@ -97,7 +111,9 @@ describe('batch edges', () => {
   it('throws a retryable error when a poll cannot reach the upstream, so the job can poll again later', async () => {
     const other = await startSimulator({ port: 0, jobDelayMs: 50 });
     const client = testAssistants(other.url);
-    const handle = await client.submitBatch([{ id: 'a', provider: 'anthropic', model: 'claude-haiku-4-5', prompt: 'best crm?' }]);
+    const handle = await client.submitBatch([
+      { id: 'a', provider: 'anthropic', model: 'claude-haiku-4-5', prompt: 'best crm?' },
+    ]);
     await other.close();
     await expect(client.pollBatch(handle)).rejects.toMatchObject({ kind: 'retryable', reason: 'connection' });
   });
@@ -109,8 +125,12 @@ describe('batch edges', () => {
         { id: 'b', provider: 'anthropic', prompt: 'y' },
       ]),
     ).rejects.toMatchObject({ kind: 'permanent', reason: 'bad_request' });
-    await expect(assistants.submitBatch([{ id: 'a', provider: 'perplexity', prompt: 'x' }])).rejects.toMatchObject({ reason: 'unsupported' });
-    await expect(assistants.submitBatch([{ id: 'has space', provider: 'openai', prompt: 'x' }])).rejects.toMatchObject({ reason: 'bad_request' });
+    await expect(assistants.submitBatch([{ id: 'a', provider: 'perplexity', prompt: 'x' }])).rejects.toMatchObject({
+      reason: 'unsupported',
+    });
+    await expect(assistants.submitBatch([{ id: 'has space', provider: 'openai', prompt: 'x' }])).rejects.toMatchObject({
+      reason: 'bad_request',
+    });
     await expect(assistants.submitBatch([])).rejects.toMatchObject({ reason: 'bad_request' });
   });
 });

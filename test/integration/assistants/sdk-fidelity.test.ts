@@ -45,23 +45,39 @@ describe('openai SDK', () => {
     if (part?.type === 'output_text') {
       const annotation = part.annotations[0];
       expect(annotation?.type).toBe('url_citation');
-      if (annotation?.type === 'url_citation') expect(part.text.slice(annotation.start_index, annotation.end_index)).toContain(annotation.url);
+      if (annotation?.type === 'url_citation')
+        expect(part.text.slice(annotation.start_index, annotation.end_index)).toContain(annotation.url);
     }
     expect(response.usage?.total_tokens).toBeGreaterThan(0);
   });
 
   it('runs the Files + Batches flow for /v1/responses', async () => {
-    const line = { custom_id: 'r1', method: 'POST', url: '/v1/responses', body: { model: 'gpt-5-mini', input: 'best crm?', tools: [{ type: 'web_search' }] } };
-    const file = await openai.files.create({ file: await toFile(Buffer.from(`${JSON.stringify(line)}\n`), 'in.jsonl'), purpose: 'batch' });
+    const line = {
+      custom_id: 'r1',
+      method: 'POST',
+      url: '/v1/responses',
+      body: { model: 'gpt-5-mini', input: 'best crm?', tools: [{ type: 'web_search' }] },
+    };
+    const file = await openai.files.create({
+      file: await toFile(Buffer.from(`${JSON.stringify(line)}\n`), 'in.jsonl'),
+      purpose: 'batch',
+    });
     expect(file.id).toMatch(/^file-/);
-    const batch = await openai.batches.create({ input_file_id: file.id, endpoint: '/v1/responses', completion_window: '24h' });
+    const batch = await openai.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/responses',
+      completion_window: '24h',
+    });
     expect(batch.status).toBe('in_progress');
     await wait(150);
     const done = await openai.batches.retrieve(batch.id);
     expect(done.status).toBe('completed');
     expect(done.request_counts).toMatchObject({ total: 1, completed: 1, failed: 0 });
     const output = await (await openai.files.content(done.output_file_id ?? '')).text();
-    const result = JSON.parse(output.trim()) as { custom_id: string; response: { status_code: number; body: { object: string } } };
+    const result = JSON.parse(output.trim()) as {
+      custom_id: string;
+      response: { status_code: number; body: { object: string } };
+    };
     expect(result).toMatchObject({ custom_id: 'r1', response: { status_code: 200, body: { object: 'response' } } });
   });
 
@@ -75,7 +91,10 @@ describe('openai SDK', () => {
 
   it('serves Perplexity through the OpenAI-compatible chat completions client', async () => {
     const perplexity = new OpenAI({ apiKey: 'sim', baseURL: `${sim.url}/perplexity`, maxRetries: 0 });
-    const completion = await perplexity.chat.completions.create({ model: 'sonar', messages: [{ role: 'user', content: 'best crm for agencies?' }] });
+    const completion = await perplexity.chat.completions.create({
+      model: 'sonar',
+      messages: [{ role: 'user', content: 'best crm for agencies?' }],
+    });
     expect(completion.choices[0]?.message.content).toMatch(/\[1\]/);
     const extra = completion as unknown as { citations: string[]; search_results: { url: string; title: string }[] };
     expect(extra.citations.length).toBeGreaterThan(0);
@@ -89,7 +108,14 @@ describe('@anthropic-ai/sdk', () => {
       model: 'claude-haiku-4-5',
       max_tokens: 1024,
       messages: [{ role: 'user', content: 'What are the best CRM tools for agencies?' }],
-      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3, user_location: { type: 'approximate', country: 'US' } }],
+      tools: [
+        {
+          type: 'web_search_20250305',
+          name: 'web_search',
+          max_uses: 3,
+          user_location: { type: 'approximate', country: 'US' },
+        },
+      ],
     });
     expect(message.type).toBe('message');
     expect(message.stop_reason).toBe('end_turn');
@@ -103,7 +129,12 @@ describe('@anthropic-ai/sdk', () => {
 
   it('runs a Message Batch and streams its JSONL results', async () => {
     const batch = await anthropic.messages.batches.create({
-      requests: [{ custom_id: 'r1', params: { model: 'claude-haiku-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'best crm?' }] } }],
+      requests: [
+        {
+          custom_id: 'r1',
+          params: { model: 'claude-haiku-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'best crm?' }] },
+        },
+      ],
     });
     expect(batch.processing_status).toBe('in_progress');
     await wait(150);
@@ -119,7 +150,9 @@ describe('@anthropic-ai/sdk', () => {
   it('surfaces a scripted 500 as InternalServerError', async () => {
     const { prompt, tag } = uniquePrompt();
     await script(sim.url, { provider: 'anthropic', match: tag, fail: { status: 500, times: 1 } });
-    const err = await anthropic.messages.create({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: prompt }] }).catch((e: unknown) => e);
+    const err = await anthropic.messages
+      .create({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: prompt }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.InternalServerError);
   });
 });
@@ -161,7 +194,9 @@ describe('@google/genai', () => {
   it('surfaces a scripted 429 as ApiError', async () => {
     const { prompt, tag } = uniquePrompt();
     await script(sim.url, { provider: 'gemini', match: tag, fail: { status: 429, times: 1 } });
-    const err = await genai.models.generateContent({ model: 'gemini-2.5-flash', contents: prompt }).catch((e: unknown) => e);
+    const err = await genai.models
+      .generateContent({ model: 'gemini-2.5-flash', contents: prompt })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(429);
   });
@@ -171,20 +206,34 @@ describe('SERP API and app gateway over fetch', () => {
   it('returns an AI Overview (inline or behind a page_token) and AI Mode text blocks', async () => {
     const { prompt, tag } = uniquePrompt();
     await script(sim.url, { provider: 'google-ai-overview', match: tag, pageToken: true });
-    const search = (await (await fetch(`${sim.url}/serp/search.json?engine=google&q=${encodeURIComponent(prompt)}&api_key=k`)).json()) as { ai_overview: { page_token: string } };
+    const search = (await (
+      await fetch(`${sim.url}/serp/search.json?engine=google&q=${encodeURIComponent(prompt)}&api_key=k`)
+    ).json()) as { ai_overview: { page_token: string } };
     expect(search.ai_overview.page_token).toBeTruthy();
-    const overview = (await (await fetch(`${sim.url}/serp/search.json?engine=google_ai_overview&page_token=${search.ai_overview.page_token}&api_key=k`)).json()) as {
+    const overview = (await (
+      await fetch(
+        `${sim.url}/serp/search.json?engine=google_ai_overview&page_token=${search.ai_overview.page_token}&api_key=k`,
+      )
+    ).json()) as {
       ai_overview: { text_blocks: unknown[]; references: unknown[] };
     };
     expect(overview.ai_overview.text_blocks.length).toBeGreaterThan(0);
     expect(overview.ai_overview.references.length).toBeGreaterThan(0);
-    const mode = (await (await fetch(`${sim.url}/serp/search.json?engine=google_ai_mode&q=best+crm&api_key=k`)).json()) as { text_blocks: unknown[]; references: unknown[] };
+    const mode = (await (
+      await fetch(`${sim.url}/serp/search.json?engine=google_ai_mode&q=best+crm&api_key=k`)
+    ).json()) as { text_blocks: unknown[]; references: unknown[] };
     expect(mode.text_blocks.length).toBeGreaterThan(0);
   });
 
   it('answers the app gateway at once and through a queued job', async () => {
     const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
-    const now = (await (await fetch(`${sim.url}/app/v1/answers`, { method: 'POST', headers, body: JSON.stringify({ model: 'chatgpt-app', prompt: 'best crm?' }) })).json()) as {
+    const now = (await (
+      await fetch(`${sim.url}/app/v1/answers`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'chatgpt-app', prompt: 'best crm?' }),
+      })
+    ).json()) as {
       status: string;
       answer: { text: string };
     };
@@ -198,7 +247,10 @@ describe('SERP API and app gateway over fetch', () => {
     const job = (await submitted.json()) as { id: string; status: string };
     expect(job.status).toBe('queued');
     await wait(150);
-    const done = (await (await fetch(`${sim.url}/app/v1/jobs/${job.id}`, { headers })).json()) as { status: string; results: { id: string }[] };
+    const done = (await (await fetch(`${sim.url}/app/v1/jobs/${job.id}`, { headers })).json()) as {
+      status: string;
+      results: { id: string }[];
+    };
     expect(done.status).toBe('completed');
     expect(done.results[0]?.id).toBe('x');
   });

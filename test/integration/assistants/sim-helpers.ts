@@ -27,12 +27,23 @@ export function simConfig(simulatorUrl: string, timeoutMs = 5000): Config['assis
   };
 }
 
-export function testAssistants(simulatorUrl: string, opts: { timeoutMs?: number } & AssistantsOptions = {}): Assistants {
-  return createAssistants(simConfig(simulatorUrl, opts.timeoutMs), createLogger('silent'), { retry: { baseDelayMs: 10 }, queuePollIntervalMs: 50, ...opts });
+export function testAssistants(
+  simulatorUrl: string,
+  opts: { timeoutMs?: number } & AssistantsOptions = {},
+): Assistants {
+  return createAssistants(simConfig(simulatorUrl, opts.timeoutMs), createLogger('silent'), {
+    retry: { baseDelayMs: 10 },
+    queuePollIntervalMs: 50,
+    ...opts,
+  });
 }
 
 export async function script(simulatorUrl: string, body: ScriptInput | ScriptInput[]): Promise<void> {
-  const res = await fetch(`${simulatorUrl}/__sim/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${simulatorUrl}/__sim/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`script rejected: ${res.status} ${await res.text()}`);
 }
 
@@ -46,7 +57,10 @@ export async function requestsFor(simulatorUrl: string, needle: string): Promise
 }
 
 /** A prompt nobody else in the run uses, so scripts and request logs stay per test. */
-export function uniquePrompt(text = 'What are the best CRM tools for agencies like Acme?'): { prompt: string; tag: string } {
+export function uniquePrompt(text = 'What are the best CRM tools for agencies like Acme?'): {
+  prompt: string;
+  tag: string;
+} {
   const tag = `t${randomUUID().slice(0, 8)}`;
   return { prompt: `${text} (${tag})`, tag };
 }

@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 async function setLimits(body: unknown): Promise<Response> {
-  return fetch(`${sim.url}/__sim/limits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${sim.url}/__sim/limits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 const cases: { provider: ProviderKey; model?: string; upstream: string }[] = [
@@ -36,35 +40,46 @@ describe('simulator account limits', () => {
     expect((await setLimits({ nobody: 10 })).status).toBe(422);
   });
 
-  it.each(cases)('answers $upstream past its limit with a 429 the adapter reads the wait from', async ({ provider, model, upstream }) => {
-    await fetch(`${sim.url}/__sim/limits`, { method: 'DELETE' });
-    // One request a minute and a bucket of one: the first call passes, the next is refused for about a minute.
-    expect((await setLimits({ [upstream]: { rpm: 1, burst: 1 } })).status).toBe(200);
-    const assistants = testAssistants(sim.url, { retry: { attempts: 1 } });
-    const { prompt } = uniquePrompt();
-    const ok = await assistants.ask({ provider, model, prompt });
-    expect(ok.text.length).toBeGreaterThan(0);
-    const refused = await assistants.ask({ provider, model, prompt }).then(
-      () => null,
-      (err: unknown) => err,
-    );
-    expect(refused).toBeInstanceOf(AssistantError);
-    const error = refused as AssistantError;
-    expect(error.reason).toBe('rate_limited');
-    expect(error.status).toBe(429);
-    // 60 s for the next token of a 1-rpm bucket, give or take the time the first call took.
-    expect(error.retryAfterMs).toBeGreaterThanOrEqual(55_000);
-    expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
-    const counts = (await (await fetch(`${sim.url}/__sim/limits`)).json()) as { counts: Record<string, { accepted: number; limited: number }> };
-    expect(counts.counts[upstream]).toEqual({ accepted: 1, limited: 1 });
-    // Other upstreams are not limited.
-    const other = provider === 'anthropic' ? 'openai' : 'anthropic';
-    await expect(assistants.ask({ provider: other, prompt })).resolves.toBeTruthy();
-  });
+  it.each(cases)(
+    'answers $upstream past its limit with a 429 the adapter reads the wait from',
+    async ({ provider, model, upstream }) => {
+      await fetch(`${sim.url}/__sim/limits`, { method: 'DELETE' });
+      // One request a minute and a bucket of one: the first call passes, the next is refused for about a minute.
+      expect((await setLimits({ [upstream]: { rpm: 1, burst: 1 } })).status).toBe(200);
+      const assistants = testAssistants(sim.url, { retry: { attempts: 1 } });
+      const { prompt } = uniquePrompt();
+      const ok = await assistants.ask({ provider, model, prompt });
+      expect(ok.text.length).toBeGreaterThan(0);
+      const refused = await assistants.ask({ provider, model, prompt }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(refused).toBeInstanceOf(AssistantError);
+      const error = refused as AssistantError;
+      expect(error.reason).toBe('rate_limited');
+      expect(error.status).toBe(429);
+      // 60 s for the next token of a 1-rpm bucket, give or take the time the first call took.
+      expect(error.retryAfterMs).toBeGreaterThanOrEqual(55_000);
+      expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
+      const counts = (await (await fetch(`${sim.url}/__sim/limits`)).json()) as {
+        counts: Record<string, { accepted: number; limited: number }>;
+      };
+      expect(counts.counts[upstream]).toEqual({ accepted: 1, limited: 1 });
+      // Other upstreams are not limited.
+      const other = provider === 'anthropic' ? 'openai' : 'anthropic';
+      await expect(assistants.ask({ provider: other, prompt })).resolves.toBeTruthy();
+    },
+  );
 
   it('sends each provider wire format of a 429', async () => {
     await fetch(`${sim.url}/__sim/limits`, { method: 'DELETE' });
-    await setLimits({ openai: { rpm: 1, burst: 1 }, anthropic: { rpm: 1, burst: 1 }, gemini: { rpm: 1, burst: 1 }, perplexity: { rpm: 1, burst: 1 }, serp: { rpm: 1, burst: 1 } });
+    await setLimits({
+      openai: { rpm: 1, burst: 1 },
+      anthropic: { rpm: 1, burst: 1 },
+      gemini: { rpm: 1, burst: 1 },
+      perplexity: { rpm: 1, burst: 1 },
+      serp: { rpm: 1, burst: 1 },
+    });
     const hit = async (path: string) => {
       await fetch(`${sim.url}${path}`, { method: 'POST' });
       return fetch(`${sim.url}${path}`, { method: 'POST' });
@@ -78,7 +93,9 @@ describe('simulator account limits', () => {
     expect(openai.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+ms$/);
     const openaiBody = (await openai.json()) as { error: Record<string, unknown> };
     expect(openaiBody.error).toMatchObject({ type: 'requests', code: 'rate_limit_exceeded', param: null });
-    expect(openaiBody.error.message).toMatch(/^Rate limit reached for .* on requests per min \(RPM\): Limit 1, Used 1, Requested 1\./);
+    expect(openaiBody.error.message).toMatch(
+      /^Rate limit reached for .* on requests per min \(RPM\): Limit 1, Used 1, Requested 1\./,
+    );
 
     const anthropic = await hit('/anthropic/v1/messages');
     expect(anthropic.status).toBe(429);
@@ -92,11 +109,15 @@ describe('simulator account limits', () => {
     expect(gemini.status).toBe(429);
     // Google sends the wait in the body, not as a header.
     expect(gemini.headers.get('retry-after')).toBeNull();
-    const geminiBody = (await gemini.json()) as { error: { code: number; status: string; details: Record<string, unknown>[] } };
+    const geminiBody = (await gemini.json()) as {
+      error: { code: number; status: string; details: Record<string, unknown>[] };
+    };
     expect(geminiBody.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
     const retryInfo = geminiBody.error.details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo');
     expect(retryInfo?.retryDelay).toMatch(/^\d+s$/);
-    expect(geminiBody.error.details.some((d) => d['@type'] === 'type.googleapis.com/google.rpc.QuotaFailure')).toBe(true);
+    expect(geminiBody.error.details.some((d) => d['@type'] === 'type.googleapis.com/google.rpc.QuotaFailure')).toBe(
+      true,
+    );
 
     const perplexity = await hit('/perplexity/chat/completions');
     expect(perplexity.status).toBe(429);
@@ -117,7 +138,8 @@ describe('simulator account limits', () => {
     await setLimits({ perplexity: { rpm: 6, burst: 10 } });
     const statuses: number[] = [];
     // Ten fit the bucket; the eleventh does not (a token takes 10 s to come back).
-    for (let i = 0; i < 11; i++) statuses.push((await fetch(`${sim.url}/perplexity/nowhere`, { method: 'POST' })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await fetch(`${sim.url}/perplexity/nowhere`, { method: 'POST' })).status);
     expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
     expect(statuses[10]).toBe(429);
     await fetch(`${sim.url}/__sim/limits`, { method: 'DELETE' });

@@ -18,7 +18,8 @@ const ask = (url: string, prompt: string) =>
     headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'sonar', messages: [{ role: 'user', content: prompt }] }),
   });
-const textOf = async (res: Response) => ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content;
+const textOf = async (res: Response) =>
+  ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content;
 
 describe('simulator control', () => {
   it('reports health', async () => {
@@ -68,29 +69,58 @@ describe('simulator control', () => {
     const { prompt, tag } = uniquePrompt();
     await ask(sim.url, prompt);
     const [logged] = await requestsFor(sim.url, tag);
-    expect(logged).toMatchObject({ provider: 'perplexity', path: '/chat/completions', method: 'POST', prompt, model: 'sonar' });
+    expect(logged).toMatchObject({
+      provider: 'perplexity',
+      path: '/chat/completions',
+      method: 'POST',
+      prompt,
+      model: 'sonar',
+    });
     expect(Date.parse(logged?.time ?? '')).not.toBeNaN();
   });
 
   it('counts requests per provider past the 2000 entries of the log, and clears the counts with it', async () => {
     await fetch(`${sim.url}/__sim/requests`, { method: 'DELETE' });
-    await Promise.all(Array.from({ length: 3 }, () => ask(sim.url, uniquePrompt().prompt).then((r) => r.arrayBuffer())));
-    const counted = (await (await fetch(`${sim.url}/__sim/requests`)).json()) as { requests: unknown[]; counts: Record<string, number> };
+    await Promise.all(
+      Array.from({ length: 3 }, () => ask(sim.url, uniquePrompt().prompt).then((r) => r.arrayBuffer())),
+    );
+    const counted = (await (await fetch(`${sim.url}/__sim/requests`)).json()) as {
+      requests: unknown[];
+      counts: Record<string, number>;
+    };
     expect(counted.counts).toEqual({ perplexity: 3 });
     expect(counted.requests).toHaveLength(3);
     // Long runs (benches) keep counting after the log trims its oldest entries.
-    await Promise.all(Array.from({ length: 2005 }, (_, i) => ask(sim.url, `count me ${i}`).then((r) => r.arrayBuffer())));
-    const long = (await (await fetch(`${sim.url}/__sim/requests`)).json()) as { requests: unknown[]; counts: Record<string, number> };
+    await Promise.all(
+      Array.from({ length: 2005 }, (_, i) => ask(sim.url, `count me ${i}`).then((r) => r.arrayBuffer())),
+    );
+    const long = (await (await fetch(`${sim.url}/__sim/requests`)).json()) as {
+      requests: unknown[];
+      counts: Record<string, number>;
+    };
     expect(long.requests).toHaveLength(2000);
     expect(long.counts).toEqual({ perplexity: 2008 });
     await fetch(`${sim.url}/__sim/requests`, { method: 'DELETE' });
-    expect(((await (await fetch(`${sim.url}/__sim/requests`)).json()) as { counts: Record<string, number> }).counts).toEqual({});
+    expect(
+      ((await (await fetch(`${sim.url}/__sim/requests`)).json()) as { counts: Record<string, number> }).counts,
+    ).toEqual({});
   });
 
   it('wants a key on every provider route and 404s unknown paths', async () => {
-    expect((await fetch(`${sim.url}/openai/v1/responses`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${sim.url}/openai/v1/responses`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(401);
     expect((await fetch(`${sim.url}/serp/search.json?engine=google&q=x`)).status).toBe(401);
-    expect((await fetch(`${sim.url}/gemini/v1beta/models/gemini-2.5-flash:generateContent`, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect(
+      (await fetch(`${sim.url}/gemini/v1beta/models/gemini-2.5-flash:generateContent`, { method: 'POST', body: '{}' }))
+        .status,
+    ).toBe(401);
     expect((await fetch(`${sim.url}/nowhere`)).status).toBe(404);
   });
 

@@ -13,20 +13,31 @@ describe('automaton size', () => {
   it('finds the same hits sparse as dense, on generated names and text', () => {
     const unit = fc.constantFrom('a', 'b', 'c', 'ab', ' ', 'é', '中', '文');
     fc.assert(
-      fc.property(fc.array(fc.string({ unit, minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), fc.string({ unit, maxLength: 300 }), (patterns, text) => {
-        const unique = [...new Set(patterns)];
-        expect(scan(buildAutomaton(unique, 0), text)).toEqual(scan(buildAutomaton(unique), text));
-      }),
+      fc.property(
+        fc.array(fc.string({ unit, minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }),
+        fc.string({ unit, maxLength: 300 }),
+        (patterns, text) => {
+          const unique = [...new Set(patterns)];
+          expect(scan(buildAutomaton(unique, 0), text)).toEqual(scan(buildAutomaton(unique), text));
+        },
+      ),
       { numRuns: 300, seed: 25 },
     );
   });
 
   it('keeps a book of 300,000 characters of CJK names small (sparse), and reads with it', () => {
     let code = 0x4e00;
-    const names = Array.from({ length: 3_000 }, () => Array.from({ length: 100 }, () => String.fromCharCode((code++ % 0x5000) + 0x4e00)).join(''));
+    const names = Array.from({ length: 3_000 }, () =>
+      Array.from({ length: 100 }, () => String.fromCharCode((code++ % 0x5000) + 0x4e00)).join(''),
+    );
     const heapBefore = process.memoryUsage().heapUsed;
     const t = performance.now();
-    const book = compileBrandBook({ name: 'Acme', brandTerms: [], domain: 'acme.com', competitors: names.map((name, i) => ({ id: i + 1, name, aliases: [], domain: null })) });
+    const book = compileBrandBook({
+      name: 'Acme',
+      brandTerms: [],
+      domain: 'acme.com',
+      competitors: names.map((name, i) => ({ id: i + 1, name, aliases: [], domain: null })),
+    });
     expect(performance.now() - t).toBeLessThan(20_000);
     // A dense table would be 300,000 states x 20,000 symbols x 4 bytes: 24 GB.
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(1_500_000_000);

@@ -8,7 +8,11 @@ describe('brand book', () => {
   });
 
   it('is the same book whatever the order of terms and competitors', () => {
-    const shuffled = { ...BOOK, brandTerms: [...BOOK.brandTerms].reverse(), competitors: [...BOOK.competitors].reverse() };
+    const shuffled = {
+      ...BOOK,
+      brandTerms: [...BOOK.brandTerms].reverse(),
+      competitors: [...BOOK.competitors].reverse(),
+    };
     expect(compileBrandBook(shuffled).key).toBe(compileBrandBook(BOOK).key);
   });
 
@@ -46,6 +50,11 @@ describe('brand book', () => {
   });
 
   it('matches names given with extra spaces', () => {
-    expect(facts('We use Bar Labs daily.', [], { ...BOOK, competitors: [{ id: 4, name: '  Bar   Labs ', aliases: [], domain: null }] }).brands[0]?.name).toBe('Bar Labs');
+    expect(
+      facts('We use Bar Labs daily.', [], {
+        ...BOOK,
+        competitors: [{ id: 4, name: '  Bar   Labs ', aliases: [], domain: null }],
+      }).brands[0]?.name,
+    ).toBe('Bar Labs');
   });
 });

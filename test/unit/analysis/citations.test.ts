@@ -80,7 +80,11 @@ describe('citations: own and competitor', () => {
   });
 
   it('lists competitors whose domain is cited', () => {
-    const f = facts('Some answer.', [{ url: 'https://www.notion.so/x' }, { url: 'https://blog.foo.io/y' }, { url: 'https://notion.so/z' }]);
+    const f = facts('Some answer.', [
+      { url: 'https://www.notion.so/x' },
+      { url: 'https://blog.foo.io/y' },
+      { url: 'https://notion.so/z' },
+    ]);
     expect(f.competitorsCited).toEqual([1, 2]);
   });
 
@@ -94,7 +98,9 @@ describe('citations: own and competitor', () => {
 
   it('keeps a citation that is not a URL, with no domain', () => {
     const f = facts('Some answer.', [{ url: 'not a url', title: 'x' }]);
-    expect(f.citations).toEqual([{ url: 'not a url', normalizedUrl: 'not a url', title: 'x', domain: '', siteType: 'other', competitorId: null }]);
+    expect(f.citations).toEqual([
+      { url: 'not a url', normalizedUrl: 'not a url', title: 'x', domain: '', siteType: 'other', competitorId: null },
+    ]);
   });
 
   it('keeps the title, trimmed, and null for an empty one', () => {
@@ -114,11 +120,24 @@ describe('provider-given source domains', () => {
   it('takes the domain the provider names when the URL is a redirect (Gemini grounding)', async () => {
     const { analyseCitations } = await import('../../../src/analysis/citations.ts');
     const { compileBrandBook } = await import('../../../src/analysis/brand-book.ts');
-    const book = compileBrandBook({ name: 'Acme', brandTerms: [], domain: 'acme.com', competitors: [{ id: 7, name: 'Globex', aliases: [], domain: 'globex.com' }] });
+    const book = compileBrandBook({
+      name: 'Acme',
+      brandTerms: [],
+      domain: 'acme.com',
+      competitors: [{ id: 7, name: 'Globex', aliases: [], domain: 'globex.com' }],
+    });
     const [own, rival, plain] = analyseCitations(
       [
-        { url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC', title: 'acme.com', domain: 'acme.com' },
-        { url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/XyZ', title: 'globex.com', domain: 'www.globex.com' },
+        {
+          url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC',
+          title: 'acme.com',
+          domain: 'acme.com',
+        },
+        {
+          url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/XyZ',
+          title: 'globex.com',
+          domain: 'www.globex.com',
+        },
         { url: 'https://blog.acme.com/post', title: 'Post', domain: 'acme.com' },
       ],
       book,

@@ -63,7 +63,11 @@ describe('suggestions: every chain separator', () => {
 
 describe('citations: query and path edges', () => {
   it.each([
-    ['empty pairs go, a pair without a name stays, tracking names in any case go', 'https://x.com/a?&&b=1&=2&UTM_Source=z', 'https://x.com/a?=2&b=1'],
+    [
+      'empty pairs go, a pair without a name stays, tracking names in any case go',
+      'https://x.com/a?&&b=1&=2&UTM_Source=z',
+      'https://x.com/a?=2&b=1',
+    ],
     ['a tracking name without a value goes', 'https://x.com/a?ref&Ref=1&id', 'https://x.com/a?id'],
     ['an empty query goes', 'https://x.com/?', 'https://x.com'],
     ['every trailing slash goes', 'https://x.com/a///', 'https://x.com/a'],
@@ -76,7 +80,11 @@ describe('citations: query and path edges', () => {
 
 describe('rank: list markers', () => {
   it.each([
-    ['a table with an aligned separator row', '| Tool | Price |\n| --- | :-: |\n| Foo | $5 |\n| Acme | $9 |\n', ['Foo Cloud', 'Acme']],
+    [
+      'a table with an aligned separator row',
+      '| Tool | Price |\n| --- | :-: |\n| Foo | $5 |\n| Acme | $9 |\n',
+      ['Foo Cloud', 'Acme'],
+    ],
     ['numbered items followed by a tab', '1.\tFoo – x\n2.\tAcme – y\n', ['Foo Cloud', 'Acme']],
     ['numbered headings', '### 1. Foo\n### 2. Acme\n', ['Foo Cloud', 'Acme']],
     ['tab-indented bullets are nested', '\t- Foo\n\t- Acme\n- Bar\n- Acme\n', ['Bar', 'Acme', 'Foo Cloud']],

@@ -37,7 +37,11 @@ describe('tone: only evaluative words about the brand count', () => {
     ['"too good to": an excess', 'Acme is too good to be true.', 'negative'],
     ['"too" at the end means "also"', 'Acme is great too.', 'positive'],
     ['"not too" is left to negation', 'Acme is not too slow.', 'positive'],
-    ['the problem handled does not hide a fault of the brand', "Acme's support rarely solves problems quickly.", 'negative'],
+    [
+      'the problem handled does not hide a fault of the brand',
+      "Acme's support rarely solves problems quickly.",
+      'negative',
+    ],
     ['a remedy verb without a problem keeps its sense', 'Avoid Acme.', 'negative'],
     ['praise of the brand in its own clause', 'Foo is old, and Acme is excellent.', 'positive'],
   ])('%s', (_rule, text, expected) => {

@@ -13,7 +13,11 @@ export const BOOK: BrandBookInput = {
   ],
 };
 
-export function facts(text: string, citations: { url: string; title?: string | null }[] = [], book: BrandBookInput = BOOK): AnswerFacts {
+export function facts(
+  text: string,
+  citations: { url: string; title?: string | null }[] = [],
+  book: BrandBookInput = BOOK,
+): AnswerFacts {
   return analyse({ text, citations, failed: false }, compileBrandBook(book));
 }
 

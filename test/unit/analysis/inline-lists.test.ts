@@ -35,10 +35,18 @@ describe('lists written on one line', () => {
 
   it.each([
     ['inline numbers rank', 'Top options: 1. Foo 2. Acme.', ['Foo Cloud', 'Acme']],
-    ['inline numbers rank over an earlier mention', 'Unlike Bar: (1) Foo, (2) Acme and (3) Notion', ['Foo Cloud', 'Acme', 'Notion', 'Bar']],
+    [
+      'inline numbers rank over an earlier mention',
+      'Unlike Bar: (1) Foo, (2) Acme and (3) Notion',
+      ['Foo Cloud', 'Acme', 'Notion', 'Bar'],
+    ],
     ['inline letters rank', 'Acme aside, a) Foo b) Bar c) Acme', ['Foo Cloud', 'Bar', 'Acme']],
     ['a list line made of an inline list', '1. Foo 2. Acme\n3. Bar\n', ['Foo Cloud', 'Acme', 'Bar']],
-    ['an inline list inside an item is nested', '1. Foo, with (a) Acme (b) Bar\n2. Bar\n', ['Foo Cloud', 'Bar', 'Acme']],
+    [
+      'an inline list inside an item is nested',
+      '1. Foo, with (a) Acme (b) Bar\n2. Bar\n',
+      ['Foo Cloud', 'Bar', 'Acme'],
+    ],
   ])('rank: %s', (_rule, text, expected) => {
     expect(named(text)).toEqual(expected);
   });
@@ -55,10 +63,22 @@ describe('lists written on one line', () => {
 describe('tables whose first column is the rank', () => {
   it.each([
     ['rows rank by their rank cell', '| Rank | Tool |\n|---|---|\n| 2 | Foo |\n| 1 | Acme |\n', ['Acme', 'Foo Cloud']],
-    ['"#1" and "1." are ranks', '| # | Tool |\n| --- | --- |\n| #2 | Foo |\n| #1. | Acme |\n| #3 | Bar |\n', ['Acme', 'Foo Cloud', 'Bar']],
+    [
+      '"#1" and "1." are ranks',
+      '| # | Tool |\n| --- | --- |\n| #2 | Foo |\n| #1. | Acme |\n| #3 | Bar |\n',
+      ['Acme', 'Foo Cloud', 'Bar'],
+    ],
     ['bold ranks', '| Rank | Tool |\n|:-:|---|\n| **2** | Foo |\n| **1** | Acme |\n', ['Acme', 'Foo Cloud']],
-    ['a first column that is not all ranks keeps row order', '| Rank | Tool |\n|---|---|\n| 2 | Foo |\n| n/a | Acme |\n', ['Foo Cloud', 'Acme']],
-    ['a table without a rank column keeps row order', '| Tool | Price |\n|---|---|\n| Foo | $5 |\n| Acme | $9 |\n', ['Foo Cloud', 'Acme']],
+    [
+      'a first column that is not all ranks keeps row order',
+      '| Rank | Tool |\n|---|---|\n| 2 | Foo |\n| n/a | Acme |\n',
+      ['Foo Cloud', 'Acme'],
+    ],
+    [
+      'a table without a rank column keeps row order',
+      '| Tool | Price |\n|---|---|\n| Foo | $5 |\n| Acme | $9 |\n',
+      ['Foo Cloud', 'Acme'],
+    ],
   ])('%s', (_rule, text, expected) => {
     expect(named(text)).toEqual(expected);
   });

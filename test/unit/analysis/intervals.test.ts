@@ -76,13 +76,17 @@ describe('tests of a change', () => {
   });
 
   it('a prompt named once in six answers then not at all is noise; six of six then none is real', () => {
-    expect(countChange({ named: 0, answered: 6, previousNamed: 1, previousAnswered: 6 })).toEqual({ pValue: 1, real: false });
+    expect(countChange({ named: 0, answered: 6, previousNamed: 1, previousAnswered: 6 })).toEqual({
+      pValue: 1,
+      real: false,
+    });
     expect(countChange({ named: 0, answered: 6, previousNamed: 6, previousAnswered: 6 })?.real).toBe(true);
     expect(countChange({ named: 0, answered: 0, previousNamed: 6, previousAnswered: 6 })).toBeNull();
   });
 
   it('realChange compares effective sizes', () => {
-    const big = (y: number) => clusteredShare(clusterSums(Array.from({ length: 400 }, (_, i) => [i < y ? 1 : 0, 1] as const)));
+    const big = (y: number) =>
+      clusteredShare(clusterSums(Array.from({ length: 400 }, (_, i) => [i < y ? 1 : 0, 1] as const)));
     expect(realChange(big(200), big(120))).toBe(true);
     expect(realChange(big(200), big(190))).toBe(false);
     expect(realChange(big(200), null)).toBeNull();
@@ -104,7 +108,9 @@ describe('clusteredShare', () => {
     const independent = wilson(180, 600);
     expect(agree?.share).toBeCloseTo(0.3, 10);
     expect(agree?.designEffect).toBeCloseTo(6 * (100 / 99), 6);
-    expect((agree?.high ?? 0) - (agree?.low ?? 0)).toBeGreaterThan(2 * ((independent?.high ?? 0) - (independent?.low ?? 0)));
+    expect((agree?.high ?? 0) - (agree?.low ?? 0)).toBeGreaterThan(
+      2 * ((independent?.high ?? 0) - (independent?.low ?? 0)),
+    );
     // About the interval of 30 in 100 independent prompts.
     expect(agree?.low).toBeCloseTo(wilson(30, 100)?.low as number, 2);
   });

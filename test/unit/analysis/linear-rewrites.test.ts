@@ -19,7 +19,8 @@ import { IS_WORD } from '../../../src/analysis/fold.ts';
  */
 
 /** Text of up to `maxLength` pieces drawn from `pieces` (any length up to it, not fast-check's usual small ones), short enough for the quadratic references. */
-const textOf = (pieces: readonly string[], maxLength = 60): fc.Arbitrary<string> => fc.array(fc.constantFrom(...pieces), { maxLength, size: 'max' }).map((xs) => xs.join(''));
+const textOf = (pieces: readonly string[], maxLength = 60): fc.Arbitrary<string> =>
+  fc.array(fc.constantFrom(...pieces), { maxLength, size: 'max' }).map((xs) => xs.join(''));
 const RUNS = { numRuns: 2000 };
 
 describe('rewrites give what the expressions they replace gave', () => {
@@ -103,7 +104,33 @@ describe('rewrites give what the expressions they replace gave', () => {
 
   it('chainsIn: what matchAll of the same expression under /gu finds', () => {
     const old = new RegExp(CHAIN_RE.source, 'gu');
-    const pieces = ['Acme', 'Foo', 'A', 'Aa', 'B.', 'a', 'x', ' ', ', ', ',', ' and ', ' or ', ' vs. ', ' versus ', '/', ' & ', '.', '-', "'", '+', 'É', '×', '9', '\n', '  '];
+    const pieces = [
+      'Acme',
+      'Foo',
+      'A',
+      'Aa',
+      'B.',
+      'a',
+      'x',
+      ' ',
+      ', ',
+      ',',
+      ' and ',
+      ' or ',
+      ' vs. ',
+      ' versus ',
+      '/',
+      ' & ',
+      '.',
+      '-',
+      "'",
+      '+',
+      'É',
+      '×',
+      '9',
+      '\n',
+      '  ',
+    ];
     fc.assert(
       fc.property(textOf(pieces), (s) => {
         expect([...chainsIn(s)]).toEqual([...s.matchAll(old)].map((m) => ({ index: m.index, text: m[0] })));
@@ -116,19 +143,23 @@ describe('rewrites give what the expressions they replace gave', () => {
     const word = (t: string, i: number): boolean => i >= 0 && i < t.length && IS_WORD[t.charCodeAt(i)] === 1;
     const joins = (t: string, i: number): boolean => t[i] === '.' || t[i] === '-';
     fc.assert(
-      fc.property(textOf(['a', 'B', '1', '.', '-', ' ', 'é', '😀', '_', '..']), fc.array(fc.nat(), { maxLength: 30 }), (s, asks) => {
-        const tokens = tokensOf(s);
-        for (const ask of asks) {
-          const at = ask % (s.length + 1);
-          let l = at;
-          while (l > 0 && (word(s, l - 1) || (joins(s, l - 1) && word(s, l - 2)))) l--;
-          let r = at;
-          while (r < s.length && (word(s, r) || (joins(s, r) && word(s, r + 1)))) r++;
-          expect(tokens.left(at)).toBe(l);
-          expect(tokens.right(at)).toBe(r);
-          expect(tokens.dotted(l, r)).toBe(/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(s.slice(l, r)));
-        }
-      }),
+      fc.property(
+        textOf(['a', 'B', '1', '.', '-', ' ', 'é', '😀', '_', '..']),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (s, asks) => {
+          const tokens = tokensOf(s);
+          for (const ask of asks) {
+            const at = ask % (s.length + 1);
+            let l = at;
+            while (l > 0 && (word(s, l - 1) || (joins(s, l - 1) && word(s, l - 2)))) l--;
+            let r = at;
+            while (r < s.length && (word(s, r) || (joins(s, r) && word(s, r + 1)))) r++;
+            expect(tokens.left(at)).toBe(l);
+            expect(tokens.right(at)).toBe(r);
+            expect(tokens.dotted(l, r)).toBe(/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(s.slice(l, r)));
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -137,18 +168,22 @@ describe('rewrites give what the expressions they replace gave', () => {
     const word = (t: string, i: number): boolean => i >= 0 && i < t.length && IS_WORD[t.charCodeAt(i)] === 1;
     const joins = (t: string, i: number): boolean => t[i] === '.' || t[i] === '-';
     fc.assert(
-      fc.property(textOf(['aaaaaaaaaaaaaaaaaaaa', 'bb', '.', '-', ' ', '..', '-.'], 40), fc.array(fc.nat(), { maxLength: 40 }), (s, asks) => {
-        const tokens = tokensOf(s);
-        for (const ask of asks) {
-          const at = ask % (s.length + 1);
-          let l = at;
-          while (l > 0 && (word(s, l - 1) || (joins(s, l - 1) && word(s, l - 2)))) l--;
-          let r = at;
-          while (r < s.length && (word(s, r) || (joins(s, r) && word(s, r + 1)))) r++;
-          expect(tokens.left(at)).toBe(l);
-          expect(tokens.right(at)).toBe(r);
-        }
-      }),
+      fc.property(
+        textOf(['aaaaaaaaaaaaaaaaaaaa', 'bb', '.', '-', ' ', '..', '-.'], 40),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (s, asks) => {
+          const tokens = tokensOf(s);
+          for (const ask of asks) {
+            const at = ask % (s.length + 1);
+            let l = at;
+            while (l > 0 && (word(s, l - 1) || (joins(s, l - 1) && word(s, l - 2)))) l--;
+            let r = at;
+            while (r < s.length && (word(s, r) || (joins(s, r) && word(s, r + 1)))) r++;
+            expect(tokens.left(at)).toBe(l);
+            expect(tokens.right(at)).toBe(r);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -183,34 +218,42 @@ describe('rewrites give what the expressions they replace gave', () => {
   it('lineStarts and linesOf: lastIndexOf("\\n") and /^\\s*(?:\\d{1,3}[.)]|[-*+•])\\s+$/ on the line up to the offset', () => {
     const listHead = /^\s*(?:\d{1,3}[.)]|[-*+•])\s+$/;
     fc.assert(
-      fc.property(textOf(['\n', ' ', '\t', '\u3000', '1', '12', '1234', '.', ')', '-', '*', '+', '•', 'x', 'Notion']), fc.array(fc.nat(), { maxLength: 30 }), (s, asks) => {
-        const startOf = lineStarts(s);
-        const lines = linesOf(s);
-        for (const ask of asks) {
-          const at = ask % (s.length + 1);
-          const expected = s.lastIndexOf('\n', at - 1) + 1;
-          if (s[at] !== '\n') expect(startOf(at)).toBe(s.lastIndexOf('\n', at) + 1);
-          if (s[at] === '\n' || at === s.length) continue;
-          expect(lines.startOf(at)).toBe(expected);
-          expect(lines.listHead(expected, at)).toBe(listHead.test(s.slice(expected, at)));
-        }
-      }),
+      fc.property(
+        textOf(['\n', ' ', '\t', '\u3000', '1', '12', '1234', '.', ')', '-', '*', '+', '•', 'x', 'Notion']),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (s, asks) => {
+          const startOf = lineStarts(s);
+          const lines = linesOf(s);
+          for (const ask of asks) {
+            const at = ask % (s.length + 1);
+            const expected = s.lastIndexOf('\n', at - 1) + 1;
+            if (s[at] !== '\n') expect(startOf(at)).toBe(s.lastIndexOf('\n', at) + 1);
+            if (s[at] === '\n' || at === s.length) continue;
+            expect(lines.startOf(at)).toBe(expected);
+            expect(lines.listHead(expected, at)).toBe(listHead.test(s.slice(expected, at)));
+          }
+        },
+      ),
       RUNS,
     );
   });
 
   it('spanAt: the span holding an offset, found by binary search', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 5 })), { maxLength: 20 }), fc.nat(120), (gaps, at) => {
-        const spans: UrlSpan[] = [];
-        let end = 0;
-        for (const [gap, length] of gaps) {
-          const start = end + gap;
-          end = start + length;
-          spans.push({ start, end, hostStart: start, hostEnd: end });
-        }
-        expect(spanAt(spans, at)).toBe(spans.find((s) => at >= s.start && at < s.end) ?? null);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 5 })), { maxLength: 20 }),
+        fc.nat(120),
+        (gaps, at) => {
+          const spans: UrlSpan[] = [];
+          let end = 0;
+          for (const [gap, length] of gaps) {
+            const start = end + gap;
+            end = start + length;
+            spans.push({ start, end, hostStart: start, hostEnd: end });
+          }
+          expect(spanAt(spans, at)).toBe(spans.find((s) => at >= s.start && at < s.end) ?? null);
+        },
+      ),
       RUNS,
     );
   });

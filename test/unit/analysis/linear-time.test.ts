@@ -84,7 +84,10 @@ describe('hostile answers: each part of the analysis is linear', () => {
   const cases: [string, () => unknown][] = [
     // sentiment.ts plainForScoring, the markdown-link pass (old: 12 s each)
     ['a sentence of 200,000 "["', () => plainForScoring(`Acme is good ${'['.repeat(200_000)}`, [])],
-    ['a sentence of 100,000 "[a](" that never close', () => plainForScoring(`Acme is good ${fill('[a](', 400_000)}`, [])],
+    [
+      'a sentence of 100,000 "[a](" that never close',
+      () => plainForScoring(`Acme is good ${fill('[a](', 400_000)}`, []),
+    ],
     // urls.ts, the punctuation after a URL (old: 10 s)
     ['a URL followed by 150,000 dots', () => findUrlSpans(`see https://x.io/${'.'.repeat(150_000)}x`)],
     // lists.ts RANK_CELL (old: 8 s)
@@ -99,7 +102,10 @@ describe('hostile answers: each part of the analysis is linear', () => {
     ['one sentence of 14,000 "NOTION"', () => findMentions(fill('NOTION ', 99_000), book)],
     // mentions.ts marked, the line start and list head before a name (old: 8 s and 6 s)
     ['one line of 87,500 "Notion." sentence starts', () => findMentions(`x ${fill('Notion. ', 700_000)}`, book)],
-    ['"Notion." sentence starts after an indent of 200,000 spaces', () => findMentions(`${' '.repeat(200_000)}${fill('Notion. ', 200_000)}`, book)],
+    [
+      '"Notion." sentence starts after an indent of 200,000 spaces',
+      () => findMentions(`${' '.repeat(200_000)}${fill('Notion. ', 200_000)}`, book),
+    ],
     // urls.ts spanAt, the URL around each name (old: 19 s)
     ['80,000 URLs each followed by a name', () => findMentions(fill('www.a Foo ', 800_000), book)],
     // sentiment.ts brandTone: the names in each sentence, the mentions in each clause (old: 10 s, 12 s, 14 s)
@@ -108,8 +114,14 @@ describe('hostile answers: each part of the analysis is linear', () => {
       const contrasts = withMentions(`${fill('Foo ', 300_000)}.\n${fill('Acme, but Foo. ', 300_000)}`);
       const clauses = withMentions(`Acme; ${fill('Foo; ', 400_000)}`);
       return [
-        ['50,000 sentences naming the brand after 75,000 other names', () => brandTone(sentences.text, sentences.mentions, 0)],
-        ['20,000 contrasts naming the brand after 75,000 other names', () => brandTone(contrasts.text, contrasts.mentions, 0)],
+        [
+          '50,000 sentences naming the brand after 75,000 other names',
+          () => brandTone(sentences.text, sentences.mentions, 0),
+        ],
+        [
+          '20,000 contrasts naming the brand after 75,000 other names',
+          () => brandTone(contrasts.text, contrasts.mentions, 0),
+        ],
         ['one sentence of 80,000 clauses', () => brandTone(clauses.text, clauses.mentions, 0)],
       ] as [string, () => unknown][];
     })(),
@@ -127,9 +139,18 @@ describe('hostile answers: each part of the analysis is linear', () => {
       const heads = { ...withMentions(list), items: findListItems(list) };
       return [
         ['a run of 200,000 capitals', () => findSuggestions(run.text, run.mentions, [], () => false)],
-        ['a run of 300,000 alternating capitals', () => findSuggestions(alternating.text, alternating.mentions, [], () => false)],
-        ['a name "A.A.A..." of 99,000 characters', () => findSuggestions(dotted.text, dotted.mentions, [], () => false)],
-        ['a list of 30,000 names beside the brand', () => findSuggestions(heads.text, heads.mentions, heads.items, () => false)],
+        [
+          'a run of 300,000 alternating capitals',
+          () => findSuggestions(alternating.text, alternating.mentions, [], () => false),
+        ],
+        [
+          'a name "A.A.A..." of 99,000 characters',
+          () => findSuggestions(dotted.text, dotted.mentions, [], () => false),
+        ],
+        [
+          'a list of 30,000 names beside the brand',
+          () => findSuggestions(heads.text, heads.mentions, heads.items, () => false),
+        ],
       ] as [string, () => unknown][];
     })(),
     // citations.ts, the slashes ending a path (old: 12 s)

@@ -64,7 +64,11 @@ describe('mentions: whole words, case and accents', () => {
     ['everyday-word name at sentence start, unmarked', 'Notion of speed matters.', []],
     ['everyday-word name at sentence start, bold', '**Notion** is a workspace.', ['Notion']],
     ['everyday-word name at sentence start, with a colon', 'Notion: a workspace.', ['Notion']],
-    ['everyday-word name at sentence start, named elsewhere', 'Notion is popular. Many teams use Notion daily.', ['Notion']],
+    [
+      'everyday-word name at sentence start, named elsewhere',
+      'Notion is popular. Many teams use Notion daily.',
+      ['Notion'],
+    ],
     ['two-letter alias needs its casing', 'The hp of the engine.', []],
     ['two-letter alias as given', 'Printers from HP are common.', ['Co-op']],
     ['two common words need their casing', 'The best buy is here.', []],

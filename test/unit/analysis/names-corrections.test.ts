@@ -33,10 +33,16 @@ const GLOBEX: BrandBookInput = {
     { id: 8, name: 'Initech', aliases: [], domain: 'initech.com', excludePhrases: ['Initech parking lot'] },
   ],
 };
-const WITHOUT: BrandBookInput = { ...GLOBEX, excludePhrases: [], competitors: GLOBEX.competitors.map((c) => ({ ...c, excludePhrases: [] })) };
+const WITHOUT: BrandBookInput = {
+  ...GLOBEX,
+  excludePhrases: [],
+  competitors: GLOBEX.competitors.map((c) => ({ ...c, excludePhrases: [] })),
+};
 
-const read = (text: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) => analyse({ text, citations: [], failed: false }, compileBrandBook(book), corrections);
-const reading = (text: string, name: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) => read(text, book, corrections).names.find((n) => n.name === name);
+const read = (text: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) =>
+  analyse({ text, citations: [], failed: false }, compileBrandBook(book), corrections);
+const reading = (text: string, name: string, book: BrandBookInput = GLOBEX, corrections: Correction[] = []) =>
+  read(text, book, corrections).names.find((n) => n.name === name);
 
 describe('exclusion phrases', () => {
   it('refuse the brand inside its own phrase, and only there', () => {
@@ -76,11 +82,16 @@ describe('exclusion phrases', () => {
   it('change the book and its key; no phrases keep the key a book had without the field', () => {
     const { excludePhrases: _omit, ...without } = GLOBEX;
     void _omit;
-    const plain = compileBrandBook({ ...without, competitors: without.competitors.map(({ excludePhrases: _x, ...c }) => c) });
+    const plain = compileBrandBook({
+      ...without,
+      competitors: without.competitors.map(({ excludePhrases: _x, ...c }) => c),
+    });
     const empty = compileBrandBook(WITHOUT);
     expect(empty.key).toBe(plain.key);
     expect(compileBrandBook(GLOBEX).key).not.toBe(plain.key);
-    expect(compileBrandBook({ ...GLOBEX, excludePhrases: ['Globex Arena'] }).key).not.toBe(compileBrandBook(GLOBEX).key);
+    expect(compileBrandBook({ ...GLOBEX, excludePhrases: ['Globex Arena'] }).key).not.toBe(
+      compileBrandBook(GLOBEX).key,
+    );
     expect(plain.exclusions).toBe(false);
     expect(compileBrandBook(GLOBEX).exclusions).toBe(true);
   });
@@ -90,7 +101,11 @@ describe('exclusion phrases', () => {
     expect(book.tracked.has('globex arena')).toBe(false);
     expect(book.tracked.has('globex cloud')).toBe(true);
     // The brand excludes a competitor's whole name: the competitor counts there, the brand inside it does not.
-    const shared: BrandBookInput = { ...GLOBEX, excludePhrases: ['Initech Globex'], competitors: [{ id: 9, name: 'Initech Globex', aliases: [], domain: null }] };
+    const shared: BrandBookInput = {
+      ...GLOBEX,
+      excludePhrases: ['Initech Globex'],
+      competitors: [{ id: 9, name: 'Initech Globex', aliases: [], domain: null }],
+    };
     const f = read('Initech Globex is a mall.', shared);
     expect(f.brands.map((b) => b.name)).toEqual(['Initech Globex']);
     expect(f.mentioned).toBe(false);
@@ -121,13 +136,20 @@ describe('corrections', () => {
 
   it('do not count a name inside an exclusion phrase, a URL or a longer word', () => {
     expect(read('The Globex Arena is vast.', GLOBEX, [{ name: 'Globex', mentioned: true }]).mentioned).toBe(false);
-    expect(read('See https://example.org/notion-review for more.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
-    expect(read('Notional amounts are large.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual([]);
+    expect(
+      read('See https://example.org/notion-review for more.', BOOK, [{ name: 'Notion', mentioned: true }])
+        .competitorsNamed,
+    ).toEqual([]);
+    expect(read('Notional amounts are large.', BOOK, [{ name: 'Notion', mentioned: true }]).competitorsNamed).toEqual(
+      [],
+    );
   });
 
   it('leave the domain written out counting, and a name that does not occur changes nothing', () => {
     expect(read('Visit acme.com today.', BOOK, [{ name: 'Acme', mentioned: false }]).mentioned).toBe(true);
-    expect(read('Foo Cloud is fine.', BOOK, [{ name: 'Acme', mentioned: true }])).toEqual(read('Foo Cloud is fine.', BOOK));
+    expect(read('Foo Cloud is fine.', BOOK, [{ name: 'Acme', mentioned: true }])).toEqual(
+      read('Foo Cloud is fine.', BOOK),
+    );
   });
 
   it('refuse before they accept: "not Foo Cloud" with "Foo" counts the Foo inside it', () => {
@@ -164,7 +186,14 @@ describe('name readings', () => {
   it('count each whole-word occurrence as counted or refused, with where the first of each is', () => {
     const text = 'We order from Globex daily. The Globex Arena floods. Prices on Globex drop.';
     const r = reading(text, 'Globex');
-    expect(r).toEqual({ name: 'Globex', entity: 'brand', counted: 2, refused: 1, countedAt: [14, 20], refusedAt: [32, 38] });
+    expect(r).toEqual({
+      name: 'Globex',
+      entity: 'brand',
+      counted: 2,
+      refused: 1,
+      countedAt: [14, 20],
+      refusedAt: [32, 38],
+    });
     expect(quoteAround(text, 14, 20)).toBe('We order from Globex daily.');
     expect(quoteAround(text, 32, 38)).toBe('The Globex Arena floods.');
     expect(reading('Initech sells staplers.', 'Initech')).toMatchObject({ entity: 8, counted: 1, refused: 0 });
@@ -180,7 +209,13 @@ describe('name readings', () => {
   });
 
   it('read an everyday-word name the reading refused as refused', () => {
-    expect(reading('Most teams write their notion of done first.', 'Notion', BOOK)).toEqual({ name: 'Notion', entity: 1, counted: 0, refused: 1, refusedAt: [23, 29] });
+    expect(reading('Most teams write their notion of done first.', 'Notion', BOOK)).toEqual({
+      name: 'Notion',
+      entity: 1,
+      counted: 0,
+      refused: 1,
+      refusedAt: [23, 29],
+    });
   });
 });
 
@@ -226,6 +261,7 @@ describe('ambiguityOf', () => {
   it('is the rule the brand book reads context for', () => {
     const book = compileBrandBook(BOOK);
     const cased = (name: string) => book.info[book.patterns.indexOf(name.toLowerCase())]?.casings !== null;
-    for (const name of ['Notion', 'HP', 'Best Buy', 'Foo Cloud', 'Acme']) expect(cased(name), name).toBe(ambiguityOf(name).ambiguous);
+    for (const name of ['Notion', 'HP', 'Best Buy', 'Foo Cloud', 'Acme'])
+      expect(cased(name), name).toBe(ambiguityOf(name).ambiguous);
   });
 });

@@ -29,11 +29,26 @@ describe('names scorer: figures', () => {
       { gold: false, predicted: false },
       { gold: true, predicted: true },
     ];
-    expect(figuresOf(rows)).toEqual({ n: 6, goldYes: 3, predictedYes: 3, tp: 2, fp: 1, fn: 1, tn: 2, accuracy: 66.7, precision: 66.7, recall: 66.7 });
+    expect(figuresOf(rows)).toEqual({
+      n: 6,
+      goldYes: 3,
+      predictedYes: 3,
+      tp: 2,
+      fp: 1,
+      fn: 1,
+      tn: 2,
+      accuracy: 66.7,
+      precision: 66.7,
+      recall: 66.7,
+    });
   });
 
   it('gives no precision when nothing is predicted, no recall when nothing is gold', () => {
-    expect(figuresOf([{ gold: false, predicted: false }])).toMatchObject({ accuracy: 100, precision: null, recall: null });
+    expect(figuresOf([{ gold: false, predicted: false }])).toMatchObject({
+      accuracy: 100,
+      precision: null,
+      recall: null,
+    });
   });
 });
 

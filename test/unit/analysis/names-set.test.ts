@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildKind, jsonOf, parseSource } from '../../../scripts/names-build.ts';
-import { caseProblems, findOccurrences, HALVES, KINDS, loadNameSet, NAMES_DIR, SETS, type NameCase } from '../../../scripts/names-set.ts';
+import {
+  caseProblems,
+  findOccurrences,
+  HALVES,
+  KINDS,
+  loadNameSet,
+  NAMES_DIR,
+  SETS,
+  type NameCase,
+} from '../../../scripts/names-set.ts';
 
 /**
  * Integrity of the labelled names set (test/fixtures/names/README.md): sizes,
@@ -134,7 +143,9 @@ describe('names set: the occurrence finder', () => {
   });
 
   it('refuses a string tracked for two entities, since no label could name one', () => {
-    expect(() => findOccurrences('Monday', [...tracked, { name: 'MONDAY', entity: 'competitor:3' }])).toThrow(/names both/);
+    expect(() => findOccurrences('Monday', [...tracked, { name: 'MONDAY', entity: 'competitor:3' }])).toThrow(
+      /names both/,
+    );
   });
 });
 

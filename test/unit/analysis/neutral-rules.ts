@@ -30,7 +30,21 @@ function clear(v: number[], from: number, to: number): void {
   for (let i = from; i < to; i++) v[i] = 0;
 }
 
-const HEDGES = new Set(['if', 'unless', 'whether', 'would', 'could', 'might', 'may', 'should', 'wish', 'hope', 'hopefully', 'maybe', 'perhaps']);
+const HEDGES = new Set([
+  'if',
+  'unless',
+  'whether',
+  'would',
+  'could',
+  'might',
+  'may',
+  'should',
+  'wish',
+  'hope',
+  'hopefully',
+  'maybe',
+  'perhaps',
+]);
 const LAUGHTER = new Set(['lol', 'lmao', 'lmfao', 'rofl', 'haha', 'hahaha', 'hehe', 'ha', 'xd']);
 /** An emoticon (no two letters in a row: ":)", ":-D") or laughter. */
 function emoticon(word: string): boolean {
@@ -79,7 +93,13 @@ export const NEUTRAL_RULES: readonly { name: string; rule: Rule }[] = [
         const scored = [];
         for (let i = a; i < b; i++) if ((v[i] ?? 0) !== 0) scored.push(i);
         const only = scored[0];
-        if (scored.length === 1 && only !== undefined && Math.abs(v[only] ?? 0) < 1.5 && ((t.ends[b - 1] ?? 0) & END_BANG) === 0) v[only] = 0;
+        if (
+          scored.length === 1 &&
+          only !== undefined &&
+          Math.abs(v[only] ?? 0) < 1.5 &&
+          ((t.ends[b - 1] ?? 0) & END_BANG) === 0
+        )
+          v[only] = 0;
       }
     },
   },

@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyse, analyseOffThread, ANALYSIS_MAX_CHARS, closeAnalysisPool, compileBrandBook, createAnalysisPool, type AnswerInput } from '../../../src/analysis/index.ts';
+import {
+  analyse,
+  analyseOffThread,
+  ANALYSIS_MAX_CHARS,
+  closeAnalysisPool,
+  compileBrandBook,
+  createAnalysisPool,
+  type AnswerInput,
+} from '../../../src/analysis/index.ts';
 
 /** The analysis threads give exactly the facts the calling thread would, and no answer can hold them. */
 
@@ -19,11 +27,19 @@ const answers: AnswerInput[] = [
     citations: [{ url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' }],
     failed: false,
   },
-  { text: 'Globex leads; Acme Cloud and Hooli follow, then Pied Piper.', citations: [{ url: 'https://globex.com/blog', title: null }], failed: false },
+  {
+    text: 'Globex leads; Acme Cloud and Hooli follow, then Pied Piper.',
+    citations: [{ url: 'https://globex.com/blog', title: null }],
+    failed: false,
+  },
   { text: 'Nothing relevant here.', citations: [], failed: false },
   { text: null, citations: [], failed: true },
   // Longer than analysis reads: the thread is sent only what it reads, and must find the same facts.
-  { text: `Initech is fine. ${'word '.repeat(ANALYSIS_MAX_CHARS / 5)} Acme is named only past the cap.`, citations: [], failed: false },
+  {
+    text: `Initech is fine. ${'word '.repeat(ANALYSIS_MAX_CHARS / 5)} Acme is named only past the cap.`,
+    citations: [],
+    failed: false,
+  },
 ];
 
 const unruly = new URL('../../fixtures/analysis/unruly-thread.ts', import.meta.url);
@@ -47,7 +63,11 @@ describe('analyseOffThread', () => {
 });
 
 describe('a deadline per task', () => {
-  const hanging: AnswerInput = { text: 'Acme, HANG: this answer is never read to the end.', citations: [{ url: 'https://www.acme.com/x', title: ' Acme ' }], failed: false };
+  const hanging: AnswerInput = {
+    text: 'Acme, HANG: this answer is never read to the end.',
+    citations: [{ url: 'https://www.acme.com/x', title: ' Acme ' }],
+    failed: false,
+  };
 
   it('a batch past its deadline is retried answer by answer; the answer that cannot be read gets facts that say so', async () => {
     const pool = createAnalysisPool({ filename: unruly, maxThreads: 2 });
@@ -66,10 +86,21 @@ describe('a deadline per task', () => {
         tone: null,
         analysis: { readChars: 0, truncated: false, timedOut: true },
         // Citations kept as given, none classified: nothing of the answer was read on the calling thread.
-        citations: [{ url: 'https://www.acme.com/x', normalizedUrl: 'https://www.acme.com/x', title: 'Acme', domain: '', siteType: 'other', competitorId: null }],
+        citations: [
+          {
+            url: 'https://www.acme.com/x',
+            normalizedUrl: 'https://www.acme.com/x',
+            title: 'Acme',
+            domain: '',
+            siteType: 'other',
+            competitorId: null,
+          },
+        ],
       });
       // The pool is whole again afterwards.
-      expect(await pool.analyse(book, answers.slice(0, 2), { timeoutMs: 10_000 })).toEqual(answers.slice(0, 2).map((a) => analyse(a, book)));
+      expect(await pool.analyse(book, answers.slice(0, 2), { timeoutMs: 10_000 })).toEqual(
+        answers.slice(0, 2).map((a) => analyse(a, book)),
+      );
     } finally {
       await pool.close();
     }
@@ -79,7 +110,10 @@ describe('a deadline per task', () => {
     // One thread: the second batch waits behind the hanging one for longer than the deadline, and is still read in full.
     const pool = createAnalysisPool({ filename: unruly, maxThreads: 1 });
     try {
-      const [stuck, queued] = await Promise.all([pool.analyse(book, [hanging], { timeoutMs: 500 }), pool.analyse(book, answers.slice(0, 2), { timeoutMs: 500 })]);
+      const [stuck, queued] = await Promise.all([
+        pool.analyse(book, [hanging], { timeoutMs: 500 }),
+        pool.analyse(book, answers.slice(0, 2), { timeoutMs: 500 }),
+      ]);
       expect(stuck[0]?.analysis.timedOut).toBe(true);
       expect(queued).toEqual(answers.slice(0, 2).map((a) => analyse(a, book)));
     } finally {
@@ -94,7 +128,9 @@ describe('a deadline per task', () => {
       const facts = await pool.analyse(book, [answers[0]!, hog], { timeoutMs: 60_000 });
       expect(facts[0]).toEqual(analyse(answers[0]!, book));
       expect(facts[1]?.analysis.timedOut).toBe(true);
-      expect(await pool.analyse(book, answers.slice(0, 1), { timeoutMs: 10_000 })).toEqual([analyse(answers[0]!, book)]);
+      expect(await pool.analyse(book, answers.slice(0, 1), { timeoutMs: 10_000 })).toEqual([
+        analyse(answers[0]!, book),
+      ]);
     } finally {
       await pool.close();
     }

@@ -7,7 +7,10 @@ import { named } from './helpers.ts';
  * The second round of the reader of everyday-word names (docs/analysis.md "Everyday-word names, read in
  * context"): one example each way per rule, written for this file, not taken from the names set.
  */
-const book = (name: string, competitors: { id: number; name: string; aliases: string[]; domain: string | null }[] = []) => ({
+const book = (
+  name: string,
+  competitors: { id: number; name: string; aliases: string[]; domain: string | null }[] = [],
+) => ({
   name,
   brandTerms: [],
   domain: `${name.toLowerCase().replace(/[^a-z]/g, '')}.com`,
@@ -27,11 +30,27 @@ function counts(name: string, text: string): boolean {
 
 describe('another name around the word', () => {
   it.each([
-    ['a first name before it, even opening a sentence', 'Dell', 'Some history: Michael Dell founded the company in a dorm room.'],
-    ['a first name before a name that is no everyday word', 'Kessler', 'The founder, Sir Thomas Kessler, still runs it.'],
-    ['a word English capitalises anyway before it, opening a sentence', 'Columbia', 'British Columbia has dry snow in January.'],
+    [
+      'a first name before it, even opening a sentence',
+      'Dell',
+      'Some history: Michael Dell founded the company in a dorm room.',
+    ],
+    [
+      'a first name before a name that is no everyday word',
+      'Kessler',
+      'The founder, Sir Thomas Kessler, still runs it.',
+    ],
+    [
+      'a word English capitalises anyway before it, opening a sentence',
+      'Columbia',
+      'British Columbia has dry snow in January.',
+    ],
     ['an institution after it', 'Columbia', 'She studied at Columbia University for two years.'],
-    ['a division of a conglomerate in another trade after it', 'GE', 'The jet engines come from GE Aerospace these days.'],
+    [
+      'a division of a conglomerate in another trade after it',
+      'GE',
+      'The jet engines come from GE Aerospace these days.',
+    ],
     ['a road after it', 'Lincoln', 'We drove the old Lincoln Highway for a day.'],
     ['a place of two words', 'Santa Fe', 'The drive to Santa Fe takes an hour.'],
     ['a region', 'Patagonia', 'The wind in southern Patagonia is fierce.'],
@@ -50,7 +69,11 @@ describe('words, not names', () => {
     ['a determiner opening a sentence', 'Every', 'Plan the week ahead. Every small habit adds up over a month.'],
     ['an opening word set off by a comma', 'Indeed', 'Many people wonder. Indeed, most of them never ask.'],
     ['the title after a kind of work', 'Her', 'We watched the film Her on Sunday.'],
-    ['a phrase of compass point and everyday word, in lower case', 'North Face', 'Climb the north face only with a guide.'],
+    [
+      'a phrase of compass point and everyday word, in lower case',
+      'North Face',
+      'Climb the north face only with a guide.',
+    ],
   ])('refused: %s', (_rule, name, text) => {
     expect(counts(name, text)).toBe(false);
   });

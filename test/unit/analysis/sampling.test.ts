@@ -69,7 +69,10 @@ describe('expectedSums', () => {
 describe('detects and smallestRealChange', () => {
   it('agree with realChange on the expected sums of both sides', () => {
     const base = clusteredShare(expectedSums(30, 1, 0.9, 0));
-    expect(detects(30, 1, 0.9, 0, 10)).toBe(realChange(clusteredShare(expectedSums(30, 1, 0.8, 0)), base) && realChange(clusteredShare(expectedSums(30, 1, 1, 0)), base));
+    expect(detects(30, 1, 0.9, 0, 10)).toBe(
+      realChange(clusteredShare(expectedSums(30, 1, 0.8, 0)), base) &&
+        realChange(clusteredShare(expectedSums(30, 1, 1, 0)), base),
+    );
     // 90% -> 16.7% of 30 answers is real; 100% -> 90% is not (the integration tests' scans).
     expect(detects(30, 1, 0.9, 0, 73.3)).toBe(true);
   });
@@ -78,7 +81,9 @@ describe('detects and smallestRealChange', () => {
     const moves = [1, 2, 3, 4, 5].map((n) => smallestRealChange(40, 2 * n, 0.3, 0.2) as number);
     for (let i = 1; i < moves.length; i++) expect(moves[i]).toBeLessThanOrEqual(moves[i - 1] as number);
     expect(moves[4]).toBeLessThan(moves[0] as number);
-    expect(smallestRealChange(40, 6, 0.3, 0.6) as number).toBeGreaterThan(smallestRealChange(40, 6, 0.3, 0.05) as number);
+    expect(smallestRealChange(40, 6, 0.3, 0.6) as number).toBeGreaterThan(
+      smallestRealChange(40, 6, 0.3, 0.05) as number,
+    );
   });
 
   it('with prompts that always agree, more samples of the same prompts barely help', () => {

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateOwnSet, evaluatePublicSets, HALVES, PACKAGE, SENTENCES, SIGHTLINE, type Row } from './sentiment-evaluation.ts';
+import {
+  evaluateOwnSet,
+  evaluatePublicSets,
+  HALVES,
+  PACKAGE,
+  SENTENCES,
+  SIGHTLINE,
+  type Row,
+} from './sentiment-evaluation.ts';
 import { PUBLIC_SETS } from './vader-ground-truth.ts';
 
 function pair(rows: readonly Row[], set: string): { ours: Row['figures']; pkg: Row['figures'] } {
@@ -14,7 +22,8 @@ function pair(rows: readonly Row[], set: string): { ours: Row['figures']; pkg: R
 describe('sentiment evaluation: own brand sentences', () => {
   it('has at least 150 labelled brand sentences, 40 in every class', () => {
     expect(SENTENCES.length).toBeGreaterThanOrEqual(150);
-    for (const label of ['positive', 'neutral', 'negative']) expect(SENTENCES.filter((s) => s.label === label).length).toBeGreaterThanOrEqual(40);
+    for (const label of ['positive', 'neutral', 'negative'])
+      expect(SENTENCES.filter((s) => s.label === label).length).toBeGreaterThanOrEqual(40);
   });
 
   it('reads at least 90% right, at least 85% of every class, and more than the package', () => {
@@ -40,12 +49,15 @@ describe('sentiment evaluation: public VADER sets', () => {
   });
   const neutralFloor: Record<string, number> = { 'VADER tweets': 1.5, 'VADER movie sentences': 0.95 };
 
-  it.each(PUBLIC_SETS.map((s) => s.name))('%s: macro-F1 above the package, positive and negative recall within 5 points of it', (set) => {
-    const { ours, pkg } = pair(rows, set);
-    expect(ours.macroF1).toBeGreaterThan(pkg.macroF1);
-    expect(ours.recall.positive).toBeGreaterThanOrEqual(pkg.recall.positive - 5);
-    expect(ours.recall.negative).toBeGreaterThanOrEqual(pkg.recall.negative - 5);
-  });
+  it.each(PUBLIC_SETS.map((s) => s.name))(
+    '%s: macro-F1 above the package, positive and negative recall within 5 points of it',
+    (set) => {
+      const { ours, pkg } = pair(rows, set);
+      expect(ours.macroF1).toBeGreaterThan(pkg.macroF1);
+      expect(ours.recall.positive).toBeGreaterThanOrEqual(pkg.recall.positive - 5);
+      expect(ours.recall.negative).toBeGreaterThanOrEqual(pkg.recall.negative - 5);
+    },
+  );
 
   it.each(PUBLIC_SETS.map((s) => s.name))('%s: neutral recall holds its measured level against the package', (set) => {
     const { ours, pkg } = pair(rows, set);
@@ -53,8 +65,11 @@ describe('sentiment evaluation: public VADER sets', () => {
   });
 
   // The neutral-band rules of docs/analysis.md were tried on the even ids only: the lead must hold on each half, the held-out odd ids too.
-  it.each(PUBLIC_SETS.flatMap((s) => HALVES.map((h) => `${s.name}, ${h.name}`)))('%s: macro-F1 above the package', (set) => {
-    const { ours, pkg } = pair(rows, set);
-    expect(ours.macroF1).toBeGreaterThan(pkg.macroF1);
-  });
+  it.each(PUBLIC_SETS.flatMap((s) => HALVES.map((h) => `${s.name}, ${h.name}`)))(
+    '%s: macro-F1 above the package',
+    (set) => {
+      const { ours, pkg } = pair(rows, set);
+      expect(ours.macroF1).toBeGreaterThan(pkg.macroF1);
+    },
+  );
 });

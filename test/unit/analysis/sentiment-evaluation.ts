@@ -38,15 +38,28 @@ function packageTone(text: string): Tone {
 
 /** The brand's tone in an answer made of the sentence, with the other brands tracked as competitors. */
 function brandTone(s: Labelled): Tone {
-  const book = compileBrandBook({ name: s.brand, brandTerms: [], domain: 'example.com', competitors: s.others.map((name, i) => ({ id: i + 1, name, aliases: [], domain: null })) });
+  const book = compileBrandBook({
+    name: s.brand,
+    brandTerms: [],
+    domain: 'example.com',
+    competitors: s.others.map((name, i) => ({ id: i + 1, name, aliases: [], domain: null })),
+  });
   return analyse({ text: s.text, citations: [], failed: false }, book).tone ?? 'neutral';
 }
 
 export function evaluateOwnSet(): Row[] {
   const set = 'own brand sentences';
   return [
-    { set, approach: PACKAGE, figures: toneFigures(SENTENCES.map((s) => ({ label: s.label, predicted: packageTone(s.text) }))) },
-    { set, approach: SIGHTLINE, figures: toneFigures(SENTENCES.map((s) => ({ label: s.label, predicted: brandTone(s) }))) },
+    {
+      set,
+      approach: PACKAGE,
+      figures: toneFigures(SENTENCES.map((s) => ({ label: s.label, predicted: packageTone(s.text) }))),
+    },
+    {
+      set,
+      approach: SIGHTLINE,
+      figures: toneFigures(SENTENCES.map((s) => ({ label: s.label, predicted: brandTone(s) }))),
+    },
   ];
 }
 
@@ -74,13 +87,22 @@ interface Scored {
  * subject (no brand clause), with the same word rules as brand sentences.
  */
 function scoredSet(file: string): (Scored & { id: number })[] {
-  return loadRated(file).map((s) => ({ id: s.id, label: s.label, pkg: vader.SentimentIntensityAnalyzer.polarity_scores(s.text).compound, ours: scoreSentence(s.text) }));
+  return loadRated(file).map((s) => ({
+    id: s.id,
+    label: s.label,
+    pkg: vader.SentimentIntensityAnalyzer.polarity_scores(s.text).compound,
+    ours: scoreSentence(s.text),
+  }));
 }
 
 function rowsOf(set: string, scored: readonly Scored[]): Row[] {
   return [
     { set, approach: PACKAGE, figures: toneFigures(scored.map((s) => ({ label: s.label, predicted: toneOf(s.pkg) }))) },
-    { set, approach: SIGHTLINE, figures: toneFigures(scored.map((s) => ({ label: s.label, predicted: toneOf(s.ours) }))) },
+    {
+      set,
+      approach: SIGHTLINE,
+      figures: toneFigures(scored.map((s) => ({ label: s.label, predicted: toneOf(s.ours) }))),
+    },
   ];
 }
 
@@ -124,7 +146,10 @@ export function bestBands(): BestBand[] {
   const out: BestBand[] = [];
   for (const { name, file } of PUBLIC_SETS) {
     const scored = scoredSet(file);
-    const parts = [{ set: name, items: scored }, ...HALVES.map((h) => ({ set: `${name}, ${h.name}`, items: scored.filter((s) => h.keep(s.id)) }))];
+    const parts = [
+      { set: name, items: scored },
+      ...HALVES.map((h) => ({ set: `${name}, ${h.name}`, items: scored.filter((s) => h.keep(s.id)) })),
+    ];
     for (const { set, items } of parts) {
       const pkg = toneFigures(items.map((s) => ({ label: s.label, predicted: toneOf(s.pkg) })));
       for (const [approach, value] of [
@@ -132,7 +157,9 @@ export function bestBands(): BestBand[] {
         [SIGHTLINE, (s: Scored): number => s.ours],
       ] as const) {
         // Per label, how many items reach +t and how many reach -t, t in hundredths: every pair of cut-offs is then counted without another pass.
-        const reach = new Map<Tone, { up: number[]; down: number[] }>(TONES.map((l) => [l, { up: new Array<number>(81).fill(0), down: new Array<number>(81).fill(0) }]));
+        const reach = new Map<Tone, { up: number[]; down: number[] }>(
+          TONES.map((l) => [l, { up: new Array<number>(81).fill(0), down: new Array<number>(81).fill(0) }]),
+        );
         for (const s of items) {
           const v = value(s);
           const r = reach.get(s.label);
@@ -153,8 +180,12 @@ export function bestBands(): BestBand[] {
               if (predicted === 'negative') return down;
               return (labelled.get(label) ?? 0) - up - down;
             });
-            const keeps = figures.recall.positive >= pkg.recall.positive - 5 && figures.recall.negative >= pkg.recall.negative - 5 && figures.macroF1 > pkg.macroF1;
-            if (keeps && (band === null || figures.recall.neutral > band.figures.recall.neutral)) band = { negativeFrom: -a / 100, positiveFrom: b / 100, figures };
+            const keeps =
+              figures.recall.positive >= pkg.recall.positive - 5 &&
+              figures.recall.negative >= pkg.recall.negative - 5 &&
+              figures.macroF1 > pkg.macroF1;
+            if (keeps && (band === null || figures.recall.neutral > band.figures.recall.neutral))
+              band = { negativeFrom: -a / 100, positiveFrom: b / 100, figures };
           }
         }
         out.push({ set, approach, needed: Math.round(20 * pkg.recall.neutral) / 10, band });
@@ -175,7 +206,10 @@ export interface RuleTrial {
 /** Each rule of neutral-rules.ts, and all of them together, on each half of each public set. */
 export function ruleTrials(): RuleTrial[] {
   const out: RuleTrial[] = [];
-  const trials = [...NEUTRAL_RULES.map((r) => ({ name: r.name, score: scorerWith([r.rule]) })), { name: 'all five', score: scorerWith(NEUTRAL_RULES.map((r) => r.rule)) }];
+  const trials = [
+    ...NEUTRAL_RULES.map((r) => ({ name: r.name, score: scorerWith([r.rule]) })),
+    { name: 'all five', score: scorerWith(NEUTRAL_RULES.map((r) => r.rule)) },
+  ];
   for (const { name, file } of PUBLIC_SETS) {
     const snippets = loadRated(file);
     for (const half of HALVES) {
@@ -184,7 +218,10 @@ export function ruleTrials(): RuleTrial[] {
       for (const trial of trials) {
         const f = toneFigures(items.map((s) => ({ label: s.label, predicted: toneOf(trial.score(s.text)) })));
         const met =
-          f.macroF1 > pkg.macroF1 && f.recall.neutral >= 2 * pkg.recall.neutral && f.recall.positive >= pkg.recall.positive - 5 && f.recall.negative >= pkg.recall.negative - 5;
+          f.macroF1 > pkg.macroF1 &&
+          f.recall.neutral >= 2 * pkg.recall.neutral &&
+          f.recall.positive >= pkg.recall.positive - 5 &&
+          f.recall.negative >= pkg.recall.negative - 5;
         out.push({ rule: trial.name, set: `${name}, ${half.name}`, figures: f, met });
       }
     }
@@ -193,9 +230,13 @@ export function ruleTrials(): RuleTrial[] {
 }
 
 function printTable(rows: readonly Row[]): void {
-  console.log('| set | approach | items | accuracy | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| set | approach | items | accuracy | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|',
+  );
   for (const { set, approach, figures: f } of rows) {
-    console.log(`| ${set} | ${approach} | ${f.total} | ${f.accuracy}% | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% |`);
+    console.log(
+      `| ${set} | ${approach} | ${f.total} | ${f.accuracy}% | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% |`,
+    );
   }
 }
 
@@ -206,7 +247,9 @@ if (process.argv[1]?.endsWith('sentiment-evaluation.ts')) {
   console.log(
     "\nThe most neutral recall any pair of cut-offs reaches with positive and negative recall within 5 points of the package's and macro-F1 above it (cut-offs fitted to the snippets measured):\n",
   );
-  console.log("| set | approach | twice the package's neutral | cut-offs | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|");
+  console.log(
+    "| set | approach | twice the package's neutral | cut-offs | positive | neutral | negative | macro-F1 |\n|---|---|---|---|---|---|---|---|",
+  );
   for (const { set, approach, needed, band } of bestBands()) {
     const f = band?.figures;
     console.log(
@@ -218,6 +261,8 @@ if (process.argv[1]?.endsWith('sentiment-evaluation.ts')) {
   console.log('\nNeutral-band rules tried (neutral-rules.ts), each on top of the scorer:\n');
   console.log('| rule | set | positive | neutral | negative | macro-F1 | all targets |\n|---|---|---|---|---|---|---|');
   for (const { rule, set, figures: f, met } of ruleTrials()) {
-    console.log(`| ${rule} | ${set} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% | ${met ? 'met' : 'no'} |`);
+    console.log(
+      `| ${rule} | ${set} | ${f.recall.positive}% | ${f.recall.neutral}% | ${f.recall.negative}% | ${f.macroF1}% | ${met ? 'met' : 'no'} |`,
+    );
   }
 }

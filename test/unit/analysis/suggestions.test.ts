@@ -4,7 +4,11 @@ import { facts } from './helpers.ts';
 
 describe('suggestions', () => {
   it.each([
-    ['list items beside a tracked brand', '1. **Acme** – simple\n2. **Trello** – boards\n3. **Asana** – tasks\n', ['Trello', 'Asana']],
+    [
+      'list items beside a tracked brand',
+      '1. **Acme** – simple\n2. **Trello** – boards\n3. **Asana** – tasks\n',
+      ['Trello', 'Asana'],
+    ],
     ['bullets beside a competitor', '- Foo: fast\n- ClickUp: flexible\n', ['ClickUp']],
     ['names chained with a tracked brand', 'Good options are Acme, Trello and Monday.com.', ['Trello', 'Monday.com']],
     ['multi-word names', 'Try Foo or Zoho Projects.', ['Zoho Projects']],

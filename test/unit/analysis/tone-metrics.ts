@@ -17,7 +17,8 @@ const pct = (x: number): number => Math.round(1000 * x) / 10;
 /** Figures of predicted tones against labels, item by item. */
 export function toneFigures(pairs: Iterable<{ label: Tone; predicted: Tone }>): ToneFigures {
   const count = new Map<string, number>();
-  for (const { label, predicted } of pairs) count.set(`${label}>${predicted}`, (count.get(`${label}>${predicted}`) ?? 0) + 1);
+  for (const { label, predicted } of pairs)
+    count.set(`${label}>${predicted}`, (count.get(`${label}>${predicted}`) ?? 0) + 1);
   return figuresOfCells((label, predicted) => count.get(`${label}>${predicted}`) ?? 0);
 }
 

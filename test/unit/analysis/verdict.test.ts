@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, bestVerdict, compileBrandBook, shareOfVoice, stability, visibility, type Verdict } from '../../../src/analysis/index.ts';
+import {
+  analyse,
+  bestVerdict,
+  compileBrandBook,
+  shareOfVoice,
+  stability,
+  visibility,
+  type Verdict,
+} from '../../../src/analysis/index.ts';
 import { BOOK, facts } from './helpers.ts';
 
 const book = compileBrandBook(BOOK);
@@ -10,21 +18,45 @@ describe('verdict', () => {
     ['null text', { text: null, citations: [], failed: false }, 'failed'],
     ['empty text', { text: '', citations: [], failed: false }, 'failed'],
     ['blank text', { text: '  \n ', citations: [], failed: false }, 'failed'],
-    ['own page linked and named', { text: 'Acme is great', citations: [{ url: 'https://acme.com' }], failed: false }, 'cited'],
-    ['own page linked, not named', { text: 'Foo is great', citations: [{ url: 'https://docs.acme.com/x' }], failed: false }, 'cited'],
+    [
+      'own page linked and named',
+      { text: 'Acme is great', citations: [{ url: 'https://acme.com' }], failed: false },
+      'cited',
+    ],
+    [
+      'own page linked, not named',
+      { text: 'Foo is great', citations: [{ url: 'https://docs.acme.com/x' }], failed: false },
+      'cited',
+    ],
     ['named, not linked', { text: 'Acme is great', citations: [{ url: 'https://foo.io' }], failed: false }, 'named'],
     ['named with a competitor', { text: 'Acme and Foo', citations: [], failed: false }, 'named'],
     ['only a competitor named', { text: 'Foo is great', citations: [], failed: false }, 'lost'],
-    ['competitor only cited, not named', { text: 'Nothing here', citations: [{ url: 'https://foo.io' }], failed: false }, 'missing'],
+    [
+      'competitor only cited, not named',
+      { text: 'Nothing here', citations: [{ url: 'https://foo.io' }], failed: false },
+      'missing',
+    ],
     ['nobody named', { text: 'Nothing here', citations: [], failed: false }, 'missing'],
-    ['look-alike link is not cited', { text: 'Nothing', citations: [{ url: 'https://notacme.com' }], failed: false }, 'missing'],
+    [
+      'look-alike link is not cited',
+      { text: 'Nothing', citations: [{ url: 'https://notacme.com' }], failed: false },
+      'missing',
+    ],
   ] as const)('%s -> %s', (_rule, answer, verdict) => {
     expect(analyse({ ...answer, citations: [...answer.citations] }, book).verdict).toBe(verdict);
   });
 
   it('a failed answer carries no other facts', () => {
     const f = analyse({ text: 'Acme', citations: [{ url: 'https://acme.com' }], failed: true }, book);
-    expect(f).toMatchObject({ mentioned: false, ownCited: false, brandRank: null, brands: [], citations: [], tone: null, quote: null });
+    expect(f).toMatchObject({
+      mentioned: false,
+      ownCited: false,
+      brandRank: null,
+      brands: [],
+      citations: [],
+      tone: null,
+      quote: null,
+    });
   });
 
   it('mentioned is true for a named answer', () => {

@@ -79,24 +79,42 @@ describe('answer size cap', () => {
 
 describe('targets', () => {
   it('sends an upstream without a credential to the simulator under its prefix', () => {
-    expect(resolveTarget(assistantsConfig(), 'openai')).toMatchObject({ target: 'simulator', baseUrl: 'http://127.0.0.1:4010/openai/v1' });
+    expect(resolveTarget(assistantsConfig(), 'openai')).toMatchObject({
+      target: 'simulator',
+      baseUrl: 'http://127.0.0.1:4010/openai/v1',
+    });
     expect(resolveTarget(assistantsConfig(), 'anthropic').baseUrl).toBe('http://127.0.0.1:4010/anthropic');
     expect(resolveTarget(assistantsConfig(), 'appGateway').baseUrl).toBe('http://127.0.0.1:4010/app');
   });
 
   it('uses the real service with a credential, honouring a base URL override', () => {
-    const config = assistantsConfig({ openai: { apiKey: 'sk-test', baseUrl: undefined }, gemini: { apiKey: 'g', baseUrl: 'https://proxy.example.com/' } });
-    expect(resolveTarget(config, 'openai')).toMatchObject({ target: 'api', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test' });
+    const config = assistantsConfig({
+      openai: { apiKey: 'sk-test', baseUrl: undefined },
+      gemini: { apiKey: 'g', baseUrl: 'https://proxy.example.com/' },
+    });
+    expect(resolveTarget(config, 'openai')).toMatchObject({
+      target: 'api',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-test',
+    });
     expect(resolveTarget(config, 'gemini').baseUrl).toBe('https://proxy.example.com');
   });
 
   it('ASSISTANTS=simulator forces the simulator; the gateway needs a base URL to be real', () => {
-    expect(resolveTarget(assistantsConfig({ mode: 'simulator', openai: { apiKey: 'sk', baseUrl: undefined } }), 'openai').target).toBe('simulator');
-    expect(resolveTarget(assistantsConfig({ appGateway: { apiKey: 'k', baseUrl: undefined } }), 'appGateway').target).toBe('simulator');
+    expect(
+      resolveTarget(assistantsConfig({ mode: 'simulator', openai: { apiKey: 'sk', baseUrl: undefined } }), 'openai')
+        .target,
+    ).toBe('simulator');
+    expect(
+      resolveTarget(assistantsConfig({ appGateway: { apiKey: 'k', baseUrl: undefined } }), 'appGateway').target,
+    ).toBe('simulator');
   });
 
   it('reports per provider and model where answers come from', () => {
-    const a = createAssistants(assistantsConfig({ openai: { apiKey: 'sk', baseUrl: undefined } }), createLogger('silent'));
+    const a = createAssistants(
+      assistantsConfig({ openai: { apiKey: 'sk', baseUrl: undefined } }),
+      createLogger('silent'),
+    );
     expect(a.source('openai')).toBe('api');
     expect(a.isConnected('openai', 'chatgpt-app')).toBe(false);
     expect(a.source('anthropic')).toBe('simulator');
@@ -112,8 +130,14 @@ describe('batch result lines', () => {
     const [ok, bad, expired] = jsonl('openai-batch-output.jsonl');
     const first = openaiBatchLine('p1', ok, 'completed');
     expect(first.ok && first.parsed.citations.length).toBe(2);
-    expect(openaiBatchLine('p2', bad, 'completed')).toMatchObject({ ok: false, error: { kind: 'permanent', status: 400 } });
-    expect(openaiBatchLine('p3', expired, 'expired')).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'batch_item' } });
+    expect(openaiBatchLine('p2', bad, 'completed')).toMatchObject({
+      ok: false,
+      error: { kind: 'permanent', status: 400 },
+    });
+    expect(openaiBatchLine('p3', expired, 'expired')).toMatchObject({
+      ok: false,
+      error: { kind: 'retryable', reason: 'batch_item' },
+    });
     expect(openaiBatchLine('p4', undefined, 'cancelled')).toMatchObject({ ok: false, error: { kind: 'retryable' } });
   });
 
@@ -127,11 +151,16 @@ describe('batch result lines', () => {
   });
 
   it('reads Gemini inlined batch responses, mapping gRPC codes', () => {
-    const op = fixture('gemini-batch-operation.json') as { metadata: { output: { inlinedResponses: { inlinedResponses: unknown[] } } } };
+    const op = fixture('gemini-batch-operation.json') as {
+      metadata: { output: { inlinedResponses: { inlinedResponses: unknown[] } } };
+    };
     const [ok, exhausted] = op.metadata.output.inlinedResponses.inlinedResponses;
     const first = geminiInlinedResult('p1', ok, 'JOB_STATE_SUCCEEDED');
     expect(first.ok && first.parsed.searches.length).toBe(2);
-    expect(geminiInlinedResult('p2', exhausted, 'JOB_STATE_SUCCEEDED')).toMatchObject({ ok: false, error: { kind: 'retryable', reason: 'rate_limited' } });
+    expect(geminiInlinedResult('p2', exhausted, 'JOB_STATE_SUCCEEDED')).toMatchObject({
+      ok: false,
+      error: { kind: 'retryable', reason: 'rate_limited' },
+    });
   });
 });
 
@@ -140,7 +169,16 @@ describe('storable replies', () => {
     const { storableAnswer, storableJson } = await import('../../../src/assistants/storable.ts');
     const reply = storableAnswer({
       text: 'A\u0000cme is [1] great',
-      citations: [{ url: 'https://a.com/\u0000', title: 'T\u0000', domain: 'a.com', startIndex: 13, endIndex: 18, citedText: 'x\u0000' }],
+      citations: [
+        {
+          url: 'https://a.com/\u0000',
+          title: 'T\u0000',
+          domain: 'a.com',
+          startIndex: 13,
+          endIndex: 18,
+          citedText: 'x\u0000',
+        },
+      ],
       searches: ['best\u0000 crm'],
       sources: [{ url: 'https://b.com', title: '\u0000', domain: 'b.com' }],
       model: 'm',
@@ -148,7 +186,12 @@ describe('storable replies', () => {
     });
     expect(reply.text).toBe('A\uFFFDcme is [1] great');
     expect(reply.text.slice(13, 18)).toBe('great');
-    expect(reply.citations[0]).toMatchObject({ url: 'https://a.com/\uFFFD', title: 'T\uFFFD', citedText: 'x\uFFFD', startIndex: 13 });
+    expect(reply.citations[0]).toMatchObject({
+      url: 'https://a.com/\uFFFD',
+      title: 'T\uFFFD',
+      citedText: 'x\uFFFD',
+      startIndex: 13,
+    });
     expect(reply.searches).toEqual(['best\uFFFD crm']);
     expect(reply.sources[0]?.title).toBe('\uFFFD');
     // In JSON text: a NUL escape goes, an escaped backslash followed by "u0000" stays.
@@ -159,7 +202,14 @@ describe('storable replies', () => {
 
   it('turns half a surrogate pair into U+FFFD, in text and in JSON, keeping whole pairs', async () => {
     const { storableAnswer, storableJson } = await import('../../../src/assistants/storable.ts');
-    const reply = storableAnswer({ text: 'A\ud83dcme \ud83d\ude00 [1]', citations: [], searches: ['x\udc00'], sources: [], model: 'm', usage: null });
+    const reply = storableAnswer({
+      text: 'A\ud83dcme \ud83d\ude00 [1]',
+      citations: [],
+      searches: ['x\udc00'],
+      sources: [],
+      model: 'm',
+      usage: null,
+    });
     expect(reply.text).toBe('A\uFFFDcme \ud83d\ude00 [1]');
     expect(reply.searches).toEqual(['x\uFFFD']);
     const json = JSON.stringify({ a: 'x\ud800y', b: 'z\udfff', c: '\ud83d\ude00', d: '\\ud800' });

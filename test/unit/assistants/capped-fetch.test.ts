@@ -25,18 +25,30 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(zipped.length) }).end(zipped);
     } else if (req.url === '/gzip-small') {
       const zipped = gzipSync('hello gzip');
-      res.writeHead(201, { 'content-encoding': 'gzip', 'content-length': String(zipped.length), 'x-seen': 'yes' }).end(zipped);
+      res
+        .writeHead(201, { 'content-encoding': 'gzip', 'content-length': String(zipped.length), 'x-seen': 'yes' })
+        .end(zipped);
     } else if (req.url === '/echo') {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () =>
         res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ method: req.method, contentType: req.headers['content-type'], key: req.headers['x-key'], body: Buffer.concat(chunks).toString() })),
+          .end(
+            JSON.stringify({
+              method: req.method,
+              contentType: req.headers['content-type'],
+              key: req.headers['x-key'],
+              body: Buffer.concat(chunks).toString(),
+            }),
+          ),
       );
     } else if (req.url === '/redirect') res.writeHead(302, { location: '/small' }).end();
     else if (req.url === '/json-redirect') res.writeHead(307, { location: '/echo' }).end();
-    else if (req.url === '/limited') res.writeHead(429, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"error":{"message":"slow down"}}');
+    else if (req.url === '/limited')
+      res
+        .writeHead(429, { 'retry-after': '2', 'content-type': 'application/json' })
+        .end('{"error":{"message":"slow down"}}');
     else if (req.url === '/hang') res.writeHead(200, { 'content-type': 'text/plain' });
     else res.writeHead(404).end();
   });
@@ -76,7 +88,11 @@ describe('cappedFetch', () => {
   });
 
   it('sends the method, headers and a string body', async () => {
-    const res = await fetchCapped(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-key': 'k1' }, body: '{"a":1}' });
+    const res = await fetchCapped(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-key': 'k1' },
+      body: '{"a":1}',
+    });
     expect(await res.json()).toEqual({ method: 'POST', contentType: 'application/json', key: 'k1', body: '{"a":1}' });
   });
 
@@ -102,7 +118,9 @@ describe('cappedFetch', () => {
   });
 
   it('rejects a refused connection as fetch does: TypeError with the socket code in its cause', async () => {
-    const err = (await fetchCapped('http://127.0.0.1:1/').catch((e: unknown) => e)) as TypeError & { cause: { code: string } };
+    const err = (await fetchCapped('http://127.0.0.1:1/').catch((e: unknown) => e)) as TypeError & {
+      cause: { code: string };
+    };
     expect(err).toBeInstanceOf(TypeError);
     expect(err.cause.code).toBe('ECONNREFUSED');
   });
@@ -112,7 +130,10 @@ describe('requestJson', () => {
   const signal = AbortSignal.timeout(5000);
 
   it('posts JSON and parses the JSON answer', async () => {
-    const echoed = await requestJson({ method: 'POST', url: `${base}/echo`, headers: { 'X-Key': 'k2' }, body: { a: 1 }, signal }, 'perplexity');
+    const echoed = await requestJson(
+      { method: 'POST', url: `${base}/echo`, headers: { 'X-Key': 'k2' }, body: { a: 1 }, signal },
+      'perplexity',
+    );
     expect(echoed).toEqual({ method: 'POST', contentType: 'application/json', key: 'k2', body: '{"a":1}' });
   });
 
@@ -125,11 +146,16 @@ describe('requestJson', () => {
   });
 
   it('follows a redirect through fetch, body and method kept (307)', async () => {
-    const echoed = await requestJson({ method: 'POST', url: `${base}/json-redirect`, body: { b: 2 }, signal }, 'perplexity');
+    const echoed = await requestJson(
+      { method: 'POST', url: `${base}/json-redirect`, body: { b: 2 }, signal },
+      'perplexity',
+    );
     expect(echoed).toMatchObject({ method: 'POST', body: '{"b":2}' });
   });
 
   it('calls a body that is not JSON a permanent malformed response', async () => {
-    await expect(requestJson({ method: 'GET', url: `${base}/small`, signal }, 'perplexity')).rejects.toMatchObject({ reason: 'malformed_response' });
+    await expect(requestJson({ method: 'GET', url: `${base}/small`, signal }, 'perplexity')).rejects.toMatchObject({
+      reason: 'malformed_response',
+    });
   });
 });

@@ -25,7 +25,13 @@ describe('AssistantError.fromStatus', () => {
 
   it('serialises its classification for logs and job payloads', () => {
     const err = AssistantError.fromStatus(429, 'slow down', { retryAfterMs: 2000, provider: 'openai' });
-    expect(JSON.parse(JSON.stringify(err))).toMatchObject({ kind: 'retryable', reason: 'rate_limited', status: 429, retryAfterMs: 2000, provider: 'openai' });
+    expect(JSON.parse(JSON.stringify(err))).toMatchObject({
+      kind: 'retryable',
+      reason: 'rate_limited',
+      status: 429,
+      retryAfterMs: 2000,
+      provider: 'openai',
+    });
   });
 });
 
@@ -49,21 +55,35 @@ describe('classifyError', () => {
       headers: new Headers({ 'retry-after': '7' }),
       error: { error: { message: 'Rate limit reached' } },
     });
-    expect(classifyError(sdkError, 'openai')).toMatchObject({ kind: 'retryable', reason: 'rate_limited', retryAfterMs: 7000, message: 'HTTP 429: Rate limit reached' });
+    expect(classifyError(sdkError, 'openai')).toMatchObject({
+      kind: 'retryable',
+      reason: 'rate_limited',
+      retryAfterMs: 7000,
+      message: 'HTTP 429: Rate limit reached',
+    });
     const badRequest = Object.assign(new Error('400'), { status: 400, headers: new Headers() });
     expect(classifyError(badRequest, 'anthropic')).toMatchObject({ kind: 'permanent', reason: 'bad_request' });
   });
 
   it('treats connection failures and timeouts as retryable', () => {
-    const reset = new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    const reset = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+    });
     expect(classifyError(reset, 'perplexity')).toMatchObject({ kind: 'retryable', reason: 'connection' });
-    expect(classifyError(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }), 'openai')).toMatchObject({ kind: 'retryable', reason: 'connection' });
-    expect(classifyError(Object.assign(new Error('Request timed out.'), { name: 'APIConnectionTimeoutError' }), 'openai')).toMatchObject({ kind: 'retryable', reason: 'timeout' });
+    expect(
+      classifyError(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }), 'openai'),
+    ).toMatchObject({ kind: 'retryable', reason: 'connection' });
+    expect(
+      classifyError(Object.assign(new Error('Request timed out.'), { name: 'APIConnectionTimeoutError' }), 'openai'),
+    ).toMatchObject({ kind: 'retryable', reason: 'timeout' });
     expect(classifyError(new Error('aborted'), 'gemini', true)).toMatchObject({ kind: 'retryable', reason: 'timeout' });
   });
 
   it('treats broken JSON and unknown failures as permanent', () => {
-    expect(classifyError(new SyntaxError('Unexpected token <'), 'gemini')).toMatchObject({ kind: 'permanent', reason: 'malformed_response' });
+    expect(classifyError(new SyntaxError('Unexpected token <'), 'gemini')).toMatchObject({
+      kind: 'permanent',
+      reason: 'malformed_response',
+    });
     expect(classifyError(new Error('boom'), 'gemini')).toMatchObject({ kind: 'permanent' });
   });
 
@@ -75,7 +95,9 @@ describe('classifyError', () => {
 
 describe('response bodies', () => {
   it('rejects HTML pages and broken JSON as permanent malformed responses', () => {
-    expect(() => parseJsonBody('<!DOCTYPE html><html><body>502 Bad Gateway</body></html>', 'text/html', 'serp')).toThrow(AssistantError);
+    expect(() =>
+      parseJsonBody('<!DOCTYPE html><html><body>502 Bad Gateway</body></html>', 'text/html', 'serp'),
+    ).toThrow(AssistantError);
     expect(() => parseJsonBody('{"a":', 'application/json', 'serp')).toThrow(/not valid JSON/);
     expect(parseJsonBody('{"a":1}', 'application/json', 'serp')).toEqual({ a: 1 });
   });
@@ -97,7 +119,9 @@ describe('retry policy', () => {
 
   it('honours Retry-After, capped at 60 s', () => {
     expect(backoffDelay(DEFAULT_RETRY, 1, AssistantError.fromStatus(429, '', { retryAfterMs: 5000 }))).toBe(5000);
-    expect(backoffDelay(DEFAULT_RETRY, 1, AssistantError.fromStatus(429, '', { retryAfterMs: 3_600_000 }))).toBe(60_000);
+    expect(backoffDelay(DEFAULT_RETRY, 1, AssistantError.fromStatus(429, '', { retryAfterMs: 3_600_000 }))).toBe(
+      60_000,
+    );
   });
 
   it('tries at most 3 times in all, and never retries a permanent failure', async () => {

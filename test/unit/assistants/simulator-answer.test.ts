@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyOverride, brandsInPrompt, generateAnswer, layout, topicOf, withMention } from '../../../src/simulator/answer.ts';
+import {
+  applyOverride,
+  brandsInPrompt,
+  generateAnswer,
+  layout,
+  topicOf,
+  withMention,
+} from '../../../src/simulator/answer.ts';
 import { createRng } from '../../../src/simulator/rng.ts';
 import { handleItem, type SimContext } from '../../../src/simulator/context.ts';
 import { SimState } from '../../../src/simulator/state.ts';
@@ -7,7 +14,12 @@ import { ScriptBook } from '../../../src/simulator/script.ts';
 import { SIM_BRANDS } from '../../../src/simulator/words.ts';
 
 describe('simulated answers', () => {
-  const input = { seed: 7, provider: 'openai', model: 'gpt-5-mini', prompt: 'What are the best CRM tools for agencies like HubSpot?' };
+  const input = {
+    seed: 7,
+    provider: 'openai',
+    model: 'gpt-5-mini',
+    prompt: 'What are the best CRM tools for agencies like HubSpot?',
+  };
 
   it('are deterministic for one seed and prompt, and vary with the seed', () => {
     expect(generateAnswer(input)).toEqual(generateAnswer(input));
@@ -68,8 +80,14 @@ describe('script book', () => {
 });
 
 describe('answers at random (mention scripts)', () => {
-  const input = { seed: 7, provider: 'openai', model: 'gpt-5-mini', prompt: 'What are the best CRM tools for agencies like HubSpot?' };
-  const titles = (a: ReturnType<typeof generateAnswer>) => a.blocks.flatMap((b) => (b.kind === 'item' ? [`${b.n}:${b.title}`] : []));
+  const input = {
+    seed: 7,
+    provider: 'openai',
+    model: 'gpt-5-mini',
+    prompt: 'What are the best CRM tools for agencies like HubSpot?',
+  };
+  const titles = (a: ReturnType<typeof generateAnswer>) =>
+    a.blocks.flatMap((b) => (b.kind === 'item' ? [`${b.n}:${b.title}`] : []));
 
   it('put the name in the numbered list, or take it out with the sources only it cited', () => {
     const base = generateAnswer(input);
@@ -87,8 +105,23 @@ describe('answers at random (mention scripts)', () => {
     const run = (seed: number) => {
       const ctx: SimContext = { state: new SimState(), seed: 42, jobDelayMs: 0, delay: () => Promise.resolve() };
       ctx.state.scripts.add({ match: 'crm', mention: { name: 'Acme', probability: 0.3, seed } });
-      const req = { method: 'POST', path: '/v1/responses', query: new URLSearchParams(), headers: {}, json: null, raw: Buffer.alloc(0), origin: 'http://sim' };
-      const asked = { provider: 'openai', model: 'gpt-5-mini', prompt: 'Which CRM should an agency pick?', system: null, location: null, language: null };
+      const req = {
+        method: 'POST',
+        path: '/v1/responses',
+        query: new URLSearchParams(),
+        headers: {},
+        json: null,
+        raw: Buffer.alloc(0),
+        origin: 'http://sim',
+      };
+      const asked = {
+        provider: 'openai',
+        model: 'gpt-5-mini',
+        prompt: 'Which CRM should an agency pick?',
+        system: null,
+        location: null,
+        language: null,
+      };
       const answers = Array.from({ length: 2000 }, () => handleItem(ctx, req, asked).answer);
       return answers.map((a) => (layout(a).text.includes('**Acme**') ? 1 : 0));
     };

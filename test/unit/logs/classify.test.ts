@@ -10,12 +10,18 @@ import { AI_CRAWLERS } from '../../../src/web/ai-crawlers.ts';
 
 describe('agents by User-Agent', () => {
   it('knows every agent of /crawlers that has a crawler of its own, from the one table', () => {
-    expect(new Set(LOGGED_AGENTS)).toEqual(new Set(AI_CRAWLERS.filter((c) => c.kind !== 'control').map((c) => c.agent)));
-    for (const agent of LOGGED_AGENTS) expect(agentOf(`Mozilla/5.0 (compatible; ${agent}/1.0; +https://example.com/bot)`)).toBe(agent);
+    expect(new Set(LOGGED_AGENTS)).toEqual(
+      new Set(AI_CRAWLERS.filter((c) => c.kind !== 'control').map((c) => c.agent)),
+    );
+    for (const agent of LOGGED_AGENTS)
+      expect(agentOf(`Mozilla/5.0 (compatible; ${agent}/1.0; +https://example.com/bot)`)).toBe(agent);
   });
 
   it.each([
-    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'GPTBot'],
+    [
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+      'GPTBot',
+    ],
     ['gptbot/1.0', 'GPTBot'],
     ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', 'Bingbot'],
     ['Googlebot-News', 'Googlebot'],
@@ -23,7 +29,10 @@ describe('agents by User-Agent', () => {
     ['NotGPTBot/1.0', null],
     ['GPTBotanist/2.0', null],
     ['Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', null],
-    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', null],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      null,
+    ],
     ['Google-Extended', null],
     ['', null],
   ])('%s is %s', (ua, agent) => {
@@ -59,7 +68,12 @@ describe('pages', () => {
     expect(pathOf(`/${'a'.repeat(5000)}`)).toHaveLength(1024);
     // A JSON log can carry NUL and half a surrogate pair, which Postgres text refuses.
     expect(pathOf('/a\u0000b\ud800c')).toBe('/a\ufffdb\ufffdc');
-    expect([isAsset('/app.CSS'), isAsset('/img/logo.png'), isAsset('/pricing'), isAsset('/v1.2/docs')]).toEqual([true, true, false, false]);
+    expect([isAsset('/app.CSS'), isAsset('/img/logo.png'), isAsset('/pricing'), isAsset('/v1.2/docs')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -69,12 +83,17 @@ describe('published ranges', () => {
       prefixes: ['2001:4860:4801:10::/64', '66.249.64.0/19'],
       createdAt: '2026-11-01T00:00:00.000000',
     });
-    expect(parseRangesFile('# OpenAI\n20.171.206.0/24\n52.230.152.0/24\n').prefixes).toEqual(['20.171.206.0/24', '52.230.152.0/24']);
+    expect(parseRangesFile('# OpenAI\n20.171.206.0/24\n52.230.152.0/24\n').prefixes).toEqual([
+      '20.171.206.0/24',
+      '52.230.152.0/24',
+    ]);
     expect(parseRangesFile('["192.0.2.1", "2001:DB8::/32"]').prefixes).toEqual(['192.0.2.1/32', '2001:db8::/32']);
   });
 
   it('refuses files that are not ranges, saying which entry', () => {
-    expect(() => parseRangesFile('{"prefixes": [{"ipv4Prefix": "300.1.1.1/24"}]}')).toThrow(/entry 1 is not an address prefix/);
+    expect(() => parseRangesFile('{"prefixes": [{"ipv4Prefix": "300.1.1.1/24"}]}')).toThrow(
+      /entry 1 is not an address prefix/,
+    );
     expect(() => parseRangesFile('{"prefixes": [{"ipv4Prefix": "10.0.0.0/33"}]}')).toThrow(RangesFileError);
     expect(() => parseRangesFile('{"items": []}')).toThrow(/no "prefixes" list/);
     expect(() => parseRangesFile('{nope')).toThrow(/not JSON/);

@@ -16,7 +16,13 @@ import type { LogFormatChoice } from '../../../src/logs/record.ts';
 const FIXTURES = path.resolve('test/fixtures/logs');
 
 export async function readFixture(name: string, format: LogFormatChoice = 'auto', ranges = new AddressRanges([])) {
-  const reader = new LogReader({ format, ranges, oldest: Date.UTC(2026, 0, 1), newest: Date.UTC(2027, 0, 1), windowNote: 'outside the window' });
+  const reader = new LogReader({
+    format,
+    ranges,
+    oldest: Date.UTC(2026, 0, 1),
+    newest: Date.UTC(2027, 0, 1),
+    windowNote: 'outside the window',
+  });
   for await (const chunk of decodeLog(createReadStream(path.join(FIXTURES, name)))) reader.push(chunk);
   reader.end();
   return { reader, events: reader.take() };
@@ -42,7 +48,12 @@ describe('combined logs', () => {
       'agent PerplexityBot 2026-11-20 /pricing 500',
     ]);
     // The stylesheet a referred visit loads, a Google visit, a "-" request and an SEO bot: parsed, not kept.
-    expect({ lines: reader.lines, events: reader.events, other: reader.other, skipped: reader.skipped }).toEqual({ lines: 16, events: 12, other: 4, skipped: 0 });
+    expect({ lines: reader.lines, events: reader.events, other: reader.other, skipped: reader.skipped }).toEqual({
+      lines: 16,
+      events: 12,
+      other: 4,
+      skipped: 0,
+    });
     expect([...reader.formats]).toEqual(['combined']);
     expect(events.every((e) => e.verification === 'unverifiable')).toBe(true);
   });
@@ -77,8 +88,16 @@ describe('combined logs', () => {
 describe('JSON logs', () => {
   it('reads Cloudflare Logpush HTTP requests, Unix nanoseconds and RFC 3339 alike', async () => {
     const { reader, events } = await readFixture('cloudflare-logpush.ndjson');
-    expect(events.map(brief)).toEqual(['agent GPTBot 2026-11-22 /pricing 200', 'agent ClaudeBot 2026-11-22 /features 404', 'referral Gemini 2026-11-22 /integrations/slack 200']);
-    expect({ other: reader.other, skipped: reader.skipped, formats: [...reader.formats] }).toEqual({ other: 1, skipped: 0, formats: ['json'] });
+    expect(events.map(brief)).toEqual([
+      'agent GPTBot 2026-11-22 /pricing 200',
+      'agent ClaudeBot 2026-11-22 /features 404',
+      'referral Gemini 2026-11-22 /integrations/slack 200',
+    ]);
+    expect({ other: reader.other, skipped: reader.skipped, formats: [...reader.formats] }).toEqual({
+      other: 1,
+      skipped: 0,
+      formats: ['json'],
+    });
   });
 
   it('reads Vercel log drains: request entries by their proxy object, build logs are not requests', async () => {
@@ -88,7 +107,11 @@ describe('JSON logs', () => {
       'referral ChatGPT 2026-11-23 /customers 200',
       'agent OAI-SearchBot 2026-11-23 /api/search 500',
     ]);
-    expect({ lines: ndjson.reader.lines, other: ndjson.reader.other, skipped: ndjson.reader.skipped }).toEqual({ lines: 4, other: 1, skipped: 0 });
+    expect({ lines: ndjson.reader.lines, other: ndjson.reader.other, skipped: ndjson.reader.skipped }).toEqual({
+      lines: 4,
+      other: 1,
+      skipped: 0,
+    });
     // A JSON drain's batch, one array: the same requests, the same identities.
     const batch = await readFixture('vercel-drain-batch.json');
     expect(batch.reader.lines).toBe(1);
@@ -99,7 +122,11 @@ describe('JSON logs', () => {
     const run = await readFixture('cloud-run.ndjson');
     expect(run.events.map(brief)).toEqual(['agent ClaudeBot 2026-11-24 /pricing 200']);
     const plain = await readFixture('plain.ndjson');
-    expect(plain.events.map(brief)).toEqual(['agent GPTBot 2026-11-23 /pricing 200', 'referral Copilot 2026-11-23 /features 200', 'agent Bytespider 2026-11-23 /features 304']);
+    expect(plain.events.map(brief)).toEqual([
+      'agent GPTBot 2026-11-23 /pricing 200',
+      'referral Copilot 2026-11-23 /features 200',
+      'agent Bytespider 2026-11-23 /features 304',
+    ]);
   });
 
   it('marks hits from the agent’s published ranges verified, others spoofed, agents without ranges unverifiable', async () => {
@@ -124,7 +151,8 @@ describe('the days kept', () => {
       newest: Date.UTC(2026, 10, 22),
       windowNote: 'dated more than 400 days ago or in the future; not counted',
     });
-    const line = (day: number) => `198.51.100.1 - - [${day}/Nov/2026:08:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "GPTBot/1.2"\n`;
+    const line = (day: number) =>
+      `198.51.100.1 - - [${day}/Nov/2026:08:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "GPTBot/1.2"\n`;
     reader.push(Buffer.from([line(20), line(21), line(23)].join('')));
     reader.end();
     expect(reader.take().map((e) => e.day)).toEqual(['2026-11-21']);

@@ -18,7 +18,13 @@ const GOOD = (i: number) =>
   `198.51.100.${i % 100} - - [20/Nov/2026:08:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} +0000] "GET /page-${i} HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)"`;
 
 function reader(format: LogFormatChoice = 'auto') {
-  return new LogReader({ format, ranges: new AddressRanges([]), oldest: Date.UTC(2026, 0, 1), newest: Date.UTC(2027, 0, 1), windowNote: 'outside the window' });
+  return new LogReader({
+    format,
+    ranges: new AddressRanges([]),
+    oldest: Date.UTC(2026, 0, 1),
+    newest: Date.UTC(2027, 0, 1),
+    windowNote: 'outside the window',
+  });
 }
 
 async function* chunks(buffer: Buffer, size = 64 * 1024) {
@@ -87,7 +93,9 @@ describe('hostile logs', () => {
 
   it('reads a log with 30% malformed lines: the rest counted, a sample of refusals with line numbers', async () => {
     const lines = Array.from({ length: 10_000 }, (_, i) =>
-      i % 10 < 3 ? ['garbage', '{"not": "a request"}', '1.2.3.4 - - [99/Xyz/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'][i % 3] : GOOD(i),
+      i % 10 < 3
+        ? ['garbage', '{"not": "a request"}', '1.2.3.4 - - [99/Xyz/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1'][i % 3]
+        : GOOD(i),
     );
     const { r, events } = await readAll(chunks(Buffer.from(lines.join('\n'))));
     expect(events).toHaveLength(7000);
@@ -131,7 +139,9 @@ describe('hostile logs', () => {
     const escapes = `1.2.3.4 - - [20/Nov/2026:08:00:00 +0000] "GET /${'\\"'.repeat(100_000)} HTTP/1.1" 200 1 "-" "${'\\\\"'.repeat(50_000)}`;
     const nested = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     const quotes = `1.2.3.4 - - [20/Nov/2026:08:00:00 +0000] ${'"'.repeat(400_000)}`;
-    const { value, ms } = await timed(() => readAll(chunks(Buffer.from([escapes, nested, quotes, GOOD(1)].join('\n')))));
+    const { value, ms } = await timed(() =>
+      readAll(chunks(Buffer.from([escapes, nested, quotes, GOOD(1)].join('\n')))),
+    );
     expect(value.error).toBeNull();
     expect(value.events.map((e) => e.path)).toEqual(['/page-1']);
     expect(ms).toBeLessThan(2000);

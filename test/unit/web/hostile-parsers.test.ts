@@ -20,20 +20,28 @@ const DEADLINE_MS = 1000;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const RUNS = 40;
 
-const noise = fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\uFEFF', '\u2028', '\u00a0', 'é', '中', '\r', '\t'));
+const noise = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\uFEFF', '\u2028', '\u00a0', 'é', '中', '\r', '\t'),
+);
 
 /** Runs of pieces, each repeated up to thousands of times, to at most MAX characters. */
 function hostile(pieces: string[]): fc.Arbitrary<string> {
   const piece = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: noise });
-  return fc.array(fc.tuple(piece, fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 100_000 }))), { minLength: 1, maxLength: 10 }).map((runs) => {
-    let text = '';
-    for (const [p, times] of runs) {
-      if (p.length === 0) continue;
-      text += p.repeat(Math.min(times, Math.ceil((MAX - text.length) / p.length)));
-      if (text.length >= MAX) break;
-    }
-    return text.slice(0, MAX);
-  });
+  return fc
+    .array(fc.tuple(piece, fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 100_000 }))), {
+      minLength: 1,
+      maxLength: 10,
+    })
+    .map((runs) => {
+      let text = '';
+      for (const [p, times] of runs) {
+        if (p.length === 0) continue;
+        text += p.repeat(Math.min(times, Math.ceil((MAX - text.length) / p.length)));
+        if (text.length >= MAX) break;
+      }
+      return text.slice(0, MAX);
+    });
 }
 
 async function* chunks(text: string, size = 16 * 1024): AsyncGenerator<Buffer> {
@@ -46,7 +54,11 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 /** Runs `read`, failing past the deadline or on an error that is not `allowed`. */
-async function withinDeadline(what: string, read: () => unknown, allowed?: new (...args: never[]) => Error): Promise<void> {
+async function withinDeadline(
+  what: string,
+  read: () => unknown,
+  allowed?: new (...args: never[]) => Error,
+): Promise<void> {
   const started = performance.now();
   try {
     await read();
@@ -130,9 +142,17 @@ describe('parsers of customer files on hostile input', { timeout: 20_000 }, () =
       'x',
     ]);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('', '<urlset>', '<?xml version="1.0"?><sitemapindex>'), text, async (start, body) => {
-        await withinDeadline('parseSitemap', () => parseSitemap(chunks(`${start}${body}`), 'https://acme.com/sitemap.xml'), SitemapError);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('', '<urlset>', '<?xml version="1.0"?><sitemapindex>'),
+        text,
+        async (start, body) => {
+          await withinDeadline(
+            'parseSitemap',
+            () => parseSitemap(chunks(`${start}${body}`), 'https://acme.com/sitemap.xml'),
+            SitemapError,
+          );
+        },
+      ),
       { numRuns: RUNS, seed },
     );
   });
@@ -166,7 +186,9 @@ describe('parsers of customer files on hostile input', { timeout: 20_000 }, () =
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('', '<!doctype html><html><head>'), text, async (start, body) => {
         // As a job reads a page: its head's bytes, then the title from them.
-        await withinDeadline('headBytes and readTitle', async () => readTitle(once(await headBytes(chunks(`${start}${body}`)))));
+        await withinDeadline('headBytes and readTitle', async () =>
+          readTitle(once(await headBytes(chunks(`${start}${body}`)))),
+        );
         await withinDeadline('readTitle of the whole page', () => readTitle(chunks(`${start}${body}`)));
       }),
       { numRuns: RUNS, seed },

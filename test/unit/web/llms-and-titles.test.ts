@@ -12,7 +12,12 @@ async function* chunks(text: string, size = 5): AsyncGenerator<Buffer> {
 
 describe('llms.txt', () => {
   it('is present with a first "# Name" heading, counting its links', () => {
-    expect(readLlmsTxt('\uFEFF\n# Acme\n\n> Tools.\n\n## Docs\n- [A](https://acme.com/a): a\n- [B](/b "B")\n', 'text/markdown')).toEqual({
+    expect(
+      readLlmsTxt(
+        '\uFEFF\n# Acme\n\n> Tools.\n\n## Docs\n- [A](https://acme.com/a): a\n- [B](/b "B")\n',
+        'text/markdown',
+      ),
+    ).toEqual({
       state: 'present',
       title: 'Acme',
       links: 2,
@@ -49,7 +54,13 @@ describe('llms.txt links', () => {
   it('counts 1 MiB of brackets, open links and open titles in time linear in the file', () => {
     // The pattern took 2.9 s on 80 KB of `[` and about 570 s on 1 MiB.
     const MiB = 1 << 20;
-    for (const body of ['['.repeat(MiB), '[](x'.repeat(MiB / 4), '[](x "'.repeat(MiB / 6), `[](x${' '.repeat(MiB)}`, '[a]'.repeat(MiB / 3)]) {
+    for (const body of [
+      '['.repeat(MiB),
+      '[](x'.repeat(MiB / 4),
+      '[](x "'.repeat(MiB / 6),
+      `[](x${' '.repeat(MiB)}`,
+      '[a]'.repeat(MiB / 3),
+    ]) {
       const started = performance.now();
       expect(readLlmsTxt(`# Acme\n${body}`, 'text/plain')).toMatchObject({ state: 'present', links: 0 });
       expect(performance.now() - started, body.slice(0, 8)).toBeLessThan(2000);
@@ -58,7 +69,12 @@ describe('llms.txt links', () => {
 
   it('counts at most LLMS_TXT_MAX_LINKS links and says so', () => {
     const many = `# Acme\n${'- [A](https://acme.com/a)\n'.repeat(LLMS_TXT_MAX_LINKS + 1)}`;
-    expect(readLlmsTxt(many, null)).toEqual({ state: 'present', title: 'Acme', links: 10_000, note: 'llms.txt lists more than 10,000 links; only the first 10,000 were counted' });
+    expect(readLlmsTxt(many, null)).toEqual({
+      state: 'present',
+      title: 'Acme',
+      links: 10_000,
+      note: 'llms.txt lists more than 10,000 links; only the first 10,000 were counted',
+    });
     const exactly = `# Acme\n${'- [A](https://acme.com/a)\n'.repeat(LLMS_TXT_MAX_LINKS)}`;
     expect(readLlmsTxt(exactly, null)).toMatchObject({ links: 10_000, note: null });
   });
@@ -66,11 +82,19 @@ describe('llms.txt links', () => {
 
 describe('page titles', () => {
   it('reads the title, decoding entities and collapsing space', async () => {
-    expect(await readTitle(chunks('<!doctype html><HTML><head><TITLE>\n  Ben &amp; Jerry&#39;s   shop </title></head><body>x</body></html>'))).toBe("Ben & Jerry's shop");
+    expect(
+      await readTitle(
+        chunks(
+          '<!doctype html><HTML><head><TITLE>\n  Ben &amp; Jerry&#39;s   shop </title></head><body>x</body></html>',
+        ),
+      ),
+    ).toBe("Ben & Jerry's shop");
   });
 
   it('falls back to og:title, and answers null without either', async () => {
-    expect(await readTitle(chunks('<html><head><meta property="og:title" content="From OG"></head><body></body></html>'))).toBe('From OG');
+    expect(
+      await readTitle(chunks('<html><head><meta property="og:title" content="From OG"></head><body></body></html>')),
+    ).toBe('From OG');
     expect(await readTitle(chunks('<html><head></head><body><h1>No title</h1></body></html>'))).toBeNull();
     expect(await readTitle(chunks('<html><head><title>   </title></head></html>'))).toBeNull();
   });
@@ -109,7 +133,9 @@ describe('page titles', () => {
     expect(await readTitle(chunks(`<html><head><title>T</title><meta ${attributes}></head>`, 64 * 1024))).toBe('T');
     expect(performance.now() - started).toBeLessThan(2000);
     started = performance.now();
-    const og = await readTitle(chunks(`<html><head><meta property="og:title" content="${'word '.repeat(400_000)}"></head><body>`, 64 * 1024));
+    const og = await readTitle(
+      chunks(`<html><head><meta property="og:title" content="${'word '.repeat(400_000)}"></head><body>`, 64 * 1024),
+    );
     expect(og).toHaveLength(300);
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -135,6 +161,8 @@ describe('page titles', () => {
       expect(served, `${head}|${ends}`).toBe(0);
     }
     // A page whose head never ends is read to its end (the fetch caps its size).
-    expect(Buffer.from(await headBytes(chunks('<html><head><title>B</title><bodyguard>'))).toString()).toBe('<html><head><title>B</title><bodyguard>');
+    expect(Buffer.from(await headBytes(chunks('<html><head><title>B</title><bodyguard>'))).toString()).toBe(
+      '<html><head><title>B</title><bodyguard>',
+    );
   });
 });

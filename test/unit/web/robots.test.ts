@@ -11,9 +11,26 @@ const access = (text: string, agent: string) => parseRobotsTxt(URL, text).access
 
 describe('robots.txt access', () => {
   it('takes the crawler’s own group over *, case-insensitively, merging its groups', () => {
-    const text = ['User-agent: *', 'Disallow: /', '', 'user-agent: gptbot', 'Allow: /', '', 'User-agent: GPTBot', 'Disallow: /private'].join('\n');
-    expect(access(text, 'GPTBot')).toEqual({ access: 'partial', decidingLine: { line: 8, text: 'Disallow: /private' }, group: 'gptbot' });
-    expect(access(text, 'ClaudeBot')).toEqual({ access: 'blocked', decidingLine: { line: 2, text: 'Disallow: /' }, group: '*' });
+    const text = [
+      'User-agent: *',
+      'Disallow: /',
+      '',
+      'user-agent: gptbot',
+      'Allow: /',
+      '',
+      'User-agent: GPTBot',
+      'Disallow: /private',
+    ].join('\n');
+    expect(access(text, 'GPTBot')).toEqual({
+      access: 'partial',
+      decidingLine: { line: 8, text: 'Disallow: /private' },
+      group: 'gptbot',
+    });
+    expect(access(text, 'ClaudeBot')).toEqual({
+      access: 'blocked',
+      decidingLine: { line: 2, text: 'Disallow: /' },
+      group: '*',
+    });
   });
 
   it('lets a group of several user-agents apply to each', () => {
@@ -24,19 +41,40 @@ describe('robots.txt access', () => {
   });
 
   it('calls a blocked root with an allowed path partial, and a longer Allow wins', () => {
-    expect(access('User-agent: *\nDisallow: /\nAllow: /blog/\n', 'GPTBot')).toMatchObject({ access: 'partial', decidingLine: { line: 2 } });
+    expect(access('User-agent: *\nDisallow: /\nAllow: /blog/\n', 'GPTBot')).toMatchObject({
+      access: 'partial',
+      decidingLine: { line: 2 },
+    });
     // Only the home page allowed: the Disallow is what the customer reads.
-    expect(access('User-agent: *\nDisallow: /\nAllow: /$\n', 'GPTBot')).toMatchObject({ access: 'partial', decidingLine: { line: 2, text: 'Disallow: /' } });
+    expect(access('User-agent: *\nDisallow: /\nAllow: /$\n', 'GPTBot')).toMatchObject({
+      access: 'partial',
+      decidingLine: { line: 2, text: 'Disallow: /' },
+    });
     // Same length: Allow wins the tie (RFC 9309 2.2.2).
-    expect(access('User-agent: *\nDisallow: /\nAllow: /\n', 'GPTBot')).toMatchObject({ access: 'partial', decidingLine: { line: 2 } });
-    expect(access('User-agent: *\nAllow: /\n', 'GPTBot')).toEqual({ access: 'allowed', decidingLine: { line: 2, text: 'Allow: /' }, group: '*' });
+    expect(access('User-agent: *\nDisallow: /\nAllow: /\n', 'GPTBot')).toMatchObject({
+      access: 'partial',
+      decidingLine: { line: 2 },
+    });
+    expect(access('User-agent: *\nAllow: /\n', 'GPTBot')).toEqual({
+      access: 'allowed',
+      decidingLine: { line: 2, text: 'Allow: /' },
+      group: '*',
+    });
   });
 
   it('reads an empty Disallow as nothing disallowed, and ignores comments, junk and a BOM', () => {
-    expect(access('User-agent: *\nDisallow:\n', 'GPTBot')).toEqual({ access: 'allowed', decidingLine: null, group: '*' });
+    expect(access('User-agent: *\nDisallow:\n', 'GPTBot')).toEqual({
+      access: 'allowed',
+      decidingLine: null,
+      group: '*',
+    });
     const noisy = '\uFEFFUser-agent: GPTBot # OpenAI\nthis is not a rule\n<html>\nDisallow: / # all of it\n';
     const robots = parseRobotsTxt(URL, noisy);
-    expect(robots.access('GPTBot')).toEqual({ access: 'blocked', decidingLine: { line: 4, text: 'Disallow: / # all of it' }, group: 'gptbot' });
+    expect(robots.access('GPTBot')).toEqual({
+      access: 'blocked',
+      decidingLine: { line: 4, text: 'Disallow: / # all of it' },
+      group: 'gptbot',
+    });
     expect(robots.unreadLines).toBe(2);
   });
 
@@ -49,33 +87,57 @@ describe('robots.txt access', () => {
   });
 
   it('lists Sitemap lines, and drops the partial last line of a cut file', () => {
-    const robots = parseRobotsTxt(URL, 'Sitemap: https://www.acme.com/a.xml\nUser-agent: *\nDisallow: /x\nSitemap: https://cdn.acme.com/b.xml\nUser-agent: GPTBot\nDisal', true);
+    const robots = parseRobotsTxt(
+      URL,
+      'Sitemap: https://www.acme.com/a.xml\nUser-agent: *\nDisallow: /x\nSitemap: https://cdn.acme.com/b.xml\nUser-agent: GPTBot\nDisal',
+      true,
+    );
     expect(robots.sitemaps).toEqual(['https://www.acme.com/a.xml', 'https://cdn.acme.com/b.xml']);
     expect(robots.access('GPTBot')).toMatchObject({ group: '*' });
   });
 
   it('decides for every listed crawler', () => {
-    const text = AI_CRAWLERS.map((c, i) => `User-agent: ${c.agent}\n${i % 2 ? 'Disallow: /' : 'Disallow: /private'}\n`).join('\n');
+    const text = AI_CRAWLERS.map(
+      (c, i) => `User-agent: ${c.agent}\n${i % 2 ? 'Disallow: /' : 'Disallow: /private'}\n`,
+    ).join('\n');
     const robots = parseRobotsTxt(URL, text);
     for (const [i, c] of AI_CRAWLERS.entries()) {
-      expect(robots.access(c.agent), c.agent).toMatchObject({ access: i % 2 ? 'blocked' : 'partial', group: c.agent.toLowerCase() });
+      expect(robots.access(c.agent), c.agent).toMatchObject({
+        access: i % 2 ? 'blocked' : 'partial',
+        group: c.agent.toLowerCase(),
+      });
     }
   });
 });
 
 /** robots-parser 3, whose decisions ours must repeat; it is no longer used to read sites' files (src/web/robots.ts says why). */
-const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
+const robotsParser = robotsParserModule as unknown as (
+  url: string,
+  contents: string,
+) => { isAllowed(url: string, ua?: string): boolean | undefined; getSitemaps(): string[] };
 
 describe('robots.txt read as robots-parser reads it', () => {
   it('decides every generated URL as robots-parser does', () => {
-    const pattern = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2f', '%2F', 'é', '?', '=', '#'), { maxLength: 6 }).map((a) => a.join(''));
+    const pattern = fc
+      .array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2f', '%2F', 'é', '?', '=', '#'), { maxLength: 6 })
+      .map((a) => a.join(''));
     const line = fc.oneof(
-      fc.tuple(fc.constantFrom('User-agent', 'user-AGENT'), fc.constantFrom('a', 'B', '*', 'c/1.0', ' a ', '')).map(([k, v]) => `${k}: ${v}`),
+      fc
+        .tuple(fc.constantFrom('User-agent', 'user-AGENT'), fc.constantFrom('a', 'B', '*', 'c/1.0', ' a ', ''))
+        .map(([k, v]) => `${k}: ${v}`),
       fc.tuple(fc.constantFrom('Allow', 'Disallow', 'disallow', 'Crawl-delay'), pattern).map(([k, v]) => `${k}:${v}`),
       fc.constantFrom('', '# comment', 'junk', 'Sitemap: https://acme.com/s.xml', 'Foo: bar', ':x', 'Host: acme.com'),
     );
-    const path = fc.array(fc.constantFrom('/', 'a', 'b', '$', '*', '%2f', 'é', '?', '=', 'x'), { maxLength: 8 }).map((a) => `/${a.join('')}`);
-    const host = fc.constantFrom('https://acme.com', 'https://acme.com:443', 'http://acme.com', 'https://other.com', 'https://acme.com:8443');
+    const path = fc
+      .array(fc.constantFrom('/', 'a', 'b', '$', '*', '%2f', 'é', '?', '=', 'x'), { maxLength: 8 })
+      .map((a) => `/${a.join('')}`);
+    const host = fc.constantFrom(
+      'https://acme.com',
+      'https://acme.com:443',
+      'http://acme.com',
+      'https://other.com',
+      'https://acme.com:8443',
+    );
     fc.assert(
       fc.property(
         fc.array(line, { maxLength: 12 }),
@@ -113,9 +175,13 @@ describe('robots.txt limits', () => {
 
   it('matches wildcard rules in time URL + pattern: 400 KB of * checked against long URLs', () => {
     // robots-parser matched in time pattern x URL: about 3 s for each URL checked.
-    const robots = parseRobotsTxt(URL, `User-agent: *\n${`Disallow: /${'*'.repeat(1000)}x\n`.repeat(400)}${'Disallow: *a*b*c*d\n'.repeat(5000)}`);
+    const robots = parseRobotsTxt(
+      URL,
+      `User-agent: *\n${`Disallow: /${'*'.repeat(1000)}x\n`.repeat(400)}${'Disallow: *a*b*c*d\n'.repeat(5000)}`,
+    );
     const started = performance.now();
-    for (let i = 0; i < 50; i++) expect(robots.isAllowed(`https://www.acme.com/${'a'.repeat(2000)}${i}`, 'SightlineBot')).toBe(true);
+    for (let i = 0; i < 50; i++)
+      expect(robots.isAllowed(`https://www.acme.com/${'a'.repeat(2000)}${i}`, 'SightlineBot')).toBe(true);
     expect(robots.isAllowed(`https://www.acme.com/${'a'.repeat(2000)}x`, 'SightlineBot')).toBe(false);
     expect(AI_CRAWLERS.map((c) => robots.access(c.agent).access)).toEqual(AI_CRAWLERS.map(() => 'partial'));
     expect(performance.now() - started).toBeLessThan(2000);

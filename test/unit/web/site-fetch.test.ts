@@ -2,7 +2,13 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../../src/fixture-site/server.ts';
 import { SiteFetchError } from '../../../src/web/fetch-error.ts';
-import { createSiteFetcher, failureDetail, pinnedLookup, type Resolver, type SiteFetchSettings } from '../../../src/web/site-fetch.ts';
+import {
+  createSiteFetcher,
+  failureDetail,
+  pinnedLookup,
+  type Resolver,
+  type SiteFetchSettings,
+} from '../../../src/web/site-fetch.ts';
 
 /**
  * The fetch guard: every refusal of CONTRACT.md's SSRF rules, redirects,
@@ -94,7 +100,11 @@ describe('mapped domains', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Disallow: /private');
     const seen = site.requests.at(-1);
-    expect(seen).toMatchObject({ path: '/robots.txt', host: 'www.fixture.test', userAgent: expect.stringMatching(/^SightlineBot\/1\.0 \(\+https:\/\/sightline\.dev\/bot\)$/) });
+    expect(seen).toMatchObject({
+      path: '/robots.txt',
+      host: 'www.fixture.test',
+      userAgent: expect.stringMatching(/^SightlineBot\/1\.0 \(\+https:\/\/sightline\.dev\/bot\)$/),
+    });
   });
 
   it('follow relative redirects, at most 5', async () => {
@@ -125,9 +135,15 @@ describe('SITE_FETCH_MAP', () => {
 
   it('sends only https on port 443 to the local origin, as production would fetch them', async () => {
     const before = site.requests.length;
-    expect((await refusal(fetcher().get('http://fixture.test/robots.txt', { maxBytes: MB }))).message).toBe('http://fixture.test/robots.txt: only https addresses are fetched');
-    expect((await refusal(fetcher().get('https://fixture.test:8443/robots.txt', { maxBytes: MB }))).message).toMatch(/only port 443/);
-    expect((await refusal(fetcher().get('http://www.fixture.test:80/robots.txt', { maxBytes: MB }))).message).toMatch(/only https/);
+    expect((await refusal(fetcher().get('http://fixture.test/robots.txt', { maxBytes: MB }))).message).toBe(
+      'http://fixture.test/robots.txt: only https addresses are fetched',
+    );
+    expect((await refusal(fetcher().get('https://fixture.test:8443/robots.txt', { maxBytes: MB }))).message).toMatch(
+      /only port 443/,
+    );
+    expect((await refusal(fetcher().get('http://www.fixture.test:80/robots.txt', { maxBytes: MB }))).message).toMatch(
+      /only https/,
+    );
     expect(site.requests.length).toBe(before);
     const res = await fetcher().get('https://fixture.test:443/robots.txt', { maxBytes: MB });
     expect(res.status).toBe(200);
@@ -167,10 +183,14 @@ describe('refusals', () => {
       const err = await refusal(fetcher({ resolve }).get('https://shop.example/robots.txt', { maxBytes: MB }));
       expect(err.kind, address).toBe('refused');
       // Where a name points inside is our network's map: the customer learns only that it is not public.
-      expect(err.message, address).toBe('https://shop.example/robots.txt: shop.example resolves to a non-public address; not fetched');
+      expect(err.message, address).toBe(
+        'https://shop.example/robots.txt: shop.example resolves to a non-public address; not fetched',
+      );
       expect(resolve.calls).toEqual(['shop.example']);
       // An address the customer wrote is named with its reason.
-      const literal = await refusal(fetcher({ resolve }).get(`https://${address.includes(':') ? `[${address}]` : address}/`, { maxBytes: MB }));
+      const literal = await refusal(
+        fetcher({ resolve }).get(`https://${address.includes(':') ? `[${address}]` : address}/`, { maxBytes: MB }),
+      );
       expect(literal.kind, address).toBe('refused');
       expect(literal.message, address).toMatch(why);
     }
@@ -225,19 +245,31 @@ describe('refusals', () => {
   it('re-checks every redirect: loopback, localhost, metadata and names resolving inside', async () => {
     const resolve = resolverOf({ 'inside.example': ['192.168.0.10'] });
     const f = fetcher({ resolve });
-    expect((await refusal(f.get('https://fixture.test/to-loopback', { maxBytes: MB }))).message).toMatch(/http:\/\/127\.0\.0\.1:1\/admin: only https/);
-    expect((await refusal(f.get('https://fixture.test/to-loopback-https', { maxBytes: MB }))).message).toMatch(/127\.0\.0\.1, a loopback address/);
-    expect((await refusal(fetcher({ resolve: undefined }).get('https://fixture.test/to-localhost', { maxBytes: MB }))).message).toMatch(
-      /localhost resolves to a non-public address/,
+    expect((await refusal(f.get('https://fixture.test/to-loopback', { maxBytes: MB }))).message).toMatch(
+      /http:\/\/127\.0\.0\.1:1\/admin: only https/,
     );
-    expect((await refusal(f.get('https://fixture.test/to-metadata', { maxBytes: MB }))).message).toMatch(/169\.254\.169\.254, a link-local address/);
+    expect((await refusal(f.get('https://fixture.test/to-loopback-https', { maxBytes: MB }))).message).toMatch(
+      /127\.0\.0\.1, a loopback address/,
+    );
+    expect(
+      (await refusal(fetcher({ resolve: undefined }).get('https://fixture.test/to-localhost', { maxBytes: MB })))
+        .message,
+    ).toMatch(/localhost resolves to a non-public address/);
+    expect((await refusal(f.get('https://fixture.test/to-metadata', { maxBytes: MB }))).message).toMatch(
+      /169\.254\.169\.254, a link-local address/,
+    );
     const inside = await refusal(f.get('https://fixture.test/to-inside-name', { maxBytes: MB }));
-    expect(inside.message).toBe('https://inside.example/: inside.example resolves to a non-public address; not fetched');
+    expect(inside.message).toBe(
+      'https://inside.example/: inside.example resolves to a non-public address; not fetched',
+    );
   });
 
   it('logs the address a refused name resolves to, for the operator', async () => {
     const logged: object[] = [];
-    const logger = { warn: (o: object) => logged.push(o), debug: () => undefined } as unknown as SiteFetchSettings['logger'];
+    const logger = {
+      warn: (o: object) => logged.push(o),
+      debug: () => undefined,
+    } as unknown as SiteFetchSettings['logger'];
     const resolve = resolverOf({ 'shop.example': ['10.0.3.7'] });
     await refusal(fetcher({ resolve, logger }).get('https://shop.example/', { maxBytes: MB }));
     expect(logged).toEqual([{ host: 'shop.example', address: '10.0.3.7', why: 'a private address' }]);
@@ -245,14 +277,23 @@ describe('refusals', () => {
 
   it('keeps addresses out of DNS and network failures', async () => {
     // A resolver's error without a code, carrying an address.
-    const resolve = Object.assign(async () => Promise.reject(new Error('upstream 10.0.3.7 refused the query for shop.example')), { calls: [] });
+    const resolve = Object.assign(
+      async () => Promise.reject(new Error('upstream 10.0.3.7 refused the query for shop.example')),
+      { calls: [] },
+    );
     const dns = await refusal(fetcher({ resolve }).get('https://shop.example/', { maxBytes: MB }));
     expect(dns.message).toBe('shop.example does not resolve (upstream an address refused the query for shop.example)');
     // A connection refused by the origin: its code, never the address connected to.
-    const down = await refusal(fetcher({ map: new Map([['down.test', 'http://127.0.0.1:1']]) }).get('https://down.test/', { maxBytes: MB }));
+    const down = await refusal(
+      fetcher({ map: new Map([['down.test', 'http://127.0.0.1:1']]) }).get('https://down.test/', { maxBytes: MB }),
+    );
     expect(down.message).toBe('https://down.test/: ECONNREFUSED');
-    expect(failureDetail(new Error('connect to [fd00:ec2::254]:443 and 169.254.169.254 failed'))).toBe('connect to an address:443 and an address failed');
-    expect(failureDetail(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe('ECONNRESET');
+    expect(failureDetail(new Error('connect to [fd00:ec2::254]:443 and 169.254.169.254 failed'))).toBe(
+      'connect to an address:443 and an address failed',
+    );
+    expect(failureDetail(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe(
+      'ECONNRESET',
+    );
   });
 
   it('connects to the address it checked, whatever the name', () => {
@@ -298,9 +339,17 @@ describe('limits', () => {
   });
 
   it('decodes gzip, unwraps .gz files when asked, and refuses what does not decode', async () => {
-    expect(await (await fetcher().get('https://fixture.test/gzipped.txt', { maxBytes: MB })).text()).toBe('hello from gzip');
-    expect(await (await fetcher().get('https://fixture.test/sitemap.xml.gz', { maxBytes: MB, gunzipFiles: true })).text()).toBe('<urlset/>');
-    expect((await refusal((await fetcher().get('https://fixture.test/bad-gzip', { maxBytes: MB })).text())).kind).toBe('encoding');
-    expect((await refusal((await fetcher().get('https://fixture.test/odd-encoding', { maxBytes: MB })).text())).message).toMatch(/encoding we did not ask for/);
+    expect(await (await fetcher().get('https://fixture.test/gzipped.txt', { maxBytes: MB })).text()).toBe(
+      'hello from gzip',
+    );
+    expect(
+      await (await fetcher().get('https://fixture.test/sitemap.xml.gz', { maxBytes: MB, gunzipFiles: true })).text(),
+    ).toBe('<urlset/>');
+    expect((await refusal((await fetcher().get('https://fixture.test/bad-gzip', { maxBytes: MB })).text())).kind).toBe(
+      'encoding',
+    );
+    expect(
+      (await refusal((await fetcher().get('https://fixture.test/odd-encoding', { maxBytes: MB })).text())).message,
+    ).toMatch(/encoding we did not ask for/);
   });
 });

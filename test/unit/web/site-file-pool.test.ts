@@ -13,7 +13,11 @@ import { parseSitemap, SitemapError } from '../../../src/web/sitemap-parser.ts';
  */
 
 const reader = createSiteFileReader({ deadlineMs: 20_000 });
-const ROBOTS = { url: 'https://acme.com/robots.txt', text: 'User-agent: *\nDisallow: /private\nSitemap: https://acme.com/s.xml\n', truncated: false };
+const ROBOTS = {
+  url: 'https://acme.com/robots.txt',
+  text: 'User-agent: *\nDisallow: /private\nSitemap: https://acme.com/s.xml\n',
+  truncated: false,
+};
 const encode = (text: string) => new TextEncoder().encode(text);
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
@@ -37,11 +41,15 @@ describe('site file threads', () => {
       notes: [],
       access: [here.access('GPTBot'), here.access('ClaudeBot')],
     });
-    expect(await reader.robotsAllows(ROBOTS, 'SightlineBot', ['https://acme.com/a', 'https://acme.com/private/b'])).toEqual([true, false]);
+    expect(
+      await reader.robotsAllows(ROBOTS, 'SightlineBot', ['https://acme.com/a', 'https://acme.com/private/b']),
+    ).toEqual([true, false]);
     const llms = '# Acme\n- [A](https://acme.com/a)\n';
     expect(await reader.llmsTxt(llms, 'text/markdown')).toEqual(readLlmsTxt(llms, 'text/markdown'));
     const sitemap = urlset(3);
-    expect(await reader.sitemap('https://acme.com/s.xml', encode(sitemap))).toEqual(await parseSitemap(once(encode(sitemap)), 'https://acme.com/s.xml'));
+    expect(await reader.sitemap('https://acme.com/s.xml', encode(sitemap))).toEqual(
+      await parseSitemap(once(encode(sitemap)), 'https://acme.com/s.xml'),
+    );
     const page = '<html><head><title>Acme &amp; co</title></head><body>';
     expect(await reader.title('https://acme.com/', encode(page))).toBe(await readTitle(once(encode(page))));
   });
@@ -49,7 +57,9 @@ describe('site file threads', () => {
   it('send back a file that is not a sitemap as a SitemapError', async () => {
     const err = await reader.sitemap('https://acme.com/s.xml', encode('<html><body>')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SitemapError);
-    expect((err as Error).message).toBe('https://acme.com/s.xml is not a sitemap: its root element is <html>, not <urlset> or <sitemapindex>');
+    expect((err as Error).message).toBe(
+      'https://acme.com/s.xml is not a sitemap: its root element is <html>, not <urlset> or <sitemapindex>',
+    );
     const broken = await reader.sitemap('https://acme.com/s.xml', encode('<urlset><url>')).catch((e: unknown) => e);
     expect((broken as Error).message).toMatch(/^https:\/\/acme\.com\/s\.xml is not a sitemap: not well-formed XML/);
   });
@@ -84,7 +94,11 @@ describe('site file threads', () => {
       const took = performance.now() - started;
       clearInterval(ticker);
       expect(err).toBeInstanceOf(SiteFileError);
-      expect(err).toMatchObject({ kind: 'timeout', file: 'https://acme.com/big.xml', message: 'https://acme.com/big.xml took too long to read (over 150 ms); it was not used' });
+      expect(err).toMatchObject({
+        kind: 'timeout',
+        file: 'https://acme.com/big.xml',
+        message: 'https://acme.com/big.xml took too long to read (over 150 ms); it was not used',
+      });
       expect(took).toBeLessThan(3000);
       // The parse ran on its thread: this one kept ticking.
       expect(longestGap).toBeLessThan(1000);
@@ -103,7 +117,10 @@ describe('site file threads', () => {
       const urls = Array.from({ length: 200_000 }, (_, i) => `https://acme.com/${'p'.repeat(200)}${i}`);
       const err = await small.robotsAllows(ROBOTS, 'SightlineBot', urls).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SiteFileError);
-      expect(err).toMatchObject({ kind: 'memory', message: 'robots.txt needs more memory to read than allowed (16 MB); it was not used' });
+      expect(err).toMatchObject({
+        kind: 'memory',
+        message: 'robots.txt needs more memory to read than allowed (16 MB); it was not used',
+      });
       expect(await small.llmsTxt('# Acme\n[a](b)', null)).toMatchObject({ state: 'present', links: 1 });
     } finally {
       await pool.close();

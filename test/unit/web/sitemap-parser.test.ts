@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseSitemap, SITEMAP_MAX_ATTRIBUTES, SITEMAP_MAX_DEPTH, SitemapError } from '../../../src/web/sitemap-parser.ts';
+import {
+  parseSitemap,
+  SITEMAP_MAX_ATTRIBUTES,
+  SITEMAP_MAX_DEPTH,
+  SitemapError,
+} from '../../../src/web/sitemap-parser.ts';
 
 /** One sitemap file, streamed: urlsets, indexes, extensions, CDATA, chunk boundaries and what is not a sitemap. */
 
@@ -29,7 +34,8 @@ describe('sitemap parser', () => {
   });
 
   it('reads an index, prefixed names too', async () => {
-    const xml = '<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://acme.com/s1.xml</sm:loc></sm:sitemap></sm:sitemapindex>';
+    const xml =
+      '<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://acme.com/s1.xml</sm:loc></sm:sitemap></sm:sitemapindex>';
     expect(await parse(xml)).toMatchObject({ kind: 'sitemapindex', entries: [{ loc: 'https://acme.com/s1.xml' }] });
   });
 
@@ -69,10 +75,13 @@ describe('sitemap parser limits', () => {
     const deep = `<urlset>${'<a>'.repeat(levels)}${'</a>'.repeat(levels)}</urlset>`;
     const started = performance.now();
     const heap = process.memoryUsage().heapUsed;
-    expect(await refusal(deep)).toBe('https://acme.com/sitemap.xml is not a sitemap: its elements are nested more than 16 deep (a sitemap has 3 or 4 levels)');
+    expect(await refusal(deep)).toBe(
+      'https://acme.com/sitemap.xml is not a sitemap: its elements are nested more than 16 deep (a sitemap has 3 or 4 levels)',
+    );
     expect(performance.now() - started).toBeLessThan(2000);
     expect(process.memoryUsage().heapUsed - heap).toBeLessThan(100 * 1024 * 1024);
-    const deepest = (depth: number) => `<urlset>${'<a>'.repeat(depth - 1)}${'</a>'.repeat(depth - 1)}<url><loc>https://acme.com/</loc></url></urlset>`;
+    const deepest = (depth: number) =>
+      `<urlset>${'<a>'.repeat(depth - 1)}${'</a>'.repeat(depth - 1)}<url><loc>https://acme.com/</loc></url></urlset>`;
     expect((await parse(deepest(SITEMAP_MAX_DEPTH))).entries).toHaveLength(1);
     await expect(parse(deepest(SITEMAP_MAX_DEPTH + 1))).rejects.toThrow(/nested more than 16 deep/);
   });
@@ -86,7 +95,11 @@ describe('sitemap parser limits', () => {
   it('refuses an element with more than SITEMAP_MAX_ATTRIBUTES attributes', async () => {
     const attributes = (n: number) => Array.from({ length: n }, (_, i) => `a${i}="x"`).join(' ');
     expect(
-      (await parse(`<urlset ${attributes(SITEMAP_MAX_ATTRIBUTES)}><url ${attributes(SITEMAP_MAX_ATTRIBUTES)}><loc>https://acme.com/</loc></url></urlset>`)).entries,
+      (
+        await parse(
+          `<urlset ${attributes(SITEMAP_MAX_ATTRIBUTES)}><url ${attributes(SITEMAP_MAX_ATTRIBUTES)}><loc>https://acme.com/</loc></url></urlset>`,
+        )
+      ).entries,
     ).toHaveLength(1);
     const many = `<urlset><url ${attributes(500_000)}/></urlset>`;
     const started = performance.now();
@@ -99,7 +112,10 @@ describe('sitemap parser limits', () => {
     expect(await refusal(`<${long}/>`)).toMatch(new RegExp(`root element is <x{100}>, not`));
     // Text and a runaway loc are read past, not kept: a loc longer than 2,048 characters is skipped.
     const read = parseSitemap(
-      chunks(`<urlset>${long}<url><loc>https://acme.com/${long}</loc></url><url><loc>https://acme.com/ok</loc></url><!--${long}--></urlset>`, 64 * 1024),
+      chunks(
+        `<urlset>${long}<url><loc>https://acme.com/${long}</loc></url><url><loc>https://acme.com/ok</loc></url><!--${long}--></urlset>`,
+        64 * 1024,
+      ),
       'x',
     );
     expect(await read).toEqual({
