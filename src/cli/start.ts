@@ -62,8 +62,8 @@ export async function runStart(config: Config): Promise<void> {
   const demoMap = demoSite && !config.siteFetchMap.has(DEMO_SITE_DOMAIN) ? `${DEMO_SITE_DOMAIN}=${demoSite.url}` : null;
   // eslint-disable-next-line no-restricted-properties
   const siteFetchMap = [process.env.SITE_FETCH_MAP, demoMap].filter(Boolean).join(',');
-  // eslint-disable-next-line no-restricted-properties
   const env = {
+    // eslint-disable-next-line no-restricted-properties
     ...process.env,
     SIMULATOR_URL: config.assistants.simulatorUrl,
     ASSISTANTS: assistantsMode,

@@ -154,16 +154,14 @@ export async function serpRoute(ctx: SimContext, req: SimRequest): Promise<SimRe
             : serpBlocks(answer),
         }
       : {}),
-    organic_results: answer.sources
-      .slice(0, 5)
-      .map((src, i) => ({
-        position: i + 1,
-        title: src.title,
-        link: src.url,
-        displayed_link: src.domain,
-        snippet: src.snippet,
-        source: src.domain,
-      })),
+    organic_results: answer.sources.slice(0, 5).map((src, i) => ({
+      position: i + 1,
+      title: src.title,
+      link: src.url,
+      displayed_link: src.domain,
+      snippet: src.snippet,
+      source: src.domain,
+    })),
   });
 }
 

@@ -32,16 +32,14 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              method: req.method,
-              contentType: req.headers['content-type'],
-              key: req.headers['x-key'],
-              body: Buffer.concat(chunks).toString(),
-            }),
-          ),
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            method: req.method,
+            contentType: req.headers['content-type'],
+            key: req.headers['x-key'],
+            body: Buffer.concat(chunks).toString(),
+          }),
+        ),
       );
     } else if (req.url === '/redirect') res.writeHead(302, { location: '/small' }).end();
     else if (req.url === '/json-redirect') res.writeHead(307, { location: '/echo' }).end();
