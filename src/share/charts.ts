@@ -78,18 +78,8 @@ export function lineChart(options: { id: string; label: string; color: string; p
     <title>${options.label}</title>
     ${GRID.map(
       (g) =>
-        html`<line
-            class="grid"
-            x1="${LEFT}"
-            x2="${W - RIGHT}"
-            y1="${yOf(g)}"
-            y2="${yOf(g)}"
-            stroke="#e5e7eb"
-            stroke-width="1"
-          />
-          <text class="axis" x="${LEFT - 8}" y="${yOf(g) + 4}" text-anchor="end" font-size="11" fill="#6b7280"
-            >${g}%</text
-          >`,
+        html`<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${yOf(g)}" y2="${yOf(g)}" stroke="#e5e7eb" stroke-width="1" />
+          <text class="axis" x="${LEFT - 8}" y="${yOf(g) + 4}" text-anchor="end" font-size="11" fill="#6b7280">${g}%</text>`,
     )}
     ${points.map((p, i) => html`<text class="axis" x="${xOf(i)}" y="${H - 12}" text-anchor="middle" font-size="11" fill="${p.current ? '#111827' : '#6b7280'}" font-weight="${p.current ? '600' : '400'}">${p.label}</text>`)}
     ${band ? html`<path class="band" data-band="${options.id}" d="${band.trim()}" fill="${options.color}" fill-opacity="0.15" stroke="none" />` : ''}
@@ -118,15 +108,7 @@ export function lineChart(options: { id: string; label: string; color: string; p
 /** A 0-100 bar for a table cell. */
 export function bar(value: number | null, color: string, label: string): SafeHtml {
   const width = value === null ? 0 : round(Math.max(0, Math.min(100, value)) * 1.2);
-  return html`<svg
-    class="bar"
-    viewBox="0 0 120 10"
-    width="120"
-    height="10"
-    role="img"
-    aria-label="${label}"
-    xmlns="http://www.w3.org/2000/svg"
-  >
+  return html`<svg class="bar" viewBox="0 0 120 10" width="120" height="10" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
     <rect x="0" y="0" width="120" height="10" rx="3" fill="#f1f5f9" />
     <rect class="fill" x="0" y="0" width="${width}" height="10" rx="3" fill="${color}" />
   </svg>`;

@@ -33,16 +33,14 @@ export function crawlers(traffic: Traffic) {
   if (traffic.totals.hits === 0 && traffic.referrals.visits === 0)
     return html`<section data-section="crawlers">
       <h2>AI crawlers</h2>
-      <p class="muted">
-        No server log covers this period: import one to see what AI crawlers read and who assistants send.
-      </p>
+      <p class="muted">No server log covers this period: import one to see what AI crawlers read and who assistants send.</p>
     </section>`;
   const shown = traffic.agents.slice(0, AGENTS_LISTED);
   return html`<section data-section="crawlers">
     <h2>AI crawlers</h2>
     <p class="muted">
-      From the site’s server logs: ${plural(traffic.totals.hits, 'hit')} by AI agents on
-      ${plural(traffic.totals.pages, 'page')}; ${plural(traffic.referrals.visits, 'visit')} sent by assistants.
+      From the site’s server logs: ${plural(traffic.totals.hits, 'hit')} by AI agents on ${plural(traffic.totals.pages, 'page')}; ${plural(traffic.referrals.visits, 'visit')} sent
+      by assistants.
     </p>
     <table>
       <thead>
@@ -63,9 +61,7 @@ export function crawlers(traffic: Traffic) {
               <td>${a.company ?? ''}</td>
               <td class="num">${count(a.hits)}</td>
               <td class="num">${count(a.pages)}</td>
-              <td class="num">
-                ${percent(a.verified)}${a.verifiedLow === null ? '' : html` <span class="muted">(${range(a.verifiedLow, a.verifiedHigh)})</span>`}
-              </td>
+              <td class="num">${percent(a.verified)}${a.verifiedLow === null ? '' : html` <span class="muted">(${range(a.verifiedLow, a.verifiedHigh)})</span>`}</td>
               <td class="num">${count(a.status.clientError + a.status.serverError)}</td>
             </tr>`,
         )}

@@ -18,9 +18,7 @@ export function renderNotFoundPage() {
         <main>
           <section class="empty-report">
             <h1>This report link does not work</h1>
-            <p class="sub">
-              It may have been mistyped, or the person who shared it has turned it off. Ask them for a new link.
-            </p>
+            <p class="sub">It may have been mistyped, or the person who shared it has turned it off. Ask them for a new link.</p>
           </section>
         </main>
       </body>

@@ -71,18 +71,14 @@ export function renderSharePage(data: SharedReport) {
           ${switcher(data)}
           ${
             report
-              ? html`${cards(report)} ${charts(data, report)} ${ranking(report)} ${assistants(report)}
-                ${changes(data, report)} ${sources(report)} ${scope(report)}`
+              ? html`${cards(report)} ${charts(data, report)} ${ranking(report)} ${assistants(report)} ${changes(data, report)} ${sources(report)} ${scope(report)}`
               : html`<section class="empty-report">
                   <h2>No answers yet</h2>
                   <p class="muted">This report fills in once the first questions have been put to the assistants.</p>
                 </section>`
           }
           ${crawlers(data.crawlerTraffic)}
-          <footer>
-            Report by ${data.brand.name} · periods in UTC, ${dayLabel(data.start)} to ${dayLabel(data.end)} · made with
-            Sightline
-          </footer>
+          <footer>Report by ${data.brand.name} · periods in UTC, ${dayLabel(data.start)} to ${dayLabel(data.end)} · made with Sightline</footer>
         </main>
       </body>
     </html> `.value;

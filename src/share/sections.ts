@@ -127,16 +127,10 @@ export function ranking(report: Report) {
           return html`<tr class="${r.kind}">
             <td>${r.rank}</td>
             <td>${r.name}${r.kind === 'brand' ? html` <span class="tag">you</span>` : ''}</td>
-            <td>
-              ${bar(r.visibility, r.kind === 'brand' ? BRAND_COLOR : OTHER_COLOR, `${r.name} visibility ${percent(r.visibility)}`)}
-            </td>
-            <td class="num">
-              ${percent(r.visibility)}${interval(r.visibilityLow, r.visibilityHigh, `ranking-visibility-${r.rank}`)}
-            </td>
+            <td>${bar(r.visibility, r.kind === 'brand' ? BRAND_COLOR : OTHER_COLOR, `${r.name} visibility ${percent(r.visibility)}`)}</td>
+            <td class="num">${percent(r.visibility)}${interval(r.visibilityLow, r.visibilityHigh, `ranking-visibility-${r.rank}`)}</td>
             <td class="num ${trend(delta)}">${points(delta)}</td>
-            <td class="num">
-              ${percent(r.shareOfVoice)}${interval(r.shareOfVoiceLow, r.shareOfVoiceHigh, `ranking-shareOfVoice-${r.rank}`)}
-            </td>
+            <td class="num">${percent(r.shareOfVoice)}${interval(r.shareOfVoiceLow, r.shareOfVoiceHigh, `ranking-shareOfVoice-${r.rank}`)}</td>
             <td class="num">${count(r.mentioned)}</td>
           </tr>`;
         })}
@@ -167,15 +161,9 @@ export function assistants(report: Report) {
             html`<tr data-provider="${p.provider}">
               <td>${p.name}</td>
               <td class="num">${count(p.answered)}</td>
-              <td class="num">
-                ${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}
-              </td>
-              <td class="num ${trend(p.change.visibility)}">
-                ${points(p.change.visibility)}${noise(p.change.visibilityReal)}
-              </td>
-              <td class="num">
-                ${percent(p.shareOfVoice)}${interval(p.shareOfVoiceLow, p.shareOfVoiceHigh, `assistant-shareOfVoice-${p.provider}`)}
-              </td>
+              <td class="num">${percent(p.visibility)}${p.visibilityLow === null ? '' : html` <span class="muted">(${range(p.visibilityLow, p.visibilityHigh)})</span>`}</td>
+              <td class="num ${trend(p.change.visibility)}">${points(p.change.visibility)}${noise(p.change.visibilityReal)}</td>
+              <td class="num">${percent(p.shareOfVoice)}${interval(p.shareOfVoiceLow, p.shareOfVoiceHigh, `assistant-shareOfVoice-${p.provider}`)}</td>
               <td class="num">${rank(p.brandRank)}</td>
               <td class="num">${count(p.ownCited)}</td>
             </tr>`,
@@ -207,9 +195,7 @@ export function sources(report: Report) {
                     <td>${s.domain}</td>
                     <td>${SITE_TYPE_NAMES[s.siteType] ?? s.siteType}</td>
                     <td class="num">${count(s.count)}</td>
-                    <td class="num">
-                      ${percent(s.namesBrand)}${interval(s.namesBrandLow, s.namesBrandHigh, `source-namesBrand-${s.domain}`)}
-                    </td>
+                    <td class="num">${percent(s.namesBrand)}${interval(s.namesBrandLow, s.namesBrandHigh, `source-namesBrand-${s.domain}`)}</td>
                   </tr>`,
               )}
             </tbody>
@@ -239,11 +225,9 @@ export function changes(data: SharedReport, report: Report) {
     <h2>What changed since ${periodLabel(period, report.previousStart)}</h2>
     <p>
       Visibility ${percent(previous.visibility)} → ${percent(current.visibility)}
-      <span class="${trend(change.visibility)}">${points(change.visibility)}${noise(change.visibilityReal)}</span>;
-      share of voice ${percent(previous.shareOfVoice)} → ${percent(current.shareOfVoice)}
-      <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}</span
-      >; average rank ${rank(previous.brandRank)} → ${rank(current.brandRank)}; answers ${count(previous.answered)} →
-      ${count(current.answered)}.
+      <span class="${trend(change.visibility)}">${points(change.visibility)}${noise(change.visibilityReal)}</span>; share of voice ${percent(previous.shareOfVoice)} →
+      ${percent(current.shareOfVoice)} <span class="${trend(change.shareOfVoice)}">${points(change.shareOfVoice)}${noise(change.shareOfVoiceReal)}</span>; average rank
+      ${rank(previous.brandRank)} → ${rank(current.brandRank)}; answers ${count(previous.answered)} → ${count(current.answered)}.
     </p>
     <div class="lists">
       ${promptList('Questions won', report.changes.won, 'No question newly names the brand.', 'won')}
@@ -258,7 +242,6 @@ export function scope(report: Report) {
   const names = s.assistants.map((a) => a.name).join(', ');
   return html`<p class="muted" data-section="scope">
     Measured on ${plural(s.questions, 'question')} asked to
-    ${names || 'no assistant'}${s.answersPerQuestion === null ? '' : `, ${plural(s.answersPerQuestion, 'answer')} per question`};
-    place ${s.place}, language ${s.language}.
+    ${names || 'no assistant'}${s.answersPerQuestion === null ? '' : `, ${plural(s.answersPerQuestion, 'answer')} per question`}; place ${s.place}, language ${s.language}.
   </p>`;
 }
