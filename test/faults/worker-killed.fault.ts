@@ -50,7 +50,11 @@ describe('a worker killed twice mid-scan', () => {
       moneyProblems: [],
     });
     expect(result.charged).toBe(result.expectedCharge);
-    // Calls in flight at each kill were never stored: they are asked again, never charged twice (4 at a time).
-    expect(result.reAsked).toBeLessThanOrEqual(2 * 4 * 3);
+    // What a killed worker held unstored is asked again, never charged twice: its calls in flight (4 at a time) and
+    // the answers it had but had not committed (the answer writer's writes in flight and queued, each holding what
+    // arrived in one linger: 28-32 in all on this session's machine, the same on the code before it, against the
+    // 24 the old bound of "in flight only" allowed).
+    const HELD_PER_KILL = 4 + 16;
+    expect(result.reAsked).toBeLessThanOrEqual(2 * HELD_PER_KILL);
   });
 });
