@@ -55,6 +55,10 @@ export function createRedis(config: Config, role: ProcessRole): Redis {
     enableOfflineQueue: role !== 'api' && role !== 'test',
     // Concurrent requests' commands (rate limits, enqueues) share round trips.
     enableAutoPipelining: role === 'api' || role === 'test',
+    // rate-limiter-flexible defines its script command when a limiter is made, which we do on first use; ioredis 6.0.0 then
+    // sends it into a pipeline opened earlier in the same tick that lacks it, and the pipeline's replies misalign
+    // ("results[i] is not iterable", an uncaught exception). ioredis#1931, fixed upstream by #2180, not yet released.
+    autoPipeliningIgnoredCommands: ['rlflxIncr'],
     lazyConnect: false,
   });
 }
