@@ -2,11 +2,11 @@
  * Builds the labelled names set (test/fixtures/names/<kind>.json) from the
  * marked-up answers it is written in (test/fixtures/names/source/<kind>.txt,
  * format in the README there), so no offset is ever counted by hand:
- *   node scripts/names-build.ts [--set first|fresh]           write the JSON files, print counts
- *   node scripts/names-build.ts [--set first|fresh] --check   exit 1 when the JSON is not what the source builds
+ *   node scripts/names-build.ts [--set first|fresh|third]           write the JSON files, print counts
+ *   node scripts/names-build.ts [--set first|fresh|third] --check   exit 1 when the JSON is not what the source builds
  * Every set without --set. Halves are decided here, before any scoring: in
  * the first set, within a kind, cases alternate dev, held, dev, ... in the
- * order the source lists them; every case of the fresh set is held.
+ * order the source lists them; every case of the fresh and third sets is held.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -25,10 +25,13 @@ export const NAMES_DIR = new URL('../test/fixtures/names/', import.meta.url).pat
  * `first`: the set tuned on; its cases alternate dev, held, ... within a kind.
  * `fresh`: written later, before any tuning against it, by a writer who had
  * not read the reader's code; every case of it is held back (README there).
+ * `third`: written after the fresh set had been scored and tuned on, the same
+ * way and with new brands; every case of it is held back.
  */
 export const SETS = {
   first: { dir: NAMES_DIR, halves: 'alternate' },
   fresh: { dir: new URL('../test/fixtures/names/fresh/', import.meta.url).pathname, halves: 'held' },
+  third: { dir: new URL('../test/fixtures/names/third/', import.meta.url).pathname, halves: 'held' },
 } as const;
 export type SetName = keyof typeof SETS;
 export type NameSet = (typeof SETS)[SetName];

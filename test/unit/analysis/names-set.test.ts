@@ -5,6 +5,7 @@ import { buildKind, jsonOf, parseSource } from '../../../scripts/names-build.ts'
 import {
   caseProblems,
   findOccurrences,
+  foldText,
   HALVES,
   KINDS,
   loadNameSet,
@@ -112,6 +113,61 @@ describe('fresh names set', () => {
 
   it.each(KINDS)('%s: the JSON file is what its source file builds', (kind) => {
     expect(readFileSync(join(SETS.fresh.dir, `${kind}.json`), 'utf8')).toBe(jsonOf(buildKind(kind, SETS.fresh)));
+  });
+});
+
+/**
+ * The third set (README "The third held-back set"): written after the fresh set
+ * had been scored and tuned on, with new brands; every case held back. The
+ * first and fresh sets are development data.
+ */
+describe('third names set', () => {
+  const FRESH = loadNameSet(SETS.fresh.dir);
+  const THIRD = loadNameSet(SETS.third.dir);
+
+  it('holds at least 600 labelled occurrences in at least 130 answers over at least 60 everyday-word names', () => {
+    expect(occurrencesOf(THIRD)).toBeGreaterThanOrEqual(600);
+    expect(THIRD.length).toBeGreaterThanOrEqual(130);
+    expect(namesOf(THIRD).size).toBeGreaterThanOrEqual(60);
+  });
+
+  it.each(KINDS)('kind %s: at least 10 answers and 30 occurrences, at least 10 each way', (kind) => {
+    const cases = THIRD.filter((c) => c.kind === kind);
+    const occurrences = cases.flatMap((c) => c.occurrences);
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+    expect(occurrences.length).toBeGreaterThanOrEqual(30);
+    expect(occurrences.filter((o) => o.means).length).toBeGreaterThanOrEqual(10);
+    expect(occurrences.filter((o) => !o.means).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('mixes both senses of the everyday-word names: 30% to 50% of their own occurrences mean the name', () => {
+    const own = THIRD.flatMap((c) => c.occurrences.filter((o) => c.everyday.includes(o.name)));
+    const share = own.filter((o) => o.means).length / own.length;
+    expect(share).toBeGreaterThanOrEqual(0.3);
+    expect(share).toBeLessThanOrEqual(0.5);
+  });
+
+  it('is all held back', () => {
+    expect(THIRD.filter((c) => c.half !== 'held').map((c) => c.id)).toEqual([]);
+  });
+
+  it('every offset holds its text, every whole-word occurrence has a label, every label an occurrence', () => {
+    expect(THIRD.flatMap(caseProblems)).toEqual([]);
+  });
+
+  it('names no everyday-word name of the first or fresh set', () => {
+    const earlier = new Set([...CASES, ...FRESH].flatMap((c) => c.everyday.map((name) => foldText(name))));
+    expect([...namesOf(THIRD)].filter((name) => earlier.has(foldText(name)))).toEqual([]);
+  });
+
+  it('shares no id and no answer with the first or fresh set, nor repeats one of its own', () => {
+    const all = [...CASES, ...FRESH, ...THIRD];
+    expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
+    expect(new Set(all.map((c) => c.answer.toLowerCase().replace(/\s+/g, ' ').trim())).size).toBe(all.length);
+  });
+
+  it.each(KINDS)('%s: the JSON file is what its source file builds', (kind) => {
+    expect(readFileSync(join(SETS.third.dir, `${kind}.json`), 'utf8')).toBe(jsonOf(buildKind(kind, SETS.third)));
   });
 });
 
