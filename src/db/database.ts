@@ -16,7 +16,9 @@ export type Db = Kysely<Database>;
 /** Where a query runs: the pool, or a transaction the caller opened. */
 export type Executor = Db | Transaction<Database>;
 
-const pools = new WeakMap<Db, pg.Pool>();
+/** Where a Db made by createDb keeps its pg pool, for preparedQuery: on the Db itself, so no module holds a registry. */
+const POOL = Symbol('pg pool');
+type PooledDb = Db & { readonly [POOL]?: pg.Pool };
 
 export function createDb(databaseUrl: string, options: { max?: number; statementTimeoutMs?: number } = {}): Db {
   const pool = new pg.Pool({
@@ -40,8 +42,7 @@ export function createDb(databaseUrl: string, options: { max?: number; statement
     prepareMarked(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
-  pools.set(db, pool);
-  return db;
+  return Object.defineProperty(db, POOL, { value: pool });
 }
 
 /**
@@ -55,7 +56,7 @@ export async function preparedQuery<Row extends object>(
   text: string,
   values: unknown[],
 ): Promise<Row[]> {
-  const pool = pools.get(db);
+  const pool = (db as PooledDb)[POOL];
   if (!pool) throw new Error('preparedQuery needs a Db made by createDb');
   const result = await pool.query<Row>({ name, text, values });
   return result.rows;
