@@ -14,7 +14,7 @@ import { AI_CRAWLERS } from '../src/web/ai-crawlers.ts';
 import { readTitle } from '../src/web/html-title.ts';
 import { readLlmsTxt } from '../src/web/llms-txt.ts';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../src/web/robots.ts';
-import { closeSiteFilePool, createSiteFileReader } from '../src/web/site-file-pool.ts';
+import { createSiteFilePool, createSiteFileReader } from '../src/web/site-file-pool.ts';
 import { parseSitemap } from '../src/web/sitemap-parser.ts';
 import { runBench } from './lib.ts';
 
@@ -65,7 +65,8 @@ async function main() {
     sitemapDeep: await timed(() => parseSitemap(pieces(files.sitemapDeep), 'https://acme.com/sitemap.xml')),
     pageDeep: await timed(() => readTitle(pieces(files.pageDeep))),
   };
-  const reader = createSiteFileReader({ deadlineMs: 20_000 });
+  const pool = createSiteFilePool();
+  const reader = createSiteFileReader({ deadlineMs: 20_000, pool });
   await reader.llmsTxt('# warm', null);
   // 50,000 entries of about 1,000 bytes: the protocol's two limits at once.
   const parts = ['<urlset>'];
@@ -87,7 +88,7 @@ async function main() {
     pageDeep: await timed(() => reader.title('https://acme.com/', encode(files.pageDeep))),
     sitemap50MB: { ...(await timed(() => reader.sitemap('https://acme.com/big.xml', big))), bytes: bigBytes },
   };
-  await closeSiteFilePool();
+  await pool.close();
   console.log(
     JSON.stringify(
       {

@@ -1,17 +1,18 @@
 import { Redis } from 'ioredis';
 import type { Jobs } from '../jobs/index.ts';
-import { closeAnalysisPool } from './analysis/index.ts';
+import { createAnalysisPool, type AnalysisPool } from './analysis/index.ts';
 import type { Assistants, ProviderGate } from './assistants/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { createDb, type Db } from './db/database.ts';
+import type { PromptCsvPool } from './domain/prompts/index.ts';
 import { KeyCache, RateLimits } from './domain/workspace/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { JobQueues } from './queue/queues.ts';
 import { MetricsRecorder } from './telemetry/shared-metrics.ts';
-import { closeSiteFilePool } from './web/site-file-pool.ts';
-import type { SiteFetcher } from './web/site-fetch.ts';
+import { createSiteFilePool, type SiteFilePool } from './web/site-file-pool.ts';
+import type { WebhookPoster } from './web/webhook-post.ts';
 
 /**
  * Everything a request, a job or a CLI command needs, built once per process
@@ -19,29 +20,45 @@ import type { SiteFetcher } from './web/site-fetch.ts';
  * explicitly: no module-level singletons, so tests build one per test file
  * against their own database and Redis prefix. A handler may hand on a copy
  * with its own child logger (`{ ...ctx, logger }`): the services are shared.
+ *
+ * Every per-process service is a field here. Those made at once are always
+ * closed; a `Lazy` one is made by its first call (a process that never calls
+ * it pays nothing) and closed by `closeContext` only if it was made. What
+ * closes what: `closeContext` ends the queues and the metrics' last flush,
+ * then the database pool, the Redis connection, the thread pools
+ * (`analysisPool`, `siteFilePool`, `promptCsvPool`) and the webhook
+ * connections (`webhookPoster`). `keys`, `rateLimits`, `assistants` and
+ * `gate` hold nothing to close beyond the Redis connection.
  */
 export interface AppContext {
   /** What this process is: sizes its pool and how its Redis connection waits. */
   role: ProcessRole;
   config: Config;
   logger: Logger;
+  /** The database pool (size per role); prepared statements find its pg pool on it (src/db/database.ts). */
   db: Db;
   redis: Redis;
   clock: Clock;
   /** The job queues: the one way to queue a job of the table in jobs/ (src/queue/queues.ts). */
   jobs: JobQueues<Jobs>;
   /** The assistants layer, made on first use (a worker's): every call goes through `gate`. */
-  assistants: () => Promise<Assistants>;
+  assistants: Lazy<Promise<Assistants>>;
   /** Each provider account's limits, held in Redis for every process together (src/assistants/limits.ts). */
-  gate: () => Promise<ProviderGate>;
+  gate: Lazy<Promise<ProviderGate>>;
   /** Key look-ups and refusals this process remembers (domain/workspace/key-cache.ts). */
   keys: KeyCache;
   /** The workspace's own rate limits, counted in Redis (domain/workspace/rate-limits.ts). */
   rateLimits: RateLimits;
   /** Job runs and provider calls counted here and summed across processes in Redis (src/telemetry/shared-metrics.ts). */
   metrics: MetricsRecorder;
-  /** The SSRF guard webhook deliveries post through, made on first use. */
-  webhookFetcher: () => Promise<SiteFetcher>;
+  /** The analysis threads (src/analysis/pool.ts): scans, reanalyses and name previews read many answers on them. */
+  analysisPool: Lazy<AnalysisPool>;
+  /** The threads that parse files from customers' sites (src/web/site-file-pool.ts): sitemap imports, crawler checks. */
+  siteFilePool: Lazy<SiteFilePool>;
+  /** The thread that parses prompt CSV imports (domain/prompts/csv-pool.ts). */
+  promptCsvPool: Lazy<Promise<PromptCsvPool>>;
+  /** Webhook deliveries' POSTs: the SSRF guard and the connections kept to receivers (src/web/webhook-post.ts). */
+  webhookPoster: Lazy<Promise<WebhookPoster>>;
 }
 
 /** `test` is an API that also runs workers in the same process (test/helpers/app.ts). */
@@ -63,10 +80,17 @@ export function createRedis(config: Config, role: ProcessRole): Redis {
   });
 }
 
-/** Made on first call, then the same one (for a promise: the same promise, so it is made once). */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | null = null;
-  return () => (made ??= { value: make() }).value;
+/** A service made by its first call, then the same one (for a promise: the same promise, so it is made once). */
+export interface Lazy<T> {
+  (): T;
+  /** The service once made, else undefined: what `closeContext` closes, without making it. */
+  readonly made: T | undefined;
+}
+
+function once<T>(make: () => T): Lazy<T> {
+  let made: { value: T } | undefined;
+  const get = () => (made ??= { value: make() }).value;
+  return Object.defineProperty(get, 'made', { get: () => made?.value }) as Lazy<T>;
 }
 
 const DB_POOL_SIZE: Record<ProcessRole, number> = {
@@ -86,8 +110,8 @@ export function createContext(
   const redis = createRedis(config, role);
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   const metrics = new MetricsRecorder(redis, config.redisPrefix);
-  // The assistants layer (the providers' SDKs) and the fetch guard are loaded on first use: a CLI command or an API
-  // process never pays for them.
+  // The assistants layer (the providers' SDKs), the fetch guard and the thread pools are made on first use: a CLI
+  // command or an API process never pays for what it does not call.
   const gate = once(async () => {
     const [{ createRedisGate, resolveLimits }, { gateObserver }] = await Promise.all([
       import('./assistants/index.ts'),
@@ -125,12 +149,32 @@ export function createContext(
     keys: new KeyCache(),
     rateLimits: new RateLimits(redis, config.redisPrefix),
     metrics,
-    webhookFetcher: once(async () => (await import('./web/site-fetch.ts')).siteFetcherFor(config)),
+    // Threads start with their first task (analysis, a site file, a CSV file), not when the pool is made.
+    analysisPool: once(() => createAnalysisPool()),
+    siteFilePool: once(() => createSiteFilePool()),
+    promptCsvPool: once(async () => (await import('./domain/prompts/index.ts')).createPromptCsvPool()),
+    webhookPoster: once(async () => {
+      const [{ siteFetcherFor }, { createWebhookPoster }] = await Promise.all([
+        import('./web/site-fetch.ts'),
+        import('./web/webhook-post.ts'),
+      ]);
+      return createWebhookPoster(siteFetcherFor(config));
+    }),
   };
 }
 
-/** Closes what the context holds, each once: queues and the metrics' last flush before the Redis connection they use. */
+/**
+ * Closes what the context holds, each once: queues and the metrics' last flush before the Redis connection they use;
+ * then the database, Redis, and every lazy service that was made (none is made here to be closed).
+ */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await Promise.allSettled([ctx.jobs.close(), ctx.metrics.close()]);
-  await Promise.allSettled([ctx.db.destroy(), ctx.redis.quit(), closeAnalysisPool(), closeSiteFilePool()]);
+  await Promise.allSettled([
+    ctx.db.destroy(),
+    ctx.redis.quit(),
+    ctx.analysisPool.made?.close(),
+    ctx.siteFilePool.made?.close(),
+    ctx.promptCsvPool.made?.then((pool) => pool.close()),
+    ctx.webhookPoster.made?.then((poster) => poster.close()),
+  ]);
 }

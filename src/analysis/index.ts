@@ -14,13 +14,7 @@ export { ambiguityOf, type Ambiguity } from './ambiguity.ts';
 export { compileBrandBook, foldName, type BrandBook, type BrandBookInput } from './brand-book.ts';
 export { type Correction } from './corrections.ts';
 export { QUOTE_MAX, quoteAround, type NameReading } from './readings.ts';
-export {
-  analyseOffThread,
-  closeAnalysisPool,
-  createAnalysisPool,
-  type AnalysisPool,
-  type OffThreadOptions,
-} from './pool.ts';
+export { createAnalysisPool, type AnalysisPool, type OffThreadOptions } from './pool.ts';
 export { normaliseUrl, type CitationFact } from './citations.ts';
 export { hostMatches, normaliseDomain } from './domains.ts';
 export {

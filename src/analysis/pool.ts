@@ -10,8 +10,9 @@ import type { AnalysisTask } from './thread.ts';
  * Analysis on worker threads (./thread.ts), so the thread that talks to the
  * assistants and the database is not the one reading answers: in a scan,
  * analysis was the largest piece of the main thread's work per answer after
- * HTTP itself. One pool per process, started on first use; threads leave
- * one core to the main thread.
+ * HTTP itself. One pool per process, the context's (`analysisPool` in
+ * src/context.ts: made on first use, closed with the context); threads
+ * leave one core to the main thread.
  *
  * No answer can hold a scan or a reanalysis: each task (a batch of answers)
  * has a deadline, counted from when its thread starts it, and a thread past
@@ -46,22 +47,28 @@ export interface AnalysisPool {
 }
 
 /**
- * A pool of analysis threads. The process has one (analyseOffThread); the
+ * A pool of analysis threads. The process has one (its context's); the
  * options are for tests: `filename` a thread module that hangs or hogs
  * memory on cue, `heapMb` a smaller heap to run out of.
  */
 export function createAnalysisPool(
   options: { filename?: URL; maxThreads?: number; heapMb?: number } = {},
 ): AnalysisPool {
-  const pool = new Piscina({
-    filename: (options.filename ?? new URL('./thread.ts', import.meta.url)).href,
-    minThreads: 1,
-    maxThreads: options.maxThreads ?? Math.max(1, os.availableParallelism() - 1),
-    idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB },
-  });
-  // A thread that dies between tasks fails no task; piscina replaces it. Unheard, the event would end the process.
-  pool.on('error', () => undefined);
+  let pool: Piscina | null = null;
+  // Started by the first task, and again after close: a pool that analyses nothing keeps no thread.
+  const threads = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
+      filename: (options.filename ?? new URL('./thread.ts', import.meta.url)).href,
+      minThreads: 1,
+      maxThreads: options.maxThreads ?? Math.max(1, os.availableParallelism() - 1),
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB },
+    });
+    // A thread that dies between tasks fails no task; piscina replaces it. Unheard, the event would end the process.
+    pool.on('error', () => undefined);
+    return pool;
+  };
 
   async function run(
     book: BrandBook,
@@ -83,7 +90,7 @@ export function createAnalysisPool(
       ...(corrections?.some((c) => c !== undefined && c.length > 0) && { corrections }),
     };
     try {
-      return (await pool.run(task, { signal: stop.signal, transferList: [port2] })) as AnswerFacts[];
+      return (await threads().run(task, { signal: stop.signal, transferList: [port2] })) as AnswerFacts[];
     } catch (err) {
       if (stop.signal.aborted) return OVER_LIMIT;
       if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return OVER_LIMIT;
@@ -110,7 +117,9 @@ export function createAnalysisPool(
       );
     },
     async close() {
-      await pool.destroy();
+      const current = pool;
+      pool = null;
+      await current?.destroy();
     },
   };
 }
@@ -133,25 +142,4 @@ function forThread(answer: AnswerInput): AnswerInput {
   if (text === null || text.length <= ANALYSIS_MAX_CHARS + 1) return answer;
   const head = text.slice(0, ANALYSIS_MAX_CHARS + 1);
   return head.trim() === '' ? answer : { ...answer, text: head };
-}
-
-let shared: AnalysisPool | null = null;
-
-/** Facts of many answers with one book, in order, on the process's analysis threads (started on first use). */
-export async function analyseOffThread(
-  book: BrandBook,
-  answers: AnswerInput[],
-  options: OffThreadOptions,
-  corrections?: Corrections,
-): Promise<AnswerFacts[]> {
-  if (answers.length === 0) return [];
-  shared ??= createAnalysisPool();
-  return shared.analyse(book, answers, options, corrections);
-}
-
-/** Stops the threads (process shutdown, end of a test file); the next analysis starts a new pool. */
-export async function closeAnalysisPool(): Promise<void> {
-  const current = shared;
-  shared = null;
-  await current?.close();
 }

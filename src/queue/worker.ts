@@ -7,7 +7,6 @@ import { timedProcessor, watchWorker } from '../telemetry/job-metrics.ts';
 import { tracingHooks } from '../telemetry/state.ts';
 import { queueNamesOf, type JobRow, type JobTable } from './job-row.ts';
 import { RetryLaterError } from './retry-later.ts';
-import { closeWebhookConnections } from '../web/webhook-post.ts';
 
 /**
  * Scheduler ids this deployment once used, removed at start: each schedule's
@@ -133,8 +132,6 @@ export function startWorkers(
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
-      // Webhook deliveries keep connections to receivers a few seconds (src/web/webhook-post.ts).
-      await closeWebhookConnections();
       connection.disconnect();
     },
   };

@@ -23,8 +23,9 @@ import { SitemapError, type SitemapFile } from './sitemap-parser.ts';
  * kills its thread, not the process. The parsers are bounded themselves
  * (docs/site-intelligence.md "Hostile files"); this is the second line.
  *
- * One pool per process, started on first use; its threads leave when idle
- * (a worker that reads no site keeps none). Closed with the context.
+ * One pool per process, the context's (`siteFilePool` in src/context.ts:
+ * made on first use, closed with the context); its threads start with the
+ * first file and leave when idle (a worker that reads no site keeps none).
  */
 
 /** A thread's heap: a 50 MB sitemap's entries need well under it. */
@@ -97,19 +98,6 @@ export function createSiteFilePool(options: SiteFilePoolOptions = {}): SiteFileP
   };
 }
 
-let shared: SiteFilePool | null = null;
-
-/** The process's pool. */
-export function siteFilePool(): SiteFilePool {
-  shared ??= createSiteFilePool();
-  return shared;
-}
-
-/** Stops the threads (process shutdown, end of a test file); the next parse starts them again. */
-export async function closeSiteFilePool(): Promise<void> {
-  await shared?.close();
-}
-
 /** The parsers jobs call, each on a parsing thread with the deployment's deadline. */
 export interface SiteFileReader {
   /** Sitemaps, notes and the access of each of `agents`. */
@@ -123,18 +111,16 @@ export interface SiteFileReader {
   title(url: string, bytes: Uint8Array): Promise<string | null>;
 }
 
-export function createSiteFileReader(options: { deadlineMs: number; pool?: SiteFilePool }): SiteFileReader {
-  const pool = () => options.pool ?? siteFilePool();
-  const deadlineMs = options.deadlineMs;
+export function createSiteFileReader(options: { deadlineMs: number; pool: SiteFilePool }): SiteFileReader {
+  const { deadlineMs, pool } = options;
   return {
-    robots: (robots, agents) => pool().run({ kind: 'robots', robots, agents }, { file: 'robots.txt', deadlineMs }),
+    robots: (robots, agents) => pool.run({ kind: 'robots', robots, agents }, { file: 'robots.txt', deadlineMs }),
     robotsAllows: (robots, agent, urls) =>
-      pool().run({ kind: 'robots-allows', robots, agent, urls }, { file: 'robots.txt', deadlineMs }),
-    llmsTxt: (text, contentType) =>
-      pool().run({ kind: 'llms-txt', text, contentType }, { file: 'llms.txt', deadlineMs }),
+      pool.run({ kind: 'robots-allows', robots, agent, urls }, { file: 'robots.txt', deadlineMs }),
+    llmsTxt: (text, contentType) => pool.run({ kind: 'llms-txt', text, contentType }, { file: 'llms.txt', deadlineMs }),
     sitemap: (url, bytes) =>
-      pool().run({ kind: 'sitemap', url, bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
-    title: (url, bytes) => pool().run({ kind: 'title', bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
+      pool.run({ kind: 'sitemap', url, bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
+    title: (url, bytes) => pool.run({ kind: 'title', bytes }, { file: url, deadlineMs, transfer: ownBuffer(bytes) }),
   };
 }
 
@@ -145,5 +131,6 @@ function ownBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
     : undefined;
 }
 
-export const siteFileReaderFor = (config: Config): SiteFileReader =>
-  createSiteFileReader({ deadlineMs: config.siteFetch.parseTimeoutMs });
+/** The reader with the deployment's deadline, on the process's pool (the context's `siteFilePool()`). */
+export const siteFileReaderFor = (config: Config, pool: SiteFilePool): SiteFileReader =>
+  createSiteFileReader({ deadlineMs: config.siteFetch.parseTimeoutMs, pool });

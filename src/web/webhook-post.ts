@@ -12,8 +12,9 @@ import type { SiteFetcher } from './site-fetch.ts';
  * deadline covers resolving, connecting, sending, the status and the first
  * bytes of the answer; the rest of the answer is never read.
  *
- * Connections are kept a few seconds per checked address and TLS name
- * (many webhooks share a receiver, e.g. hooks.slack.com): every delivery
+ * Connections are kept a few seconds per checked address and TLS name, by
+ * the poster (the context's `webhookPoster`, closed with it; many webhooks
+ * share a receiver, e.g. hooks.slack.com): every delivery
  * still resolves and checks its host first, and only then takes a
  * connection to the address that check answered, so a kept connection
  * never reaches an address the guard would refuse now.
@@ -38,43 +39,58 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 const KEEP_ALIVE_MS = 4_000;
 /** Checked addresses with connections kept at once; the oldest is closed past it. */
 const POOLS_KEPT = 256;
-const pools = new Map<string, Pool>();
 
-function poolFor(origin: string, servername: string | null, options: PostOptions): Pool {
-  const key = `${origin}|${servername ?? ''}|${options.connectTimeoutMs}|${options.timeoutMs}`;
-  let pool = pools.get(key);
-  if (pool) {
-    // Most recently used last, so the first is the one to close.
-    pools.delete(key);
+/** Webhook deliveries' POSTs: the guard and the connections kept to receivers. The process has one (its context's). */
+export interface WebhookPoster {
+  /** One POST of a delivery through the guard; throws SiteFetchError. */
+  post(rawUrl: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostAnswer>;
+  /** Closes every kept connection (the context closing); a later POST opens new ones. */
+  close(): Promise<void>;
+}
+
+export function createWebhookPoster(fetcher: SiteFetcher): WebhookPoster {
+  const pools = new Map<string, Pool>();
+  const poolFor: PoolFor = (origin, servername, options) => {
+    const key = `${origin}|${servername ?? ''}|${options.connectTimeoutMs}|${options.timeoutMs}`;
+    let pool = pools.get(key);
+    if (pool) {
+      // Most recently used last, so the first is the one to close.
+      pools.delete(key);
+      pools.set(key, pool);
+      return pool;
+    }
+    pool = new Pool(origin, {
+      connect: { timeout: options.connectTimeoutMs, ...(servername && { servername }) },
+      // The one deadline below is what counts; undici's own limits are only a backstop behind it.
+      headersTimeout: options.timeoutMs + 1_000,
+      bodyTimeout: options.timeoutMs + 1_000,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
+    });
     pools.set(key, pool);
+    if (pools.size > POOLS_KEPT) {
+      const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
+      pools.delete(oldestKey);
+      oldest.close().catch(() => undefined);
+    }
     return pool;
-  }
-  pool = new Pool(origin, {
-    connect: { timeout: options.connectTimeoutMs, ...(servername && { servername }) },
-    // The one deadline below is what counts; undici's own limits are only a backstop behind it.
-    headersTimeout: options.timeoutMs + 1_000,
-    bodyTimeout: options.timeoutMs + 1_000,
-    keepAliveTimeout: KEEP_ALIVE_MS,
-    keepAliveMaxTimeout: KEEP_ALIVE_MS,
-  });
-  pools.set(key, pool);
-  if (pools.size > POOLS_KEPT) {
-    const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
-    pools.delete(oldestKey);
-    oldest.close().catch(() => undefined);
-  }
-  return pool;
+  };
+  return {
+    post: (rawUrl, body, headers, options) => postThroughGuard(fetcher, poolFor, rawUrl, body, headers, options),
+    async close() {
+      const all = [...pools.values()];
+      pools.clear();
+      await Promise.all(all.map((p) => p.close().catch(() => undefined)));
+    },
+  };
 }
 
-/** Closes every kept connection (a process shutting down, tests). */
-export async function closeWebhookConnections(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((p) => p.close().catch(() => undefined)));
-}
+/** The kept connections to one checked address (and TLS name). */
+type PoolFor = (origin: string, servername: string | null, options: PostOptions) => Pool;
 
-export async function postThroughGuard(
+async function postThroughGuard(
   fetcher: SiteFetcher,
+  poolFor: PoolFor,
   rawUrl: string,
   body: string,
   headers: Record<string, string>,

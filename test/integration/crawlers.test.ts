@@ -249,9 +249,10 @@ describe('files their thread cannot read within the deadline', () => {
   it('fails the check on a robots.txt, keeping the last results, and marks a llms.txt invalid', async () => {
     // 500 KiB of rules: reading them takes far longer than the few ms allowed here (SITE_PARSE_TIMEOUT_MS is 20 s by default).
     site.set('/robots.txt', `User-agent: *\n${'Disallow: /*a*b*c\n'.repeat(27_000)}`);
-    const fast = createSiteFileReader({ deadlineMs: 10 });
+    const pool = app.ctx.siteFilePool();
+    const fast = createSiteFileReader({ deadlineMs: 10, pool });
     try {
-      expect(await checkWith({ ...siteFileReaderFor(app.config), robots: fast.robots })).toEqual({
+      expect(await checkWith({ ...siteFileReaderFor(app.config, pool), robots: fast.robots })).toEqual({
         state: 'failed',
         error: 'robots.txt took too long to read (over 10 ms); it was not used',
       });
@@ -265,7 +266,10 @@ describe('files their thread cannot read within the deadline', () => {
       site.set('/robots.txt', ROBOTS);
       site.set('/llms.txt', `# Fixture Shop\n${'- [Page](https://www.fixture-shop.com/p)\n'.repeat(20_000)}`);
       expect(
-        await checkWith({ ...siteFileReaderFor(app.config), llmsTxt: createSiteFileReader({ deadlineMs: 1 }).llmsTxt }),
+        await checkWith({
+          ...siteFileReaderFor(app.config, pool),
+          llmsTxt: createSiteFileReader({ deadlineMs: 1, pool }).llmsTxt,
+        }),
       ).toEqual({ state: 'done' });
       expect((await report()).body.llmsTxt).toMatchObject({
         state: 'invalid',

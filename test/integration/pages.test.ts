@@ -377,7 +377,11 @@ describe('bad input ends the import with its reason and the pages as they were',
       body: urlset(Array.from({ length: 40_000 }, (_, i) => `/docs/${i}`)),
       gzip: true,
     });
-    const reader = { ...siteFileReaderFor(app.config), sitemap: createSiteFileReader({ deadlineMs: 100 }).sitemap };
+    const pool = app.ctx.siteFilePool();
+    const reader = {
+      ...siteFileReaderFor(app.config, pool),
+      sitemap: createSiteFileReader({ deadlineMs: 100, pool }).sitemap,
+    };
     try {
       const { import: row } = await requestSitemapImport(app.ctx, { id: siteId }, null, 'manual', { queue: false });
       expect(await runSitemapImport(app.ctx, siteId, row.id, { reader })).toEqual({

@@ -5,6 +5,7 @@ import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { EVENT_BODIES, draft } from '../../src/domain/webhooks/event-types.ts';
 import { runWebhookDelivery } from '../../src/domain/webhooks/deliver.ts';
 import { createSiteFetcher } from '../../src/web/site-fetch.ts';
+import { createWebhookPoster } from '../../src/web/webhook-post.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ValidationError } from '../../src/errors.ts';
 import { webhookCreateSchema } from '../../src/domain/webhooks/schemas.ts';
@@ -509,17 +510,23 @@ describe('deliveries', () => {
         .returning('id')
         .executeTakeFirstOrThrow();
     });
-    const fetcher = createSiteFetcher({
-      map: new Map(),
-      outbound: true,
-      timeoutMs: 1000,
-      connectTimeoutMs: 500,
-      userAgent: 'test',
-      resolve: async () => [{ address: '10.0.0.8', family: 4 }],
-    });
-    expect(await runWebhookDelivery(app.ctx, made.id, { fetcher })).toMatchObject({
-      reason: expect.stringMatching(/next attempt/),
-    });
+    const poster = createWebhookPoster(
+      createSiteFetcher({
+        map: new Map(),
+        outbound: true,
+        timeoutMs: 1000,
+        connectTimeoutMs: 500,
+        userAgent: 'test',
+        resolve: async () => [{ address: '10.0.0.8', family: 4 }],
+      }),
+    );
+    try {
+      expect(await runWebhookDelivery(app.ctx, made.id, { poster })).toMatchObject({
+        reason: expect.stringMatching(/next attempt/),
+      });
+    } finally {
+      await poster.close();
+    }
     const row = await app.ctx.db
       .selectFrom('webhookAttempts')
       .select(['statusCode', 'error'])

@@ -178,7 +178,7 @@ export async function runCrawlerCheck(
       if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, checkId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
-      const reader = options.reader ?? siteFileReaderFor(ctx.config);
+      const reader = options.reader ?? siteFileReaderFor(ctx.config, ctx.siteFilePool());
       const origin = siteOrigin(site);
       try {
         const [robots, llms] = await Promise.all([

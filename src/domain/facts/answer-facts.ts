@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { analyse, analyseOffThread, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
+import { analyse, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { prepared, type Executor } from '../../db/database.ts';
 import type { AnswerRow } from '../../db/schema.ts';
@@ -58,7 +58,9 @@ export function analyseAnswers(
   book: BrandBook,
   corrections?: readonly (readonly Correction[] | undefined)[],
 ): Promise<AnswerFacts[]> {
-  return analyseOffThread(book, answers.map(analysisInput), { timeoutMs: ctx.config.analysis.timeoutMs }, corrections);
+  return ctx
+    .analysisPool()
+    .analyse(book, answers.map(analysisInput), { timeoutMs: ctx.config.analysis.timeoutMs }, corrections);
 }
 
 /** Says which answers could not be read in time: by id, never with their text (an attacker may have written it). */

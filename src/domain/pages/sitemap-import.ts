@@ -122,7 +122,7 @@ export async function runSitemapImport(
       if (!site) return { state: 'skipped' };
       const log = ctx.logger.child({ siteId, importId });
       const fetcher = options.fetcher ?? siteFetcherFor(ctx.config, log);
-      const reader = options.reader ?? siteFileReaderFor(ctx.config);
+      const reader = options.reader ?? siteFileReaderFor(ctx.config, ctx.siteFilePool());
       const progress = progressWriter(ctx, importId, options.onProgress);
       const notes: string[] = [];
       try {

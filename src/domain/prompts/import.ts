@@ -6,7 +6,6 @@ import { assertCategoryRoom, categoryNamesOf, missingCategories, upsertCategorie
 import { nameKey, uniqueNames, lockSite } from '../common/index.ts';
 import { limitMessage, promptRoom } from './prompt-room.ts';
 import { looksRaw, type ImportRow, type RowError } from './csv.ts';
-import { parsePromptCsvOffThread } from './csv-pool.ts';
 import type { PromptImport } from './schemas.ts';
 
 /**
@@ -72,7 +71,7 @@ async function insertLinks(db: Db, promptIds: number[], categoryIds: number[]): 
 }
 
 export async function importPrompts(ctx: AppContext, site: SiteRow, userId: number, input: PromptImport) {
-  const parsed = await parsePromptCsvOffThread(input.contents);
+  const parsed = await (await ctx.promptCsvPool()).parse(input.contents);
 
   const run = async (trx: Db) => {
     if (!input.dryRun) await lockSite(trx, site.id);

@@ -4,8 +4,7 @@ import { preparedQuery, type Executor } from '../../db/database.ts';
 import type { DeliveryStatus, WebhookFormat } from '../../db/schema.ts';
 import { Later } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
-import type { SiteFetcher } from '../../web/site-fetch.ts';
-import { postThroughGuard } from '../../web/webhook-post.ts';
+import type { WebhookPoster } from '../../web/webhook-post.ts';
 import type { EventType } from './event-types.ts';
 import { takeSlot } from './in-flight.ts';
 import { DISABLE_AFTER_FAILURES, DISABLE_AFTER_MS, retryDelayMs } from './retries.ts';
@@ -104,7 +103,7 @@ function secretsOf(
     : [row.secret];
 }
 
-async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher): Promise<AttemptOutcome> {
+async function attempt(ctx: AppContext, row: DeliveryRow, poster: WebhookPoster): Promise<AttemptOutcome> {
   let body: string;
   try {
     body = deliveryBody(row.format, row);
@@ -127,7 +126,7 @@ async function attempt(ctx: AppContext, row: DeliveryRow, fetcher: SiteFetcher):
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const answer = await postThroughGuard(fetcher, row.url, body, headers, {
+    const answer = await poster.post(row.url, body, headers, {
       timeoutMs: ctx.config.webhooks.timeoutMs,
       connectTimeoutMs: Math.min(ctx.config.siteFetch.connectTimeoutMs, ctx.config.webhooks.timeoutMs),
       keepBytes: KEEP_ANSWER_BYTES,
@@ -296,7 +295,7 @@ async function notTaken(
 export async function runWebhookDelivery(
   ctx: AppContext,
   deliveryId: number,
-  options: { replay?: boolean; fetcher?: SiteFetcher } = {},
+  options: { replay?: boolean; poster?: WebhookPoster } = {},
 ): Promise<{ state: DeliveryStatus | 'missing' | 'skipped'; statusCode?: number | null } | Later> {
   const replay = options.replay === true;
   const now = ctx.clock.now();
@@ -334,7 +333,7 @@ export async function runWebhookDelivery(
   }
   let outcome: AttemptOutcome;
   try {
-    outcome = await attempt(ctx, row, options.fetcher ?? (await ctx.webhookFetcher()));
+    outcome = await attempt(ctx, row, options.poster ?? (await ctx.webhookPoster()));
   } finally {
     await slot.release();
   }

@@ -1,10 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ambiguityOf,
   analyse,
-  analyseOffThread,
-  closeAnalysisPool,
   compileBrandBook,
+  createAnalysisPool,
   QUOTE_MAX,
   quoteAround,
   type BrandBookInput,
@@ -173,14 +172,13 @@ describe('corrections', () => {
       { text: 'We had a notion about Foo Cloud.', citations: [], failed: false },
     ];
     const corrections = [[{ name: 'Acme', mentioned: false }], [{ name: 'Notion', mentioned: true }]];
-    const facts = await analyseOffThread(book, answers, { timeoutMs: 30_000 }, corrections);
+    const pool = createAnalysisPool();
+    const facts = await pool.analyse(book, answers, { timeoutMs: 30_000 }, corrections).finally(() => pool.close());
     expect(facts).toEqual(answers.map((a, i) => analyse(a, book, corrections[i])));
     expect(facts.map((f) => f.verdict)).toEqual(['missing', 'lost']);
     expect(facts[1]?.competitorsNamed).toEqual([1, 2]);
   });
 });
-
-afterAll(() => closeAnalysisPool());
 
 describe('name readings', () => {
   it('count each whole-word occurrence as counted or refused, with where the first of each is', () => {

@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   analyse,
-  analyseOffThread,
   ANALYSIS_MAX_CHARS,
-  closeAnalysisPool,
   compileBrandBook,
   createAnalysisPool,
   type AnswerInput,
@@ -45,20 +43,22 @@ const answers: AnswerInput[] = [
 const unruly = new URL('../../fixtures/analysis/unruly-thread.ts', import.meta.url);
 const options = { timeoutMs: 10_000 };
 
-afterAll(() => closeAnalysisPool());
+/** A pool as a context makes it (src/context.ts `analysisPool`). */
+const shared = createAnalysisPool();
+afterAll(() => shared.close());
 
-describe('analyseOffThread', () => {
+describe('an analysis pool', () => {
   it('returns the facts of each answer, in order, equal to analysing them here', async () => {
-    const facts = await analyseOffThread(book, answers, options);
+    const facts = await shared.analyse(book, answers, options);
     expect(facts).toEqual(answers.map((a) => analyse(a, book)));
     expect(facts.map((f) => f.verdict)).toEqual(['cited', 'named', 'missing', 'failed', 'lost']);
     expect(facts[4]?.analysis).toMatchObject({ truncated: true, timedOut: false });
   });
 
   it('keeps working after the pool was closed, and answers nothing for nothing', async () => {
-    await closeAnalysisPool();
-    expect(await analyseOffThread(book, [], options)).toEqual([]);
-    expect((await analyseOffThread(book, answers.slice(0, 1), options))[0]?.brandRank).toBe(1);
+    await shared.close();
+    expect(await shared.analyse(book, [], options)).toEqual([]);
+    expect((await shared.analyse(book, answers.slice(0, 1), options))[0]?.brandRank).toBe(1);
   });
 });
 

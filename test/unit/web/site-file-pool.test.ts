@@ -3,7 +3,7 @@ import { readTitle } from '../../../src/web/html-title.ts';
 import { readLlmsTxt } from '../../../src/web/llms-txt.ts';
 import { parseRobotsTxt } from '../../../src/web/robots.ts';
 import { SiteFileError } from '../../../src/web/site-file-error.ts';
-import { closeSiteFilePool, createSiteFilePool, createSiteFileReader } from '../../../src/web/site-file-pool.ts';
+import { createSiteFilePool, createSiteFileReader } from '../../../src/web/site-file-pool.ts';
 import { parseSitemap, SitemapError } from '../../../src/web/sitemap-parser.ts';
 
 /**
@@ -12,7 +12,9 @@ import { parseSitemap, SitemapError } from '../../../src/web/sitemap-parser.ts';
  * kills the thread instead of the process, and bytes handed over uncopied.
  */
 
-const reader = createSiteFileReader({ deadlineMs: 20_000 });
+/** A pool as a context makes it (src/context.ts `siteFilePool`). */
+const shared = createSiteFilePool();
+const reader = createSiteFileReader({ deadlineMs: 20_000, pool: shared });
 const ROBOTS = {
   url: 'https://acme.com/robots.txt',
   text: 'User-agent: *\nDisallow: /private\nSitemap: https://acme.com/s.xml\n',
@@ -30,7 +32,7 @@ function urlset(count: number): string {
   return parts.join('');
 }
 
-afterAll(() => closeSiteFilePool());
+afterAll(() => shared.close());
 
 describe('site file threads', () => {
   it('answer what parsing here answers, for each kind of file', async () => {
@@ -128,7 +130,7 @@ describe('site file threads', () => {
   });
 
   it('start again after the pool is closed', async () => {
-    await closeSiteFilePool();
+    await shared.close();
     expect(await reader.llmsTxt('# Acme', null)).toMatchObject({ state: 'present' });
   });
 });
