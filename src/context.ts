@@ -21,14 +21,14 @@ import type { WebhookPoster } from './web/webhook-post.ts';
  * against their own database and Redis prefix. A handler may hand on a copy
  * with its own child logger (`{ ...ctx, logger }`): the services are shared.
  *
- * Every per-process service is a field here. Those made at once are always
- * closed; a `Lazy` one is made by its first call (a process that never calls
- * it pays nothing) and closed by `closeContext` only if it was made. What
- * closes what: `closeContext` ends the queues and the metrics' last flush,
- * then the database pool, the Redis connection, the thread pools
- * (`analysisPool`, `siteFilePool`, `promptCsvPool`) and the webhook
- * connections (`webhookPoster`). `keys`, `rateLimits`, `assistants` and
- * `gate` hold nothing to close beyond the Redis connection.
+ * Every per-process service is a field here, and `closeContext` alone
+ * closes them: the queues and the metrics' last flush first, then the
+ * database pool, the Redis connection and each `Lazy` service that was made
+ * (the thread pools `analysisPool`, `siteFilePool` and `promptCsvPool`, the
+ * webhook connections `webhookPoster` keeps). A `Lazy` field is made by its
+ * first call, so a process that never calls it pays nothing. `keys`,
+ * `rateLimits`, `assistants` and `gate` hold nothing to close beyond the
+ * Redis connection.
  */
 export interface AppContext {
   /** What this process is: sizes its pool and how its Redis connection waits. */
