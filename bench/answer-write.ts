@@ -19,83 +19,38 @@
  * the period rows exist, so most rollup writes are updates).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { createDb } from '../src/db/database.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
 import { settle } from '../src/domain/scans/money.ts';
-import { createSite } from '../src/domain/onboarding/index.ts';
 import { loadBrandBook } from '../src/domain/facts/brand-book.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
 import { storeAnswers, type NewAnswer } from '../src/domain/facts/answer-store.ts';
 import { analyseAnswers } from '../src/domain/facts/answer-facts.ts';
-import { usdToMicros, type Micros } from '../src/money.ts';
+import type { Micros } from '../src/money.ts';
 import type { CitationJson } from '../src/db/schema.ts';
 import { runBench } from './lib.ts';
+import { benchSite, processCpu, startSimulator } from './scan-setup.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
 const SIM_PORT = 18411;
-const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 const PROMPTS = 500;
 const BATCH = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const SAME_SITE = process.env.BENCH_SAME_SITE === '1';
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
+const newSite = (ctx: AppContext, label: string) => benchSite(ctx, 'write', label, PROMPTS);
 
-const CLOCK_TICKS = 100;
-function processCpu(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-async function newSite(ctx: AppContext, label: string) {
-  const org = await createOrg(ctx, {
-    name: `Bench write ${label}`,
-    plan: 'enterprise',
-    balanceMicros: usdToMicros(10_000),
-  });
-  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
-  const user = await createUser(ctx, { email: `bench-write-${Date.now()}-${label}@example.com`, name: 'Bench' });
-  await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const site = await createSite(
-    ctx,
-    { orgId: org.id, userId: user.id },
-    { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] },
-  );
-  const prompts = await ctx.db
-    .insertInto('prompts')
-    .values(
-      Array.from({ length: PROMPTS }, (_, i) => ({
-        siteId: site.id,
-        text: `Which Acme alternative is best for use case ${i}?`,
-        status: 'active' as const,
-      })),
-    )
-    .returning('id')
-    .execute();
-  const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
-  return { org, user, site: row, promptIds: prompts.map((p) => p.id) };
+/** The CPU seconds of the measured backend so far. */
+function backendCpu(pid: number): number {
+  const seconds = processCpu(pid);
+  if (seconds === null) throw new Error(`the measured backend (pid ${pid}) is gone`);
+  return seconds;
 }
 
 interface Explained {
@@ -130,15 +85,12 @@ function kindOf(query: string): string {
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], {
-    stdio: 'ignore',
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
+  const sim = await startSimulator(SIM_PORT);
   const config = loadConfig({
     DATABASE_URL,
     LOG_LEVEL: 'warn',
     ASSISTANTS: 'simulator',
-    SIMULATOR_URL: SIM_URL,
+    SIMULATOR_URL: sim.url,
     ASSISTANT_CONCURRENCY: '10',
     REDIS_PREFIX: `bench-write-${process.pid}`,
   });
@@ -201,12 +153,11 @@ async function main() {
   }
   const wctx: AppContext = { ...ctx, db: wdb };
   try {
-    await waitFor(`${SIM_URL}/__sim/health`);
     await migrateToLatest(ctx.db);
-    await fetch(`${SIM_URL}/__sim/script`, { method: 'DELETE' });
+    await fetch(`${sim.url}/__sim/script`, { method: 'DELETE' });
     // The answers to store: one real scan's.
     const source = await newSite(ctx, 'source');
-    const { scan: sourceScan } = await startScan(ctx, source.site, source.user.id, {
+    const { scan: sourceScan } = await startScan(ctx, source.site, source.userId, {
       label: 'source',
       providers: ['openai'],
     });
@@ -248,7 +199,7 @@ async function main() {
     let shared: Awaited<ReturnType<typeof newSite>> | null = null;
     for (let r = 0; r < ROUNDS + 1; r++) {
       const target = SAME_SITE ? (shared ??= await newSite(ctx, 'target')) : await newSite(ctx, `round-${r}`);
-      const { scan } = await startScan(ctx, target.site, target.user.id, {
+      const { scan } = await startScan(ctx, target.site, target.userId, {
         label: `round-${r}`,
         providers: ['openai'],
       });
@@ -271,7 +222,7 @@ async function main() {
         context: a.context,
         simulated: a.simulated,
       }));
-      const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.org.id };
+      const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.site.orgId };
       explained.clear();
       const walBefore = (
         await sql<{
@@ -279,7 +230,7 @@ async function main() {
           r: string;
         }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)
       ).rows[0]!;
-      const cpuBefore = processCpu(backend);
+      const cpuBefore = backendCpu(backend);
       let storeMs = 0;
       let settleMs = 0;
       for (let i = 0; i < inputs.length; i += BATCH) {
@@ -312,7 +263,7 @@ async function main() {
         storeMs += t1 - t0;
         settleMs += performance.now() - t1;
       }
-      const cpu = processCpu(backend) - cpuBefore;
+      const cpu = backendCpu(backend) - cpuBefore;
       const walAfter = (
         await sql<{
           b: string;
@@ -381,7 +332,7 @@ async function main() {
   } finally {
     await wdb.destroy();
     await closeContext(ctx);
-    sim.kill('SIGTERM');
+    sim.stop();
   }
 }
 

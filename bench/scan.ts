@@ -21,43 +21,25 @@
  */
 import { BUSY } from '../src/domain/common/site-lock.ts';
 import { Later } from '../src/domain/common/later.ts';
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
 import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
-import { createSite } from '../src/domain/onboarding/new-site.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
 import type { ProviderKey } from '../src/assistants/catalog.ts';
-import { usdToMicros } from '../src/money.ts';
 import { runBench } from './lib.ts';
+import { benchSite, processCpu, startSimulator } from './scan-setup.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scan';
 const SIM_PORT = 18410;
+/** The simulator's address (startSimulator's), for scripting its latency. */
 const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 const PROMPTS = 500;
 const CONCURRENCY = 10;
 /** Scans of the cost case; the median one is reported. */
 const ONE_PROVIDER_RUNS = 5;
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
 
 /** Every request answers after `ms`; `pageToken: false` makes AI Overviews answer inline (one request each). */
 async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
@@ -80,21 +62,6 @@ async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
 async function busiestProviderRequests(): Promise<number> {
   const body = (await (await fetch(`${SIM_URL}/__sim/requests`)).json()) as { counts: Record<string, number> };
   return Math.max(...Object.values(body.counts));
-}
-
-/** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** utime + stime of a process in seconds (/proc/<pid>/stat), or null once it has ended. */
-function processCpu(pid: number): number | null {
-  try {
-    // The command name is in parentheses and may hold spaces: count fields after its closing one.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -151,31 +118,8 @@ async function redisCommands(ctx: AppContext): Promise<number> {
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
 async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
-  const org = await createOrg(ctx, {
-    name: `Bench scan ${label}`,
-    plan: 'enterprise',
-    balanceMicros: usdToMicros(10_000),
-  });
-  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
-  const user = await createUser(ctx, { email: `bench-scan-${Date.now()}-${label}@example.com`, name: 'Bench' });
-  await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
-  const site = await createSite(
-    ctx,
-    { orgId: org.id, userId: user.id },
-    { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] },
-  );
-  await ctx.db
-    .insertInto('prompts')
-    .values(
-      Array.from({ length: PROMPTS }, (_, i) => ({
-        siteId: site.id,
-        text: `Which Acme alternative is best for use case ${i}?`,
-        status: 'active' as const,
-      })),
-    )
-    .execute();
-  const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
-  const { scan } = await startScan(ctx, row, user.id, { label, ...(providers ? { providers } : {}) });
+  const { userId, site } = await benchSite(ctx, 'scan', label, PROMPTS);
+  const { scan } = await startScan(ctx, site, userId, { label, ...(providers ? { providers } : {}) });
   const pgMeter = await meterBackends(ctx);
   const redisBefore = await redisCommands(ctx);
   const cpuBefore = process.cpuUsage();
@@ -212,12 +156,8 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
 
 async function main() {
   await ensureDatabase(DATABASE_URL);
-  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(SIM_PORT)], {
-    stdio: 'ignore',
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
+  const sim = await startSimulator(SIM_PORT);
   try {
-    await waitFor(`${SIM_URL}/__sim/health`);
     // The bench queues nothing: it calls the job's function directly, so no job runs twice.
     const config = loadConfig({
       DATABASE_URL,
@@ -323,7 +263,7 @@ async function main() {
       await closeContext(ctx);
     }
   } finally {
-    sim.kill('SIGTERM');
+    sim.stop();
   }
 }
 

@@ -1,0 +1,98 @@
+/**
+ * What bench/scan.ts and bench/answer-write.ts set up alike: the simulator
+ * as a child process, a site of N active prompts in an org of its own, and
+ * a process's CPU time read from /proc (the Postgres backends they meter).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../src/context.ts';
+import type { SiteRow } from '../src/db/schema.ts';
+import { createSite } from '../src/domain/onboarding/index.ts';
+import { addMember } from '../src/domain/workspace/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
+import { createUser } from '../src/domain/workspace/users.ts';
+import { usdToMicros } from '../src/money.ts';
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+/** `sightline simulator` on `port`, answering; `stop` ends it. */
+export async function startSimulator(port: number): Promise<{ url: string; stop(): void }> {
+  const sim = spawn(process.execPath, [path.resolve('src/cli/main.ts'), 'simulator', '--port', String(port)], {
+    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => void sim.kill('SIGTERM');
+  try {
+    await waitFor(`${url}/__sim/health`);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { url, stop };
+}
+
+/** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** utime + stime of a process in seconds (/proc/<pid>/stat), or null once it has ended. */
+export function processCpu(pid: number): number | null {
+  try {
+    // The command name is in parentheses and may hold spaces: count fields after its closing one.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A new enterprise org with $10,000, its owner, and the site Acme (competitors
+ * Globex and Initech) with `prompts` active prompts: what each scanned site of
+ * a bench starts from. `bench` and `label` name them apart.
+ */
+export async function benchSite(
+  ctx: AppContext,
+  bench: string,
+  label: string,
+  prompts: number,
+): Promise<{ userId: number; site: SiteRow; promptIds: number[] }> {
+  const org = await createOrg(ctx, {
+    name: `Bench ${bench} ${label}`,
+    plan: 'enterprise',
+    balanceMicros: usdToMicros(10_000),
+  });
+  await setOrgLimits(ctx, org.id, { promptsPerSite: 5000 });
+  const user = await createUser(ctx, { email: `bench-${bench}-${Date.now()}-${label}@example.com`, name: 'Bench' });
+  await addMember(ctx, { orgId: org.id, userId: user.id, role: 'owner' });
+  const site = await createSite(
+    ctx,
+    { orgId: org.id, userId: user.id },
+    { name: 'Acme', url: `acme-${Date.now()}-${label}.com`, competitors: [{ name: 'Globex' }, { name: 'Initech' }] },
+  );
+  const rows = await ctx.db
+    .insertInto('prompts')
+    .values(
+      Array.from({ length: prompts }, (_, i) => ({
+        siteId: site.id,
+        text: `Which Acme alternative is best for use case ${i}?`,
+        status: 'active' as const,
+      })),
+    )
+    .returning('id')
+    .execute();
+  const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
+  return { userId: user.id, site: row, promptIds: rows.map((p) => p.id) };
+}
