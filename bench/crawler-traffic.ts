@@ -37,7 +37,7 @@ import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { crawlerTrafficReport } from '../src/domain/traffic/report.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { accessLog } from '../src/fixture-site/access-log.ts';
 import type { Period } from '../src/domain/common/periods.ts';
 import { runBench } from './lib.ts';

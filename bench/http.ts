@@ -21,10 +21,10 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { createApiKey } from '../src/domain/workspace/api-keys.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { createApiKey } from '../src/domain/orgs/api-keys.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

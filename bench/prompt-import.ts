@@ -10,13 +10,13 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/orgs/orgs.ts';
 import { importPrompts } from '../src/domain/prompts/import.ts';
 import { promptImportSchema } from '../src/domain/prompts/schemas.ts';
 import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { findSite } from '../src/domain/sites/sites.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';

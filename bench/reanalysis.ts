@@ -11,11 +11,11 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { runReanalysis } from '../src/domain/reanalysis/reanalysis.ts';
 import { createSite } from '../src/domain/onboarding/new-site.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_reanalysis';

@@ -29,8 +29,8 @@ import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
 import type { SiteRow } from '../src/db/schema.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
 import {
   periodEnd,
   periodStart,
@@ -53,7 +53,7 @@ import { ensureAnswerMonths } from '../src/domain/facts/partitions.ts';
 import { createShare, revokeShare } from '../src/domain/shares/shares.ts';
 import { allRoutes } from '../src/http/routes/index.ts';
 import { createHttpServer } from '../src/http/server.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';

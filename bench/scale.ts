@@ -24,9 +24,9 @@ import { closeContext, createContext, type AppContext } from '../src/context.ts'
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { cancelScan, startScan } from '../src/domain/scans/scans.ts';
 import { createSite } from '../src/domain/onboarding/new-site.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/orgs/orgs.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { usdToMicros } from '../src/money.ts';
 import { runBench } from './lib.ts';
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { AppContext } from '../src/context.ts';
 import type { SiteRow } from '../src/db/schema.ts';
 import { createSite } from '../src/domain/onboarding/index.ts';
-import { addMember } from '../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../src/domain/workspace/orgs.ts';
-import { createUser } from '../src/domain/workspace/users.ts';
+import { addMember } from '../src/domain/orgs/members.ts';
+import { createOrg, setOrgLimits } from '../src/domain/orgs/orgs.ts';
+import { createUser } from '../src/domain/orgs/users.ts';
 import { usdToMicros } from '../src/money.ts';
 
 async function waitFor(url: string) {

@@ -16,7 +16,7 @@ import { closeContext, createContext } from '../src/context.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { requestSitemapImport } from '../src/domain/pages/imports.ts';
 import { runSitemapImport } from '../src/domain/pages/sitemap-import.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { startFixtureSite } from '../src/fixture-site/server.ts';
 import { AI_CRAWLERS } from '../src/web/ai-crawlers.ts';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../src/web/robots.ts';

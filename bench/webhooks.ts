@@ -29,7 +29,7 @@ import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { endScan } from '../src/domain/scans/run.ts';
 import { webhookCreateSchema } from '../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../src/domain/webhooks/webhooks.ts';
-import { createOrg } from '../src/domain/workspace/orgs.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { runBench } from './lib.ts';
 
 // A database of its own: this branch's migrations must not land in the database other benches share.

@@ -7,7 +7,7 @@ import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { createDb, type Db } from './db/database.ts';
 import type { PromptCsvPool } from './domain/prompts/index.ts';
-import { KeyCache, RateLimits } from './domain/workspace/index.ts';
+import { KeyCache, RateLimits } from './domain/orgs/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { JobQueues } from './queue/queues.ts';
 import { MetricsRecorder } from './telemetry/shared-metrics.ts';
@@ -45,9 +45,9 @@ export interface AppContext {
   assistants: Lazy<Promise<Assistants>>;
   /** Each provider account's limits, held in Redis for every process together (src/assistants/limits.ts). */
   gate: Lazy<Promise<ProviderGate>>;
-  /** Key look-ups and refusals this process remembers (domain/workspace/key-cache.ts). */
+  /** Key look-ups and refusals this process remembers (domain/orgs/key-cache.ts). */
   keys: KeyCache;
-  /** The workspace's own rate limits, counted in Redis (domain/workspace/rate-limits.ts). */
+  /** The workspace's own rate limits, counted in Redis (domain/orgs/rate-limits.ts). */
   rateLimits: RateLimits;
   /** Job runs and provider calls counted here and summed across processes in Redis (src/telemetry/shared-metrics.ts). */
   metrics: MetricsRecorder;

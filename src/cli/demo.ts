@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { usdToMicros } from '../money.ts';
-import { createApiKey, authenticateKey, addMember, createOrg, createUser } from '../domain/workspace/index.ts';
+import { createApiKey, authenticateKey, addMember, createOrg, createUser } from '../domain/orgs/index.ts';
 import { createEvent, siteEventCreateSchema, findSite } from '../domain/sites/index.ts';
 import { createSite } from '../domain/onboarding/index.ts';
 import { createPrompt, promptCreateSchema } from '../domain/prompts/index.ts';

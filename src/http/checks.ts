@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
 import { findSite } from '../domain/sites/index.ts';
-import type { Principal } from '../domain/workspace/index.ts';
-import { atLeast } from '../domain/workspace/index.ts';
+import type { Principal } from '../domain/orgs/index.ts';
+import { atLeast } from '../domain/orgs/index.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import { isSitePath, type Route } from './route.ts';
 

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
-import type { Principal } from '../domain/workspace/index.ts';
+import type { Principal } from '../domain/orgs/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Tag } from './operations.ts';
 

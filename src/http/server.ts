@@ -5,7 +5,7 @@ import FindMyWay from 'find-my-way';
 import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
 import { accessLog, type Logger } from '../logger.ts';
-import { authenticateKey, cachedPrincipal, type Principal, dropCachedKeysOnChange } from '../domain/workspace/index.ts';
+import { authenticateKey, cachedPrincipal, type Principal, dropCachedKeysOnChange } from '../domain/orgs/index.ts';
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bearer } from './bearer.ts';
 import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';

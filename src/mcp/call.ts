@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
 import { idSchema } from '../domain/common/index.ts';
-import type { Principal } from '../domain/workspace/index.ts';
+import type { Principal } from '../domain/orgs/index.ts';
 import { AppError, ValidationError, type FieldErrors } from '../errors.ts';
 import { authorize, refuseUnservedFields } from '../http/checks.ts';
 import { validate } from '../http/validate.ts';

@@ -5,7 +5,7 @@ import type { siteWithDetails } from '../domain/site-settings/index.ts';
 import type { listSites } from '../domain/sites/index.ts';
 import type { listShares } from '../domain/shares/index.ts';
 import type { addMentionFeedback, listNames } from '../domain/names/index.ts';
-import type { whoami } from '../domain/workspace/index.ts';
+import type { whoami } from '../domain/orgs/index.ts';
 import type { crawlerTrafficReport } from '../domain/traffic/index.ts';
 
 /**

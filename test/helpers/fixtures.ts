@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../src/context.ts';
 import type { TestApp } from './app.ts';
 import type { KeyRole, Plan, Role } from '../../src/db/schema.ts';
-import { createApiKey } from '../../src/domain/workspace/api-keys.ts';
-import { addMember } from '../../src/domain/workspace/members.ts';
-import { createOrg, setOrgLimits } from '../../src/domain/workspace/orgs.ts';
-import { createUser } from '../../src/domain/workspace/users.ts';
+import { createApiKey } from '../../src/domain/orgs/api-keys.ts';
+import { addMember } from '../../src/domain/orgs/members.ts';
+import { createOrg, setOrgLimits } from '../../src/domain/orgs/orgs.ts';
+import { createUser } from '../../src/domain/orgs/users.ts';
 import { usdToMicros } from '../../src/money.ts';
 
 export interface Workspace {

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
-import { createApiKey, generateKey, hashKey, revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
-import { KEY_REFUSAL_TTL_MS } from '../../src/domain/workspace/key-cache.ts';
-import { addMember, changeMemberRole, removeMemberAsOperator } from '../../src/domain/workspace/members.ts';
+import { createApiKey, generateKey, hashKey, revokeApiKey } from '../../src/domain/orgs/api-keys.ts';
+import { KEY_REFUSAL_TTL_MS } from '../../src/domain/orgs/key-cache.ts';
+import { addMember, changeMemberRole, removeMemberAsOperator } from '../../src/domain/orgs/members.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusteredShare, clusterSums } from '../../src/analysis/intervals.ts';
 import { createShare } from '../../src/domain/shares/shares.ts';
 import { findSite } from '../../src/domain/sites/sites.ts';
-import { revokeApiKey } from '../../src/domain/workspace/api-keys.ts';
+import { revokeApiKey } from '../../src/domain/orgs/api-keys.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { buildTools } from '../../src/mcp/catalog.ts';

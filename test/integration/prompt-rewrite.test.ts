@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RewriteResult } from '../../src/domain/prompts/rewrite.ts';
 import { questionFrom } from '../../src/domain/prompts/rewrite.ts';
 import { takeRewrites } from '../../src/domain/prompts/rewrite-allowance.ts';
-import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
-import { PLAN_LIMITS } from '../../src/domain/workspace/plans.ts';
+import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
+import { PLAN_LIMITS } from '../../src/domain/orgs/plans.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 

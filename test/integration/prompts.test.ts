@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { fixedClock } from '../../src/clock.ts';
-import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
-import { PLAN_LIMITS } from '../../src/domain/workspace/plans.ts';
+import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
+import { PLAN_LIMITS } from '../../src/domain/orgs/plans.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';

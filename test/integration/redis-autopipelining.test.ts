@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createRedis } from '../../src/context.ts';
-import { RateLimits } from '../../src/domain/workspace/index.ts';
+import { RateLimits } from '../../src/domain/orgs/index.ts';
 import { clearRedisPrefix } from '../helpers/app.ts';
 
 /**

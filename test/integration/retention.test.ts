@@ -10,7 +10,7 @@ import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { settle } from '../../src/domain/scans/money.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
-import { setOrgRetention } from '../../src/domain/workspace/orgs.ts';
+import { setOrgRetention } from '../../src/domain/orgs/orgs.ts';
 import { withSiteLock } from '../../src/domain/common/site-lock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';

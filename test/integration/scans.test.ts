@@ -204,7 +204,7 @@ describe('refusals', () => {
 
   it('answers 400 past the scans-per-month limit', async () => {
     const small = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
-    const { setOrgLimits } = await import('../../src/domain/workspace/orgs.ts');
+    const { setOrgLimits } = await import('../../src/domain/orgs/orgs.ts');
     await setOrgLimits(app.ctx, small.orgId, { scansPerMonth: 1 });
     const site = await app.request('POST', `/orgs/${small.orgId}/projects`, {
       key: small.keys.admin,

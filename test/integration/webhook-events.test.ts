@@ -9,7 +9,7 @@ import { addPeriods, periodStart } from '../../src/domain/common/periods.ts';
 import { failScan } from '../../src/domain/scans/run.ts';
 import { EVENT_BODIES, type EventType } from '../../src/domain/webhooks/event-types.ts';
 import { comparePeriod, runWebhookPeriodTick } from '../../src/domain/webhooks/period-tick.ts';
-import { topUp } from '../../src/domain/workspace/billing.ts';
+import { topUp } from '../../src/domain/orgs/billing.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { usdToMicros } from '../../src/money.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -12,7 +12,7 @@ import { webhookCreateSchema } from '../../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
 import { recordEvents } from '../../src/domain/webhooks/outbox.ts';
 import { EVENT_DAYS, runWebhookReconcile } from '../../src/domain/webhooks/reconcile.ts';
-import { consumeRateLimit } from '../../src/domain/workspace/rate-limits.ts';
+import { consumeRateLimit } from '../../src/domain/orgs/rate-limits.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver.ts';

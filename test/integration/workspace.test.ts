@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topUp } from '../../src/domain/workspace/billing.ts';
-import { setOrgLimits } from '../../src/domain/workspace/orgs.ts';
+import { topUp } from '../../src/domain/orgs/billing.ts';
+import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';

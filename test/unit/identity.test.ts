@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { generateKey, hashKey, isWellFormedKey } from '../../src/domain/workspace/api-keys.ts';
+import { generateKey, hashKey, isWellFormedKey } from '../../src/domain/orgs/api-keys.ts';
 import { domainFromAddress } from '../../src/domain/sites/site-domain.ts';
-import { atLeast, effectiveKeyRole } from '../../src/domain/workspace/roles.ts';
-import { PLAN_LIMITS, limitsOf } from '../../src/domain/workspace/plans.ts';
+import { atLeast, effectiveKeyRole } from '../../src/domain/orgs/roles.ts';
+import { PLAN_LIMITS, limitsOf } from '../../src/domain/orgs/plans.ts';
 
 describe('api key format', () => {
   it('is slk_ plus 40 url-safe characters, random each time', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/domain/workspace/auth.ts';
-import { REFUSALS_MAX, storeCachedKey, storeRefusal, type CacheEntry } from '../../src/domain/workspace/key-cache.ts';
+import type { Principal } from '../../src/domain/orgs/auth.ts';
+import { REFUSALS_MAX, storeCachedKey, storeRefusal, type CacheEntry } from '../../src/domain/orgs/key-cache.ts';
 
 const principal = (orgId: number): Principal => ({
   kind: 'token',

@@ -12,7 +12,7 @@ export const dataCommands = [
     run: (a, config) => {
       if ((a.months === undefined) === !a['keep-all']) throw new UsageError('give --months N or --keep-all');
       return withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgRetention(ctx, a.org, {
+        (await import('../../domain/orgs/index.ts')).setOrgRetention(ctx, a.org, {
           retentionMonths: a['keep-all'] ? null : (a.months as number),
         }),
       );

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { CrawlerCheckRow, SiteJobTrigger, SiteRow } from '../../db/schema.ts';
 import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
-import { consumeRateLimit } from '../workspace/index.ts';
+import { consumeRateLimit } from '../orgs/index.ts';
 import { crawlerReport } from './report.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { SiteJobTrigger, SiteRow, SitemapImportRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { requestSiteJob, type SiteJobSpec, waitFor } from '../common/index.ts';
-import { consumeRateLimit } from '../workspace/index.ts';
+import { consumeRateLimit } from '../orgs/index.ts';
 
 /**
  * Sitemap import records: asking for one (a person, a new site, the nightly

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { BadRequestError } from '../../errors.ts';
-import { limitsOf } from '../workspace/index.ts';
+import { limitsOf } from '../orgs/index.ts';
 
 export interface PromptRoom {
   limit: number;

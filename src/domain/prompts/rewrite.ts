@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError, RateLimitedError } from '../../errors.ts';
 import { connectedAssistants } from '../providers/index.ts';
-import { limitsOf, consumeRateLimit } from '../workspace/index.ts';
+import { limitsOf, consumeRateLimit } from '../orgs/index.ts';
 import { rewritesLeftToday, secondsUntilNextUtcDay, takeRewrites } from './rewrite-allowance.ts';
 
 /** The instruction sent to the assistant; the simulator recognises it and answers with a question. */

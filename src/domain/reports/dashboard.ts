@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Role } from '../../db/schema.ts';
 import { listSites } from '../sites/index.ts';
-import { workspace } from '../workspace/index.ts';
+import { workspace } from '../orgs/index.ts';
 import { emptyCounts, sums, type SiteCounts } from './base.ts';
 import { headlineWithIntervals } from './report.ts';
 import { estimatesOf, PROMPT_PERIOD_SPREAD, spreadOf, type SpreadRow } from './spread.ts';

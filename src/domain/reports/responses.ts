@@ -17,7 +17,7 @@ import {
 } from '../common/index.ts';
 import { stabilityChange } from '../prompts/index.ts';
 import { event, schedule } from '../sites/index.ts';
-import { limits, plan, role } from '../workspace/index.ts';
+import { limits, plan, role } from '../orgs/index.ts';
 import { crawlerHitsItem } from './crawler-hits.ts';
 
 /** Response schemas of the reports (see src/domain/common/responses.ts). Shares are percentages to one decimal, null when their whole is empty. */

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS, defaultModel, isProviderKey } from '../../assistants/cat
 import type { AppContext } from '../../context.ts';
 import { BadRequestError } from '../../errors.ts';
 import { analyseAnswers, ensureAnswerMonths, storeAnswer, type NewAnswer, loadBrandBook } from '../facts/index.ts';
-import { limitsOf } from '../workspace/index.ts';
+import { limitsOf } from '../orgs/index.ts';
 import { findSite } from '../sites/index.ts';
 
 /** Imported answers analysed per task on the analysis threads. */

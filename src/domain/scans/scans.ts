@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError, PaymentRequiredError } from '../../erro
 import { formatUsd, microsToUsd } from '../../money.ts';
 import { utcMonthFirstDay } from '../../dates.ts';
 import { ensureAnswerMonths, answersWithFacts, serializeAnswer } from '../facts/index.ts';
-import { limitsOf, scansUsedThisMonth } from '../workspace/index.ts';
+import { limitsOf, scansUsedThisMonth } from '../orgs/index.ts';
 import { providerView } from '../providers/index.ts';
 import { planScan, type ScanPlan, type ScanRequest } from './plan.ts';
 import type { ScanDetailQuery, ScanListQuery, ScanTab } from './schemas.ts';

@@ -7,7 +7,7 @@ import { usdToMicros } from '../../money.ts';
 import { requestReanalysis, type ReanalysisView } from '../reanalysis/index.ts';
 import { previewNames, nameWarnings } from '../names/index.ts';
 import { loadBrandBookInput } from '../facts/index.ts';
-import { atLeast } from '../workspace/index.ts';
+import { atLeast } from '../orgs/index.ts';
 import { competitorsOf, serializeSite } from '../sites/index.ts';
 import type { ScanSettingsInput, SiteChanges } from '../sites/index.ts';
 

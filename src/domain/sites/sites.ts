@@ -6,7 +6,7 @@ import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '
 import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
 import type { ProjectListQuery, SiteCreate } from './schemas.ts';
-import { limitsOf } from '../workspace/index.ts';
+import { limitsOf } from '../orgs/index.ts';
 
 export function serializeScanSettings(s: ScanSettingsJson) {
   return {

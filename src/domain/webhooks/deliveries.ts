@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { waitFor } from '../common/index.ts';
-import { consumeRateLimit } from '../workspace/index.ts';
+import { consumeRateLimit } from '../orgs/index.ts';
 import { draft, type EventType } from './event-types.ts';
 import { dispatch } from './outbox.ts';
 import type { DeliveriesQuery } from './schemas.ts';

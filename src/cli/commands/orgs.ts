@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { microsToUsd, usdToMicros } from '../../money.ts';
-import { PLANS, KEY_ROLES, PERSON_ROLES } from '../../domain/workspace/index.ts';
+import { PLANS, KEY_ROLES, PERSON_ROLES } from '../../domain/orgs/index.ts';
 import { count, defineCommand, id, withContext } from '../command.ts';
 
 /** Workspaces, people, keys and money: what the web app's signed-in screens do, for operators. */
@@ -16,7 +16,7 @@ export const workspaceCommands = [
     },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).createOrg(ctx, {
+        (await import('../../domain/orgs/index.ts')).createOrg(ctx, {
           name: a.name,
           plan: a.plan,
           balanceMicros: usdToMicros(a['balance-usd'] ?? 0),
@@ -36,7 +36,7 @@ export const workspaceCommands = [
     },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgLimits(ctx, a.org, {
+        (await import('../../domain/orgs/index.ts')).setOrgLimits(ctx, a.org, {
           sites: a.sites,
           promptsPerSite: a['prompts-per-site'],
           scansPerMonth: a['scans-per-month'],
@@ -51,7 +51,7 @@ export const workspaceCommands = [
     flags: { org: id, 'report-name': z.string().optional(), 'report-logo': z.url().or(z.literal('')).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).setOrgBranding(ctx, a.org, {
+        (await import('../../domain/orgs/index.ts')).setOrgBranding(ctx, a.org, {
           reportName: a['report-name'],
           reportLogo: a['report-logo'],
         }),
@@ -63,7 +63,7 @@ export const workspaceCommands = [
     summary: 'Create a person',
     flags: { email: z.email(), name: z.string().min(1) },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).createUser(ctx, a)),
+      withContext(config, async (ctx) => (await import('../../domain/orgs/index.ts')).createUser(ctx, a)),
   }),
   defineCommand({
     name: 'member add',
@@ -72,7 +72,7 @@ export const workspaceCommands = [
     flags: { org: id, user: id, role: z.enum(PERSON_ROLES) },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).addMember(ctx, {
+        (await import('../../domain/orgs/index.ts')).addMember(ctx, {
           orgId: a.org,
           userId: a.user,
           role: a.role,
@@ -86,7 +86,7 @@ export const workspaceCommands = [
     flags: { org: id, user: id },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        await (await import('../../domain/workspace/index.ts')).removeMemberAsOperator(ctx, a.org, a.user);
+        await (await import('../../domain/orgs/index.ts')).removeMemberAsOperator(ctx, a.org, a.user);
         return { orgId: a.org, userId: a.user, removed: true };
       }),
   }),
@@ -97,7 +97,7 @@ export const workspaceCommands = [
     flags: { org: id, user: id, name: z.string().min(1).max(100), role: z.enum(KEY_ROLES).optional() },
     run: (a, config) =>
       withContext(config, async (ctx) =>
-        (await import('../../domain/workspace/index.ts')).createApiKey(ctx, {
+        (await import('../../domain/orgs/index.ts')).createApiKey(ctx, {
           orgId: a.org,
           userId: a.user,
           name: a.name,
@@ -111,7 +111,7 @@ export const workspaceCommands = [
     summary: 'Revoke an API key for good',
     flags: { id },
     run: (a, config) =>
-      withContext(config, async (ctx) => (await import('../../domain/workspace/index.ts')).revokeApiKey(ctx, a.id)),
+      withContext(config, async (ctx) => (await import('../../domain/orgs/index.ts')).revokeApiKey(ctx, a.id)),
   }),
   defineCommand({
     name: 'balance topup',
@@ -120,7 +120,7 @@ export const workspaceCommands = [
     flags: { org: id, usd: z.coerce.number().finite().positive() },
     run: (a, config) =>
       withContext(config, async (ctx) => {
-        const { topUp } = await import('../../domain/workspace/index.ts');
+        const { topUp } = await import('../../domain/orgs/index.ts');
         const { balanceMicros } = await topUp(ctx, {
           orgId: a.org,
           amountMicros: usdToMicros(a.usd),

@@ -17,11 +17,11 @@ import {
   usageResponse,
   whoamiResponse,
   workspaceResponse,
-} from '../../domain/workspace/index.ts';
+} from '../../domain/orgs/index.ts';
 import { dashboard, dashboardResponse } from '../../domain/reports/index.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
 
-/** The key's workspace: who it is, members, invitations, usage (src/domain/workspace). */
+/** The key's workspace: who it is, members, invitations, usage (src/domain/orgs). */
 export const workspaceRoutes: Route[] = [
   defineRoute({
     method: 'GET',
