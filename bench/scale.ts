@@ -81,7 +81,7 @@ async function resetSimulator() {
   });
 }
 
-async function workspace(ctx: AppContext) {
+async function seedOrg(ctx: AppContext) {
   const org = await createOrg(ctx, {
     name: `Bench scale ${Date.now()}`,
     plan: 'enterprise',
@@ -131,7 +131,7 @@ async function waitDone(ctx: AppContext, ids: number[], timeoutMs: number) {
 
 /** Twenty equal sites at once. */
 async function equalSites(ctx: AppContext, prompts = PROMPTS) {
-  const ws = await workspace(ctx);
+  const ws = await seedOrg(ctx);
   const sites = [];
   for (let i = 0; i < SITES; i++) sites.push(await site(ctx, ws, `eq${i}`, prompts));
   await resetSimulator();
@@ -198,7 +198,7 @@ async function equalSites(ctx: AppContext, prompts = PROMPTS) {
 
 /** A small site beside a large one, against the small one alone at its fair share. */
 async function smallBesideLarge(ctx: AppContext) {
-  const ws = await workspace(ctx);
+  const ws = await seedOrg(ctx);
   const large = await site(ctx, ws, 'large', LARGE);
   const small = await site(ctx, ws, 'small', SMALL);
   const alone = await site(ctx, ws, 'alone', SMALL);

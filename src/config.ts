@@ -248,7 +248,7 @@ export interface Config {
     /** Attempts in flight to one webhook at once, across every worker: a slow receiver holds this many slots at most. */
     maxInFlight: number;
     /** Webhooks one workspace may have. */
-    perWorkspace: number;
+    perOrg: number;
     /** Delivery jobs one worker process runs at once (each mostly waits on its receiver). */
     workerConcurrency: number;
   };
@@ -372,7 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
       reconcileMs: e.WEBHOOK_RECONCILE_MS,
       maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
-      perWorkspace: e.WEBHOOKS_PER_WORKSPACE,
+      perOrg: e.WEBHOOKS_PER_WORKSPACE,
       workerConcurrency: e.WORKER_WEBHOOK_CONCURRENCY,
     },
     tracing: { enabled: tracingEnabled(e), serviceName: e.OTEL_SERVICE_NAME },

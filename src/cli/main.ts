@@ -9,7 +9,7 @@ import { scanCommands } from './commands/scans.ts';
 import { siteIntelligenceCommands } from './commands/site-intelligence.ts';
 import { webhookCommands } from './commands/webhooks.ts';
 import { trafficCommands } from './commands/traffic.ts';
-import { workspaceCommands } from './commands/orgs.ts';
+import { orgCommands } from './commands/orgs.ts';
 
 /**
  * Operator CLI (CONTRACT.md "Operator CLI"), the entry point of every
@@ -21,7 +21,7 @@ import { workspaceCommands } from './commands/orgs.ts';
 
 const COMMANDS: Command[] = [
   ...processCommands,
-  ...workspaceCommands,
+  ...orgCommands,
   ...scanCommands,
   ...siteIntelligenceCommands,
   ...trafficCommands,

@@ -24,7 +24,7 @@ export async function authorize(
   principal: Principal,
   ids: Record<string, number>,
 ): Promise<SiteRow | null> {
-  checkWorkspace(principal, ids);
+  checkOrg(principal, ids);
   const site = needsSite(route, ids) ? await findSite(ctx.db, principal.org.id, ids.id!) : null;
   checkRole(route, principal);
   return site;
@@ -36,7 +36,7 @@ export function needsSite(route: Route, ids: Record<string, number>): boolean {
 }
 
 /** `:orgId` must be the key's workspace (404 otherwise). */
-export function checkWorkspace(principal: Principal, ids: Record<string, number>): void {
+export function checkOrg(principal: Principal, ids: Record<string, number>): void {
   if (ids.orgId !== undefined && ids.orgId !== principal.org.id)
     throw new NotFoundError(`No workspace with id ${ids.orgId}`);
 }

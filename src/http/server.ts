@@ -12,7 +12,7 @@ import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
 import { tracingHooks } from '../telemetry/state.ts';
 import { ADMIN_QUEUES_PATH, adminQueues } from './admin-queues.ts';
 import { bodyWasAbandoned, readJsonBody, readRawBody } from './body.ts';
-import { authorize, checkRole, checkWorkspace, needsSite, refuseUnservedFields } from './checks.ts';
+import { authorize, checkRole, checkOrg, needsSite, refuseUnservedFields } from './checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
 import type { Method, Route, ServerInput } from './route.ts';
@@ -230,7 +230,7 @@ export function createHttpServer(ctx: AppContext, routes: (metrics: Metrics) => 
     if (!principal) return withSite(req, res, route, target, params, null, ids, null);
     // authorize's checks, without a promise where no site is looked up.
     if (!needsSite(route, ids)) {
-      checkWorkspace(principal, ids);
+      checkOrg(principal, ids);
       checkRole(route, principal);
       return withSite(req, res, route, target, params, principal, ids, null);
     }

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import type { TestApp } from '../helpers/app.ts';
-import type { Workspace } from '../helpers/fixtures.ts';
+import type { Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script } from '../helpers/scans.ts';
 
 const run = promisify(execFile);
@@ -45,7 +45,7 @@ export function kill(worker: ChildProcess | null): void {
 /** A site of `prompts` active prompts whose scan (one assistant, slow answers) takes a few seconds. */
 export async function startSlowScan(
   app: TestApp,
-  ws: Workspace,
+  ws: Org,
   name: string,
   prompts: number,
   latencyMs = 150,
@@ -91,7 +91,7 @@ export async function waitForFinal(app: TestApp, scanId: number, timeoutMs: numb
 }
 
 /** What every fault test asserts at the end: nothing lost, nothing asked or charged twice, no overspend, money consistent. */
-export async function outcome(app: TestApp, ws: Workspace, scanId: number, prompts: number) {
+export async function outcome(app: TestApp, ws: Org, scanId: number, prompts: number) {
   const row = await scanRow(app, scanId);
   const money = await moneyFacts(app.ctx, ws.orgId, scanId);
   const answers = await app.ctx.db

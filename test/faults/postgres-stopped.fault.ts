@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import {
   FAULT_ENV,
   kill,
@@ -16,13 +16,13 @@ import {
 
 /** PostgreSQL stopped for 20 s in the middle of a scan, with the API being called. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let worker: ChildProcess | null = null;
 const PROMPTS = 60;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: FAULT_ENV });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100 });
 });
 afterAll(async () => {
   kill(worker);

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
 import {
   FAULT_ENV,
@@ -17,14 +17,14 @@ import {
 
 /** Redis stopped for 20 s (and back empty: it keeps nothing on disk) under API traffic, with a scan running. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let worker: ChildProcess | null = null;
 // Long enough (200 x 500 ms, 4 at a time) to outlast the outage, so the run dies with its lock and is resumed.
 const PROMPTS = 200;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: FAULT_ENV });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100 });
 });
 afterAll(async () => {
   kill(worker);

@@ -1,18 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { FAULT_ENV, kill, outcome, scanRow, sleep, spawnWorker, startSlowScan, waitForFinal } from './helpers.ts';
 
 /** A worker SIGKILLed twice during one scan, each time replaced by a new one. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let worker: ChildProcess | null = null;
 const PROMPTS = 60;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: FAULT_ENV });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100 });
 });
 afterAll(async () => {
   kill(worker);

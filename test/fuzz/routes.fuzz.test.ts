@@ -6,7 +6,7 @@ import { createMetrics } from '../../src/http/prometheus.ts';
 import type { Route } from '../../src/http/route.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { responseProblem, startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * No input gives a 5xx: property-based requests against every route of the
@@ -22,7 +22,7 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() 
 const PARALLEL = 8;
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let ids: Record<string, number>;
 let failures: string[] = [];
 let sent = 0;
@@ -31,7 +31,7 @@ const routes: Route[] = allRoutes(createMetrics()).filter((r) => r.path !== '/me
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 5, plan: 'enterprise' });
+  ws = await seedOrg(app.ctx, { balanceUsd: 5, plan: 'enterprise' });
   const site = await createSite(
     app.ctx,
     { orgId: ws.orgId, userId: ws.ownerId },

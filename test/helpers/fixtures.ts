@@ -8,7 +8,7 @@ import { createOrg, setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { createUser } from '../../src/domain/orgs/users.ts';
 import { usdToMicros } from '../../src/money.ts';
 
-export interface Workspace {
+export interface Org {
   orgId: number;
   ownerId: number;
   /** One key per key role, each made by a person of that role. */
@@ -31,10 +31,10 @@ export async function addPerson(
 }
 
 /** A workspace with an owner and one person (and key) per key role, created through the same domain functions as the CLI. */
-export async function seedWorkspace(
+export async function seedOrg(
   ctx: AppContext,
   options: { plan?: Plan; balanceUsd?: number; name?: string } = {},
-): Promise<Workspace> {
+): Promise<Org> {
   const org = await createOrg(ctx, {
     name: options.name ?? `Workspace ${unique()}`,
     plan: options.plan ?? 'pro',
@@ -58,10 +58,7 @@ export async function seedWorkspace(
  * tracking Globex (globex.com) and Initech (initech.com). Answers the site id
  * and its competitors' ids by name.
  */
-export async function addAcmeSite(
-  app: TestApp,
-  ws: Workspace,
-): Promise<{ id: number; competitors: Record<string, number> }> {
+export async function addAcmeSite(app: TestApp, ws: Org): Promise<{ id: number; competitors: Record<string, number> }> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: {

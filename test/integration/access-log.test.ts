@@ -5,11 +5,11 @@ import { closeContext, createContext, type AppContext } from '../../src/context.
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 // A server of its own whose logger writes into `lines`, on the test app's database and Redis.
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let ctx: AppContext;
 let http: HttpServer;
 let url: string;
@@ -17,7 +17,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { name: 'Log Co' });
+  ws = await seedOrg(app.ctx, { name: 'Log Co' });
   const into = new Writable({
     write(chunk: Buffer, _encoding, done) {
       lines.push(...chunk.toString().split('\n').filter(Boolean));

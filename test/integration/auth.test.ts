@@ -9,16 +9,16 @@ import { createLogger } from '../../src/logger.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 const clock = fixedClock('2026-11-22T10:00:00Z');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 const UNAUTHORIZED = { error: 'Sign in or send a valid API key', fields: null };
 
 beforeAll(async () => {
   app = await startTestApp({ clock });
-  ws = await seedWorkspace(app.ctx, { name: 'Auth Co' });
+  ws = await seedOrg(app.ctx, { name: 'Auth Co' });
 });
 afterAll(() => app.close());
 

@@ -3,14 +3,14 @@ import { CATEGORIES_PER_SITE } from '../../src/domain/categories/categories.ts';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   await setOrgLimits(app.ctx, ws.orgId, { sites: 100 });
 });
 afterAll(() => app.close());

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
-import { seedWorkspace } from '../helpers/fixtures.ts';
+import { seedOrg } from '../helpers/fixtures.ts';
 
 const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
@@ -185,7 +185,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
   });
 
   it('re-reads every stored answer with reanalyse --all, with a progress line, and refuses a bad choice of sites', async () => {
-    const ws = await seedWorkspace(app.ctx);
+    const ws = await seedOrg(app.ctx);
     const site = await createSite(
       app.ctx,
       { orgId: ws.orgId, userId: ws.ownerId },
@@ -210,7 +210,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
   });
 
   it('prints how a project’s names are read and its corrections, as the API answers them', async () => {
-    const ws = await seedWorkspace(app.ctx);
+    const ws = await seedOrg(app.ctx);
     const site = await createSite(
       app.ctx,
       { orgId: ws.orgId, userId: ws.ownerId },

@@ -3,10 +3,10 @@ import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { runReanalysis } from '../../src/domain/reanalysis/reanalysis.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 const ANSWERS = [
@@ -48,7 +48,7 @@ async function rollups() {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },

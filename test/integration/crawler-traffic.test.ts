@@ -6,7 +6,7 @@ import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { loadRangesFile } from '../../src/domain/traffic/ranges.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Crawler traffic through the API: a log from each documented source
@@ -22,14 +22,14 @@ const fixture = (name: string) => readFileSync(`test/fixtures/logs/${name}`, 'ut
 
 let app: TestApp;
 let site: FixtureSite;
-let ws: Workspace;
-let other: Workspace;
+let ws: Org;
+let other: Org;
 let siteId: number;
 let otherSiteId: number;
 
-async function newSite(workspace: Workspace, name: string, url: string): Promise<number> {
-  const res = await app.request('POST', `/orgs/${workspace.orgId}/projects`, {
-    key: workspace.keys.admin,
+async function newSite(org: Org, name: string, url: string): Promise<number> {
+  const res = await app.request('POST', `/orgs/${org.orgId}/projects`, {
+    key: org.keys.admin,
     body: { name, url },
   });
   expect(res.status, res.text).toBe(200);
@@ -74,8 +74,8 @@ beforeAll(async () => {
       SITE_JOB_WAIT_MS: '10000',
     },
   });
-  ws = await seedWorkspace(app.ctx);
-  other = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
+  other = await seedOrg(app.ctx);
   siteId = await newSite(ws, 'Brightdesk', 'https://www.brightdesk.com/');
   otherSiteId = await newSite(other, 'Elsewhere', 'https://elsewhere-shop.com/');
 });

@@ -6,7 +6,7 @@ import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { AI_CRAWLERS } from '../../src/web/ai-crawlers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Crawler checks against a local fixture site: access per AI crawler with
@@ -17,7 +17,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 let app: TestApp;
 let site: FixtureSite;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 const ROBOTS = [
@@ -60,7 +60,7 @@ beforeAll(async () => {
     workers: true,
     env: { SITE_FETCH_MAP: `fixture-shop.com=${site.url}`, SITE_FETCH_TIMEOUT_MS: '1500', SITE_JOB_WAIT_MS: '10000' },
   });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Fixture Shop', url: 'https://www.fixture-shop.com/' },

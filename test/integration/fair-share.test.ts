@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { LoggedRequest } from '../../src/simulator/state.ts';
 import { finished } from '../helpers/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script } from '../helpers/scans.ts';
 
 /**
@@ -33,7 +33,7 @@ afterAll(async () => {
   await app.close();
 });
 
-async function siteWithScan(ws: Workspace, name: string, prompts: number): Promise<{ siteId: number; scanId: number }> {
+async function siteWithScan(ws: Org, name: string, prompts: number): Promise<{ siteId: number; scanId: number }> {
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name, url: `${name.toLowerCase()}.com` },
@@ -65,7 +65,7 @@ const answersOf = async (scanId: number) =>
 
 describe('fair share of a provider account between sites', () => {
   it('lets a small scan started beside a large one take turns with it and finish first', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 50 });
     // Every call takes 100 ms, so two in flight make the large scan last about two seconds alone.
     await script(app, { provider: 'openai', latencyMs: 100 });
     const large = await siteWithScan(ws, 'Largeco', LARGE);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, script, waitForScan } from '../helpers/scans.ts';
 
 /**
@@ -22,7 +22,7 @@ interface AnswerView {
 }
 
 let sites = 0;
-async function newSite(app: TestApp, ws: Workspace, prompts: string[]): Promise<number> {
+async function newSite(app: TestApp, ws: Org, prompts: string[]): Promise<number> {
   const url = `acme${++sites}.com`;
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
@@ -32,7 +32,7 @@ async function newSite(app: TestApp, ws: Workspace, prompts: string[]): Promise<
   return res.body.project.id;
 }
 
-async function scanAnswers(app: TestApp, ws: Workspace, siteId: number, scanId: number): Promise<AnswerView[]> {
+async function scanAnswers(app: TestApp, ws: Org, siteId: number, scanId: number): Promise<AnswerView[]> {
   return (await app.request('GET', `/projects/${siteId}/scans/${scanId}`, { key: ws.keys.viewer })).body.answers;
 }
 
@@ -43,10 +43,10 @@ const HEAVY_TEXT = 'Acme is great, and Globex is fine. '.repeat(2800);
 
 describe('a scan of hostile answers', () => {
   let app: TestApp;
-  let ws: Workspace;
+  let ws: Org;
   beforeAll(async () => {
     app = await startTestApp({ workers: true, simulator: true });
-    ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+    ws = await seedOrg(app.ctx, { balanceUsd: 100 });
   });
   afterAll(() => app.close());
 
@@ -89,10 +89,10 @@ describe('a scan of hostile answers', () => {
 
 describe('an analysis deadline of 1 ms', () => {
   let app: TestApp;
-  let ws: Workspace;
+  let ws: Org;
   beforeAll(async () => {
     app = await startTestApp({ workers: true, simulator: true, env: { ANALYSIS_TIMEOUT_MS: '1' } });
-    ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+    ws = await seedOrg(app.ctx, { balanceUsd: 100 });
   });
   afterAll(() => app.close());
 

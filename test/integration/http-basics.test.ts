@@ -6,14 +6,14 @@ import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app.close());
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
 
 /** Limits hold under concurrent creates: exactly the room left is taken, never more. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100, plan: 'enterprise' });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100, plan: 'enterprise' });
 });
 afterAll(() => app?.close());
 

@@ -6,7 +6,7 @@ import { crawlerTrafficReport } from '../../src/domain/traffic/report.ts';
 import { runLogImport } from '../../src/domain/traffic/run-import.ts';
 import { finished } from '../helpers/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * The log-import job's own promises: a run that stops half way (its source
@@ -17,7 +17,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 const clock = fixedClock('2026-11-26T12:00:00Z');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 const AGENTS = ['GPTBot/1.2', 'ClaudeBot/1.0', 'PerplexityBot/1.0', 'OAI-SearchBot/1.0'];
 /** 90,000 lines over three days: most AI agents' hits (several batches), a few people. */
@@ -63,7 +63,7 @@ const counts = (r: Awaited<ReturnType<typeof findImport>>) => ({
 
 beforeAll(async () => {
   app = await startTestApp({ clock });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app.close());
 

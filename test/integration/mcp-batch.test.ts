@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as CallModule from '../../src/mcp/call.ts';
 import { MAX_BATCH_MESSAGES, TOOL_CALLS_AT_ONCE } from '../../src/mcp/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * JSON-RPC batches on POST /mcp: a batch holds at most 20 messages (the SDK
@@ -31,10 +31,10 @@ vi.mock('../../src/mcp/call.ts', async (importOriginal) => {
 });
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app?.close());
 

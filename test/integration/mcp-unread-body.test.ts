@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * The MCP transport refuses some requests before reading their body (an
@@ -11,10 +11,10 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app?.close());
 

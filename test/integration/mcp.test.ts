@@ -11,7 +11,7 @@ import { allRoutes } from '../../src/http/routes/index.ts';
 import { buildTools } from '../../src/mcp/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * The MCP server at /mcp through the official SDK client: initialize, the
@@ -22,8 +22,8 @@ import { addAcmeSite, addPerson, seedWorkspace, type Workspace } from '../helper
 /** Every tool of the route table (both variants), as the server builds them. */
 const TOOLS = buildTools(allRoutes(createMetrics()), 'AB');
 let app: TestApp;
-let mine: Workspace;
-let theirs: Workspace;
+let mine: Org;
+let theirs: Org;
 type Ids = {
   orgId: number;
   projectId: number;
@@ -39,7 +39,7 @@ let own: Ids;
 let foreign: Ids;
 const clients: Client[] = [];
 
-async function fixtures(ws: Workspace): Promise<Ids> {
+async function fixtures(ws: Org): Promise<Ids> {
   const site = await addAcmeSite(app, ws);
   const { scanId } = await seedAnswers(app.ctx, ws.orgId, site.id, [
     {
@@ -217,8 +217,8 @@ function cases(ids: Ids): Record<string, { args: Record<string, unknown>; http?:
 
 beforeAll(async () => {
   app = await startTestApp();
-  mine = await seedWorkspace(app.ctx, { name: 'Mine', balanceUsd: 50 });
-  theirs = await seedWorkspace(app.ctx, { name: 'Theirs', balanceUsd: 50 });
+  mine = await seedOrg(app.ctx, { name: 'Mine', balanceUsd: 50 });
+  theirs = await seedOrg(app.ctx, { name: 'Theirs', balanceUsd: 50 });
   own = await fixtures(mine);
   foreign = await fixtures(theirs);
 });

@@ -5,17 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
 
 const run = promisify(execFile);
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let scanId: number;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 20 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 20 });
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Ledger', url: 'ledger.com' },

@@ -8,7 +8,7 @@ import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
 import { deleteSite } from '../../src/domain/sites/delete.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Names and corrections through the HTTP API (CONTRACT.md "Names and
@@ -19,8 +19,8 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  */
 
 let app: TestApp;
-let ws: Workspace;
-let other: Workspace;
+let ws: Org;
+let other: Org;
 let siteId: number;
 let walmartId: number;
 /** Answer ids by their letter (see ANSWERS). */
@@ -129,8 +129,8 @@ async function expectRollupsEqualRebuild(): Promise<void> {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
-  ws = await seedWorkspace(app.ctx);
-  other = await seedWorkspace(app.ctx, { name: 'Other' });
+  ws = await seedOrg(app.ctx);
+  other = await seedOrg(app.ctx, { name: 'Other' });
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: {

@@ -6,7 +6,7 @@ import { METRICS } from '../../src/telemetry/metric-catalog.ts';
 import { watchWorker } from '../../src/telemetry/job-metrics.ts';
 import { JOBS } from '../../jobs/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { metricNamesIn, parsePrometheusText, type Scrape } from '../helpers/prometheus-text.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
@@ -19,7 +19,7 @@ import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/sc
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 async function scrape(): Promise<Scrape> {
   const res = await fetch(`${app.url}/metrics`);
@@ -60,7 +60,7 @@ async function newSite(name: string, prompts: number): Promise<number> {
 beforeAll(async () => {
   // No reconciler run during the file, so the scan this file marks running by hand stays so.
   app = await startTestApp({ workers: true, simulator: true, env: { SCAN_RECONCILE_MS: '3600000' } });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 50 });
 });
 afterAll(() => app?.close());
 

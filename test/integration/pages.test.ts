@@ -7,7 +7,7 @@ import { runSitemapImport } from '../../src/domain/pages/sitemap-import.ts';
 import { createSiteFileReader, siteFileReaderFor } from '../../src/web/site-file-pool.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Sitemap import and the pages endpoints against a local fixture site
@@ -19,7 +19,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
 
 let app: TestApp;
 let site: FixtureSite;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 const ORIGIN = 'https://www.fixture-shop.com';
 
@@ -86,7 +86,7 @@ beforeAll(async () => {
       SITE_JOB_WAIT_MS: '10000',
     },
   });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Fixture Shop', url: `${ORIGIN}/` },

@@ -3,26 +3,26 @@ import { PERSONAS_PER_SITE } from '../../src/domain/personas/personas.ts';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp({ variant: 'A' });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   await setOrgLimits(app.ctx, ws.orgId, { sites: 100 });
 });
 afterAll(() => app.close());
 
 let n = 0;
-async function newSite(target: TestApp = app, workspace: Workspace = ws): Promise<number> {
+async function newSite(target: TestApp = app, org: Org = ws): Promise<number> {
   n++;
   return (
     await createSite(
       target.ctx,
-      { orgId: workspace.orgId, userId: workspace.ownerId },
-      { name: `Personas ${n}`, url: `personas-${workspace.orgId}-${n}.com` },
+      { orgId: org.orgId, userId: org.ownerId },
+      { name: `Personas ${n}`, url: `personas-${org.orgId}-${n}.com` },
     )
   ).id;
 }
@@ -172,10 +172,10 @@ describe('personas (variant A)', () => {
 
 describe('a deployment serving variant B alone', () => {
   let appB: TestApp;
-  let wsB: Workspace;
+  let wsB: Org;
   beforeAll(async () => {
     appB = await startTestApp({ variant: 'B' });
-    wsB = await seedWorkspace(appB.ctx);
+    wsB = await seedOrg(appB.ctx);
   });
   afterAll(() => appB.close());
 

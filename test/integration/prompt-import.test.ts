@@ -2,26 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { plan: 'pro' });
+  ws = await seedOrg(app.ctx, { plan: 'pro' });
   await setOrgLimits(app.ctx, ws.orgId, { sites: 100 });
 });
 afterAll(() => app.close());
 
 let n = 0;
-async function newSite(workspace: Workspace = ws): Promise<number> {
+async function newSite(org: Org = ws): Promise<number> {
   n++;
   return (
     await createSite(
       app.ctx,
-      { orgId: workspace.orgId, userId: workspace.ownerId },
-      { name: `Import ${n}`, url: `import-${workspace.orgId}-${n}.com` },
+      { orgId: org.orgId, userId: org.ownerId },
+      { name: `Import ${n}`, url: `import-${org.orgId}-${n}.com` },
     )
   ).id;
 }
@@ -189,7 +189,7 @@ describe('POST /projects/:id/prompts/import', () => {
   });
 
   it('skips rows past the prompts-per-site limit with that reason, still applying updates', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'free' });
+    const small = await seedOrg(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
     await app.request('POST', `/projects/${siteId}/prompts`, {
@@ -214,7 +214,7 @@ describe('POST /projects/:id/prompts/import', () => {
   });
 
   it('keeps the limit when imports run concurrently', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'free' });
+    const small = await seedOrg(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 10 });
     const siteId = await newSite(small);
     const files = Array.from({ length: 4 }, (_, f) =>
@@ -264,7 +264,7 @@ describe('POST /projects/:id/prompts/import', () => {
   });
 
   it('takes a 2,000,000-character file of about 20,000 prompts', async () => {
-    const big = await seedWorkspace(app.ctx, { plan: 'enterprise' });
+    const big = await seedOrg(app.ctx, { plan: 'enterprise' });
     await setOrgLimits(app.ctx, big.orgId, { promptsPerSite: 25_000 });
     const siteId = await newSite(big);
     const lines = ['text,category,intent'];

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * The prompt list's scan results (`latest`, `history`, `stability`), result
@@ -34,7 +34,7 @@ import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.
 
 const clock = fixedClock('2026-12-02T10:00:00Z');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 let emptySiteId: number;
 const id: Record<string, number> = {};
@@ -75,7 +75,7 @@ const squares = (starts: string[], verdicts: Record<string, string> = {}) =>
 
 beforeAll(async () => {
   app = await startTestApp({ clock });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
   const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,

@@ -5,10 +5,10 @@ import { takeRewrites } from '../../src/domain/prompts/rewrite-allowance.ts';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { PLAN_LIMITS } from '../../src/domain/orgs/plans.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 async function rawPrompt(text: string) {
@@ -21,7 +21,7 @@ async function rawPrompt(text: string) {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 5 });
   siteId = (
     await app.request('POST', `/orgs/${ws.orgId}/projects`, {
       key: ws.keys.admin,
@@ -74,7 +74,7 @@ describe('POST /prompts/rewrite', () => {
   });
 
   it('answers 400 about the balance when it is zero', async () => {
-    const broke = await seedWorkspace(app.ctx, { balanceUsd: 0 });
+    const broke = await seedOrg(app.ctx, { balanceUsd: 0 });
     const site = await app.request('POST', `/orgs/${broke.orgId}/projects`, {
       key: broke.keys.admin,
       body: { name: 'B', url: 'broke.com' },
@@ -132,7 +132,7 @@ describe('POST /prompts/rewrite', () => {
 
 describe('rewrites per day (a workspace allowance of model calls)', () => {
   const perDay = PLAN_LIMITS.free.rewritesPerDay;
-  let free: Workspace;
+  let free: Org;
   let sites: number[];
 
   async function jobResult(siteId: number): Promise<RewriteResult> {
@@ -146,7 +146,7 @@ describe('rewrites per day (a workspace allowance of model calls)', () => {
   }
 
   beforeAll(async () => {
-    free = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
+    free = await seedOrg(app.ctx, { plan: 'free', balanceUsd: 5 });
     // Two sites of 80 imported queries each: together more than the free plan's rewrites for a day.
     await setOrgLimits(app.ctx, free.orgId, { sites: 2, promptsPerSite: 80 });
     sites = [];

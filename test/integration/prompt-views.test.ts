@@ -15,7 +15,7 @@ import {
 } from '../../src/domain/prompts/verdicts.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * One prompt's results, one answer word for word, the helpers the prompt
@@ -24,7 +24,7 @@ import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 let quietSiteId: number;
 const id: Record<string, number> = {};
@@ -33,7 +33,7 @@ const at = (day: string, time = '09:00') => `${day}T${time}:00Z`;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
   quietSiteId = (
     await app.request('POST', `/orgs/${ws.orgId}/projects`, {

@@ -5,26 +5,26 @@ import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { PLAN_LIMITS } from '../../src/domain/orgs/plans.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 const clock = fixedClock('2026-11-26T10:00:00Z'); // a Thursday
 
 beforeAll(async () => {
   app = await startTestApp({ clock });
-  ws = await seedWorkspace(app.ctx, { plan: 'pro' });
+  ws = await seedOrg(app.ctx, { plan: 'pro' });
   await setOrgLimits(app.ctx, ws.orgId, { sites: 100, promptsPerSite: 10_000 });
 });
 afterAll(() => app.close());
 
 let siteCounter = 0;
-async function newSite(workspace: Workspace = ws): Promise<number> {
+async function newSite(org: Org = ws): Promise<number> {
   siteCounter++;
   const site = await createSite(
     app.ctx,
-    { orgId: workspace.orgId, userId: workspace.ownerId },
-    { name: `Site ${siteCounter}`, url: `site-${workspace.orgId}-${siteCounter}.com` },
+    { orgId: org.orgId, userId: org.ownerId },
+    { name: `Site ${siteCounter}`, url: `site-${org.orgId}-${siteCounter}.com` },
   );
   return site.id;
 }
@@ -135,7 +135,7 @@ describe('POST /projects/:id/prompts', () => {
   });
 
   it('answers 400 with the limit in the message past the prompts-per-site limit, counting every status', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'free' });
+    const small = await seedOrg(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 3 });
     const siteId = await newSite(small);
     for (const [i, status] of (['active', 'draft', 'paused'] as const).entries()) {
@@ -152,7 +152,7 @@ describe('POST /projects/:id/prompts', () => {
   });
 
   it('holds the limit under concurrent creates', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'free' });
+    const small = await seedOrg(app.ctx, { plan: 'free' });
     await setOrgLimits(app.ctx, small.orgId, { promptsPerSite: 5 });
     const siteId = await newSite(small);
     const results = await Promise.all(
@@ -404,7 +404,7 @@ describe('GET /projects/:id/prompts', () => {
   });
 
   it('answers 404 for a site of another workspace', async () => {
-    const other = await seedWorkspace(app.ctx);
+    const other = await seedOrg(app.ctx);
     const theirs = await newSite(other);
     expect((await get(`/projects/${theirs}/prompts`)).status).toBe(404);
   });
@@ -549,7 +549,7 @@ describe('POST /projects/:id/prompts/bulk', () => {
   });
 
   it('handles 5000 ids in one call', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'enterprise' });
+    const small = await seedOrg(app.ctx, { plan: 'enterprise' });
     const siteId = await newSite(small);
     const csv = ['text', ...Array.from({ length: 5000 }, (_, i) => `Many prompt ${i}?`)].join('\n');
     expect((await post(`/projects/${siteId}/prompts/import`, { contents: csv }, small.keys.member)).body.created).toBe(

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { findModel, providerEntry } from '../../src/assistants/catalog.ts';
 import { microsToUsd } from '../../src/money.ts';
 import { addActivePrompts, moneyFacts } from '../helpers/scans.ts';
@@ -18,9 +18,9 @@ let sim: Simulator;
 let live: TestApp;
 let simulated: TestApp;
 let auto: TestApp;
-let liveWs: Workspace;
-let simWs: Workspace;
-let autoWs: Workspace;
+let liveWs: Org;
+let simWs: Org;
+let autoWs: Org;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, host: '127.0.0.1' });
@@ -33,9 +33,9 @@ beforeAll(async () => {
     simulator: true,
     env: { ASSISTANTS: 'auto', OPENAI_API_KEY: 'sk-test-not-real', OPENAI_BASE_URL: `${sim.url}/openai/v1` },
   });
-  liveWs = await seedWorkspace(live.ctx, { balanceUsd: 10 });
-  simWs = await seedWorkspace(simulated.ctx, { balanceUsd: 10 });
-  autoWs = await seedWorkspace(auto.ctx, { balanceUsd: 10 });
+  liveWs = await seedOrg(live.ctx, { balanceUsd: 10 });
+  simWs = await seedOrg(simulated.ctx, { balanceUsd: 10 });
+  autoWs = await seedOrg(auto.ctx, { balanceUsd: 10 });
 });
 afterAll(async () => {
   await live?.close();
@@ -44,7 +44,7 @@ afterAll(async () => {
   await sim?.close();
 });
 
-async function site(app: TestApp, ws: Workspace, name: string): Promise<number> {
+async function site(app: TestApp, ws: Org, name: string): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name, url: `${name.toLowerCase()}.com` },

@@ -5,7 +5,7 @@ import { queueNamesOf } from '../../src/queue/job-row.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { parsePrometheusText } from '../helpers/prometheus-text.ts';
 
 /**
@@ -18,7 +18,7 @@ import { parsePrometheusText } from '../helpers/prometheus-text.ts';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let bare: HttpServer;
 let bareUrl: string;
 
@@ -45,7 +45,7 @@ async function failedJob(id: string) {
 
 beforeAll(async () => {
   app = await startTestApp({ env: { OPERATOR_TOKEN: TOKEN }, workers: { queues: ['rewrite'] } });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   // The same deployment without OPERATOR_TOKEN.
   bare = createHttpServer({ ...app.ctx, config: loadConfig({ ...app.env, OPERATOR_TOKEN: '' }) }, allRoutes);
   bareUrl = await bare.listen(0, '127.0.0.1');

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /** No workers: requests find the reanalysis still queued, as a burst of edits does on a busy deployment. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp({ env: {} });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app?.close());
 

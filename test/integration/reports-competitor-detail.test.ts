@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * /competitors/:competitorId read from its prepared statements: prompt lists
@@ -16,7 +16,7 @@ import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 const comp: Record<string, number> = {};
 let otherCompetitor: number;
@@ -26,7 +26,7 @@ const bothText = (i: number) => `${i % 2 ? 'prompt' : 'Prompt'} ${pad(i)}`;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const site = await addAcmeSite(app, ws);
   siteId = site.id;
   Object.assign(comp, site.competitors);

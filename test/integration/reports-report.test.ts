@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusteredShare, clusterSums, wilson } from '../../src/analysis/intervals.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * GET /projects/:id/report over a small scripted data set around a year end.
@@ -13,7 +13,7 @@ import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 let emptySiteId: number;
 const P1 = 'Best CRM for startups?';
@@ -23,7 +23,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
   const empty = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * The report rollups kept answer by answer (the scan and import path) equal
@@ -14,7 +14,7 @@ import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 const TABLES = ROLLUP_TABLE_NAMES;
@@ -39,7 +39,7 @@ const LIST = '1. **Acme** is reliable.\n2. **Globex** is cheap.\n3. **Trello** i
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   siteId = (await addAcmeSite(app, ws)).id;
   const cites = [
     { url: 'https://www.acme.com/pricing?utm_source=x', title: 'Acme pricing' },
@@ -262,7 +262,7 @@ describe('rollup rows without foreign keys', () => {
     ).rows[0]?.n ?? 0;
 
   it('go with a deleted prompt (its latest rows and summary) and with a deleted workspace (every table)', async () => {
-    const other = await seedWorkspace(app.ctx);
+    const other = await seedOrg(app.ctx);
     const site = (await addAcmeSite(app, other)).id;
     await seedAnswers(app.ctx, other.orgId, site, [
       {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { clusteredShare, clusterSums, wilson } from '../../src/analysis/intervals.ts';
 
 /**
@@ -10,7 +10,7 @@ import { clusteredShare, clusterSums, wilson } from '../../src/analysis/interval
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 const ids: Record<string, number> = {};
 const answerIds: Record<string, number> = {};
@@ -18,7 +18,7 @@ const DAY = '2026-11-18T10:00:00Z';
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * GET /projects/:id/trends over four weeks of November 2026 (Wc has no
@@ -9,7 +9,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 const ids: Record<string, number> = {};
 const NAMED = 'Acme is great.';
@@ -28,7 +28,7 @@ async function prompt(text: string, categories: string[], status = 'active') {
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex', domain: 'globex.com' }] },
@@ -271,7 +271,7 @@ describe('variants', () => {
   it('B alone: trends carry events, the report has no scope', async () => {
     const b = await startTestApp({ variant: 'B' });
     try {
-      const w = await seedWorkspace(b.ctx);
+      const w = await seedOrg(b.ctx);
       const site = await b.request('POST', `/orgs/${w.orgId}/projects`, {
         key: w.keys.admin,
         body: { name: 'Acme', url: 'acme.com' },

@@ -13,7 +13,7 @@ import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { setOrgRetention } from '../../src/domain/orgs/orgs.ts';
 import { withSiteLock } from '../../src/domain/common/site-lock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
 
 /**
@@ -28,13 +28,13 @@ const clock = fixedClock('2025-06-15T12:00:00Z');
 let app: TestApp;
 
 interface Tenant {
-  ws: Workspace;
+  ws: Org;
   siteId: number;
   prompts: number[];
 }
 
 async function tenant(name: string, balanceUsd = 10): Promise<Tenant> {
-  const ws = await seedWorkspace(app.ctx, { name, balanceUsd });
+  const ws = await seedOrg(app.ctx, { name, balanceUsd });
   const site = await createSite(
     app.ctx,
     { orgId: ws.orgId, userId: ws.ownerId },

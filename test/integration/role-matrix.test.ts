@@ -11,7 +11,7 @@ import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import type { Route } from '../../src/http/route.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Generated from the route table: every route x every key role is either
@@ -21,8 +21,8 @@ import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts
  */
 
 let app: TestApp;
-let mine: Workspace;
-let theirs: Workspace;
+let mine: Org;
+let theirs: Org;
 type Ids = Record<string, number | string>;
 let own: Ids;
 let foreign: Ids;
@@ -31,7 +31,7 @@ const routes: Route[] = allRoutes(createMetrics());
 const keyed = routes.filter((r) => r.access !== 'public' && r.access !== 'signed-in');
 const ROLES = ['viewer', 'member', 'admin'] as const;
 
-async function idsOf(ws: Workspace): Promise<Ids> {
+async function idsOf(ws: Org): Promise<Ids> {
   const ctx = app.ctx;
   const site = await createSite(
     ctx,
@@ -112,8 +112,8 @@ function call(route: Route, ids: Ids, key: string) {
 beforeAll(async () => {
   // No workers run here: requests that wait for their job (sitemap import, crawler check) answer at once.
   app = await startTestApp({ env: { SITE_JOB_WAIT_MS: '0' } });
-  mine = await seedWorkspace(app.ctx, { name: 'Mine' });
-  theirs = await seedWorkspace(app.ctx, { name: 'Theirs' });
+  mine = await seedOrg(app.ctx, { name: 'Mine' });
+  theirs = await seedOrg(app.ctx, { name: 'Theirs' });
   own = await idsOf(mine);
   foreign = await idsOf(theirs);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intraclassCorrelation, smallestRealChange } from '../../src/analysis/sampling.ts';
 import { importAnswers } from '../../src/domain/scans/answer-import.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * GET /projects/:id/sampling-plan: samples per prompt and assistant for a
@@ -12,7 +12,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 const PROMPTS = 20;
 /** Prompt n names the brand in (n % 7) of its 6 answers this month: prompts differ a lot, as real ones do. */
@@ -20,7 +20,7 @@ const namedOf = (n: number) => n % 7;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com' },

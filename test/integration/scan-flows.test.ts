@@ -6,11 +6,11 @@ import { runScanTick } from '../../src/domain/scans/schedule.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { BUSY } from '../../src/domain/common/site-lock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 async function newSite(name: string, prompts: number): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
@@ -27,7 +27,7 @@ async function newSite(name: string, prompts: number): Promise<number> {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true, env: { SCAN_POLL_MS: '200', JOB_LOCK_MS: '2000' } });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100 });
 });
 afterAll(() => app.close());
 

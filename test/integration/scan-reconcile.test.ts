@@ -5,7 +5,7 @@ import { runScanReconcile } from '../../src/domain/scans/reconcile.ts';
 import { reserveUnits } from '../../src/domain/scans/money.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts } from '../helpers/scans.ts';
 
 /**
@@ -14,12 +14,12 @@ import { addActivePrompts, moneyFacts } from '../helpers/scans.ts';
  * JOB_LOCK_MS 1000 makes a scan old enough to reconcile after 2 s.
  */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let n = 0;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: { JOB_LOCK_MS: '1000' } });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 50 });
 });
 afterAll(() => app?.close());
 

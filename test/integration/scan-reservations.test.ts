@@ -4,7 +4,7 @@ import { defaultModel } from '../../src/assistants/catalog.ts';
 import { releaseScanReservations, reserveUnits } from '../../src/domain/scans/money.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
 /**
@@ -18,7 +18,7 @@ let app: TestApp;
 
 const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(provider).priceMicros;
 
-async function newSite(ws: Workspace, name: string, promptCount: number): Promise<number> {
+async function newSite(ws: Org, name: string, promptCount: number): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name, url: `${name.toLowerCase()}.com` },
@@ -39,7 +39,7 @@ afterAll(() => app.close());
 
 describe('reserve_scan_units', () => {
   it('grants as many units as fit, says which limit stopped the rest, and grants nothing once full', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 5 });
     const siteId = await newSite(ws, 'Units', 3);
     const start = await app.request('POST', `/projects/${siteId}/scans`, {
       key: ws.keys.admin,
@@ -93,7 +93,7 @@ describe('reserve_scan_units', () => {
 
 describe('scans reserving by the block', () => {
   it('stop at a budget that ends inside a block, with every unused unit given back', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 50 });
     const siteId = await newSite(ws, 'Blocks', 20);
     const budget = 9 * price('anthropic');
     const start = await app.request('POST', `/projects/${siteId}/scans`, {
@@ -115,7 +115,7 @@ describe('scans reserving by the block', () => {
   });
 
   it('give back the units of calls that failed and of a lane that ran out of prompts', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 50 });
     const siteId = await newSite(ws, 'Leftover', 6);
     // Gemini refuses one prompt outright (400 is not retried): that call's unit goes back.
     await script(app, { provider: 'gemini', match: 'Leftover tool suits team 2', fail: { status: 400, times: 100 } });
@@ -149,7 +149,7 @@ describe('two scans sharing a workspace balance', () => {
   it('never take it below zero: they stop with balance once it is spent', async () => {
     const perAnswer = price('openai') + price('anthropic');
     // Each scan's estimate (10 prompts) is covered, both together are not: 15 prompts' worth in all.
-    const ws = await seedWorkspace(idle.ctx, { balanceUsd: (15 * perAnswer) / 1e6 });
+    const ws = await seedOrg(idle.ctx, { balanceUsd: (15 * perAnswer) / 1e6 });
     const sites: number[] = [];
     for (const name of ['Left', 'Right']) {
       const res = await idle.request('POST', `/orgs/${ws.orgId}/projects`, {

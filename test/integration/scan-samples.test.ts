@@ -7,7 +7,7 @@ import { startScan } from '../../src/domain/scans/scans.ts';
 import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
 /**
@@ -18,7 +18,7 @@ import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/sc
  */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(provider).priceMicros;
 
@@ -38,7 +38,7 @@ async function simulatorRequests(): Promise<number> {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true, env: { SCAN_POLL_MS: '200' } });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 50 });
 });
 afterAll(() => app.close());
 

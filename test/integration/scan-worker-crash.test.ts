@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
 /** No in-process workers here: the scan runs only in worker processes this test starts and kills. */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let worker: ChildProcess | null = null;
 
 const spawnWorker = () =>
@@ -20,7 +20,7 @@ const spawnWorker = () =>
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: { SCAN_POLL_MS: '200', JOB_LOCK_MS: '2000' } });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 100 });
 });
 afterAll(async () => {
   worker?.kill('SIGKILL');

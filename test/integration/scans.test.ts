@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 async function newSite(name: string, promptCount = 3): Promise<number> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
@@ -25,7 +25,7 @@ const price = (provider: Parameters<typeof defaultModel>[0]) => defaultModel(pro
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 50 });
 });
 afterAll(() => app.close());
 
@@ -157,7 +157,7 @@ describe('refusals', () => {
   });
 
   it('answers 402 when the balance does not cover the estimate (variant A or both)', async () => {
-    const poor = await seedWorkspace(app.ctx, { balanceUsd: 0.01 });
+    const poor = await seedOrg(app.ctx, { balanceUsd: 0.01 });
     const site = await app.request('POST', `/orgs/${poor.orgId}/projects`, {
       key: poor.keys.admin,
       body: { name: 'Poor', url: 'poor.com' },
@@ -203,7 +203,7 @@ describe('refusals', () => {
   });
 
   it('answers 400 past the scans-per-month limit', async () => {
-    const small = await seedWorkspace(app.ctx, { plan: 'free', balanceUsd: 5 });
+    const small = await seedOrg(app.ctx, { plan: 'free', balanceUsd: 5 });
     const { setOrgLimits } = await import('../../src/domain/orgs/orgs.ts');
     await setOrgLimits(app.ctx, small.orgId, { scansPerMonth: 1 });
     const site = await app.request('POST', `/orgs/${small.orgId}/projects`, {

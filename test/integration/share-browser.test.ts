@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgBranding } from '../../src/domain/orgs/orgs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg } from '../helpers/fixtures.ts';
 
 /**
  * The shared report page in a real browser: Debian's Chromium, headless,
@@ -90,7 +90,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: run bash scripts/browser.sh (npm test does), or set CHROMIUM_PATH`);
   app = await startTestApp();
-  const ws = await seedWorkspace(app.ctx, { name: 'Acme Inc' });
+  const ws = await seedOrg(app.ctx, { name: 'Acme Inc' });
   await setOrgBranding(app.ctx, ws.orgId, { reportName: 'Northwind Growth Partners' });
   const site = await addAcmeSite(app, ws);
   await seedTenWeeks(ws.orgId, site.id);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgBranding } from '../../src/domain/orgs/orgs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
-import { addAcmeSite, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * Share links (variant A): create, list, revoke through the API, and the
@@ -17,7 +17,7 @@ const BASE = 'https://reports.example.com';
 const ANSWER_MARK = 'ANSWER-BODY-MARK';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 let quietSiteId: number;
 
@@ -30,7 +30,7 @@ const open = (token: string, query = '', headers: Record<string, string> = {}) =
 
 beforeAll(async () => {
   app = await startTestApp({ env: { PUBLIC_BASE_URL: `${BASE}/` } });
-  ws = await seedWorkspace(app.ctx, { name: 'Workspace Secret Name' });
+  ws = await seedOrg(app.ctx, { name: 'Workspace Secret Name' });
   siteId = (await addAcmeSite(app, ws)).id;
   const quiet = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
@@ -359,7 +359,7 @@ describe('a deployment serving variant B alone', () => {
   afterAll(() => appB.close());
 
   it('has no share links and no shared page', async () => {
-    const wsB = await seedWorkspace(appB.ctx);
+    const wsB = await seedOrg(appB.ctx);
     const site = await appB.request('POST', `/orgs/${wsB.orgId}/projects`, {
       key: wsB.keys.admin,
       body: { name: 'Acme', url: 'acme.com' },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteSite } from '../../src/domain/sites/delete.ts';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, waitForScan } from '../helpers/scans.ts';
 
 /**
@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
 const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 async function sightline(
   args: string[],
@@ -103,7 +103,7 @@ async function busySite(name: string): Promise<number> {
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true, simulator: true });
-  ws = await seedWorkspace(app.ctx, { balanceUsd: 50 });
+  ws = await seedOrg(app.ctx, { balanceUsd: 50 });
 });
 afterAll(() => app.close());
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_PER_SITE } from '../../src/domain/sites/events.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /** Site events (variant B): add, list, remove, validation, limits, and their absence in variant A. */
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 const path = (p = '') => `/projects/${siteId}/events${p}`;
@@ -14,7 +14,7 @@ const add = (body: unknown, key = ws.keys.member) => app.request('POST', path(),
 
 beforeAll(async () => {
   app = await startTestApp({ variant: 'B' });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const site = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com' },
@@ -97,7 +97,7 @@ describe('site events', () => {
     expect(res.body).toEqual({ deleted: true, event: expect.objectContaining({ id, title: 'Gone soon' }) });
     expect((await app.request('DELETE', path(`/${id}`), { key: ws.keys.member })).status).toBe(404);
 
-    const other = await seedWorkspace(app.ctx);
+    const other = await seedOrg(app.ctx);
     const site = await app.request('POST', `/orgs/${other.orgId}/projects`, {
       key: other.keys.admin,
       body: { name: 'Other', url: 'other.com' },
@@ -136,7 +136,7 @@ describe('variant A alone', () => {
   it('has no event endpoints and no events in trends', async () => {
     const a = await startTestApp({ variant: 'A' });
     try {
-      const w = await seedWorkspace(a.ctx);
+      const w = await seedOrg(a.ctx);
       const site = await a.request('POST', `/orgs/${w.orgId}/projects`, {
         key: w.keys.admin,
         body: { name: 'Acme', url: 'acme.com' },

@@ -6,7 +6,7 @@ import { demoSiteRoutes } from '../../src/fixture-site/demo-site.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace } from '../helpers/fixtures.ts';
+import { seedOrg } from '../helpers/fixtures.ts';
 
 /**
  * `sightline pages import` and `sightline crawlers check` as separate
@@ -34,7 +34,7 @@ async function sightline(args: string[]) {
 beforeAll(async () => {
   site = await startFixtureSite({ routes: demoSiteRoutes() });
   app = await startTestApp({ env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` } });
-  const ws = await seedWorkspace(app.ctx);
+  const ws = await seedOrg(app.ctx);
   projectId = (
     await createSite(
       app.ctx,

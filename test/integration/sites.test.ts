@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 const clock = fixedClock('2026-11-22T15:30:00Z');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let siteId: number;
 
 beforeAll(async () => {
   app = await startTestApp({ clock, workers: true });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name: 'Acme', url: 'acme.com', competitors: [{ name: 'Globex' }] },
@@ -215,7 +215,7 @@ describe('variant A', () => {
   it('refuses the variant B batch field on the schedule with 422', async () => {
     const a = await startTestApp({ variant: 'A' });
     try {
-      const w = await seedWorkspace(a.ctx);
+      const w = await seedOrg(a.ctx);
       const site = await a.request('POST', `/orgs/${w.orgId}/projects`, {
         key: w.keys.admin,
         body: { name: 'A', url: 'variant-a.com' },

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { clearRedisPrefix } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
 
 /**
@@ -157,7 +157,7 @@ let simulator: Awaited<ReturnType<typeof startSimulator>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: Record<string, string>;
 let ctx: AppContext;
-let ws: Workspace;
+let ws: Org;
 let api: ReturnType<typeof sightline>;
 let worker: ReturnType<typeof sightline>;
 let apiUrl: string;
@@ -210,7 +210,7 @@ beforeAll(async () => {
   apiUrl = String((await api.line((l) => l.msg === 'API listening')).url);
   await worker.line((l) => l.msg === 'workers started');
   ctx = createContext(loadConfig(env), { role: 'cli', logger: createLogger('silent'), dbPoolSize: 2 });
-  ws = await seedWorkspace(ctx, { balanceUsd: 20 });
+  ws = await seedOrg(ctx, { balanceUsd: 20 });
 }, 90_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace } from '../helpers/fixtures.ts';
+import { seedOrg } from '../helpers/fixtures.ts';
 
 /**
  * `sightline logs import` and `sightline crawlers ranges load` as separate
@@ -43,7 +43,7 @@ const lines = (n: number) =>
 
 beforeAll(async () => {
   app = await startTestApp();
-  const ws = await seedWorkspace(app.ctx);
+  const ws = await seedOrg(app.ctx);
   projectId = (
     await createSite(
       app.ctx,

@@ -13,7 +13,7 @@ import { topUp } from '../../src/domain/orgs/billing.ts';
 import { startFixtureSite, type FixtureSite } from '../../src/fixture-site/server.ts';
 import { usdToMicros } from '../../src/money.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver.ts';
 import { addActivePrompts, script, waitForScan } from '../helpers/scans.ts';
 
@@ -54,7 +54,7 @@ interface Hook {
   path: string;
 }
 
-async function hook(ws: Workspace, path: string, body: Record<string, unknown>): Promise<Hook> {
+async function hook(ws: Org, path: string, body: Record<string, unknown>): Promise<Hook> {
   const res = await app.request('POST', `/orgs/${ws.orgId}/webhooks`, {
     key: ws.keys.admin,
     body: { url: `https://hooks.test${path}`, ...body },
@@ -88,12 +88,7 @@ function events(
 
 const settle = () => new Promise((r) => setTimeout(r, 1_000));
 
-async function newSite(
-  ws: Workspace,
-  name: string,
-  domain: string,
-  competitors: { name: string; domain: string }[] = [],
-) {
+async function newSite(ws: Org, name: string, domain: string, competitors: { name: string; domain: string }[] = []) {
   const res = await app.request('POST', `/orgs/${ws.orgId}/projects`, {
     key: ws.keys.admin,
     body: { name, url: domain, competitors },
@@ -112,7 +107,7 @@ async function scriptAnswers(tag: string, count: number, who: (n: number) => str
     });
 }
 
-async function scan(ws: Workspace, siteId: number, body: Record<string, unknown>) {
+async function scan(ws: Org, siteId: number, body: Record<string, unknown>) {
   const res = await app.request('POST', `/projects/${siteId}/scans`, { key: ws.keys.admin, body });
   if (res.status !== 200) throw new Error(`scan not started: ${res.text}`);
   const done = await waitForScan(app, ws.keys.viewer, siteId, res.body.scan.id, 30_000);
@@ -120,7 +115,7 @@ async function scan(ws: Workspace, siteId: number, body: Record<string, unknown>
 }
 
 describe('scan on scan', () => {
-  let ws: Workspace;
+  let ws: Org;
   let siteId: number;
   let standard: Hook;
   let slack: Hook;
@@ -128,7 +123,7 @@ describe('scan on scan', () => {
   const scans: { id: number; doneAt: number }[] = [];
 
   beforeAll(async () => {
-    ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+    ws = await seedOrg(app.ctx, { balanceUsd: 100 });
     siteId = (await newSite(ws, 'Acme', 'acme.com')).id;
     await addActivePrompts(
       app.ctx,
@@ -217,7 +212,7 @@ describe('scan on scan', () => {
 
 describe('prompts won and lost, a competitor overtaking, project filters', () => {
   it('fires per prompt and per competitor only what is real, and only to webhooks of that project', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 100 });
     const project = await newSite(ws, 'Acme', 'acme.com', [{ name: 'Globex', domain: 'globex.com' }]);
     const elsewhere = await newSite(ws, 'Elsewhere', 'elsewhere.com');
     const mine = await hook(ws, '/prompts', {
@@ -262,7 +257,7 @@ describe('prompts won and lost, a competitor overtaking, project filters', () =>
 
 describe('period on period', () => {
   it('compares a week that ended with the one before: a real drop fires once, noise nothing, a second run nothing', async () => {
-    const ws = await seedWorkspace(app.ctx);
+    const ws = await seedOrg(app.ctx);
     const real = await newSite(ws, 'Acme', 'acme.com');
     const noisy = await newSite(ws, 'Noisy', 'noisy.com');
     const h = await hook(ws, '/periods', { events: ['visibility.changed'] });
@@ -326,7 +321,7 @@ describe('period on period', () => {
 
 describe('crawler checks', () => {
   it('fires when robots.txt changes what a crawler may read and when llms.txt appears, changes or vanishes; never for an unreadable file', async () => {
-    const ws = await seedWorkspace(app.ctx);
+    const ws = await seedOrg(app.ctx);
     const project = await newSite(ws, 'Crawl Shop', 'crawl-shop.com');
     const h = await hook(ws, '/crawlers', { events: ['crawler.access_changed', 'llms_txt.changed'] });
     const check = async () => {
@@ -374,7 +369,7 @@ describe('crawler checks', () => {
 
 describe('money', () => {
   it('budget.cap_reached fires once a month per site, when a scan stops at the cap', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 100 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 100 });
     const project = await newSite(ws, 'Capped', 'capped.com');
     const h = await hook(ws, '/cap', { events: ['budget.cap_reached'] });
     await addActivePrompts(
@@ -408,7 +403,7 @@ describe('money', () => {
   });
 
   it('balance.low fires once per crossing of the threshold, to project-scoped webhooks too', async () => {
-    const ws = await seedWorkspace(app.ctx, { balanceUsd: 10 });
+    const ws = await seedOrg(app.ctx, { balanceUsd: 10 });
     const project = await newSite(ws, 'Spender', 'spender.com');
     const h = await hook(ws, '/balance', { events: ['balance.low'], projectIds: [project.id] });
     await addActivePrompts(app.ctx, project.id, ['Balq0 which tool?', 'Balq1 which tool?']);
@@ -450,7 +445,7 @@ describe('money', () => {
 
 describe('scan.failed', () => {
   it('fires when a scan ends failed, with its error', async () => {
-    const ws = await seedWorkspace(app.ctx);
+    const ws = await seedOrg(app.ctx);
     const project = await newSite(ws, 'Failing', 'failing.com');
     const h = await hook(ws, '/failed', { events: ['scan.failed', 'scan.completed'] });
     const row = await app.ctx.db

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../src/domain/common/wait-for.ts';
 import { deliveryJobId } from '../../src/domain/webhooks/outbox.ts';
 import { clearRedisPrefix, startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 /**
@@ -18,7 +18,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let app: TestApp;
 let receiver: Receiver;
-let ws: Workspace;
+let ws: Org;
 let worker: ChildProcess | null = null;
 
 beforeAll(async () => {
@@ -34,7 +34,7 @@ beforeAll(async () => {
       SITE_JOB_WAIT_MS: '0',
     },
   });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterEach(() => kill());
 afterAll(async () => {

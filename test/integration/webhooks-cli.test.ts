@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /** `sightline webhooks ...` as separate processes against this file's database. */
 
@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
 const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 async function sightline(args: string[]) {
   try {
@@ -29,7 +29,7 @@ async function sightline(args: string[]) {
 
 beforeAll(async () => {
   app = await startTestApp({ env: { SITE_FETCH_MAP: 'hooks.test=http://127.0.0.1:9', SITE_JOB_WAIT_MS: '0' } });
-  ws = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
 });
 afterAll(() => app.close());
 

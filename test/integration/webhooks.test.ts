@@ -14,7 +14,7 @@ import { recordEvents } from '../../src/domain/webhooks/outbox.ts';
 import { EVENT_DAYS, runWebhookReconcile } from '../../src/domain/webhooks/reconcile.ts';
 import { consumeRateLimit } from '../../src/domain/orgs/rate-limits.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver.ts';
 
 /**
@@ -27,8 +27,8 @@ import { startReceiver, type Receiver, type Received } from '../helpers/receiver
 
 let app: TestApp;
 let receiver: Receiver;
-let ws: Workspace;
-let other: Workspace;
+let ws: Org;
+let other: Org;
 
 const TIMEOUT_MS = 700;
 
@@ -44,8 +44,8 @@ beforeAll(async () => {
       WEBHOOKS_PER_WORKSPACE: '30',
     },
   });
-  ws = await seedWorkspace(app.ctx);
-  other = await seedWorkspace(app.ctx);
+  ws = await seedOrg(app.ctx);
+  other = await seedOrg(app.ctx);
 });
 afterAll(async () => {
   await app?.close();
@@ -171,7 +171,7 @@ describe('webhook endpoints', () => {
   });
 
   it('allows WEBHOOKS_PER_WORKSPACE webhooks (30 here), then answers 400', async () => {
-    const crowded = await seedWorkspace(app.ctx);
+    const crowded = await seedOrg(app.ctx);
     for (let i = 0; i < 30; i++) {
       const res = await app.request('POST', `/orgs/${crowded.orgId}/webhooks`, {
         key: crowded.keys.admin,

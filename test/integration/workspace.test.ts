@@ -3,14 +3,14 @@ import { topUp } from '../../src/domain/orgs/billing.ts';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { PROVIDER_KEYS } from '../../src/assistants/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { addPerson, seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';
 
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { name: 'Acme Group', plan: 'starter', balanceUsd: 20 });
+  ws = await seedOrg(app.ctx, { name: 'Acme Group', plan: 'starter', balanceUsd: 20 });
 });
 afterAll(() => app.close());
 
@@ -109,7 +109,7 @@ describe('sites', () => {
   });
 
   it('answers 400 with the limit in the message past the sites limit', async () => {
-    const other = await seedWorkspace(app.ctx, { plan: 'free' });
+    const other = await seedOrg(app.ctx, { plan: 'free' });
     const first = await app.request('POST', `/orgs/${other.orgId}/projects`, {
       key: other.keys.admin,
       body: { name: 'One', url: 'one.com' },
@@ -124,7 +124,7 @@ describe('sites', () => {
   });
 
   it('holds the sites limit under concurrent creates', async () => {
-    const other = await seedWorkspace(app.ctx, { plan: 'free' });
+    const other = await seedOrg(app.ctx, { plan: 'free' });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         app.request('POST', `/orgs/${other.orgId}/projects`, {
@@ -220,7 +220,7 @@ describe('members and invitations', () => {
   });
 
   it('counts pending invitations against the member limit (400)', async () => {
-    const small = await seedWorkspace(app.ctx);
+    const small = await seedOrg(app.ctx);
     await setOrgLimits(app.ctx, small.orgId, { members: 5 });
     const ok = await app.request('POST', `/orgs/${small.orgId}/invitations`, {
       key: small.keys.admin,
@@ -236,7 +236,7 @@ describe('members and invitations', () => {
   });
 
   it('allows 20 invitations an hour per workspace, then 429 with Retry-After', async () => {
-    const busy = await seedWorkspace(app.ctx);
+    const busy = await seedOrg(app.ctx);
     for (let i = 0; i < 20; i++) {
       const res = await app.request('POST', `/orgs/${busy.orgId}/invitations`, {
         key: busy.keys.admin,

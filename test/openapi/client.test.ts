@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../scripts/openapi.ts';
 import { startTestApp } from '../helpers/app.ts';
-import { addAcmeSite, seedWorkspace } from '../helpers/fixtures.ts';
+import { addAcmeSite, seedOrg } from '../helpers/fixtures.ts';
 import { addActivePrompts, waitForScan } from '../helpers/scans.ts';
 
 /**
@@ -84,7 +84,7 @@ describe('the OpenAPI document as a client generator reads it', () => {
   it('runs examples/client.ts against a server with a scanned project', { timeout: 120_000 }, async () => {
     const app = await startTestApp({ simulator: true, workers: { queues: ['scan'] } });
     try {
-      const ws = await seedWorkspace(app.ctx, { balanceUsd: 5 });
+      const ws = await seedOrg(app.ctx, { balanceUsd: 5 });
       const site = await addAcmeSite(app, ws);
       await addActivePrompts(app.ctx, site.id, ['Which CRM suits a startup?', 'Best help desk for a small team?']);
       const started = await app.request('POST', `/projects/${site.id}/scans`, {

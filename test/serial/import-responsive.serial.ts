@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgLimits } from '../../src/domain/orgs/orgs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
+import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
 /**
  * A 2 MB prompt import is parsed on a worker thread, so the API keeps
@@ -13,7 +13,7 @@ import { seedWorkspace, type Workspace } from '../helpers/fixtures.ts';
  * test's own client does (sending 2 MB) is not counted against it.
  */
 let app: TestApp;
-let ws: Workspace;
+let ws: Org;
 let api: ChildProcess;
 let apiUrl: string;
 
@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   app = await startTestApp();
-  ws = await seedWorkspace(app.ctx, { plan: 'enterprise' });
+  ws = await seedOrg(app.ctx, { plan: 'enterprise' });
   await setOrgLimits(app.ctx, ws.orgId, { promptsPerSite: 50_000 });
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;

@@ -4,7 +4,7 @@ import { PLANS, KEY_ROLES, PERSON_ROLES } from '../../domain/orgs/index.ts';
 import { count, defineCommand, id, withContext } from '../command.ts';
 
 /** Workspaces, people, keys and money: what the web app's signed-in screens do, for operators. */
-export const workspaceCommands = [
+export const orgCommands = [
   defineCommand({
     name: 'org create',
     usage: 'org create --name NAME [--plan free|starter|pro|enterprise] [--balance-usd N]',

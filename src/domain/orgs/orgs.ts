@@ -5,7 +5,7 @@ import type { Principal } from './auth.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
 import { topUp } from './billing.ts';
-import { limitsOf, type WorkspaceLimits } from './plans.ts';
+import { limitsOf, type OrgLimits } from './plans.ts';
 import { retentionSchema, type RetentionInput } from './schemas.ts';
 import { connectedAssistants } from '../providers/index.ts';
 import { scansUsedThisMonth } from './usage.ts';
@@ -36,11 +36,7 @@ export async function findOrg(db: Db, orgId: number) {
 }
 
 /** The limits an operator may override (rewrites per day follow the plan only). */
-export async function setOrgLimits(
-  ctx: AppContext,
-  orgId: number,
-  limits: Partial<Omit<WorkspaceLimits, 'rewritesPerDay'>>,
-) {
+export async function setOrgLimits(ctx: AppContext, orgId: number, limits: Partial<Omit<OrgLimits, 'rewritesPerDay'>>) {
   const { db } = ctx;
   const current = await findOrg(db, orgId);
   const changes = {
@@ -99,7 +95,7 @@ export function whoami(p: Principal) {
   return { kind: p.kind, tokenName: p.keyName, user: p.user, org: p.org, role: p.role };
 }
 
-export async function workspace(ctx: AppContext, orgId: number, role: Role) {
+export async function getOrg(ctx: AppContext, orgId: number, role: Role) {
   const org = await findOrg(ctx.db, orgId);
   const balance: Micros = org.balanceMicros;
   return {

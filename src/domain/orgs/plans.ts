@@ -1,6 +1,6 @@
 import type { OrgRow, Plan } from '../../db/schema.ts';
 
-export interface WorkspaceLimits {
+export interface OrgLimits {
   sites: number;
   promptsPerSite: number;
   scansPerMonth: number;
@@ -17,7 +17,7 @@ export interface WorkspaceLimits {
 }
 
 /** CONTRACT.md "Workspace limits by plan" (rewritesPerDay is ours); operators override the first four per workspace. */
-export const PLAN_LIMITS: Record<Plan, WorkspaceLimits> = {
+export const PLAN_LIMITS: Record<Plan, OrgLimits> = {
   free: { sites: 1, promptsPerSite: 25, scansPerMonth: 30, members: 2, rewritesPerDay: 100 },
   starter: { sites: 3, promptsPerSite: 150, scansPerMonth: 300, members: 5, rewritesPerDay: 600 },
   pro: { sites: 10, promptsPerSite: 500, scansPerMonth: 3000, members: 20, rewritesPerDay: 2_000 },
@@ -28,7 +28,7 @@ export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
 
 export function limitsOf(
   org: Pick<OrgRow, 'plan' | 'limitSites' | 'limitPromptsPerSite' | 'limitScansPerMonth' | 'limitMembers'>,
-): WorkspaceLimits {
+): OrgLimits {
   const plan = PLAN_LIMITS[org.plan];
   return {
     sites: org.limitSites ?? plan.sites,

@@ -33,7 +33,7 @@ export const limits = named(
   }),
 );
 
-export const workspaceResponse = named(
+export const orgResponse = named(
   'WorkspaceResponse',
   'The workspace',
   z.object({

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Role } from '../../db/schema.ts';
 import { listSites } from '../sites/index.ts';
-import { workspace } from '../orgs/index.ts';
+import { getOrg } from '../orgs/index.ts';
 import { emptyCounts, sums, type SiteCounts } from './base.ts';
 import { headlineWithIntervals } from './report.ts';
 import { estimatesOf, PROMPT_PERIOD_SPREAD, spreadOf, type SpreadRow } from './spread.ts';
@@ -58,7 +58,7 @@ export async function siteSummaries(db: Db, siteIds: readonly number[]) {
 
 /** GET /orgs/:orgId/dashboard: the workspace, and every site with the numbers of its latest week. */
 export async function dashboard(ctx: AppContext, orgId: number, role: Role) {
-  const [{ org }, sites] = await Promise.all([workspace(ctx, orgId, role), listSites(ctx, orgId)]);
+  const [{ org }, sites] = await Promise.all([getOrg(ctx, orgId, role), listSites(ctx, orgId)]);
   const figures = await siteSummaries(
     ctx.db,
     sites.map((s) => s.id),

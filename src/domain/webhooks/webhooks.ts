@@ -87,7 +87,7 @@ export async function listWebhooks(
     total: Number(total.n),
     page: query.page,
     perPage: query.perPage,
-    limit: ctx.config.webhooks.perWorkspace,
+    limit: ctx.config.webhooks.perOrg,
   };
 }
 
@@ -110,7 +110,7 @@ export async function createWebhook(
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('orgId', '=', actor.orgId)
       .executeTakeFirstOrThrow();
-    const limit = ctx.config.webhooks.perWorkspace;
+    const limit = ctx.config.webhooks.perOrg;
     if (Number(n.n) >= limit)
       throw new BadRequestError(`This workspace has ${limit} webhooks, the most it can have; delete one first`);
     await checkProjects(trx, actor.orgId, input.projectIds);

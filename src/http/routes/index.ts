@@ -18,13 +18,13 @@ import { siteRoutes } from './sites.routes.ts';
 import { systemRoutes } from './system.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { trafficRoutes } from './traffic.routes.ts';
-import { workspaceRoutes } from './orgs.routes.ts';
+import { orgRoutes } from './orgs.routes.ts';
 
 /** The one route table: one `<feature>.routes.ts` per folder of src/domain. */
 export function allRoutes(metrics: Metrics): Route[] {
   const routes: Route[] = [
     ...systemRoutes(metrics, () => routes),
-    ...workspaceRoutes,
+    ...orgRoutes,
     ...providerRoutes,
     ...siteRoutes,
     ...competitorRoutes,

@@ -6,7 +6,7 @@ import {
   listMembers,
   removeMember,
   whoami,
-  workspace,
+  getOrg,
   invitationSchema,
   MEMBER_PAGE_DEFAULT,
   memberListQuerySchema,
@@ -16,13 +16,13 @@ import {
   memberRoleResponse,
   usageResponse,
   whoamiResponse,
-  workspaceResponse,
+  orgResponse,
 } from '../../domain/orgs/index.ts';
 import { dashboard, dashboardResponse } from '../../domain/reports/index.ts';
 import { defineRoute, json, noContent, type Route } from '../route.ts';
 
 /** The key's workspace: who it is, members, invitations, usage (src/domain/orgs). */
-export const workspaceRoutes: Route[] = [
+export const orgRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/whoami',
@@ -42,8 +42,8 @@ export const workspaceRoutes: Route[] = [
     mcp: { tool: 'get_workspace' },
     summary: 'Workspace: name, plan, the caller’s role, limits, balance',
     access: 'viewer',
-    responses: { 200: workspaceResponse },
-    handler: async ({ ctx, principal }) => json(await workspace(ctx, principal.org.id, principal.role)),
+    responses: { 200: orgResponse },
+    handler: async ({ ctx, principal }) => json(await getOrg(ctx, principal.org.id, principal.role)),
   }),
   defineRoute({
     method: 'GET',
