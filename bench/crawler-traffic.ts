@@ -9,13 +9,13 @@
  *    by default, kept in BENCH_TRAFFIC_DIR between runs. Rounds interleave
  *    GoAccess (`--log-format=COMBINED --no-progress`, its JSON report
  *    written to a file) and `sightline logs import` (parse, classify, hash,
- *    aggregate, store in PostgreSQL; a fresh project each round), each a
+ *    aggregate, store in PostgreSQL; a fresh site each round), each a
  *    process of its own timed by GNU time: seconds, lines per second, peak
  *    RSS, and the ratio of each round (GoAccess's seconds over Sightline's;
  *    above 1, Sightline is faster) with their median. On a shared machine
  *    the load moves within minutes: interleaving puts both under the same.
  *    Target: Sightline at least as fast as GoAccess, memory flat.
- * 2. A log of 10,000,000 lines imported into another project, then the
+ * 2. A log of 10,000,000 lines imported into another site, then the
  *    traffic report (the domain function the route calls) 40 times per
  *    period kind: p50 and p95. Target: p95 under 50 ms. The peak RSS of
  *    this import against the 1 GiB one says whether memory stayed flat.
@@ -147,7 +147,7 @@ async function main() {
   try {
     await migrateToLatest(db);
     const org = await createOrg(ctx, { name: `Bench traffic ${Date.now()}`, plan: 'enterprise' });
-    // One workspace, a domain per project (a workspace holds a domain once); the log names pages by path only.
+    // One workspace, a domain per site (a workspace holds a domain once); the log names pages by path only.
     const newSite = (name: string, domain: string) =>
       db
         .insertInto('sites')
@@ -201,7 +201,7 @@ async function main() {
     const lines = gibImport.lines;
     const ratios = rounds.map((r) => r.ratio);
 
-    // 2. Ten million lines into another project, then the report.
+    // 2. Ten million lines into another site, then the report.
     let tenMillion: object | null = null;
     const reports: { period: Period; start: string; rows: number; p50: number; p95: number; max: number }[] = [];
     let bigRss = 0;

@@ -25,7 +25,7 @@ const DEMO_PROMPTS = [
 ];
 
 /**
- * The demo project's pages, crawler check and server log, queued when it
+ * The demo site's pages, crawler check and server log, queued when it
  * has none: a demo seeded before they existed gets them too (a new one got
  * the first two when its site was made). The log is the demo site's own
  * (`/logs/access.log.gz`), pulled as a log drain would be, so the first
@@ -33,22 +33,22 @@ const DEMO_PROMPTS = [
  */
 export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Promise<void> {
   const [imported, checked, logged] = await Promise.all([
-    ctx.db.selectFrom('sitemapImports').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
-    ctx.db.selectFrom('crawlerChecks').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
-    ctx.db.selectFrom('crawlerLogImports').select('id').where('siteId', '=', seed.projectId).executeTakeFirst(),
+    ctx.db.selectFrom('sitemapImports').select('id').where('siteId', '=', seed.siteId).executeTakeFirst(),
+    ctx.db.selectFrom('crawlerChecks').select('id').where('siteId', '=', seed.siteId).executeTakeFirst(),
+    ctx.db.selectFrom('crawlerLogImports').select('id').where('siteId', '=', seed.siteId).executeTakeFirst(),
   ]);
-  const site = { id: seed.projectId };
+  const site = { id: seed.siteId };
   if (!imported) await requestSitemapImport(ctx, site, seed.userId, 'create');
   if (!checked) await requestCrawlerCheck(ctx, site, seed.userId, 'create');
   if (!logged)
-    await createImport(ctx, seed.projectId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
+    await createImport(ctx, seed.siteId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
 }
 
 /** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */
 export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<number | null> {
-  const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.projectId).executeTakeFirst();
+  const any = await ctx.db.selectFrom('scans').select('id').where('siteId', '=', seed.siteId).executeTakeFirst();
   if (any) return null;
-  const site = await findSite(ctx.db, seed.orgId, seed.projectId);
+  const site = await findSite(ctx.db, seed.orgId, seed.siteId);
   const { startScan } = await import('../domain/scans/index.ts');
   const started = await startScan(ctx, site, seed.userId, { label: 'Demo scan' });
   return started.scan.id;
@@ -57,7 +57,7 @@ export async function startDemoScan(ctx: AppContext, seed: DemoSeed): Promise<nu
 export interface DemoSeed {
   orgId: number;
   userId: number;
-  projectId: number;
+  siteId: number;
   key: string;
   created: boolean;
 }
@@ -86,7 +86,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
       .where('orgId', '=', existing.orgId)
       .orderBy('id')
       .executeTakeFirst();
-    seed = { orgId: existing.orgId, userId: existing.userId, projectId: site?.id ?? 0, created: false };
+    seed = { orgId: existing.orgId, userId: existing.userId, siteId: site?.id ?? 0, created: false };
     const saved = await fs.readFile(file, 'utf8').then(
       (t) => JSON.parse(t) as { key?: string },
       () => ({ key: undefined }),
@@ -131,7 +131,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
         note: 'New AI answers page',
       }),
     );
-    seed = { orgId: org.id, userId: user.id, projectId: site.id, created: true };
+    seed = { orgId: org.id, userId: user.id, siteId: site.id, created: true };
   }
   if (!seed.key) {
     seed.key = (

@@ -36,7 +36,7 @@ export async function runStart(config: Config): Promise<void> {
   const migrated = await migrate(config.databaseUrl);
   if (migrated.length) log.info({ migrated }, 'database migrated');
 
-  // The demo brand's web site, beside the simulator: the demo project's pages and crawler check read it.
+  // The demo brand's web site, beside the simulator: the demo site's pages and crawler check read it.
   const demoSite = await startFixtureSite({ port: config.demoSitePort, routes: demoSiteRoutes() }).catch(
     (err: Error) => {
       log.warn(
@@ -132,16 +132,16 @@ export async function runStart(config: Config): Promise<void> {
       assistantsMode === 'simulator'
         ? '    Answers:    simulated: every assistant is answered by the bundled simulator (ASSISTANTS=auto or live with credentials for real ones)'
         : `    Answers:    ASSISTANTS=${assistantsMode}: assistants with a credential answer live${assistantsMode === 'auto' ? ', the rest from the simulator' : ''}`,
-      `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.projectId})`,
+      `    Demo key:   ${demo.key}   (workspace ${demo.orgId}, project ${demo.siteId})`,
       '',
       `  Try:  ${curl}`,
       ...(demoScan
-        ? [`        npx sightline scan watch --project ${demo.projectId}     (the demo's first scan, id ${demoScan})`]
+        ? [`        npx sightline scan watch --project ${demo.siteId}     (the demo's first scan, id ${demoScan})`]
         : []),
-      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/scans`,
-      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/pages`,
-      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawlers`,
-      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.projectId}/crawler-traffic`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.siteId}/scans`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.siteId}/pages`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.siteId}/crawlers`,
+      `        curl -s -H 'Authorization: Bearer ${demo.key}' ${url}/projects/${demo.siteId}/crawler-traffic`,
       '',
       '  Ctrl-C stops everything.',
       '',

@@ -798,8 +798,8 @@ export interface WebhooksTable {
   url: string;
   /** Event types it receives, or ['*']. */
   events: string[];
-  /** Sites it receives events of; null: every site. */
-  projectIds: number[] | null;
+  /** Sites it receives events of (`site_ids`, migration 20261130T0900; the API's `projectIds`); null: every site. */
+  siteIds: number[] | null;
   format: ColumnType<WebhookFormat, WebhookFormat | undefined, WebhookFormat>;
   description: string | null;
   enabled: ColumnType<boolean, boolean | undefined, boolean>;

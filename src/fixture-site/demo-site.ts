@@ -5,7 +5,7 @@ import type { FixtureRoute } from './server.ts';
 /**
  * The demo brand's web site (Brightdesk, www.brightdesk.com: the domain the
  * simulator cites for the brand, so demo answers link its pages), served locally
- * by `npm start` so the demo project has pages and a crawler check without
+ * by `npm start` so the demo site has pages and a crawler check without
  * touching the internet: a robots.txt that blocks some AI crawlers, a
  * sitemap index with a gzipped part, titled pages and an llms.txt, and the
  * site's access log of the last two weeks (`/logs/access.log.gz`, as a log
@@ -46,7 +46,7 @@ const urlset = (pages: [string, string][]) =>
 const page = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta property="og:title" content="${title}"></head><body><h1>${title}</h1></body></html>`;
 
-/** Where the demo site serves its access log; the demo project pulls it through the site-fetch guard. */
+/** Where the demo site serves its access log; the demo site's log import pulls it through the site-fetch guard. */
 export const DEMO_LOG_URL = `${ORIGIN}/logs/access.log.gz`;
 const DEMO_LOG_LINES = 30_000;
 const DAY_MS = 86_400_000;

@@ -71,6 +71,6 @@ export async function addAcmeSite(app: TestApp, ws: Org): Promise<{ id: number; 
     },
   });
   if (res.status !== 200) throw new Error(`creating the Acme site answered ${res.status}: ${res.text}`);
-  const project = res.body.project as { id: number; competitors: { id: number; name: string }[] };
-  return { id: project.id, competitors: Object.fromEntries(project.competitors.map((c) => [c.name, c.id])) };
+  const site = res.body.project as { id: number; competitors: { id: number; name: string }[] };
+  return { id: site.id, competitors: Object.fromEntries(site.competitors.map((c) => [c.name, c.id])) };
 }

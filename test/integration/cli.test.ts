@@ -271,11 +271,11 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     const second = await sightline(['demo'], dir);
     expect(second.json).toMatchObject({ created: false, key: first.json?.key, orgId: first.json?.orgId });
     expect(JSON.parse(await readFile(path.join(dir, '.sightline/demo.json'), 'utf8')).key).toBe(first.json?.key);
-    const projects = await app.request('GET', `/orgs/${first.json?.orgId}/projects`, {
+    const sites = await app.request('GET', `/orgs/${first.json?.orgId}/projects`, {
       key: first.json?.key as string,
     });
-    expect(projects.body.projects[0]).toMatchObject({ name: 'Brightdesk', domain: 'brightdesk.com' });
-    expect(projects.body.projects[0].competitors).toHaveLength(4);
+    expect(sites.body.projects[0]).toMatchObject({ name: 'Brightdesk', domain: 'brightdesk.com' });
+    expect(sites.body.projects[0].competitors).toHaveLength(4);
   });
 });
 

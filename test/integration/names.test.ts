@@ -404,7 +404,7 @@ describe('GET /projects/:id/mention-feedback', () => {
 
 describe('dryRun', () => {
   async function saved() {
-    const project = (await app.request('GET', `/projects/${siteId}`, { key: ws.keys.viewer })).body.project;
+    const site = (await app.request('GET', `/projects/${siteId}`, { key: ws.keys.viewer })).body.project;
     const facts = await app.ctx.db
       .selectFrom('answerFacts')
       .select(['answerId', 'verdict', 'brandKey'])
@@ -412,7 +412,7 @@ describe('dryRun', () => {
       .orderBy('answerId')
       .execute();
     const reanalyses = await app.ctx.db.selectFrom('reanalyses').select('id').where('siteId', '=', siteId).execute();
-    return { project, facts, reanalyses: reanalyses.length, rollups: await rollups() };
+    return { site, facts, reanalyses: reanalyses.length, rollups: await rollups() };
   }
 
   it('on a site change previews the moves per verdict with examples, and saves nothing', async () => {

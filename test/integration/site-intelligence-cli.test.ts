@@ -19,7 +19,7 @@ const NODE = path.resolve('node_modules/.bin/node');
 const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
 let site: FixtureSite;
-let projectId: number;
+let siteId: number;
 
 async function sightline(args: string[]) {
   try {
@@ -35,7 +35,7 @@ beforeAll(async () => {
   site = await startFixtureSite({ routes: demoSiteRoutes() });
   app = await startTestApp({ env: { SITE_FETCH_MAP: `brightdesk.com=${site.url}` } });
   const ws = await seedOrg(app.ctx);
-  projectId = (
+  siteId = (
     await createSite(
       app.ctx,
       { orgId: ws.orgId, userId: ws.ownerId },
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('site intelligence from the CLI', { timeout: 60_000 }, () => {
   it('imports the sitemap with a progress line, taking over the import queued at creation', async () => {
-    const res = await sightline(['pages', 'import', '--project', String(projectId)]);
+    const res = await sightline(['pages', 'import', '--project', String(siteId)]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json?.import).toMatchObject({
       state: 'done',
@@ -62,12 +62,12 @@ describe('site intelligence from the CLI', { timeout: 60_000 }, () => {
       titles: { read: 17, failed: 0 },
     });
     expect(res.stderr).toMatch(/sitemaps \d+ {2}pages [\d,]+ {2}/);
-    const again = await sightline(['pages', 'import', '--project', String(projectId)]);
+    const again = await sightline(['pages', 'import', '--project', String(siteId)]);
     expect(again.json?.import).toMatchObject({ state: 'done', trigger: 'cli', added: 0, kept: 17 });
   });
 
   it('checks crawlers and prints the report', async () => {
-    const res = await sightline(['crawlers', 'check', '--project', String(projectId)]);
+    const res = await sightline(['crawlers', 'check', '--project', String(siteId)]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json).toMatchObject({ robots: { state: 'found' }, llmsTxt: { state: 'present', title: 'Brightdesk' } });
     const gpt = (res.json?.crawlers as { agent: string; access: string }[]).find((c) => c.agent === 'GPTBot');
@@ -78,7 +78,7 @@ describe('site intelligence from the CLI', { timeout: 60_000 }, () => {
   it('exits 1 with the reason when the import fails', async () => {
     site.set('/sitemaps/pages.xml', 'not xml at all');
     try {
-      const res = await sightline(['pages', 'import', '--project', String(projectId)]);
+      const res = await sightline(['pages', 'import', '--project', String(siteId)]);
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(/the import failed: .*pages\.xml is not a sitemap/);
       expect(res.json?.import).toMatchObject({ state: 'failed' });

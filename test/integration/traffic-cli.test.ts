@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const NODE = path.resolve('node_modules/.bin/node');
 const CLI = path.resolve('src/cli/main.ts');
 let app: TestApp;
-let projectId: number;
+let siteId: number;
 let dir: string;
 
 async function sightline(args: string[]) {
@@ -44,7 +44,7 @@ const lines = (n: number) =>
 beforeAll(async () => {
   app = await startTestApp();
   const ws = await seedOrg(app.ctx);
-  projectId = (
+  siteId = (
     await createSite(
       app.ctx,
       { orgId: ws.orgId, userId: ws.ownerId },
@@ -62,10 +62,10 @@ describe('crawler traffic from the CLI', { timeout: 60_000 }, () => {
   it('streams a gzip log file into the project; again, every request is a duplicate', async () => {
     const file = path.join(dir, 'access.log.gz');
     writeFileSync(file, gzipSync(lines(3000)));
-    const res = await sightline(['logs', 'import', '--project', String(projectId), file]);
+    const res = await sightline(['logs', 'import', '--project', String(siteId), file]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json?.import).toMatchObject({ state: 'done', source: 'cli', lines: 3000, counted: 3000, duplicates: 0 });
-    const again = await sightline(['logs', 'import', '--project', String(projectId), '--format', 'combined', file]);
+    const again = await sightline(['logs', 'import', '--project', String(siteId), '--format', 'combined', file]);
     expect(again.json?.import).toMatchObject({ state: 'done', format: 'combined', counted: 0, duplicates: 3000 });
   });
 
@@ -73,7 +73,7 @@ describe('crawler traffic from the CLI', { timeout: 60_000 }, () => {
     const file = path.join(dir, 'cut.log.gz');
     const whole = gzipSync(lines(30_000).replaceAll('/p/', '/q/'));
     writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
-    const res = await sightline(['logs', 'import', '--project', String(projectId), file]);
+    const res = await sightline(['logs', 'import', '--project', String(siteId), file]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/truncated/);
     expect(res.json?.import.state).toBe('failed');
@@ -81,9 +81,7 @@ describe('crawler traffic from the CLI', { timeout: 60_000 }, () => {
   });
 
   it('refuses a file that is not there, and a project that is not', async () => {
-    expect((await sightline(['logs', 'import', '--project', String(projectId), path.join(dir, 'nope.log')])).code).toBe(
-      2,
-    );
+    expect((await sightline(['logs', 'import', '--project', String(siteId), path.join(dir, 'nope.log')])).code).toBe(2);
     const missing = await sightline([
       'logs',
       'import',

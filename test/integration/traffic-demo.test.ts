@@ -43,7 +43,7 @@ describe('the demo’s crawler traffic', { timeout: 60_000 }, () => {
     await ensureDemoSiteReads(app.ctx, seed);
     await ensureDemoSiteReads(app.ctx, seed);
     const list = await waitFor(
-      () => app.request('GET', `/projects/${seed.projectId}/crawler-logs`, { key: seed.key }),
+      () => app.request('GET', `/projects/${seed.siteId}/crawler-logs`, { key: seed.key }),
       (r) => r.body.imports.every((i: { state: string }) => i.state === 'done' || i.state === 'failed'),
       45_000,
       200,
@@ -57,7 +57,7 @@ describe('the demo’s crawler traffic', { timeout: 60_000 }, () => {
       skipped: 0,
     });
     expect(list.body.imports[0].agentHits).toBeGreaterThan(5000);
-    const res = await app.request('GET', `/projects/${seed.projectId}/crawler-traffic`, { key: seed.key });
+    const res = await app.request('GET', `/projects/${seed.siteId}/crawler-traffic`, { key: seed.key });
     expect(res.status).toBe(200);
     // The latest week with traffic, as a report opens.
     expect(res.body).toMatchObject({ period: 'week', start: '2026-11-23' });

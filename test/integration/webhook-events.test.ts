@@ -213,24 +213,24 @@ describe('scan on scan', () => {
 describe('prompts won and lost, a competitor overtaking, project filters', () => {
   it('fires per prompt and per competitor only what is real, and only to webhooks of that project', async () => {
     const ws = await seedOrg(app.ctx, { balanceUsd: 100 });
-    const project = await newSite(ws, 'Acme', 'acme.com', [{ name: 'Globex', domain: 'globex.com' }]);
+    const tracked = await newSite(ws, 'Acme', 'acme.com', [{ name: 'Globex', domain: 'globex.com' }]);
     const elsewhere = await newSite(ws, 'Elsewhere', 'elsewhere.com');
     const mine = await hook(ws, '/prompts', {
       events: ['prompt.won', 'prompt.lost', 'competitor.overtook'],
-      projectIds: [project.id],
+      projectIds: [tracked.id],
     });
     const theirs = await hook(ws, '/prompts-elsewhere', { events: ['*'], projectIds: [elsewhere.id] });
     await addActivePrompts(
       app.ctx,
-      project.id,
+      tracked.id,
       Array.from({ length: 12 }, (_, n) => `Ovq${String(n).padStart(2, '0')} which tool should a team use?`),
     );
     const settings = { providers: ['openai', 'anthropic'], samples: 2 };
     await scriptAnswers('Ovq', 12, () => 'Acme');
-    await scan(ws, project.id, settings);
+    await scan(ws, tracked.id, settings);
     // Eight prompts now name Globex alone: each lost 4 of 4 -> 0 of 4 (Fisher p = 0.029), and Globex overtakes.
     await scriptAnswers('Ovq', 12, (n) => (n < 8 ? 'Globex' : 'Acme'));
-    const second = await scan(ws, project.id, settings);
+    const second = await scan(ws, tracked.id, settings);
     await receiver.waitFor(mine.path, 9, 10_000);
     await settle();
     const lost = events(mine, 'prompt.lost');
@@ -322,11 +322,11 @@ describe('period on period', () => {
 describe('crawler checks', () => {
   it('fires when robots.txt changes what a crawler may read and when llms.txt appears, changes or vanishes; never for an unreadable file', async () => {
     const ws = await seedOrg(app.ctx);
-    const project = await newSite(ws, 'Crawl Shop', 'crawl-shop.com');
+    const tracked = await newSite(ws, 'Crawl Shop', 'crawl-shop.com');
     const h = await hook(ws, '/crawlers', { events: ['crawler.access_changed', 'llms_txt.changed'] });
     const check = async () => {
-      const { check: row } = await requestCrawlerCheck(app.ctx, { id: project.id }, null, 'cli', { queue: false });
-      await runCrawlerCheck(app.ctx, project.id, row.id);
+      const { check: row } = await requestCrawlerCheck(app.ctx, { id: tracked.id }, null, 'cli', { queue: false });
+      await runCrawlerCheck(app.ctx, tracked.id, row.id);
     };
     await check();
     site.set('/robots.txt', 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow:\n');
@@ -351,7 +351,7 @@ describe('crawler checks', () => {
       'llms_txt.changed',
     ]);
     expect(got[0]?.data).toMatchObject({
-      projectId: project.id,
+      projectId: tracked.id,
       robots: { before: 'found', after: 'found' },
       changes: [
         {
@@ -370,32 +370,32 @@ describe('crawler checks', () => {
 describe('money', () => {
   it('budget.cap_reached fires once a month per site, when a scan stops at the cap', async () => {
     const ws = await seedOrg(app.ctx, { balanceUsd: 100 });
-    const project = await newSite(ws, 'Capped', 'capped.com');
+    const tracked = await newSite(ws, 'Capped', 'capped.com');
     const h = await hook(ws, '/cap', { events: ['budget.cap_reached'] });
     await addActivePrompts(
       app.ctx,
-      project.id,
+      tracked.id,
       Array.from({ length: 6 }, (_, n) => `Capq${n} which tool?`),
     );
     const price = defaultModel('openai').priceMicros;
-    await app.request('PATCH', `/projects/${project.id}`, {
+    await app.request('PATCH', `/projects/${tracked.id}`, {
       key: ws.keys.admin,
       body: { monthlyCapUsd: (2.5 * price) / 1e6 },
     });
-    const first = await scan(ws, project.id, { providers: ['openai'] });
+    const first = await scan(ws, tracked.id, { providers: ['openai'] });
     expect(first.scan).toMatchObject({ stopReason: 'cap', answersDone: 2 });
-    await app.request('PATCH', `/projects/${project.id}`, {
+    await app.request('PATCH', `/projects/${tracked.id}`, {
       key: ws.keys.admin,
       body: { monthlyCapUsd: (3.5 * price) / 1e6 },
     });
-    const second = await scan(ws, project.id, { providers: ['openai'] });
+    const second = await scan(ws, tracked.id, { providers: ['openai'] });
     expect(second.scan).toMatchObject({ stopReason: 'cap' });
     await receiver.waitFor(h.path, 1);
     await settle();
     const got = events(h);
     expect(got).toHaveLength(1);
     expect(got[0]?.data).toMatchObject({
-      projectId: project.id,
+      projectId: tracked.id,
       scanId: first.id,
       capUsd: (2.5 * price) / 1e6,
       spentUsd: (2 * price) / 1e6,
@@ -404,9 +404,9 @@ describe('money', () => {
 
   it('balance.low fires once per crossing of the threshold, to project-scoped webhooks too', async () => {
     const ws = await seedOrg(app.ctx, { balanceUsd: 10 });
-    const project = await newSite(ws, 'Spender', 'spender.com');
-    const h = await hook(ws, '/balance', { events: ['balance.low'], projectIds: [project.id] });
-    await addActivePrompts(app.ctx, project.id, ['Balq0 which tool?', 'Balq1 which tool?']);
+    const tracked = await newSite(ws, 'Spender', 'spender.com');
+    const h = await hook(ws, '/balance', { events: ['balance.low'], projectIds: [tracked.id] });
+    await addActivePrompts(app.ctx, tracked.id, ['Balq0 which tool?', 'Balq1 which tool?']);
     // Default: 10% of the last top-up (10 USD: 1 USD); set just under the balance so the next charge crosses it.
     expect((await app.request('GET', `/orgs/${ws.orgId}/alert-settings`, { key: ws.keys.admin })).body).toMatchObject({
       balanceLowUsd: null,
@@ -418,8 +418,8 @@ describe('money', () => {
       body: { balanceLowUsd: 9.999 },
     });
     expect(set.body).toMatchObject({ balanceLowUsd: 9.999, effectiveBalanceLowUsd: 9.999 });
-    await scan(ws, project.id, { providers: ['openai'] });
-    await scan(ws, project.id, { providers: ['openai'] });
+    await scan(ws, tracked.id, { providers: ['openai'] });
+    await scan(ws, tracked.id, { providers: ['openai'] });
     await receiver.waitFor(h.path, 1);
     await settle();
     expect(events(h)).toHaveLength(1);
@@ -429,13 +429,13 @@ describe('money', () => {
       key: ws.keys.admin,
       body: { balanceLowUsd: 10.99 },
     });
-    await scan(ws, project.id, { providers: ['openai'] });
+    await scan(ws, tracked.id, { providers: ['openai'] });
     await receiver.waitFor(h.path, 2);
     await settle();
     const got = events(h);
     expect(got).toHaveLength(2);
     expect(got[1]?.data).toMatchObject({
-      projectId: project.id,
+      projectId: tracked.id,
       thresholdUsd: 10.99,
       thresholdFrom: 'setting',
       lastTopUpUsd: 1,
@@ -446,11 +446,11 @@ describe('money', () => {
 describe('scan.failed', () => {
   it('fires when a scan ends failed, with its error', async () => {
     const ws = await seedOrg(app.ctx);
-    const project = await newSite(ws, 'Failing', 'failing.com');
+    const tracked = await newSite(ws, 'Failing', 'failing.com');
     const h = await hook(ws, '/failed', { events: ['scan.failed', 'scan.completed'] });
     const row = await app.ctx.db
       .insertInto('scans')
-      .values({ orgId: ws.orgId, siteId: project.id, status: 'running', trigger: 'manual', budgetMicros: 1_000_000 })
+      .values({ orgId: ws.orgId, siteId: tracked.id, status: 'running', trigger: 'manual', budgetMicros: 1_000_000 })
       .returning('id')
       .executeTakeFirstOrThrow();
     await failScan(app.ctx, row.id, 'the scan job failed its last attempt');

@@ -166,10 +166,10 @@ describe('the OpenAPI document', () => {
     for (const [name, op] of operations) expect(described.has(op.tags[0] as string), name).toBe(true);
     for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(20);
     expect(TAGS.map((t): string => t.name)).toEqual(expect.arrayContaining(doc.tags.map((t) => t.name)));
-    const projectTags = new Set(
+    const siteRouteTags = new Set(
       operations.filter(([name]) => name.includes(' /projects/')).map(([, op]) => op.tags[0]),
     );
-    expect(projectTags.size).toBeGreaterThan(8);
+    expect(siteRouteTags.size).toBeGreaterThan(8);
     expect(doc.info.license.name).toBeTruthy();
   });
 

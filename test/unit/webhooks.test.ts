@@ -72,12 +72,12 @@ const comparison = {
   before: { scanId: 1, finishedAt: '2026-11-20T10:00:00.000Z' },
   after: { scanId: 2, finishedAt: '2026-11-27T10:00:00.000Z' },
 };
-const project = { projectId: 7, projectName: 'Acme <Labs> & Co', link: 'http://127.0.0.1:8080/projects/7/scans/2' };
+const aboutSite = { projectId: 7, projectName: 'Acme <Labs> & Co', link: 'http://127.0.0.1:8080/projects/7/scans/2' };
 
 /** One valid payload per event type. */
 const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
   'scan.completed': {
-    ...project,
+    ...aboutSite,
     scan: {
       id: 2,
       projectId: 7,
@@ -106,7 +106,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
   },
   'scan.failed': undefined as never,
   'visibility.changed': {
-    ...project,
+    ...aboutSite,
     comparison,
     metric: 'visibility',
     before: { value: 90, low: 74.4, high: 96.5, answers: 30 },
@@ -118,7 +118,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
   'share_of_voice.changed': undefined as never,
   'citations.changed': undefined as never,
   'prompt.won': {
-    ...project,
+    ...aboutSite,
     comparison,
     prompt: { id: 3, text: 'Best <CRM>?' },
     before: { named: 0, answered: 6 },
@@ -127,7 +127,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
   },
   'prompt.lost': undefined as never,
   'competitor.overtook': {
-    ...project,
+    ...aboutSite,
     comparison,
     competitor: { id: 4, name: 'Globex' },
     before: { brand: { value: 100, low: 80, high: 100 }, competitor: { value: 0, low: 0, high: 20 }, answers: 48 },
@@ -139,7 +139,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     },
   },
   'crawler.access_changed': {
-    ...project,
+    ...aboutSite,
     checkId: 9,
     previousCheckId: 8,
     robotsUrl: 'https://acme.com/robots.txt',
@@ -155,7 +155,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     ],
   },
   'llms_txt.changed': {
-    ...project,
+    ...aboutSite,
     checkId: 9,
     previousCheckId: 8,
     url: 'https://acme.com/llms.txt',
@@ -163,7 +163,7 @@ const SAMPLES: { [T in (typeof EVENT_TYPES)[number]]: EventData<T> } = {
     before: { state: 'missing', title: null, links: null },
     after: { state: 'present', title: 'Acme', links: 3 },
   },
-  'budget.cap_reached': { ...project, month: '2026-11-01', capUsd: 10, spentUsd: 10.01, scanId: 2 },
+  'budget.cap_reached': { ...aboutSite, month: '2026-11-01', capUsd: 10, spentUsd: 10.01, scanId: 2 },
   'balance.low': {
     projectId: 7,
     balanceUsd: 4.5,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { count, defineCommand, id, UsageError, withContext } from '../command.ts';
 
 /**
- * How a project's names are read and what readers corrected
+ * How a site's names are read and what readers corrected
  * (docs/analysis.md "Names and corrections"), printed as the API answers
  * them: for an operator looking into a customer's miscounted name.
  */

@@ -25,8 +25,9 @@ export const processCommands = [
       withContext(config, async (ctx) => {
         const [{ migrate }, { seedDemo }] = await Promise.all([import('../../db/migrate.ts'), import('../demo.ts')]);
         await migrate(config.databaseUrl);
-        const seed = await seedDemo(ctx, '.sightline');
-        return { ...seed, url: config.publicBaseUrl };
+        const { siteId, ...seed } = await seedDemo(ctx, '.sightline');
+        // Printed for people, in the API's word: the site is the project they pass as --project.
+        return { ...seed, projectId: siteId, url: config.publicBaseUrl };
       }),
   }),
   defineCommand({

@@ -6,7 +6,7 @@ import { progressLine } from '../progress.ts';
 
 /**
  * Crawler traffic from the operator's side: a local log of any size
- * streamed into a project (in this process; the same import as the API's),
+ * streamed into a site (in this process; the same import as the API's),
  * and the address ranges AI companies publish for their crawlers.
  */
 
@@ -44,7 +44,7 @@ export const trafficCommands = [
               ),
           });
           if (ran !== BUSY) break;
-          // A worker is importing another log of this project: this one starts when it is done.
+          // A worker is importing another log of this site: this one starts when it is done.
           line.draw('waiting for another import of this project to finish');
           await new Promise((r) => setTimeout(r, 2000));
         }

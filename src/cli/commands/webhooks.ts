@@ -52,11 +52,11 @@ const webhookFlags = {
 };
 
 function body(a: { url?: string; events?: string; projects?: string; format?: string; description?: string }) {
-  const projects = a.projects === 'all' ? null : list(a.projects)?.map(Number);
+  const siteIds = a.projects === 'all' ? null : list(a.projects)?.map(Number);
   return {
     ...(a.url !== undefined && { url: a.url }),
     ...(a.events !== undefined && { events: a.events === 'all' ? ['*'] : list(a.events) }),
-    ...(projects !== undefined && { projectIds: projects }),
+    ...(siteIds !== undefined && { projectIds: siteIds }),
     ...(a.format !== undefined && { format: a.format }),
     ...(a.description !== undefined && { description: a.description }),
   };

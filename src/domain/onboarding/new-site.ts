@@ -15,13 +15,13 @@ export async function createSite(ctx: AppContext, actor: { orgId: number; userId
 
 /** POST /orgs/:orgId/projects: the site made (createSite) and the ambiguous names it tracks (`warnings`). */
 export async function addSite(ctx: AppContext, actor: { orgId: number; userId: number }, input: SiteCreate) {
-  const project = await createSite(ctx, actor, input);
+  const site = await createSite(ctx, actor, input);
   const warnings = nameWarnings([
-    { field: 'name', names: [project.name] },
-    { field: 'brandTerms', names: project.brandTerms },
-    { field: 'competitors', names: project.competitors.map((c) => c.name) },
+    { field: 'name', names: [site.name] },
+    { field: 'brandTerms', names: site.brandTerms },
+    { field: 'competitors', names: site.competitors.map((c) => c.name) },
   ]);
-  return { project, warnings };
+  return { project: site, warnings };
 }
 
 /**

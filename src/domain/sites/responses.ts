@@ -62,38 +62,38 @@ const siteFields = {
   updatedAt: dateTime,
 };
 
-export const projectSummary = named('ProjectSummary', 'A project (site) as lists show it', z.object(siteFields));
+export const siteSummary = named('ProjectSummary', 'A project (site) as lists show it', z.object(siteFields));
 
-export const project = named(
+export const siteDetail = named(
   'Project',
   'A project (site) with the caller’s role and the number of stored answers',
   z.object({ ...siteFields, role: z.enum(['owner', 'admin', 'member', 'viewer']), answersCount: count }),
 );
 
-export const projectList = named(
+export const siteList = named(
   'ProjectList',
   'The workspace’s projects, oldest first, a page at a time',
-  z.object({ projects: z.array(projectSummary), ...paging }),
+  z.object({ projects: z.array(siteSummary), ...paging }),
 );
 
-export const createdProject = named(
+export const createdSite = named(
   'CreatedProject',
   'The project added, and the ambiguous names it tracks',
-  z.object({ project: projectSummary, warnings }),
+  z.object({ project: siteSummary, warnings }),
 );
 
-export const projectResponse = named('ProjectResponse', 'A project', z.object({ project }));
+export const siteDetailResponse = named('ProjectResponse', 'A project', z.object({ project: siteDetail }));
 
-export const projectChange = named(
+export const siteChange = named(
   'ProjectChange',
   'The project changed; a new name, brand terms or exclusion phrases re-read its stored answers (`reanalysis`, else null); `warnings` lists ambiguous names it saved',
-  z.object({ project, reanalysis: reanalysis.nullable(), warnings }),
+  z.object({ project: siteDetail, reanalysis: reanalysis.nullable(), warnings }),
 );
 
-export const projectChangeResult = named(
+export const siteChangeResult = named(
   'ProjectChangeResult',
   'The project changed (ProjectChange), or with `dryRun: true` what the change would do, nothing saved (NamesDryRun)',
-  z.union([projectChange, namesDryRun]),
+  z.union([siteChange, namesDryRun]),
 );
 
 export const event = named(

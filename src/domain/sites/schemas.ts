@@ -63,9 +63,9 @@ export const siteChangeSchema = z.object({
 export const scheduleSchema = z.object({ enabled: booleanField, batch: booleanField.optional() });
 
 /** The first page holds every site the largest plan allows. */
-export const PROJECT_PAGE_DEFAULT = 100;
-export const projectListQuerySchema = z.object(pagingShape(PROJECT_PAGE_DEFAULT));
-export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
+export const SITE_PAGE_DEFAULT = 100;
+export const siteListQuerySchema = z.object(pagingShape(SITE_PAGE_DEFAULT));
+export type SiteListQuery = z.output<typeof siteListQuerySchema>;
 
 export type SiteCreate = z.output<typeof siteCreateSchema>;
 export type SiteChanges = z.output<typeof siteChangeSchema>;

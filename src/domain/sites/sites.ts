@@ -5,7 +5,7 @@ import type { CompetitorRow, ScanSettingsJson, SiteRow } from '../../db/schema.t
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { microsToUsd } from '../../money.ts';
 import { domainFromAddress } from './site-domain.ts';
-import type { ProjectListQuery, SiteCreate } from './schemas.ts';
+import type { SiteListQuery, SiteCreate } from './schemas.ts';
 import { limitsOf } from '../orgs/index.ts';
 
 export function serializeScanSettings(s: ScanSettingsJson) {
@@ -96,8 +96,8 @@ export async function listSites(ctx: AppContext, orgId: number, page?: { limit: 
 }
 
 /** The workspace's sites a page at a time, oldest first (GET /orgs/:orgId/projects). */
-export async function listSitePage(ctx: AppContext, orgId: number, query: ProjectListQuery) {
-  const [count, projects] = await Promise.all([
+export async function listSitePage(ctx: AppContext, orgId: number, query: SiteListQuery) {
+  const [count, sites] = await Promise.all([
     ctx.db
       .selectFrom('sites')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -105,7 +105,7 @@ export async function listSitePage(ctx: AppContext, orgId: number, query: Projec
       .executeTakeFirstOrThrow(),
     listSites(ctx, orgId, { limit: query.perPage, offset: (query.page - 1) * query.perPage }),
   ]);
-  return { projects, total: Number(count.n), page: query.page, perPage: query.perPage };
+  return { projects: sites, total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
 /** The site row and its first competitors, within the workspace's limit of sites; createSite (src/domain/onboarding) also queues its first reads. */
@@ -133,7 +133,7 @@ export async function insertSite(ctx: AppContext, actor: { orgId: number; userId
   });
   if (Object.keys(fields).length) throw new ValidationError(fields);
 
-  const project = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     // Lock the workspace row so two concurrent creates cannot both pass the limit.
     const org = await trx
       .selectFrom('orgs')
@@ -184,5 +184,4 @@ export async function insertSite(ctx: AppContext, actor: { orgId: number; userId
       : [];
     return serializeSite(site, rows);
   });
-  return project;
 }

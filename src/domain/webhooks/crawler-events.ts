@@ -49,7 +49,7 @@ export async function crawlerDrafts(
   listened: Set<EventType>,
 ): Promise<EventDraft[]> {
   const out: EventDraft[] = [];
-  const project = { projectId: site.id, projectName: site.name, link };
+  const aboutSite = { projectId: site.id, projectName: site.name, link };
   if (listened.has('crawler.access_changed') && readRobots(check)) {
     const before = await previousCheck(trx, site.id, check.id, readRobots);
     if (before) {
@@ -71,7 +71,7 @@ export async function crawlerDrafts(
       if (changes.length > 0) {
         out.push(
           draft('crawler.access_changed', site.orgId, site.id, `crawler.access_changed:check:${check.id}`, {
-            ...project,
+            ...aboutSite,
             checkId: check.id,
             previousCheckId: before.id,
             robotsUrl: check.robotsUrl,
@@ -101,7 +101,7 @@ export async function crawlerDrafts(
       if (change) {
         out.push(
           draft('llms_txt.changed', site.orgId, site.id, `llms_txt.changed:check:${check.id}`, {
-            ...project,
+            ...aboutSite,
             checkId: check.id,
             previousCheckId: before.id,
             url: check.llmsUrl,

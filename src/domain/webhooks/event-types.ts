@@ -26,7 +26,8 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-const project = {
+/** The site an event is about, under the API's keys (`project...`). */
+const aboutSite = {
   projectId: id,
   projectName: z.string(),
   /** Where a person reads more: the site's report for the periods compared, or its scan. */
@@ -63,7 +64,7 @@ const measured = z.object({
 
 const metricChange = <const M extends string>(metric: M) =>
   z.object({
-    ...project,
+    ...aboutSite,
     comparison,
     metric: z.literal(metric),
     before: measured,
@@ -76,7 +77,7 @@ const metricChange = <const M extends string>(metric: M) =>
   });
 
 const promptChange = z.object({
-  ...project,
+  ...aboutSite,
   comparison,
   prompt: z.object({ id, text: z.string() }),
   before: z.object({
@@ -103,15 +104,15 @@ const llmsState = z.object({
 
 /** `data` of each event type. */
 export const EVENT_DATA = {
-  'scan.completed': z.object({ ...project, scan }),
-  'scan.failed': z.object({ ...project, scan }),
+  'scan.completed': z.object({ ...aboutSite, scan }),
+  'scan.failed': z.object({ ...aboutSite, scan }),
   'visibility.changed': metricChange('visibility'),
   'share_of_voice.changed': metricChange('shareOfVoice'),
   'citations.changed': metricChange('ownCitationRate'),
   'prompt.won': promptChange,
   'prompt.lost': promptChange,
   'competitor.overtook': z.object({
-    ...project,
+    ...aboutSite,
     comparison,
     competitor: z.object({ id, name: z.string() }),
     before: standing,
@@ -121,7 +122,7 @@ export const EVENT_DATA = {
       .describe('The brand’s share of the two’s mentions: its fall is what the real-change test judged'),
   }),
   'crawler.access_changed': z.object({
-    ...project,
+    ...aboutSite,
     checkId: id,
     previousCheckId: id,
     robotsUrl: z.string().nullable(),
@@ -137,7 +138,7 @@ export const EVENT_DATA = {
     ),
   }),
   'llms_txt.changed': z.object({
-    ...project,
+    ...aboutSite,
     checkId: id,
     previousCheckId: id,
     url: z.string().nullable(),
@@ -146,7 +147,7 @@ export const EVENT_DATA = {
     after: llmsState,
   }),
   'budget.cap_reached': z.object({
-    ...project,
+    ...aboutSite,
     month: day.describe('First day of the month whose cap is spent'),
     capUsd: usd,
     spentUsd: usd,

@@ -26,13 +26,13 @@ export const deliveryJobId = (deliveryId: number) => `webhook-delivery-${deliver
 export async function listenedTypes(db: Executor, orgId: number, siteId: number | null): Promise<Set<EventType>> {
   const rows = await db
     .selectFrom('webhooks')
-    .select(['events', 'projectIds'])
+    .select(['events', 'siteIds'])
     .where('orgId', '=', orgId)
     .where('enabled', '=', true)
     .execute();
   const out = new Set<EventType>();
   for (const r of rows) {
-    if (siteId !== null && r.projectIds !== null && !r.projectIds.includes(siteId)) continue;
+    if (siteId !== null && r.siteIds !== null && !r.siteIds.includes(siteId)) continue;
     for (const type of r.events.includes('*') ? EVENT_TYPES : (r.events as EventType[])) out.add(type);
   }
   return out;
@@ -70,7 +70,7 @@ export async function recordEvents(db: Executor, drafts: readonly EventDraft[], 
     SELECT w.id, e.id, ${at}, ${at}
       FROM e JOIN webhooks w ON w.org_id = e.org_id AND w.enabled
        AND (e.type = ANY (w.events) OR '*' = ANY (w.events))
-       AND (e.site_id IS NULL OR w.project_ids IS NULL OR e.site_id = ANY (w.project_ids))
+       AND (e.site_id IS NULL OR w.site_ids IS NULL OR e.site_id = ANY (w.site_ids))
      ORDER BY e.id, w.id
     RETURNING id`.execute(db);
   return rows.map((r) => r.id);

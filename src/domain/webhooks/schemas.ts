@@ -6,7 +6,7 @@ import { EVENT_TYPES } from './event-types.ts';
 
 export const WEBHOOK_URL_MAX = 2000;
 export const DESCRIPTION_MAX = 500;
-export const PROJECT_IDS_MAX = 1000;
+export const SITE_IDS_MAX = 1000;
 
 const eventName = z.enum([...EVENT_TYPES, '*'], {
   error: `each event must be one of ${EVENT_TYPES.join(', ')}, or "*" for every one`,
@@ -19,9 +19,9 @@ const events = z
   .refine((list) => new Set(list).size === list.length, 'lists an event type twice')
   .refine((list) => !list.includes('*') || list.length === 1, '"*" means every event type: send it alone');
 
-const projectIds = z
+const siteIds = z
   .array(idSchema('a project id'), { error: 'must be a list of project ids, or null for every project' })
-  .max(PROJECT_IDS_MAX, `at most ${PROJECT_IDS_MAX} projects`)
+  .max(SITE_IDS_MAX, `at most ${SITE_IDS_MAX} projects`)
   .transform((ids) => [...new Set(ids)])
   .nullable();
 
@@ -34,7 +34,7 @@ const description = text('description', DESCRIPTION_MAX, 0)
 export const webhookCreateSchema = z.object({
   url: text('url', WEBHOOK_URL_MAX),
   events: events.default(['*']),
-  projectIds: projectIds.default(null),
+  projectIds: siteIds.default(null),
   format: format.default('standard'),
   description: description.optional().transform((v) => v ?? null),
 });
@@ -44,7 +44,7 @@ export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 export const webhookUpdateSchema = z.object({
   url: text('url', WEBHOOK_URL_MAX).optional(),
   events: events.optional(),
-  projectIds: projectIds.optional(),
+  projectIds: siteIds.optional(),
   format: format.optional(),
   description: description.optional(),
   enabled: booleanField.optional(),

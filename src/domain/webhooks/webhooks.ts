@@ -23,7 +23,7 @@ export function serializeWebhook(w: WebhookRow) {
     id: w.id,
     url: w.url,
     events: w.events as (EventType | '*')[],
-    projectIds: w.projectIds,
+    projectIds: w.siteIds,
     format: w.format,
     description: w.description,
     enabled: w.enabled,
@@ -51,8 +51,8 @@ export async function findWebhook(db: Executor, orgId: number, webhookId: number
   return row;
 }
 
-/** Every project id must be a site of the workspace. */
-async function checkProjects(db: Executor, orgId: number, ids: number[] | null): Promise<void> {
+/** Every id of `projectIds` must be a site of the workspace. */
+async function checkSites(db: Executor, orgId: number, ids: number[] | null): Promise<void> {
   if (!ids || ids.length === 0) return;
   const found = await db.selectFrom('sites').select('id').where('orgId', '=', orgId).where('id', 'in', ids).execute();
   const known = new Set(found.map((s) => s.id));
@@ -113,7 +113,7 @@ export async function createWebhook(
     const limit = ctx.config.webhooks.perOrg;
     if (Number(n.n) >= limit)
       throw new BadRequestError(`This workspace has ${limit} webhooks, the most it can have; delete one first`);
-    await checkProjects(trx, actor.orgId, input.projectIds);
+    await checkSites(trx, actor.orgId, input.projectIds);
     const secret = generateSecret();
     const row = await trx
       .insertInto('webhooks')
@@ -121,7 +121,7 @@ export async function createWebhook(
         orgId: actor.orgId,
         url,
         events: input.events,
-        projectIds: input.projectIds,
+        siteIds: input.projectIds,
         format: input.format,
         description: input.description,
         secret,
@@ -140,14 +140,14 @@ export async function updateWebhook(ctx: AppContext, orgId: number, webhookId: n
   const url = input.url !== undefined && input.url !== current.url ? await checkWebhookUrl(ctx, input.url) : undefined;
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    if (input.projectIds !== undefined) await checkProjects(trx, orgId, input.projectIds);
+    if (input.projectIds !== undefined) await checkSites(trx, orgId, input.projectIds);
     const reenable = input.enabled === true && !current.enabled;
     const row = await trx
       .updateTable('webhooks')
       .set({
         ...(url !== undefined && { url }),
         ...(input.events !== undefined && { events: input.events }),
-        ...(input.projectIds !== undefined && { projectIds: input.projectIds }),
+        ...(input.projectIds !== undefined && { siteIds: input.projectIds }),
         ...(input.format !== undefined && { format: input.format }),
         ...(input.description !== undefined && { description: input.description }),
         ...(input.enabled === false && current.enabled && { enabled: false, disabledReason: 'disabled by a person' }),

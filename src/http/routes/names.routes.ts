@@ -11,7 +11,7 @@ import {
 } from '../../domain/names/index.ts';
 import { defineRoute, json, type Route } from '../route.ts';
 
-/** The names a project tracks, how answers read them, and readers' corrections (src/domain/names). */
+/** The names a site tracks, how answers read them, and readers' corrections (src/domain/names). */
 export const nameRoutes: Route[] = [
   defineRoute({
     method: 'GET',
