@@ -120,7 +120,7 @@ export const configSchema = z.object({
   ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   ASSISTANT_CONCURRENCY: z.coerce.number().int().min(1).max(500).optional(),
   ASSISTANT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-  // One provider account's limits, shared by every worker process: requests per minute and calls in flight.
+  // One upstream account's limits, shared by every worker process: requests per minute and calls in flight.
   OPENAI_RPM: rpm,
   OPENAI_MAX_IN_FLIGHT: inFlight,
   ANTHROPIC_RPM: rpm,
@@ -171,9 +171,10 @@ export const configSchema = z.object({
 
 type Env = z.infer<typeof configSchema>;
 
-export type ProviderCredential = { apiKey: string | undefined; baseUrl: string | undefined };
+/** What connects one upstream to its real service: its API key and base URL. */
+export type UpstreamCredential = { apiKey: string | undefined; baseUrl: string | undefined };
 
-/** One provider account's limits as configured; unset means the default (src/assistants/limits.ts). */
+/** One upstream account's limits as configured; unset means the default (src/assistants/limits.ts). */
 export type UpstreamLimitConfig = { rpm: number | undefined; maxInFlight: number | undefined };
 
 export interface Config {
@@ -196,12 +197,12 @@ export interface Config {
     /** In-flight calls per provider per process; unset keeps each provider's default. */
     concurrency: number | undefined;
     retryBaseMs: number;
-    openai: ProviderCredential;
-    anthropic: ProviderCredential;
-    perplexity: ProviderCredential;
-    gemini: ProviderCredential;
-    serp: ProviderCredential;
-    appGateway: ProviderCredential;
+    openai: UpstreamCredential;
+    anthropic: UpstreamCredential;
+    perplexity: UpstreamCredential;
+    gemini: UpstreamCredential;
+    serp: UpstreamCredential;
+    appGateway: UpstreamCredential;
   };
   siteFetchMap: ReadonlyMap<string, string>;
   /** Fetches of customer sites (robots.txt, llms.txt, sitemaps, pages): src/web/site-fetch.ts. */
@@ -219,8 +220,8 @@ export interface Config {
     /** The most one file from a site (robots.txt, llms.txt, a sitemap, a page's head) may take to parse on its thread. */
     parseTimeoutMs: number;
   };
-  /** Each provider account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
-  providerLimits: Record<Upstream, UpstreamLimitConfig>;
+  /** Each upstream account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
+  upstreamLimits: Record<Upstream, UpstreamLimitConfig>;
   /** Scan jobs one worker process runs at once (they share each provider's capacity fairly). */
   workerScanConcurrency: number;
   /** Requests per minute `sightline simulator` accepts per upstream before answering 429 (SIMULATOR_RPM). */
@@ -314,7 +315,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const simulatorUrl = e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`;
-  const cred = (apiKey: string | undefined, baseUrl: string | undefined): ProviderCredential => ({ apiKey, baseUrl });
+  const cred = (apiKey: string | undefined, baseUrl: string | undefined): UpstreamCredential => ({ apiKey, baseUrl });
   return deepFreeze({
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -350,7 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jobWaitMs: e.SITE_JOB_WAIT_MS,
       parseTimeoutMs: e.SITE_PARSE_TIMEOUT_MS,
     },
-    providerLimits: {
+    upstreamLimits: {
       openai: { rpm: e.OPENAI_RPM, maxInFlight: e.OPENAI_MAX_IN_FLIGHT },
       anthropic: { rpm: e.ANTHROPIC_RPM, maxInFlight: e.ANTHROPIC_MAX_IN_FLIGHT },
       perplexity: { rpm: e.PERPLEXITY_RPM, maxInFlight: e.PERPLEXITY_MAX_IN_FLIGHT },

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Jobs } from '../jobs/index.ts';
 import { createAnalysisPool, type AnalysisPool } from './analysis/index.ts';
-import type { Assistants, ProviderGate } from './assistants/index.ts';
+import type { Assistants, UpstreamGate } from './assistants/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
@@ -43,8 +43,8 @@ export interface AppContext {
   jobs: JobQueues<Jobs>;
   /** The assistants layer, made on first use (a worker's): every call goes through `gate`. */
   assistants: Lazy<Promise<Assistants>>;
-  /** Each provider account's limits, held in Redis for every process together (src/assistants/limits.ts). */
-  gate: Lazy<Promise<ProviderGate>>;
+  /** Each upstream account's limits (the gate), held in Redis for every process together (src/assistants/limits.ts). */
+  gate: Lazy<Promise<UpstreamGate>>;
   /** Key look-ups and refusals this process remembers (domain/orgs/key-cache.ts). */
   keys: KeyCache;
   /** The workspace's own rate limits, counted in Redis (domain/orgs/rate-limits.ts). */

@@ -2,8 +2,8 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { AssistantError } from './assistant-error.ts';
 import { runAttempt } from './attempt.ts';
-import { credentialFor, type ModelEntry, type ProviderKey } from './catalog.ts';
-import { createLocalGate, DEFAULT_LIMITS, type ProviderGate } from './limits.ts';
+import { upstreamFor, type ModelEntry, type ProviderKey } from './catalog.ts';
+import { createLocalGate, DEFAULT_LIMITS, type UpstreamGate } from './limits.ts';
 import { createAnthropicAdapter } from './providers/anthropic.ts';
 import { createAppGatewayAdapter } from './providers/app-gateway.ts';
 import { createGeminiAdapter } from './providers/gemini.ts';
@@ -38,7 +38,7 @@ export interface AssistantsOptions {
    * workers pass the Redis gate shared by all processes; without one, a
    * process-local limit of `concurrency` calls in flight per upstream.
    */
-  gate?: ProviderGate;
+  gate?: UpstreamGate;
   /** In-flight calls per upstream for the local gate (defaults in limits.ts). */
   concurrency?: Partial<Record<UpstreamKey, number>>;
   maxAnswerBytes?: number;
@@ -74,7 +74,7 @@ export function createAssistants(
   }
 
   const sourceOf = (provider: ProviderKey, model?: string): AnswerTarget =>
-    targetKind(config, credentialFor(provider, resolveModel(provider, model)));
+    targetKind(config, upstreamFor(provider, resolveModel(provider, model)));
 
   function adapterFor(
     provider: ProviderKey,
@@ -87,8 +87,8 @@ export function createAssistants(
         `${provider} is not connected: this deployment has no credential for it`,
         { provider },
       );
-    const engine = upstream === 'serp' ? provider : '';
-    const key = `${upstream}:${target}:${engine}`;
+    // One SERP upstream serves two providers, each with an adapter of its own.
+    const key = `${upstream}:${target}:${upstream === 'serp' ? provider : ''}`;
     let adapter = adapters.get(key);
     if (!adapter) {
       const t = resolveTarget(config, upstream, target);
@@ -106,7 +106,7 @@ export function createAssistants(
           adapter = createGeminiAdapter(t);
           break;
         case 'serp':
-          adapter = createSerpAdapter(t, provider === 'google-ai-mode' ? 'google_ai_mode' : 'google');
+          adapter = createSerpAdapter(t, provider === 'google-ai-mode' ? 'google-ai-mode' : 'google-ai-overview');
           break;
         case 'appGateway':
           adapter = createAppGatewayAdapter(t, provider);
@@ -228,7 +228,7 @@ export function createAssistants(
     if (handle?.version !== 1 || !handle.jobId || !Array.isArray(handle.ids))
       throw AssistantError.permanent('bad_request', 'Not a batch handle');
     const entry = resolveModel(handle.provider, handle.model);
-    const upstream = credentialFor(handle.provider, entry);
+    const upstream = upstreamFor(handle.provider, entry);
     const adapter = adapterFor(handle.provider, upstream, handle.target);
     const pollFn = adapter.poll;
     if (!pollFn)

@@ -1,4 +1,5 @@
 import { usdToMicros, type Micros } from '../money.ts';
+import type { UpstreamKey } from './types.ts';
 
 /**
  * The one model catalog: every provider, its models, prices per answer and
@@ -43,8 +44,8 @@ export interface ProviderEntry {
   key: ProviderKey;
   name: string;
   defaultModel: string;
-  /** The environment credential that connects this provider to its real service. */
-  credential: 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'serp';
+  /** The upstream whose credential connects this provider's own models (app models go through appGateway). */
+  upstream: Exclude<UpstreamKey, 'appGateway'>;
   models: readonly ModelEntry[];
 }
 
@@ -68,7 +69,7 @@ export const CATALOG: readonly ProviderEntry[] = [
     key: 'openai',
     name: 'ChatGPT',
     defaultModel: 'gpt-5-mini',
-    credential: 'openai',
+    upstream: 'openai',
     models: [
       api('gpt-5-mini', 'GPT-5 mini with web search', 0.012, true),
       api('gpt-5', 'GPT-5 with web search', 0.04, true),
@@ -82,7 +83,7 @@ export const CATALOG: readonly ProviderEntry[] = [
     name: 'Claude',
     // Sonnet 4.5 reaches end of life on 2026-11-30 (the SDK warns on every call), so 4.6 is the default.
     defaultModel: 'claude-sonnet-4-6',
-    credential: 'anthropic',
+    upstream: 'anthropic',
     models: [
       api('claude-sonnet-4-6', 'Claude Sonnet 4.6 with web search', 0.03, true),
       api('claude-haiku-4-5', 'Claude Haiku 4.5 with web search', 0.015, true),
@@ -93,14 +94,14 @@ export const CATALOG: readonly ProviderEntry[] = [
     key: 'perplexity',
     name: 'Perplexity',
     defaultModel: 'sonar',
-    credential: 'perplexity',
+    upstream: 'perplexity',
     models: [api('sonar', 'Sonar', 0.008, false), api('sonar-pro', 'Sonar Pro', 0.02, false)],
   },
   {
     key: 'gemini',
     name: 'Gemini',
     defaultModel: 'gemini-2.5-flash',
-    credential: 'gemini',
+    upstream: 'gemini',
     models: [
       api('gemini-2.5-flash', 'Gemini 2.5 Flash with Google Search', 0.01, true),
       api('gemini-2.5-pro', 'Gemini 2.5 Pro with Google Search', 0.035, true),
@@ -112,14 +113,14 @@ export const CATALOG: readonly ProviderEntry[] = [
     key: 'google-ai-overview',
     name: 'Google AI Overviews',
     defaultModel: 'ai-overview',
-    credential: 'serp',
+    upstream: 'serp',
     models: [other('ai-overview', 'Google AI Overview', 'serp', 0.015)],
   },
   {
     key: 'google-ai-mode',
     name: 'Google AI Mode',
     defaultModel: 'ai-mode',
-    credential: 'serp',
+    upstream: 'serp',
     models: [other('ai-mode', 'Google AI Mode', 'serp', 0.015)],
   },
 ];
@@ -143,12 +144,9 @@ export function defaultModel(key: ProviderKey): ModelEntry {
   return model;
 }
 
-/** Which credential in Config.assistants a model is reached through. */
-export function credentialFor(
-  key: ProviderKey,
-  model: ModelEntry,
-): 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'serp' | 'appGateway' {
-  return model.kind === 'app' || model.kind === 'app-queue' ? 'appGateway' : providerEntry(key).credential;
+/** The upstream a model is reached through (its credential is Config.assistants[upstream]). */
+export function upstreamFor(key: ProviderKey, model: ModelEntry): UpstreamKey {
+  return model.kind === 'app' || model.kind === 'app-queue' ? 'appGateway' : providerEntry(key).upstream;
 }
 
 export function answerSource(model: ModelEntry): AnswerSource {

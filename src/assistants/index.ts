@@ -11,7 +11,7 @@ export {
   DEFAULT_LIMITS,
   resolveLimits,
   type GateCapacity,
-  type ProviderGate,
+  type UpstreamGate,
   type UpstreamLimits,
 } from './limits.ts';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';

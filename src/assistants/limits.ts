@@ -60,11 +60,11 @@ export const DEFAULT_LIMITS: Record<UpstreamKey, { rpm: number; maxInFlight: num
  * its rate is unlimited unless its `_RPM` is set (the scale bench sets it).
  */
 export function resolveLimits(
-  config: Pick<Config, 'assistants' | 'providerLimits'>,
+  config: Pick<Config, 'assistants' | 'upstreamLimits'>,
 ): Record<UpstreamKey, UpstreamLimits> {
   return Object.fromEntries(
     UPSTREAMS.map((u) => {
-      const set = config.providerLimits[u];
+      const set = config.upstreamLimits[u];
       const live = targetKind(config.assistants, u) === 'api';
       return [
         u,
@@ -83,7 +83,7 @@ export interface GateCapacity {
   maxInFlight: number;
 }
 
-export interface ProviderGate {
+export interface UpstreamGate {
   /** Runs one attempt within the upstream's limits; a 429 it throws pauses and slows every process. */
   run<T>(upstream: UpstreamKey, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** What the upstream can take now, for sharing it between scans. */
@@ -91,7 +91,7 @@ export interface ProviderGate {
 }
 
 /** One process alone: p-limit per upstream, no rate (the assistants layer without Redis). */
-export function createLocalGate(maxInFlight: (upstream: UpstreamKey) => number): ProviderGate {
+export function createLocalGate(maxInFlight: (upstream: UpstreamKey) => number): UpstreamGate {
   const limits = new Map<UpstreamKey, LimitFunction>();
   const limitOf = (u: UpstreamKey) => {
     let limit = limits.get(u);
@@ -191,7 +191,7 @@ export async function readGateState(
 export function createRedisGate(
   redis: Redis,
   options: RedisGateOptions,
-): ProviderGate & { effectiveRpm(upstream: UpstreamKey): Promise<number | null> } {
+): UpstreamGate & { effectiveRpm(upstream: UpstreamKey): Promise<number | null> } {
   const leaseMs = options.leaseMs ?? 15_000;
   const refreshMs = options.refreshMs ?? 250;
   const maxPauseMs = options.maxPauseMs ?? 60_000;

@@ -1,12 +1,5 @@
 import { AssistantError } from './assistant-error.ts';
-import {
-  credentialFor,
-  findModel,
-  isProviderKey,
-  providerEntry,
-  type ModelEntry,
-  type ProviderKey,
-} from './catalog.ts';
+import { upstreamFor, findModel, isProviderKey, providerEntry, type ModelEntry, type ProviderKey } from './catalog.ts';
 import { resolveCountry, resolveLanguage } from './locales.ts';
 import type { AskRequest, ResolvedAsk, UpstreamKey } from './types.ts';
 
@@ -25,7 +18,7 @@ export function resolveRequest(request: AskRequest): Resolved {
   const language = resolveLanguage(request.language);
   return {
     entry,
-    upstream: credentialFor(request.provider, entry),
+    upstream: upstreamFor(request.provider, entry),
     ask: {
       provider: request.provider,
       model: entry.id,

@@ -74,14 +74,14 @@ export const METRICS = define({
     labels: [],
     source: 'scrape',
   },
-  providerInFlight: {
+  upstreamInFlight: {
     name: 'sightline_provider_calls_in_flight',
     type: 'gauge',
     help: 'Calls in flight to each provider account, every worker process (the gate leases)',
     labels: ['upstream'],
     source: 'scrape',
   },
-  providerRate: {
+  upstreamRate: {
     name: 'sightline_provider_rate_rpm',
     type: 'gauge',
     help: 'Requests per minute the gate sends to each provider account now (lowered by 429s); absent when unlimited',
@@ -117,14 +117,14 @@ export const METRICS = define({
     labels: ['queue'],
     source: 'workers',
   },
-  providerCalls: {
+  upstreamCalls: {
     name: 'sightline_provider_calls_total',
     type: 'counter',
     help: 'Assistant calls through the provider gate by upstream and outcome (ok, rate_limited: a 429, error)',
     labels: ['upstream', 'outcome'],
     source: 'workers',
   },
-  providerWait: {
+  upstreamGateWait: {
     name: 'sightline_provider_gate_wait_seconds',
     type: 'histogram',
     help: "Time a call waited at the provider gate for the account's rate and a slot in flight",

@@ -2,7 +2,7 @@ import type { Metric, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import {
   liveWorkers,
-  providerGateState,
+  upstreamGateState,
   queueStates,
   scanAndMoneyState,
   QUEUE_STATES,
@@ -29,7 +29,7 @@ interface Snapshot {
   queues: Awaited<ReturnType<typeof queueStates>> | null;
   workers: Awaited<ReturnType<typeof liveWorkers>> | null;
   database: Awaited<ReturnType<typeof scanAndMoneyState>> | null;
-  gate: Awaited<ReturnType<typeof providerGateState>> | null;
+  gate: Awaited<ReturnType<typeof upstreamGateState>> | null;
   shared: SharedSeries[] | null;
   at: Date;
 }
@@ -47,7 +47,7 @@ async function readSnapshot(ctx: AppContext): Promise<Snapshot> {
     within(() => queueStates(ctx)),
     within(() => liveWorkers(ctx)),
     within(() => scanAndMoneyState(ctx)),
-    within(() => providerGateState(ctx)),
+    within(() => upstreamGateState(ctx)),
     within(() => readSharedMetrics(ctx.redis, ctx.config.redisPrefix)),
   ]);
   return { queues, workers, database, gate, shared, at: ctx.clock.now() };
@@ -75,9 +75,9 @@ export function valuesOf(spec: MetricSpec, s: Snapshot): Value[] {
       return s.database ? [{ labels: {}, value: s.database.reservedMicros }] : [];
     case METRICS.moneySettled.name:
       return s.database ? [{ labels: {}, value: s.database.settledMicros }] : [];
-    case METRICS.providerInFlight.name:
+    case METRICS.upstreamInFlight.name:
       return Object.entries(s.gate ?? {}).map(([upstream, g]) => ({ labels: { upstream }, value: g.inFlight }));
-    case METRICS.providerRate.name:
+    case METRICS.upstreamRate.name:
       return Object.entries(s.gate ?? {}).flatMap(([upstream, g]) =>
         g.rpm === null ? [] : [{ labels: { upstream }, value: g.rpm }],
       );

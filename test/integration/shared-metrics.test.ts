@@ -33,10 +33,10 @@ describe('metrics counted in workers and summed in Redis', () => {
   it('adds histograms with cumulative buckets and counters, from several processes', async () => {
     const one = new MetricsRecorder(redis, prefix);
     const two = new MetricsRecorder(redis, prefix);
-    for (const seconds of [0.003, 0.2, 7]) one.observe(METRICS.providerWait, { upstream: 'openai' }, seconds);
-    two.observe(METRICS.providerWait, { upstream: 'openai' }, 100);
-    one.count(METRICS.providerCalls, { upstream: 'openai', outcome: 'ok' }, 2);
-    two.count(METRICS.providerCalls, { upstream: 'openai', outcome: 'ok' });
+    for (const seconds of [0.003, 0.2, 7]) one.observe(METRICS.upstreamGateWait, { upstream: 'openai' }, seconds);
+    two.observe(METRICS.upstreamGateWait, { upstream: 'openai' }, 100);
+    one.count(METRICS.upstreamCalls, { upstream: 'openai', outcome: 'ok' }, 2);
+    two.count(METRICS.upstreamCalls, { upstream: 'openai', outcome: 'ok' });
     await Promise.all([one.close(), two.close()]);
 
     const bucket = (le: string) => value('sightline_provider_gate_wait_seconds_bucket', { upstream: 'openai', le });

@@ -14,8 +14,7 @@ import type { ProviderAdapter, ResolvedAsk } from '../types.ts';
  * Overview ignores the context; AI Mode, being conversational, gets it
  * before the question.
  */
-export function createSerpAdapter(target: Target, engine: 'google' | 'google_ai_mode'): ProviderAdapter {
-  const provider = engine === 'google' ? 'google-ai-overview' : 'google-ai-mode';
+export function createSerpAdapter(target: Target, provider: 'google-ai-overview' | 'google-ai-mode'): ProviderAdapter {
   const get = (params: Record<string, string | null>, signal: AbortSignal) => {
     const url = new URL(`${target.baseUrl}/search.json`);
     for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
@@ -25,9 +24,9 @@ export function createSerpAdapter(target: Target, engine: 'google' | 'google_ai_
 
   return {
     async ask(request, { signal }) {
-      if (engine === 'google_ai_mode') {
+      if (provider === 'google-ai-mode') {
         const q = request.context ? `${request.context}\n\n${request.prompt}` : request.prompt;
-        const raw = await get({ engine, q, ...localeParams(request) }, signal);
+        const raw = await get({ engine: 'google_ai_mode', q, ...localeParams(request) }, signal);
         return { parsed: parseSerpAiMode(raw, q), raw };
       }
       const search = await get({ engine: 'google', q: request.prompt, ...localeParams(request) }, signal);

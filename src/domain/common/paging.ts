@@ -20,4 +20,5 @@ export const pagingShape = (perPageDefault: number) => ({
     .default(perPageDefault),
 });
 
-export const engineParam = z.enum(PROVIDER_KEYS, { error: `engine must be one of ${PROVIDER_KEYS.join(', ')}` });
+/** The query parameter `engine`: the API's word for a provider. */
+export const providerParam = z.enum(PROVIDER_KEYS, { error: `engine must be one of ${PROVIDER_KEYS.join(', ')}` });

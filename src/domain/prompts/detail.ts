@@ -8,7 +8,7 @@ import type { SiteRow, Verdict } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors.ts';
 import { answersWithFacts, serializeAnswer } from '../facts/index.ts';
 import { categoryNamesOf } from '../categories/index.ts';
-import { addPeriods, periodQuerySchema, engineParam, pagingShape } from '../common/index.ts';
+import { addPeriods, periodQuerySchema, providerParam, pagingShape } from '../common/index.ts';
 import { historyStart, historyWindow, latestResults, noLatest, stabilityOf } from './verdicts.ts';
 
 /**
@@ -21,7 +21,7 @@ export type PromptDetailQuery = z.output<typeof promptDetailQuerySchema>;
 
 export const promptAnswerQuerySchema = z
   .object({
-    engine: engineParam.optional(),
+    engine: providerParam.optional(),
     r: z.coerce
       .number({ error: 'r must be an answer id' })
       .int('r must be an answer id')
@@ -177,7 +177,7 @@ export async function promptDetail(ctx: AppContext, site: SiteRow, promptId: num
 export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: number, query: PromptAnswerQuery) {
   const prompt = await findPrompt(ctx.db, site.id, promptId);
   const latest = await latestRows(ctx, promptId);
-  const engines = PROVIDER_KEYS.flatMap((k) => latest.filter((l) => l.provider === k)).map((l) => ({
+  const perProvider = PROVIDER_KEYS.flatMap((k) => latest.filter((l) => l.provider === k)).map((l) => ({
     provider: l.provider,
     answerId: l.answerId,
     askedAt: l.askedAt,
@@ -185,8 +185,8 @@ export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: num
   }));
   let answerId: number | undefined;
   if (query.r !== undefined) answerId = query.r;
-  else if (query.engine !== undefined) answerId = engines.find((e) => e.provider === query.engine)?.answerId;
-  else answerId = (engines.find((e) => e.verdict !== 'failed') ?? engines[0])?.answerId;
+  else if (query.engine !== undefined) answerId = perProvider.find((e) => e.provider === query.engine)?.answerId;
+  else answerId = (perProvider.find((e) => e.verdict !== 'failed') ?? perProvider[0])?.answerId;
 
   const row =
     answerId === undefined
@@ -201,6 +201,6 @@ export async function promptAnswer(ctx: AppContext, site: SiteRow, promptId: num
     prompt: { id: prompt.id, text: prompt.text },
     engine: row?.provider ?? query.engine ?? null,
     answer: row ? serializeAnswer(row) : null,
-    engines,
+    engines: perProvider,
   };
 }

@@ -1,5 +1,5 @@
 import { resolveLimits } from '../../assistants/index.ts';
-import { credentialFor, findModel, type ProviderKey } from '../../assistants/catalog.ts';
+import { upstreamFor, findModel, type ProviderKey } from '../../assistants/catalog.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
 
@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 /** The upstream (provider account) a provider's model is reached through. */
 export function upstreamOf(provider: ProviderKey, modelId: string): UpstreamKey {
   const model = findModel(provider, modelId);
-  return model ? credentialFor(provider, model) : 'openai';
+  return model ? upstreamFor(provider, model) : 'openai';
 }
 
 /**

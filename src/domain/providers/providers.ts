@@ -4,7 +4,7 @@ import { pagingShape } from '../common/index.ts';
 import type { Config } from '../../config.ts';
 import {
   CATALOG,
-  credentialFor,
+  upstreamFor,
   defaultModel,
   type ModelEntry,
   type ProviderEntry,
@@ -20,7 +20,7 @@ import { microsToUsd, type Micros } from '../../money.ts';
  * credential), and then no scan may name it.
  */
 export function providerSource(config: Config, key: ProviderKey): 'api' | 'simulator' | null {
-  const upstream = credentialFor(key, defaultModel(key));
+  const upstream = upstreamFor(key, defaultModel(key));
   return isConnected(config.assistants, upstream) ? targetKind(config.assistants, upstream) : null;
 }
 
@@ -38,7 +38,7 @@ export function connectedAssistants(config: Config): ProviderKey[] {
  */
 export function answersFree(config: Config, provider: ProviderKey, model: ModelEntry): boolean {
   return (
-    config.assistants.mode === 'auto' && targetKind(config.assistants, credentialFor(provider, model)) === 'simulator'
+    config.assistants.mode === 'auto' && targetKind(config.assistants, upstreamFor(provider, model)) === 'simulator'
   );
 }
 

@@ -4,7 +4,7 @@ import { PROVIDER_KEYS, providerEntry } from '../../assistants/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { preparedQuery } from '../../db/database.ts';
 import type { SiteRow, Tone } from '../../db/schema.ts';
-import { periodQuerySchema, previousPeriod, round3, engineParam, pagingShape } from '../common/index.ts';
+import { periodQuerySchema, previousPeriod, round3, providerParam, pagingShape } from '../common/index.ts';
 import {
   addCounts,
   emptyCounts,
@@ -34,7 +34,7 @@ export const sentimentQuerySchema = periodQuerySchema.extend({
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
   tone: z.enum(TONES, { error: `tone must be one of ${TONES.join(', ')}` }).optional(),
-  engine: engineParam.optional(),
+  engine: providerParam.optional(),
   ...pagingShape(50),
 });
 export type SentimentQuery = z.output<typeof sentimentQuerySchema>;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import {
   PROVIDER_KEYS,
-  credentialFor,
+  upstreamFor,
   defaultModel,
   findModel,
   type ModelEntry,
@@ -76,7 +76,7 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
     const model = id ? findModel(provider, id) : defaultModel(provider);
     if (!model) throw new ValidationError({ [`models.${provider}`]: `unknown model ${id}` });
     const useBatch = batch && model.batchPriceMicros !== null;
-    const simulated = targetKind(ctx.config.assistants, credentialFor(provider, model)) === 'simulator';
+    const simulated = targetKind(ctx.config.assistants, upstreamFor(provider, model)) === 'simulator';
     return {
       provider,
       model,

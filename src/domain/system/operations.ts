@@ -86,7 +86,7 @@ export async function scanAndMoneyState(ctx: AppContext): Promise<ScanAndMoneySt
 }
 
 /** Each provider account's calls in flight across every worker, and the rate the gate sends at now (null: unlimited). */
-export async function providerGateState(
+export async function upstreamGateState(
   ctx: AppContext,
 ): Promise<Record<UpstreamKey, { inFlight: number; rpm: number | null }>> {
   return readGateState(ctx.redis, ctx.config.redisPrefix, resolveLimits(ctx.config));
