@@ -174,7 +174,7 @@ type Env = z.infer<typeof configSchema>;
 /** What connects one upstream to its real service: its API key and base URL. */
 export type UpstreamCredential = { apiKey: string | undefined; baseUrl: string | undefined };
 
-/** One upstream account's limits as configured; unset means the default (src/assistants/limits.ts). */
+/** One upstream account's limits as configured; unset means the default (src/assistants/upstream-gate.ts). */
 export type UpstreamLimitConfig = { rpm: number | undefined; maxInFlight: number | undefined };
 
 export interface Config {
@@ -220,7 +220,7 @@ export interface Config {
     /** The most one file from a site (robots.txt, llms.txt, a sitemap, a page's head) may take to parse on its thread. */
     parseTimeoutMs: number;
   };
-  /** Each upstream account's limits, across every worker process (enforced through Redis: src/assistants/limits.ts). */
+  /** Each upstream account's limits, across every worker process (enforced through Redis: src/assistants/upstream-gate.ts). */
   upstreamLimits: Record<Upstream, UpstreamLimitConfig>;
   /** Scan jobs one worker process runs at once (they share each provider's capacity fairly). */
   workerScanConcurrency: number;

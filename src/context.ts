@@ -43,7 +43,7 @@ export interface AppContext {
   jobs: JobQueues<Jobs>;
   /** The assistants layer, made on first use (a worker's): every call goes through `gate`. */
   assistants: Lazy<Promise<Assistants>>;
-  /** Each upstream account's limits (the gate), held in Redis for every process together (src/assistants/limits.ts). */
+  /** Each upstream account's limits (the gate), held in Redis for every process together (src/assistants/upstream-gate.ts). */
   gate: Lazy<Promise<UpstreamGate>>;
   /** Key look-ups and refusals this process remembers (domain/orgs/key-cache.ts). */
   keys: KeyCache;

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { tracingHooks } from './telemetry/state.ts';
+import { tracingHooks } from './telemetry/tracing-hooks.ts';
 
 export type { Logger };
 

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.ts';
 import { AssistantError } from './assistant-error.ts';
 import { runAttempt } from './attempt.ts';
 import { upstreamFor, type ModelEntry, type ProviderKey } from './catalog.ts';
-import { createLocalGate, DEFAULT_LIMITS, type UpstreamGate } from './limits.ts';
+import { createLocalGate, DEFAULT_LIMITS, type UpstreamGate } from './upstream-gate.ts';
 import { createAnthropicAdapter } from './providers/anthropic.ts';
 import { createAppGatewayAdapter } from './providers/app-gateway.ts';
 import { createGeminiAdapter } from './providers/gemini.ts';
@@ -34,12 +34,12 @@ export interface AssistantsOptions {
   /** Tests shrink `baseDelayMs`; production keeps the contract's 3 tries from 1 s. */
   retry?: Partial<RetryPolicy>;
   /**
-   * Where every attempt waits for its upstream's account limits (limits.ts):
+   * Where every attempt waits for its upstream's account limits (upstream-gate.ts):
    * workers pass the Redis gate shared by all processes; without one, a
    * process-local limit of `concurrency` calls in flight per upstream.
    */
   gate?: UpstreamGate;
-  /** In-flight calls per upstream for the local gate (defaults in limits.ts). */
+  /** In-flight calls per upstream for the local gate (defaults in upstream-gate.ts). */
   concurrency?: Partial<Record<UpstreamKey, number>>;
   maxAnswerBytes?: number;
   /** How `ask` waits on a `*-app-queue` model: poll interval and overall bound. */

@@ -13,7 +13,7 @@ export {
   type GateCapacity,
   type UpstreamGate,
   type UpstreamLimits,
-} from './limits.ts';
+} from './upstream-gate.ts';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 export { MAX_ANSWER_BYTES } from './truncate.ts';
 export { resolveCountry, resolveLanguage } from './locales.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID, errorEnvelope, responseSchemas } from '../domain/common/index.ts';
 import { EVENT_BODIES, EVENT_TYPES } from '../domain/webhooks/index.ts';
-import { TAGS } from './operations.ts';
+import { TAGS } from './tags.ts';
 import type { ResponseSpec, Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { SiteRow } from '../db/schema.ts';
 import type { Principal } from '../domain/orgs/index.ts';
 import type { Logger } from '../logger.ts';
-import type { Tag } from './operations.ts';
+import type { Tag } from './tags.ts';
 
 /**
  * One entry of the route table. Validation, the role check, scoping of ids

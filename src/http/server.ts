@@ -9,10 +9,10 @@ import { authenticateKey, cachedPrincipal, type Principal, dropCachedKeysOnChang
 import { MethodNotAllowedError, NotFoundError, SignedInOnlyError } from '../errors.ts';
 import { bearer } from './bearer.ts';
 import { registerOperatorMetrics } from '../telemetry/operator-metrics.ts';
-import { tracingHooks } from '../telemetry/state.ts';
+import { tracingHooks } from '../telemetry/tracing-hooks.ts';
 import { ADMIN_QUEUES_PATH, adminQueues } from './admin-queues.ts';
 import { bodyWasAbandoned, readJsonBody, readRawBody } from './body.ts';
-import { authorize, checkRole, checkOrg, needsSite, refuseUnservedFields } from './checks.ts';
+import { authorize, checkRole, checkOrg, needsSite, refuseUnservedFields } from './route-checks.ts';
 import { createMetrics, type Metrics } from './prometheus.ts';
 import { sendError, sendReply } from './respond.ts';
 import type { Method, Route, ServerInput } from './route.ts';

@@ -1,7 +1,7 @@
 import { agentOf } from './agents.ts';
 import { parseCombined } from './combined.ts';
 import { parseJsonLine } from './json-records.ts';
-import { LineSplitter, type SplitterState } from './lines.ts';
+import { LineSplitter, type SplitterState } from './line-splitter.ts';
 import { isAsset, pathOf } from './paths.ts';
 import type { AddressRanges, Verification } from './ranges.ts';
 import type { LogFormat, LogFormatChoice, LogRecord, Parsed } from './record.ts';

@@ -4,10 +4,10 @@ import type { AppContext } from '../context.ts';
 import { idSchema } from '../domain/common/index.ts';
 import type { Principal } from '../domain/orgs/index.ts';
 import { AppError, ValidationError, type FieldErrors } from '../errors.ts';
-import { authorize, refuseUnservedFields } from '../http/checks.ts';
+import { authorize, refuseUnservedFields } from '../http/route-checks.ts';
 import { validate } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
-import type { Tool } from './catalog.ts';
+import type { Tool } from './tools.ts';
 import { genericSummary, summaries } from './summaries.ts';
 
 /**

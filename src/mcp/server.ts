@@ -9,7 +9,7 @@ import { atLeast } from '../domain/orgs/index.ts';
 import { BODY_LIMIT_BYTES, hasBody, readRawBody } from '../http/body.ts';
 import type { Logger } from '../logger.ts';
 import { callTool } from './call.ts';
-import type { Tool } from './catalog.ts';
+import type { Tool } from './tools.ts';
 
 /**
  * POST /mcp, after the HTTP server has authenticated the key: the official

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { tracingHooks } from '../telemetry/state.ts';
+import { tracingHooks } from '../telemetry/tracing-hooks.ts';
 import { queueNamesOf, type JobNameOf, type JobPayloadOf, type JobTable } from './job-row.ts';
 
 /** How long an enqueue may wait on Redis before the caller is told it is unavailable. */

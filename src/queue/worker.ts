@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../shutdown.ts';
 import { timedProcessor, watchWorker } from '../telemetry/job-metrics.ts';
-import { tracingHooks } from '../telemetry/state.ts';
+import { tracingHooks } from '../telemetry/tracing-hooks.ts';
 import { queueNamesOf, type JobRow, type JobTable } from './job-row.ts';
 import { RetryLaterError } from './retry-later.ts';
 

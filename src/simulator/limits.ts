@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UPSTREAMS, type UpstreamKey } from '../assistants/types.ts';
-import { json, type SimResponse } from './context.ts';
+import { json, type SimResponse } from './sim-context.ts';
 import { anthropicError } from './providers/anthropic.ts';
 import { appError } from './providers/app.ts';
 import { geminiError } from './providers/gemini.ts';

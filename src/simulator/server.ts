@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { json, type SimContext, type SimRequest, type SimResponse } from './context.ts';
+import { json, type SimContext, type SimRequest, type SimResponse } from './sim-context.ts';
 import { anthropicRoute } from './providers/anthropic.ts';
 import { appRoute } from './providers/app.ts';
 import { geminiRoute } from './providers/gemini.ts';

@@ -1,4 +1,4 @@
-import type { GateObserver } from '../assistants/limits.ts';
+import type { GateObserver } from '../assistants/upstream-gate.ts';
 import { METRICS } from './metric-catalog.ts';
 import type { MetricsRecorder } from './shared-metrics.ts';
 

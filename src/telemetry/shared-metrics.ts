@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { METRICS, type MetricSpec } from './metric-catalog.ts';
-import { tracingHooks } from './state.ts';
+import { tracingHooks } from './tracing-hooks.ts';
 
 /**
  * Counters and histograms that every worker process adds to, summed in one

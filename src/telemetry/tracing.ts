@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Config } from '../config.ts';
 import { atLastStop } from '../shutdown.ts';
 import { hasSecretParam, redactQuery, redactUrl } from './redact.ts';
-import { setTracingHooks, tracingHooks, type TracingHooks } from './state.ts';
+import { setTracingHooks, tracingHooks, type TracingHooks } from './tracing-hooks.ts';
 
 /**
  * OpenTelemetry traces for the API and the workers, with the official SDK,

@@ -5,7 +5,7 @@
  * lease ms. Prints "holding" once the lease is taken.
  */
 import { Redis } from 'ioredis';
-import { createRedisGate } from '../../src/assistants/limits.ts';
+import { createRedisGate } from '../../src/assistants/upstream-gate.ts';
 import { createLogger } from '../../src/logger.ts';
 
 const [redisUrl = 'redis://127.0.0.1:6379', prefix = 'gate-holder', leaseMs = '1000'] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
-import { createImport, findImport } from '../../src/domain/traffic/imports.ts';
+import { createImport, findImport } from '../../src/domain/traffic/log-imports.ts';
 import { crawlerTrafficReport } from '../../src/domain/traffic/report.ts';
 import { runLogImport } from '../../src/domain/traffic/run-import.ts';
 import { finished } from '../helpers/jobs.ts';

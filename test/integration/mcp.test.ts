@@ -8,7 +8,7 @@ import { findSite } from '../../src/domain/sites/sites.ts';
 import { revokeApiKey } from '../../src/domain/orgs/api-keys.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
-import { buildTools } from '../../src/mcp/catalog.ts';
+import { buildTools } from '../../src/mcp/tools.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedAnswers } from '../helpers/answers.ts';
 import { addAcmeSite, addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AssistantError } from '../../src/assistants/assistant-error.ts';
-import { createRedisGate, DECREASE, type UpstreamLimits } from '../../src/assistants/limits.ts';
+import { createRedisGate, DECREASE, type UpstreamLimits } from '../../src/assistants/upstream-gate.ts';
 import type { UpstreamKey } from '../../src/assistants/types.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clearRedisPrefix } from '../helpers/app.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
-import { buildTools } from '../../src/mcp/catalog.ts';
+import { buildTools } from '../../src/mcp/tools.ts';
 
 /**
  * The route table and the MCP tool list, walked together: every keyed read

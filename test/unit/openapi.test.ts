@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { responseSchemas } from '../../src/domain/common/responses.ts';
 import { documented } from '../../src/http/openapi.ts';
-import { TAGS } from '../../src/http/operations.ts';
+import { TAGS } from '../../src/http/tags.ts';
 import { createMetrics } from '../../src/http/prometheus.ts';
 import { allRoutes } from '../../src/http/routes/index.ts';
 import { openApiDocument } from '../../scripts/openapi.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, resolveLimits } from '../../src/assistants/limits.ts';
+import { DEFAULT_LIMITS, resolveLimits } from '../../src/assistants/upstream-gate.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
 /** Provider account limits from the environment: `<UPSTREAM>_RPM`, `<UPSTREAM>_MAX_IN_FLIGHT`, SIMULATOR_RPM. */

@@ -1,6 +1,6 @@
 export * from './fields.ts';
 export * from './later.ts';
-export * from './names.ts';
+export * from './name-keys.ts';
 export * from './paging.ts';
 export * from './periods.ts';
 export * from './responses.ts';

@@ -1,3 +1,3 @@
-export * from './assistants.ts';
+export * from './upstreams.ts';
 export * from './providers.ts';
 export * from './responses.ts';

@@ -2,4 +2,4 @@ export * from './responses.ts';
 export * from './schemas.ts';
 export * from './shared-report.ts';
 export * from './shares.ts';
-export * from './tokens.ts';
+export * from './share-tokens.ts';

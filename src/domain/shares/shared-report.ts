@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { PeriodQuery } from '../common/index.ts';
 import { siteReport } from '../reports/index.ts';
 import { crawlerTrafficReport } from '../traffic/index.ts';
-import { hashShareToken, isWellFormedShareToken } from './tokens.ts';
+import { hashShareToken, isWellFormedShareToken } from './share-tokens.ts';
 
 /**
  * GET /share/:token: what the public page shows, read by the same

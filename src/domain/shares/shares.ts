@@ -3,7 +3,7 @@ import type { ShareLinkRow, SiteRow } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../../errors.ts';
 import { lockSite } from '../common/index.ts';
 import type { ShareCreate, ShareListQuery } from './schemas.ts';
-import { generateShareToken, hashShareToken, SHARE_PREFIX_LENGTH } from './tokens.ts';
+import { generateShareToken, hashShareToken, SHARE_PREFIX_LENGTH } from './share-tokens.ts';
 
 /** Share links of a site (variant A): create, list, revoke. Only admins reach these (the routes say so). */
 

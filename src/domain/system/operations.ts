@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ACTIVE_SCAN_STATUSES } from '../common/index.ts';
-import { readGateState, resolveLimits } from '../../assistants/limits.ts';
+import { readGateState, resolveLimits } from '../../assistants/upstream-gate.ts';
 import type { UpstreamKey } from '../../assistants/types.ts';
 import type { AppContext } from '../../context.ts';
 

@@ -1,4 +1,4 @@
-export * from './imports.ts';
+export * from './log-imports.ts';
 export * from './ranges.ts';
 export * from './report.ts';
 export * from './responses.ts';

@@ -9,7 +9,7 @@ import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 import { latestDayWithData } from '../facts/index.ts';
 import { percentOf, periodEcho, type ReportPeriod } from '../reports/index.ts';
 import { chosenStart, periodEnd, type Period, type PeriodQuery } from '../common/index.ts';
-import { latestImport, serializeImport } from './imports.ts';
+import { latestImport, serializeImport } from './log-imports.ts';
 
 /**
  * GET /projects/:id/crawler-traffic: one period of what AI agents fetched

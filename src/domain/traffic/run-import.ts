@@ -7,7 +7,7 @@ import type { ReadCut } from '../../logs/threaded-reader.ts';
 import { withSiteLock, type Busy } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
-import { findImport } from './imports.ts';
+import { findImport } from './log-imports.ts';
 import { addressRangeRows } from './ranges.ts';
 import { settlePendingPeriods, TrafficWriter, type BatchProgress } from './store.ts';
 

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/database.ts';
 import { isPage } from '../../logs/paths.ts';
 import type { LineError, TrafficEvent } from '../../logs/reader.ts';
 import { addPeriods, periodStart, type Period } from '../common/index.ts';
-import type { ImportRecord } from './imports.ts';
+import type { ImportRecord } from './log-imports.ts';
 
 /**
  * Writes a batch of traffic events, and the import's progress, in one

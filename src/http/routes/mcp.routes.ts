@@ -1,5 +1,5 @@
 import { MethodNotAllowedError } from '../../errors.ts';
-import { buildTools, type Tool } from '../../mcp/catalog.ts';
+import { buildTools, type Tool } from '../../mcp/tools.ts';
 import { answerMcp, MAX_BATCH_MESSAGES } from '../../mcp/server.ts';
 import { defineRoute, type Route } from '../route.ts';
 import { jsonRpcAnswer } from '../../mcp/responses.ts';

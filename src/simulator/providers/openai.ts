@@ -10,7 +10,7 @@ import {
   type SimContext,
   type SimRequest,
   type SimResponse,
-} from '../context.ts';
+} from '../sim-context.ts';
 import { simId } from '../rng.ts';
 import type { SimJob } from '../state.ts';
 import { arr, obj, s, textOf } from './read.ts';

@@ -1,5 +1,12 @@
 import type { SimAnswer, SimBlock } from '../answer.ts';
-import { failureResponse, handlePrompt, json, type SimContext, type SimRequest, type SimResponse } from '../context.ts';
+import {
+  failureResponse,
+  handlePrompt,
+  json,
+  type SimContext,
+  type SimRequest,
+  type SimResponse,
+} from '../sim-context.ts';
 import { hash, simId } from '../rng.ts';
 
 /**

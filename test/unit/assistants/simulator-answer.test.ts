@@ -8,7 +8,7 @@ import {
   withMention,
 } from '../../../src/simulator/answer.ts';
 import { createRng } from '../../../src/simulator/rng.ts';
-import { handleItem, type SimContext } from '../../../src/simulator/context.ts';
+import { handleItem, type SimContext } from '../../../src/simulator/sim-context.ts';
 import { SimState } from '../../../src/simulator/state.ts';
 import { ScriptBook } from '../../../src/simulator/script.ts';
 import { SIM_BRANDS } from '../../../src/simulator/words.ts';
