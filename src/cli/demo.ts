@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { usdToMicros } from '../money.ts';
 import { createApiKey, authenticateKey, addMember, createOrg, createUser } from '../domain/orgs/index.ts';
-import { createEvent, siteEventCreateSchema, findSite } from '../domain/sites/index.ts';
+import { createSiteEvent, siteEventCreateSchema, findSite } from '../domain/sites/index.ts';
 import { createSite } from '../domain/onboarding/index.ts';
 import { createPrompt, promptCreateSchema } from '../domain/prompts/index.ts';
 import { requestCrawlerCheck } from '../domain/crawlers/index.ts';
@@ -121,7 +121,7 @@ export async function seedDemo(ctx: AppContext, stateDir: string): Promise<DemoS
     const siteRow = await findSite(db, org.id, site.id);
     for (const text of DEMO_PROMPTS) await createPrompt(ctx, siteRow, user.id, promptCreateSchema.parse({ text }));
     // One event for the trend charts (variant B), dated the day of the first scan.
-    await createEvent(
+    await createSiteEvent(
       ctx,
       siteRow,
       siteEventCreateSchema.parse({

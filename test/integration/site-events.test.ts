@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_PER_SITE } from '../../src/domain/sites/events.ts';
+import { SITE_EVENTS_MAX } from '../../src/domain/sites/events.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
 
@@ -113,12 +113,12 @@ describe('site events', () => {
     expect((await add({ title: 'Nope', date: '2026-11-05', type: 'site' }, ws.keys.viewer)).status).toBe(403);
   });
 
-  it(`stops at ${EVENTS_PER_SITE} events per site with 400 naming the limit`, async () => {
+  it(`stops at ${SITE_EVENTS_MAX} events per site with 400 naming the limit`, async () => {
     const { total } = (await app.request('GET', path(), { key: ws.keys.viewer })).body;
     await app.ctx.db
       .insertInto('siteEvents')
       .values(
-        Array.from({ length: EVENTS_PER_SITE - total }, (_, i) => ({
+        Array.from({ length: SITE_EVENTS_MAX - total }, (_, i) => ({
           siteId,
           title: `Filler ${i}`,
           date: '2026-01-01',
@@ -128,7 +128,7 @@ describe('site events', () => {
       .execute();
     const res = await add({ title: 'One too many', date: '2026-11-05', type: 'site' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toContain(String(EVENTS_PER_SITE));
+    expect(res.body.error).toContain(String(SITE_EVENTS_MAX));
   });
 });
 

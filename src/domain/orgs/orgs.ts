@@ -7,7 +7,7 @@ import { microsToUsd, formatUsd, type Micros } from '../../money.ts';
 import { topUp } from './billing.ts';
 import { limitsOf, type OrgLimits } from './plans.ts';
 import { retentionSchema, type RetentionInput } from './schemas.ts';
-import { connectedAssistants } from '../providers/index.ts';
+import { connectedProviders } from '../providers/index.ts';
 import { scansUsedThisMonth } from './usage.ts';
 
 export async function createOrg(ctx: AppContext, input: { name: string; plan?: Plan; balanceMicros?: Micros }) {
@@ -107,7 +107,7 @@ export async function getOrg(ctx: AppContext, orgId: number, role: Role) {
       reportName: org.reportName ?? org.name,
       reportLogo: org.reportLogo,
       retentionMonths: org.retentionMonths,
-      connectedAssistants: connectedAssistants(ctx.config),
+      connectedAssistants: connectedProviders(ctx.config),
       limits: limitsOf(org),
       scansUsedThisMonth: await scansUsedThisMonth(ctx, orgId),
       balanceUsd: microsToUsd(balance),

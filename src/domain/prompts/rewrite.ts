@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { BadRequestError, RateLimitedError } from '../../errors.ts';
-import { connectedAssistants } from '../providers/index.ts';
+import { connectedProviders } from '../providers/index.ts';
 import { limitsOf, consumeRateLimit } from '../orgs/index.ts';
 import { rewritesLeftToday, secondsUntilNextUtcDay, takeRewrites } from './rewrite-allowance.ts';
 
@@ -48,7 +48,7 @@ export async function pendingRewrites(
  * queued or running answers that one.
  */
 export async function requestRewrite(ctx: AppContext, site: SiteRow) {
-  if (!connectedAssistants(ctx.config).includes('openai'))
+  if (!connectedProviders(ctx.config).includes('openai'))
     throw new BadRequestError('Rewriting queries asks ChatGPT (openai), which is not connected on this deployment');
   const org = await ctx.db
     .selectFrom('orgs')

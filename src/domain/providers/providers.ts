@@ -24,7 +24,7 @@ export function providerSource(config: Config, key: ProviderKey): 'api' | 'simul
   return isConnected(config.assistants, upstream) ? targetKind(config.assistants, upstream) : null;
 }
 
-export function connectedAssistants(config: Config): ProviderKey[] {
+export function connectedProviders(config: Config): ProviderKey[] {
   return CATALOG.filter((p) => providerSource(config, p.key) !== null).map((p) => p.key);
 }
 

@@ -16,7 +16,7 @@ import {
   verdict,
 } from '../common/index.ts';
 import { stabilityChange } from '../prompts/index.ts';
-import { event, schedule } from '../sites/index.ts';
+import { siteEvent, schedule } from '../sites/index.ts';
 import { limits, plan, role } from '../orgs/index.ts';
 import { crawlerHitsItem } from './crawler-hits.ts';
 
@@ -227,7 +227,7 @@ export const trends = named(
     crawlerHits: z
       .array(crawlerHitsItem)
       .describe('AI agents’ hits and assistants’ referrals per period of the window, from imported server logs'),
-    events: z.array(event).optional(),
+    events: z.array(siteEvent).optional(),
   }),
 );
 

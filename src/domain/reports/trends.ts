@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { SiteRow, Verdict } from '../../db/schema.ts';
 import { periodEnd, periodIndexSql, periodWindow, type Period, type PeriodQuery } from '../common/index.ts';
-import { eventsBetween } from '../sites/index.ts';
+import { siteEventsBetween } from '../sites/index.ts';
 import { crawlerHitsByPeriod } from './crawler-hits.ts';
 import { stabilityOf } from '../prompts/index.ts';
 import { emptyCounts, periodEcho, periodsWithData, resolvePeriod } from './base.ts';
@@ -130,7 +130,7 @@ export async function siteTrends(ctx: AppContext, site: SiteRow, query: PeriodQu
     activePromptVerdicts(ctx.db, site.id, p.period, window),
     promptChanges(ctx.db, site.id, p.period, p.start),
     categoryShares(ctx.db, site.id, p.period, window),
-    withEvents ? eventsBetween(ctx.db, site.id, window[0] ?? p.start, periodEnd(p.period, p.start)) : null,
+    withEvents ? siteEventsBetween(ctx.db, site.id, window[0] ?? p.start, periodEnd(p.period, p.start)) : null,
     siteSpreadByPeriod(ctx.db, site.id, p.period, window[0] as string, p.start),
     crawlerHitsByPeriod(ctx.db, site.id, p.period, window),
   ]);

@@ -14,7 +14,7 @@ import { BadRequestError, ValidationError } from '../../errors.ts';
 import { usdToMicros, type Micros } from '../../money.ts';
 import type { ScanRequest } from './schemas.ts';
 import { findCategoryByName } from '../categories/index.ts';
-import { answersFree, chargedPrice, connectedAssistants } from '../providers/index.ts';
+import { answersFree, chargedPrice, connectedProviders } from '../providers/index.ts';
 
 export type { ScanRequest } from './schemas.ts';
 
@@ -53,7 +53,7 @@ export async function planScan(ctx: AppContext, site: SiteRow, req: ScanRequest)
   const batch = req.batch === true;
 
   const allowed = site.allowedProviders ?? [...PROVIDER_KEYS];
-  const connected = connectedAssistants(ctx.config);
+  const connected = connectedProviders(ctx.config);
   let providers: ProviderKey[];
   if (from.providers && from.providers.length > 0) {
     const refused = from.providers.filter((p) => !allowed.includes(p));

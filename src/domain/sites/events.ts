@@ -11,18 +11,18 @@ import { isoDateSchema, lockSite, text, pagingShape } from '../common/index.ts';
  * anywhere (spec "Events").
  */
 
-export const EVENT_TYPES = ['site', 'model', 'campaign', 'other'] as const satisfies readonly SiteEventType[];
-export const EVENT_TITLE_MAX = 120;
-export const EVENT_NOTE_MAX = 1000;
+export const SITE_EVENT_TYPES = ['site', 'model', 'campaign', 'other'] as const satisfies readonly SiteEventType[];
+export const SITE_EVENT_TITLE_MAX = 120;
+export const SITE_EVENT_NOTE_MAX = 1000;
 /** Events per site: plenty for years of releases and campaigns, and a bound on what one chart draws. */
-export const EVENTS_PER_SITE = 1000;
+export const SITE_EVENTS_MAX = 1000;
 
 export const siteEventCreateSchema = z.object({
-  title: text('title', EVENT_TITLE_MAX),
+  title: text('title', SITE_EVENT_TITLE_MAX),
   date: isoDateSchema('date'),
-  type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}` }),
+  type: z.enum(SITE_EVENT_TYPES, { error: `type must be one of ${SITE_EVENT_TYPES.join(', ')}` }),
   // An empty or blank note is no note.
-  note: text('note', EVENT_NOTE_MAX, 0)
+  note: text('note', SITE_EVENT_NOTE_MAX, 0)
     .nullable()
     .optional()
     .transform((v) => (v ? v : null)),
@@ -38,7 +38,7 @@ export const siteEventListQuerySchema = z.object({
 export type SiteEventCreate = z.output<typeof siteEventCreateSchema>;
 export type SiteEventListQuery = z.output<typeof siteEventListQuerySchema>;
 
-export function serializeEvent(
+export function serializeSiteEvent(
   row: Pick<SiteEventRow, 'id' | 'title' | 'date' | 'type' | 'note'> & Partial<Pick<SiteEventRow, 'createdAt'>>,
 ) {
   return {
@@ -52,7 +52,7 @@ export function serializeEvent(
 }
 
 /** The site's events, oldest first (the order a chart draws them), optionally between two dates (inclusive). */
-export async function listEvents(ctx: AppContext, site: SiteRow, query: SiteEventListQuery) {
+export async function listSiteEvents(ctx: AppContext, site: SiteRow, query: SiteEventListQuery) {
   if (query.from && query.to && query.from > query.to)
     throw new ValidationError({ from: 'from must not be after to' }, 'Some query parameters are not valid');
   let q = ctx.db.selectFrom('siteEvents').where('siteId', '=', site.id);
@@ -68,10 +68,10 @@ export async function listEvents(ctx: AppContext, site: SiteRow, query: SiteEven
       .offset((query.page - 1) * query.perPage)
       .execute(),
   ]);
-  return { events: rows.map(serializeEvent), total: Number(count.n), page: query.page, perPage: query.perPage };
+  return { events: rows.map(serializeSiteEvent), total: Number(count.n), page: query.page, perPage: query.perPage };
 }
 
-export async function createEvent(ctx: AppContext, site: SiteRow, input: SiteEventCreate) {
+export async function createSiteEvent(ctx: AppContext, site: SiteRow, input: SiteEventCreate) {
   return ctx.db.transaction().execute(async (trx) => {
     // Serialised per site, so two adds at once cannot both pass the limit.
     await lockSite(trx, site.id);
@@ -80,20 +80,20 @@ export async function createEvent(ctx: AppContext, site: SiteRow, input: SiteEve
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) >= EVENTS_PER_SITE)
+    if (Number(count.n) >= SITE_EVENTS_MAX)
       throw new BadRequestError(
-        `This project has ${EVENTS_PER_SITE} events, the most a project can have; remove some first`,
+        `This project has ${SITE_EVENTS_MAX} events, the most a project can have; remove some first`,
       );
     const row = await trx
       .insertInto('siteEvents')
       .values({ siteId: site.id, ...input })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { event: serializeEvent(row) };
+    return { event: serializeSiteEvent(row) };
   });
 }
 
-export async function deleteEvent(ctx: AppContext, site: SiteRow, eventId: number) {
+export async function deleteSiteEvent(ctx: AppContext, site: SiteRow, eventId: number) {
   const row = await ctx.db
     .deleteFrom('siteEvents')
     .where('id', '=', eventId)
@@ -101,11 +101,11 @@ export async function deleteEvent(ctx: AppContext, site: SiteRow, eventId: numbe
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError(`No event with id ${eventId}`);
-  return { deleted: true, event: serializeEvent(row) };
+  return { deleted: true, event: serializeSiteEvent(row) };
 }
 
 /** Events dated inside [first, last], oldest first: what a trend chart over that window draws. */
-export async function eventsBetween(db: Db, siteId: number, first: string, last: string) {
+export async function siteEventsBetween(db: Db, siteId: number, first: string, last: string) {
   const rows = await db
     .selectFrom('siteEvents')
     .select(['id', 'title', 'date', 'type', 'note'])
@@ -114,7 +114,7 @@ export async function eventsBetween(db: Db, siteId: number, first: string, last:
     .where('date', '<=', last)
     .orderBy('date')
     .orderBy('id')
-    .limit(EVENTS_PER_SITE)
+    .limit(SITE_EVENTS_MAX)
     .execute();
-  return rows.map(serializeEvent);
+  return rows.map(serializeSiteEvent);
 }

@@ -96,7 +96,7 @@ export const siteChangeResult = named(
   z.union([siteChange, namesDryRun]),
 );
 
-export const event = named(
+export const siteEvent = named(
   'Event',
   'A dated annotation drawn on trend charts (variant B)',
   z.object({
@@ -109,10 +109,14 @@ export const event = named(
   }),
 );
 
-export const eventList = named(
+export const siteEventList = named(
   'EventList',
   'A page of the project’s events, oldest first',
-  z.object({ events: z.array(event), ...paging }),
+  z.object({ events: z.array(siteEvent), ...paging }),
 );
-export const eventResponse = named('EventResponse', 'The event', z.object({ event }));
-export const deletedEvent = named('DeletedEvent', 'The event removed', z.object({ deleted: z.boolean(), event }));
+export const siteEventResponse = named('EventResponse', 'The event', z.object({ event: siteEvent }));
+export const deletedSiteEvent = named(
+  'DeletedEvent',
+  'The event removed',
+  z.object({ deleted: z.boolean(), event: siteEvent }),
+);
