@@ -8,7 +8,7 @@ import { createSite } from '../domain/onboarding/index.ts';
 import { createPrompt, promptCreateSchema } from '../domain/prompts/index.ts';
 import { requestCrawlerCheck } from '../domain/crawlers/index.ts';
 import { requestSitemapImport } from '../domain/pages/index.ts';
-import { createImport } from '../domain/traffic/index.ts';
+import { createLogImport } from '../domain/traffic/index.ts';
 import { DEMO_LOG_URL } from '../fixture-site/demo-site.ts';
 
 export const DEMO_EMAIL = 'demo@sightline.local';
@@ -41,7 +41,7 @@ export async function ensureDemoSiteReads(ctx: AppContext, seed: DemoSeed): Prom
   if (!imported) await requestSitemapImport(ctx, site, seed.userId, 'create');
   if (!checked) await requestCrawlerCheck(ctx, site, seed.userId, 'create');
   if (!logged)
-    await createImport(ctx, seed.siteId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
+    await createLogImport(ctx, seed.siteId, seed.userId, { source: 'pull', format: 'combined', pullUrl: DEMO_LOG_URL });
 }
 
 /** The demo's first scan, against the simulator, so a newcomer's first report has numbers in it. Only when the site has none. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
-import { createImport, findImport } from '../../src/domain/traffic/log-imports.ts';
+import { createLogImport, findLogImport } from '../../src/domain/traffic/log-imports.ts';
 import { crawlerTrafficReport } from '../../src/domain/traffic/report.ts';
 import { runLogImport } from '../../src/domain/traffic/run-import.ts';
 import { finished } from '../helpers/jobs.ts';
@@ -51,7 +51,7 @@ async function newSite(name: string) {
   ).id;
 }
 
-const counts = (r: Awaited<ReturnType<typeof findImport>>) => ({
+const counts = (r: Awaited<ReturnType<typeof findLogImport>>) => ({
   lines: r.lines,
   counted: r.counted,
   duplicates: r.duplicates,
@@ -77,18 +77,18 @@ describe('the log-import job', { timeout: 120_000 }, () => {
     'resumes a run that stopped half way after the lines it committed, %s: the same counts and report as one clean run',
     async (_, threadAfterBytes, name) => {
       const clean = await newSite(`Clean${name}`);
-      const cleanRow = await createImport(app.ctx, clean, null, { source: 'cli', format: 'auto' });
+      const cleanRow = await createLogImport(app.ctx, clean, null, { source: 'cli', format: 'auto' });
       expect(await runLogImport(app.ctx, clean, cleanRow.id, { source: chunks(LOG) })).toEqual({ state: 'done' });
 
       const resumed = await newSite(name);
-      const row = await createImport(app.ctx, resumed, null, { source: 'cli', format: 'auto' });
+      const row = await createLogImport(app.ctx, resumed, null, { source: 'cli', format: 'auto' });
       await expect(
         runLogImport(app.ctx, resumed, row.id, {
           source: chunks(LOG, { failAfter: Math.floor(LOG.length * 0.7) }),
           threadAfterBytes,
         }),
       ).rejects.toThrow('the disk went away');
-      const stopped = await findImport(app.ctx, resumed, row.id);
+      const stopped = await findLogImport(app.ctx, resumed, row.id);
       expect(stopped.status).toBe('running');
       expect(stopped.resumeLine).toBeGreaterThan(20_000);
       expect(stopped.counted).toBeGreaterThan(0);
@@ -96,7 +96,7 @@ describe('the log-import job', { timeout: 120_000 }, () => {
         state: 'done',
       });
 
-      const [a, b] = [await findImport(app.ctx, clean, cleanRow.id), await findImport(app.ctx, resumed, row.id)];
+      const [a, b] = [await findLogImport(app.ctx, clean, cleanRow.id), await findLogImport(app.ctx, resumed, row.id)];
       expect(counts(b)).toEqual(counts(a));
       expect(counts(a)).toMatchObject({
         lines: 90_000,
@@ -141,7 +141,7 @@ describe('the log-import job', { timeout: 120_000 }, () => {
     async function* repeated() {
       for (let i = 0; i < 20; i++) yield people;
     }
-    const row = await createImport(app.ctx, site, null, { source: 'cli', format: 'combined' });
+    const row = await createLogImport(app.ctx, site, null, { source: 'cli', format: 'combined' });
     let last = performance.now();
     let longest = 0;
     const tick = setInterval(() => {
@@ -154,7 +154,7 @@ describe('the log-import job', { timeout: 120_000 }, () => {
     const took = performance.now() - started;
     clearInterval(tick);
     expect(result.state).toBe('done');
-    expect((await findImport(app.ctx, site, row.id)).lines).toBe(800_000);
+    expect((await findLogImport(app.ctx, site, row.id)).lines).toBe(800_000);
     expect(longest).toBeLessThan(Math.min(2000, took / 4));
   });
 });
@@ -163,7 +163,7 @@ describe('deleting a site', () => {
   it('removes its traffic with it, the hashes of its requests included', async () => {
     const { deleteSite } = await import('../../src/domain/sites/delete.ts');
     const site = await newSite('Doomed');
-    const row = await createImport(app.ctx, site, null, { source: 'cli', format: 'auto' });
+    const row = await createLogImport(app.ctx, site, null, { source: 'cli', format: 'auto' });
     await runLogImport(app.ctx, site, row.id, { source: chunks(LOG.subarray(0, 200_000)) });
     const count = async (
       table: 'trafficSeen' | 'trafficSalts' | 'trafficPagePeriod' | 'trafficPaths' | 'crawlerLogImports',

@@ -26,14 +26,17 @@ export const trafficCommands = [
       withContext(config, async (ctx) => {
         const stat = await fs.stat(a.file).catch(() => null);
         if (!stat?.isFile()) throw new UsageError(`${a.file} is not a file`);
-        const [{ BUSY }, { findSiteForOperator }, { createImport, findImport, serializeImport, runLogImport }] =
-          await Promise.all([
-            import('../../domain/common/index.ts'),
-            import('../../domain/sites/index.ts'),
-            import('../../domain/traffic/index.ts'),
-          ]);
+        const [
+          { BUSY },
+          { findSiteForOperator },
+          { createLogImport, findLogImport, serializeLogImport, runLogImport },
+        ] = await Promise.all([
+          import('../../domain/common/index.ts'),
+          import('../../domain/sites/index.ts'),
+          import('../../domain/traffic/index.ts'),
+        ]);
         const site = await findSiteForOperator(ctx, a.project);
-        const row = await createImport(ctx, site.id, null, { source: 'cli', format: a.format });
+        const row = await createLogImport(ctx, site.id, null, { source: 'cli', format: a.format });
         const line = progressLine();
         for (;;) {
           const ran = await runLogImport(ctx, site.id, row.id, {
@@ -49,7 +52,7 @@ export const trafficCommands = [
           await new Promise((r) => setTimeout(r, 2000));
         }
         line.end();
-        const done = serializeImport(await findImport(ctx, site.id, row.id));
+        const done = serializeLogImport(await findLogImport(ctx, site.id, row.id));
         if (done.state === 'failed') throw new CheckFailed(`the import failed: ${done.error}`, { import: done });
         return { import: done };
       }),

@@ -53,9 +53,9 @@ const COLUMNS = [
   'progressedAt',
   'finishedAt',
 ] as const;
-export type ImportRecord = Pick<CrawlerLogImportRow, (typeof COLUMNS)[number]>;
+export type LogImportRecord = Pick<CrawlerLogImportRow, (typeof COLUMNS)[number]>;
 
-export function serializeImport(row: ImportRecord) {
+export function serializeLogImport(row: LogImportRecord) {
   return {
     id: row.id,
     state: row.status,
@@ -80,9 +80,9 @@ export function serializeImport(row: ImportRecord) {
     finishedAt: row.finishedAt,
   };
 }
-export type ImportView = ReturnType<typeof serializeImport>;
+export type LogImportView = ReturnType<typeof serializeLogImport>;
 
-export async function findImport(ctx: AppContext, siteId: number, importId: number): Promise<ImportRecord> {
+export async function findLogImport(ctx: AppContext, siteId: number, importId: number): Promise<LogImportRecord> {
   const row = await ctx.db
     .selectFrom('crawlerLogImports')
     .select(COLUMNS)
@@ -93,7 +93,7 @@ export async function findImport(ctx: AppContext, siteId: number, importId: numb
   return row;
 }
 
-export async function latestImport(ctx: AppContext, siteId: number): Promise<ImportRecord | null> {
+export async function latestLogImport(ctx: AppContext, siteId: number): Promise<LogImportRecord | null> {
   return (
     (await ctx.db
       .selectFrom('crawlerLogImports')
@@ -141,12 +141,12 @@ interface NewImport {
 }
 
 /** Makes an import record; a queued one gets its job, a CLI one runs in the caller's process. */
-export async function createImport(
+export async function createLogImport(
   ctx: AppContext,
   siteId: number,
   userId: number | null,
   input: NewImport,
-): Promise<ImportRecord> {
+): Promise<LogImportRecord> {
   await failStale(ctx, siteId);
   if (input.source !== 'cli') {
     const waiting = await ctx.db
@@ -204,7 +204,7 @@ const isFinal = (v: { state: string }) => v.state === 'done' || v.state === 'fai
 async function answer(ctx: AppContext, siteId: number, importId: number) {
   return {
     import: await waitFor(
-      async () => serializeImport(await findImport(ctx, siteId, importId)),
+      async () => serializeLogImport(await findLogImport(ctx, siteId, importId)),
       isFinal,
       ctx.config.siteFetch.jobWaitMs,
     ),
@@ -226,13 +226,13 @@ export async function postCrawlerLog(
       throw new BadRequestError('The body sent as application/gzip is not a gzip file');
     payload = input.gzip;
   } else payload = Buffer.from(input.contents, 'utf8');
-  const row = await createImport(ctx, site.id, userId, { source: 'upload', format: input.format, payload });
+  const row = await createLogImport(ctx, site.id, userId, { source: 'upload', format: input.format, payload });
   return answer(ctx, site.id, row.id);
 }
 
 /** POST /projects/:id/crawler-logs/pull: the job fetches an https log (gzip allowed) through the site-fetch guard. */
 export async function pullCrawlerLog(ctx: AppContext, site: SiteRow, userId: number, input: CrawlerLogPull) {
-  const row = await createImport(ctx, site.id, userId, { source: 'pull', format: input.format, pullUrl: input.url });
+  const row = await createLogImport(ctx, site.id, userId, { source: 'pull', format: input.format, pullUrl: input.url });
   return answer(ctx, site.id, row.id);
 }
 
@@ -253,7 +253,7 @@ export async function listCrawlerLogs(ctx: AppContext, site: SiteRow, query: Cra
       .where('siteId', '=', site.id)
       .executeTakeFirstOrThrow(),
   ]);
-  return { imports: rows.map(serializeImport), total: Number(total.n), page: query.page, perPage: query.perPage };
+  return { imports: rows.map(serializeLogImport), total: Number(total.n), page: query.page, perPage: query.perPage };
 }
 
 /** Marks an import failed once its job has used its last attempt; what it committed stays counted. */

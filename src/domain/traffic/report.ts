@@ -9,7 +9,7 @@ import { AI_CRAWLERS } from '../../web/ai-crawlers.ts';
 import { latestDayWithData } from '../facts/index.ts';
 import { percentOf, periodEcho, type ReportPeriod } from '../reports/index.ts';
 import { chosenStart, periodEnd, type Period, type PeriodQuery } from '../common/index.ts';
-import { latestImport, serializeImport } from './log-imports.ts';
+import { latestLogImport, serializeLogImport } from './log-imports.ts';
 
 /**
  * GET /projects/:id/crawler-traffic: one period of what AI agents fetched
@@ -258,7 +258,7 @@ export async function crawlerTrafficReport(ctx: AppContext, site: SiteRow, query
     agentRows(ctx.db, site.id, p),
     periodTotals(ctx.db, site.id, p),
     join(ctx.db, site.id, p),
-    latestImport(ctx, site.id),
+    latestLogImport(ctx, site.id),
   ]);
   const sum = (pick: (a: (typeof agents)[number]) => number) => agents.reduce((s, a) => s + pick(a), 0);
   return {
@@ -273,6 +273,6 @@ export async function crawlerTrafficReport(ctx: AppContext, site: SiteRow, query
     statusPages: totals.statusPages,
     referrals: totals.referrals,
     ...joined,
-    lastImport: last ? serializeImport(last) : null,
+    lastImport: last ? serializeLogImport(last) : null,
   };
 }

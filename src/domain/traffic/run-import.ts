@@ -7,7 +7,7 @@ import type { ReadCut } from '../../logs/threaded-reader.ts';
 import { withSiteLock, type Busy } from '../common/index.ts';
 import { SiteFetchError } from '../../web/fetch-error.ts';
 import { siteFetcherFor, type SiteFetcher } from '../../web/site-fetch.ts';
-import { findImport } from './log-imports.ts';
+import { findLogImport } from './log-imports.ts';
 import { addressRangeRows } from './ranges.ts';
 import { settlePendingPeriods, TrafficWriter, type BatchProgress } from './store.ts';
 
@@ -143,7 +143,7 @@ export async function runLogImport(
         .where('rollupsPending', '=', true)
         .execute();
       for (const p of pending) await settlePendingPeriods(ctx, p.id);
-      const base = await findImport(ctx, siteId, importId);
+      const base = await findLogImport(ctx, siteId, importId);
       const log = ctx.logger.child({ siteId, importId });
 
       // Salts and hashes of days no longer kept go first: their requests could not be known again anyway.

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/database.ts';
 import { isPage } from '../../logs/paths.ts';
 import type { LineError, TrafficEvent } from '../../logs/reader.ts';
 import { addPeriods, periodStart, type Period } from '../common/index.ts';
-import type { ImportRecord } from './log-imports.ts';
+import type { LogImportRecord } from './log-imports.ts';
 
 /**
  * Writes a batch of traffic events, and the import's progress, in one
@@ -147,7 +147,7 @@ export class TrafficWriter {
   private readonly site: { id: number; domain: string };
   private readonly importId: number;
 
-  constructor(ctx: AppContext, site: { id: number; domain: string }, importId: number, base: ImportRecord) {
+  constructor(ctx: AppContext, site: { id: number; domain: string }, importId: number, base: LogImportRecord) {
     this.ctx = ctx;
     this.site = site;
     this.importId = importId;

@@ -10,7 +10,7 @@ import {
   type ShareSpread,
   promptChanges,
 } from '../reports/index.ts';
-import { periodEnd, previousPeriod } from '../common/index.ts';
+import { periodEnd, previousPeriod, type Period } from '../common/index.ts';
 import { draft, type EventData, type EventDraft, type EventType } from './event-types.ts';
 
 /**
@@ -25,7 +25,8 @@ import { draft, type EventData, type EventDraft, type EventType } from './event-
  * before). A change within its noise fires nothing.
  */
 
-export type Period = 'week' | 'month' | 'quarter';
+/** The periods whose ends are compared for alerts: every report period but a day. */
+export type AlertPeriod = Exclude<Period, 'day'>;
 type Comparison = EventData<'visibility.changed'>['comparison'];
 
 export interface ChangeSite {
@@ -371,7 +372,7 @@ export async function scanChangeDrafts(
 }
 
 /** Per prompt of two periods: answers that did not fail, naming the brand, and naming each competitor (rollups). */
-async function periodPairRows(db: Db, siteId: number, period: Period, starts: readonly [string, string]) {
+async function periodPairRows(db: Db, siteId: number, period: AlertPeriod, starts: readonly [string, string]) {
   const [prompts, named] = await Promise.all([
     db
       .selectFrom('rollupPromptPeriod')
@@ -411,7 +412,7 @@ async function periodPairRows(db: Db, siteId: number, period: Period, starts: re
 export async function periodChangeDrafts(
   db: Db,
   site: ChangeSite,
-  period: Period,
+  period: AlertPeriod,
   start: string,
   link: string,
   listened: Set<EventType>,

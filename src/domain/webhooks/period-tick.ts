@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { utcDay } from '../../dates.ts';
 import { periodEnd, periodStart, previousPeriod } from '../common/index.ts';
-import { periodChangeDrafts, type Period } from './changes.ts';
+import { periodChangeDrafts, type AlertPeriod } from './changes.ts';
 import { dispatch, listenedTypes, recordEvents } from './outbox.ts';
 
 /**
@@ -16,13 +16,13 @@ import { dispatch, listenedTypes, recordEvents } from './outbox.ts';
  * compares it, and a webhook created weeks later is not told of old news.
  */
 
-export const PERIODS: readonly Period[] = ['week', 'month', 'quarter'];
+export const ALERT_PERIODS: readonly AlertPeriod[] = ['week', 'month', 'quarter'];
 const GRACE_DAYS = 3;
 const SITES_PER_QUERY = 500;
 
 /** The period of each kind that ended most recently before `today`, when it ended within the grace days. */
-export function endedPeriods(today: string): { period: Period; start: string }[] {
-  return PERIODS.flatMap((period) => {
+export function endedPeriods(today: string): { period: AlertPeriod; start: string }[] {
+  return ALERT_PERIODS.flatMap((period) => {
     const ended = previousPeriod(period, periodStart(period, today));
     const daysSince =
       (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${periodEnd(period, ended)}T00:00:00Z`)) / 86_400_000;
@@ -31,7 +31,12 @@ export function endedPeriods(today: string): { period: Period; start: string }[]
 }
 
 /** Compares one site's ended period with the one before, once. Answers the deliveries written. */
-export async function comparePeriod(ctx: AppContext, siteId: number, period: Period, start: string): Promise<number> {
+export async function comparePeriod(
+  ctx: AppContext,
+  siteId: number,
+  period: AlertPeriod,
+  start: string,
+): Promise<number> {
   const site = await ctx.db
     .selectFrom('sites')
     .select(['id', 'orgId', 'name'])
