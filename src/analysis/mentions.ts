@@ -1,7 +1,8 @@
 import type { RawHit } from './automaton.ts';
 import type { BrandBook } from './brand-book.ts';
 import { allowedHits } from './exclusions.ts';
-import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
+import { readOccurrence, sentenceNear, type AnswerEvidence, type ReaderModel } from './reading.ts';
+import { READER_MODEL } from './reader-model.ts';
 import { IS_WORD } from './fold.ts';
 import { isEverydayWord, isGivenName } from './lexicon.ts';
 import { findInlineItems } from './inline-lists.ts';
@@ -96,9 +97,10 @@ export function findMentions(
   text: string,
   book: BrandBook,
   hits: readonly RawHit[] = allowedHits(text, book),
+  model: ReaderModel = READER_MODEL,
 ): Mention[] {
   const chosen = candidates(text, book, hits);
-  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen) : chosen;
+  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen, model) : chosen;
   return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
 }
 
@@ -207,8 +209,8 @@ export interface AmbiguousReading {
  * rounds: an entity read with confidence somewhere (or named plainly) lends
  * that to its doubtful occurrences elsewhere in the answer.
  */
-function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[]): Candidate[] {
-  const readings = readingsOf(text, book, chosen, false);
+function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[], model: ReaderModel): Candidate[] {
+  const readings = readingsOf(text, book, chosen, false, model);
   return chosen.filter((_, i) => readings[i]?.means ?? true);
 }
 
@@ -217,6 +219,7 @@ function readingsOf(
   book: BrandBook,
   chosen: readonly Candidate[],
   explain: boolean,
+  model: ReaderModel,
 ): (AmbiguousReading | null)[] {
   // Entities are small indices into book.entities: flags in an array, not a Set.
   const plain = new Uint8Array(book.entities.length);
@@ -257,6 +260,7 @@ function readingsOf(
         lowerWord: info?.lowerWord ?? false,
       },
       evidence,
+      model,
       explain,
     );
     return { entity: m.entity, start: m.start, end: m.end, means: r.means, score: r.score, cues: r.cues };
@@ -298,9 +302,9 @@ function brandInSentence(text: string, chosen: readonly Candidate[], i: number):
 const REACH_SENTENCE = 400;
 
 /** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
-export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {
+export function explainAmbiguous(text: string, book: BrandBook, model: ReaderModel = READER_MODEL): AmbiguousReading[] {
   const chosen = candidates(text, book, allowedHits(text, book));
-  return readingsOf(text, book, chosen, true).filter((r): r is AmbiguousReading => r !== null);
+  return readingsOf(text, book, chosen, true, model).filter((r): r is AmbiguousReading => r !== null);
 }
 
 /** Sentences one answer may have tagged (reading.ts): real answers need a few; a hostile one gets no more. */
