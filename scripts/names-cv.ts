@@ -2,7 +2,7 @@
  * Grouped cross-validation of the everyday-word name reader over the
  * development data: both labelled sets (test/fixtures/names, the first set
  * and fresh/), 350 answers, 1,785 occurrences.
- *   node scripts/names-cv.ts [--folds 10] [--json]
+ *   node scripts/names-cv.ts [--reader trained|committed] [--lambda 1] [--prior hand|none] [--folds 10] [--json]
  *
  * Why grouped: an occurrence's reading leans on its name ("Monday" has
  * dates around it, "Pi" has numbers), so a fold that shares names with the
@@ -15,6 +15,9 @@
  * groups go to folds: every occurrence of one name lies in one fold, never
  * seen while training for it.
  *
+ *   node scripts/names-cv.ts --reader committed   the weights as committed, no training
+ *   node scripts/names-cv.ts --lambdas 0.3,1,3    one line per regularisation strength
+ *
  * Each fold is scored by the reader trained on the other folds
  * (names-train.ts); a reader without training (the hand-weighted one) is
  * scored as it is, fold by fold. Scoring is names-eval.ts's own (scoreCases):
@@ -22,13 +25,10 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { loadCheckedNameSet, SETS, type Kind, type NameCase } from './names-set.ts';
+import { developmentCases, type Kind, type NameCase } from './names-set.ts';
+import { DEFAULT_LAMBDA, fit, priorNamed, trainingRows } from './names-train.ts';
+import type { ReaderModel } from '../src/analysis/reading.ts';
 import { figuresOf, markdownTable, rowsOf, scoreCases, type OccurrenceResult, type PairResult } from './names-eval.ts';
-
-/** Every case of both sets, in a fixed order (first set, then fresh; each by kind as loaded). */
-export function developmentCases(): NameCase[] {
-  return [...loadCheckedNameSet(SETS.first.dir), ...loadCheckedNameSet(SETS.fresh.dir)];
-}
 
 let known: Set<string> | null = null;
 
@@ -110,6 +110,15 @@ export const AS_IS: CvReader = {
   score: (cases) => scoreCases(cases),
 };
 
+/** The reader trained on the training folds (names-train.ts), with regularisation `lambda`. */
+export function trained(lambda: number, prior: Readonly<Record<string, number>> = {}): CvReader {
+  return {
+    name: `the reader trained by names-train.ts (lambda ${lambda}, ${Object.keys(prior).length > 0 ? 'hand-set prior' : 'no prior'})`,
+    train: (cases) => fit(trainingRows(cases), lambda, prior),
+    score: (cases, model) => scoreCases(cases, model as ReaderModel),
+  };
+}
+
 export interface CvResult {
   folds: number;
   pairs: PairResult[];
@@ -184,37 +193,84 @@ export function cvReport(
   return out.join('\n');
 }
 
+/** One line per lambda: the grouped-CV accuracy of occurrences and pairs, and the lowest kind. */
+function lambdaTable(
+  cases: readonly NameCase[],
+  k: number,
+  lambdas: readonly number[],
+  prior: Readonly<Record<string, number>>,
+): string {
+  const lines = [
+    '| lambda | occurrences % | first set % | fresh set % | pairs % | lowest kind % | in sample % |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const accuracy = (rows: readonly OccurrenceResult[], fresh: boolean) =>
+    figuresOf(rows.filter((o) => o.id.startsWith('fresh-') === fresh)).accuracy?.toFixed(1);
+  for (const lambda of lambdas) {
+    const reader = trained(lambda, prior);
+    const result = crossValidate(reader, cases, k);
+    const kinds = rowsOf(result.occurrences, []).filter((r) => !r.group.startsWith('all'));
+    const lowest = kinds.reduce(
+      (m, r) =>
+        r.figures.accuracy !== null && r.figures.accuracy < m.value ? { group: r.group, value: r.figures.accuracy } : m,
+      { group: '', value: 101 },
+    );
+    const inSample = figuresOf(reader.score(cases, reader.train(cases)).occurrences).accuracy;
+    lines.push(
+      `| ${lambda} | ${figuresOf(result.occurrences).accuracy?.toFixed(1)} | ${accuracy(result.occurrences, false)} | ${accuracy(result.occurrences, true)} | ${figuresOf(result.pairs).accuracy?.toFixed(1)} | ${lowest.value.toFixed(1)} (${lowest.group}) | ${inSample?.toFixed(1)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const USAGE =
+  'node scripts/names-cv.ts [--reader trained|committed] [--lambda 1] [--lambdas 0.3,1,3] [--prior hand|none] [--folds 10] [--json]';
+
 if (import.meta.main) {
   try {
     const { values } = parseArgs({
       options: {
+        reader: { type: 'string', default: 'trained' },
+        lambda: { type: 'string', default: String(DEFAULT_LAMBDA) },
+        lambdas: { type: 'string' },
+        prior: { type: 'string', default: 'hand' },
         folds: { type: 'string', default: '10' },
         json: { type: 'boolean', default: false },
       },
     });
     const k = Number(values.folds);
     if (!Number.isInteger(k) || k < 2 || k > 50)
-      throw new Error(`--folds must be a whole number from 2 to 50, not "${values.folds}"`);
+      throw new Error(`--folds must be a whole number from 2 to 50, not "${values.folds}"\n${USAGE}`);
     const cases = developmentCases();
-    const reader = AS_IS;
-    const result = crossValidate(reader, cases, k);
-    const inSample = reader.score(cases, reader.train(cases));
-    if (values.json)
-      process.stdout.write(
-        `${JSON.stringify(
-          {
-            reader: reader.name,
-            folds: k,
-            occurrences: rowsOf(bySet(result.occurrences), ['dev', 'held']),
-            pairs: rowsOf(bySet(result.pairs), ['dev', 'held']),
-            perFold: result.perFold,
-            inSample: rowsOf(bySet(inSample.occurrences), ['dev', 'held']),
-          },
-          null,
-          2,
-        )}\n`,
-      );
-    else process.stdout.write(`${cvReport(reader, result, inSample)}\n`);
+    if (values.lambdas !== undefined) {
+      const lambdas = values.lambdas.split(',').map(Number);
+      if (lambdas.some((l) => !(l > 0))) throw new Error(`--lambdas must be numbers above 0\n${USAGE}`);
+      process.stdout.write(`${lambdaTable(cases, k, lambdas, priorNamed(values.prior))}\n`);
+    } else {
+      const lambda = Number(values.lambda);
+      if (!(lambda > 0)) throw new Error(`--lambda must be a number above 0\n${USAGE}`);
+      if (values.reader !== 'trained' && values.reader !== 'committed')
+        throw new Error(`--reader must be trained or committed\n${USAGE}`);
+      const reader = values.reader === 'trained' ? trained(lambda, priorNamed(values.prior)) : AS_IS;
+      const result = crossValidate(reader, cases, k);
+      const inSample = reader.score(cases, reader.train(cases));
+      if (values.json)
+        process.stdout.write(
+          `${JSON.stringify(
+            {
+              reader: reader.name,
+              folds: k,
+              occurrences: rowsOf(bySet(result.occurrences), ['dev', 'held']),
+              pairs: rowsOf(bySet(result.pairs), ['dev', 'held']),
+              perFold: result.perFold,
+              inSample: rowsOf(bySet(inSample.occurrences), ['dev', 'held']),
+            },
+            null,
+            2,
+          )}\n`,
+        );
+      else process.stdout.write(`${cvReport(reader, result, inSample)}\n`);
+    }
   } catch (err) {
     console.error((err as Error).message);
     process.exitCode = 1;

@@ -22,6 +22,10 @@ export interface Occurrence {
   casings: readonly string[];
   /** its lower-case form is an everyday word ("chase", "apple"; not "monday") */
   lowerWord: boolean;
+  /** how common the name is as a word: occurrences of its rarest word in the frequency list (lexicon.ts), 0 if unknown */
+  wordCount: number;
+  /** a one-word name the frequency list mostly writes capitalised: the name of something else ("Harvey", "Vail") */
+  mostlyName: boolean;
 }
 
 /** What the rest of the answer says about the entity. */
@@ -49,6 +53,14 @@ export interface AnswerEvidence {
   sentenceOf: () => { start: number; end: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
+  /** another tracked brand is named plainly somewhere in the answer (a name that is no everyday word, a domain) */
+  otherBrandPlain: boolean;
+  /** another tracked brand heads an item of a list or a table's row somewhere in the answer */
+  otherBrandHeads: boolean;
+  /** a word of the tracked names' own terms (topic.ts) within a few words of the name */
+  topicNear: boolean;
+  /** words of the tracked names' own terms in the answer */
+  topicInAnswer: boolean;
 }
 
 export interface Reading {
@@ -59,7 +71,7 @@ export interface Reading {
 }
 
 /** Senses English always writes with a capital, so a capital says little. */
-const CAPITALISED_ANYWAY = new Set<OtherSense>(['weekday', 'month', 'sky', 'person', 'place', 'language']);
+const CAPITALISED_ANYWAY = new Set<OtherSense>(['weekday', 'month', 'sky', 'person', 'place', 'language', 'name']);
 
 const PRODUCT_NOUNS = new Set(
   (
@@ -444,8 +456,8 @@ export interface ReaderModel {
 /** Where a feature fires: its id (the model's key) and why, in words, for explanations. */
 export type FeatureSink = (id: string, why: string) => void;
 
-/** What the features asked for only where they could still change the outcome need of the eager pass. */
-interface Deferred {
+/** What the deferred features need of the eager pass, and whether the writer marked the name as one. */
+export interface Deferred {
   /** no other day or month is beside it: whether one is near is looked for later ("among other days") */
   nearDays: boolean;
   /** the tagger may be asked about the word after the name */
@@ -455,31 +467,12 @@ interface Deferred {
   next: string;
   compound: boolean;
   lowerNext: boolean;
-}
-
-/** Reads one occurrence with `model`; `evidence` is what the rest of the answer says. */
-export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, model: ReaderModel, explain = false): Reading {
-  // The sum is all a decision needs; the cues' words are kept only when asked for (the names page, tests).
-  const cues: { w: number; why: string }[] = [];
-  let score = model.bias;
-  const sink: FeatureSink = (id, why) => {
-    const w = model.weights[id] ?? 0;
-    score += w;
-    if (explain && w !== 0) cues.push({ w, why });
-  };
-  const d = eagerFeatures(o, evidence, sink);
-  if (explain || couldTip(score, d, model)) deferredFeatures(o, evidence, d, sink);
-  cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
-  return { means: score > 0, score, cues: cues.map((c) => c.why) };
-}
-
-/** Every feature of one occurrence, the deferred ones too: what the model is trained on. */
-export function occurrenceFeatures(o: Occurrence, evidence: AnswerEvidence, sink: FeatureSink): void {
-  deferredFeatures(o, evidence, eagerFeatures(o, evidence, sink), sink);
+  /** marked as a name (bold, a heading, a list's head...), in the brand's own casing or listed beside brands */
+  strong: boolean;
 }
 
 /** Whether the deferred features could still move the sum across zero: else they need not be looked for. */
-function couldTip(score: number, d: Deferred, model: ReaderModel): boolean {
+export function couldTip(score: number, d: Deferred, model: ReaderModel): boolean {
   let up = 0;
   let down = 0;
   const add = (w: number) => {
@@ -497,11 +490,17 @@ function couldTip(score: number, d: Deferred, model: ReaderModel): boolean {
   return score > 0 ? score + down <= 0 : score + up > 0;
 }
 
-function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink): Deferred {
+/**
+ * The features of one occurrence that are cheap to find, each given to `f` with its reason. What the rest of the
+ * answer says comes in `evidence`; the features needing other occurrences' readings or the tagger come later.
+ */
+export function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink): Deferred {
   const { text, start, end, sense } = o;
   const written = text.slice(start, end);
   const folded = written.toLowerCase();
   f(`sense:${sense}`, sense === 'word' ? 'the name is an everyday word' : `the name is also a ${sense}`);
+  f(`common:${commonness(o.wordCount)}`, `as common a word as ${commonness(o.wordCount)}`);
+  if (o.mostlyName) f('mostly-a-name', 'mostly the name of something else');
   const a = around(text, start, end, 5);
   const [b1 = '', b2 = '', b3 = ''] = a.before;
   const [a1 = ''] = a.after;
@@ -521,11 +520,29 @@ function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink):
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
+  // Where it stands and how it is written, plainly: the other features say what these mean around it.
+  f(`casing:${shouting ? 'shouting' : casing}`, `written ${shouting ? 'in a sentence in capitals' : casing}`);
+  if (sentenceStart) f('sentence-start', 'opens a sentence');
+  if (possessive) f('possessive', 'a possessive');
+  // "Atlas Obscura", "Vail Mountain", "Hurricane Harvey": a capitalised word joined to it makes a longer name,
+  // unless it is another brand of a list.
+  if (nextCapital && !evidence.brandBeside && !PRODUCT_NOUNS.has(next) && !isFunctionWord(next))
+    f('capital-word-after', `"${written} ${a.afterWritten}", a longer name`);
+  if (
+    prevCapital &&
+    !evidence.brandBeside &&
+    !evidence.afterBrand &&
+    !atSentenceStart(text, start - a.beforeWritten.length - 1)
+  )
+    f('capital-word-before', `"${a.beforeWritten} ${written}", a longer name`);
+  if (ORGANISATION_WORDS.has(next) || ORGANISATION_WORDS.has(b1))
+    f('organisation-word-beside', 'beside a word that ends or opens an organisation’s name');
 
   const inTitle =
     evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
   let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
+  let strong = evidence.brandBeside || (mark !== null && mark !== 'written in italics');
   if (mark) f(MARKS[mark] ?? 'mark:other', mark);
   else if (a.glue.startsWith(':') && sentenceStart) f('colon-after-at-start', 'introduced with a colon');
   else if (inTitle) f('italic-title', 'part of a title in italics');
@@ -538,10 +555,16 @@ function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink):
   // since capitals are how short words are stressed ("GO!" is no sign of a brand "Go").
   if (sense === 'short') {
     if (!o.casings.includes(written)) f('short:not-book-casing', 'not written as the brand writes it');
-    else if (casing === 'book') f('short:book-casing', 'written as the brand writes it');
+    else if (casing === 'book') {
+      f('short:book-casing', 'written as the brand writes it');
+      strong = true;
+    }
   } else if (casing === 'book') {
     // A brand that writes itself in capitals ("HERE", "HER") is all but certain where the sentence is not in capitals.
-    if (!shouting) f(allCaps ? 'book-casing-caps' : 'book-casing', 'written as the brand writes it');
+    if (!shouting) {
+      f(allCaps ? 'book-casing-caps' : 'book-casing', 'written as the brand writes it');
+      strong = true;
+    }
   } else if (casing === 'caps' && !shouting) f('caps-in-mixed-text', 'in capitals in mixed-case text');
   else if (casing === 'capital' && !sentenceStart && !inTitle) {
     if (!proper)
@@ -558,6 +581,11 @@ function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink):
   else if (evidence.brandInSentence) f('brand-in-sentence', 'another brand in the sentence');
   if (evidence.namedElsewhere) f('named-elsewhere', 'the answer names the brand elsewhere');
   if (evidence.inPrompt) f('in-prompt', 'the prompt names it');
+  // The answer's topic: other tracked brands in it, words of the tracked names' own terms.
+  if (evidence.otherBrandPlain) f('other-brand-in-answer', 'the answer names another tracked brand');
+  if (evidence.otherBrandHeads) f('other-brand-heads-items', 'another tracked brand heads a list item or row');
+  if (evidence.topicNear) f('topic-near', 'words of the tracked names’ terms near it');
+  if (evidence.topicInAnswer) f('topic-in-answer', 'words of the tracked names’ terms in the answer');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next)))
     f(possessive ? 'product-noun-after:possessive' : 'product-noun-after', `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) f('product-verb-after', `the subject of "${verb}"`);
@@ -680,11 +708,12 @@ function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink):
     compound: text[end + a.glue.length + (a.afterWritten.length || 0)] === '-',
     // "Target audience definition": an everyday word right before a lower-case word, no punctuation between.
     lowerNext: sense === 'word' && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next),
+    strong,
   };
 }
 
 /** The features that cost most, looked for last and, in reading, only where they can still change the outcome. */
-function deferredFeatures(o: Occurrence, evidence: AnswerEvidence, d: Deferred, f: FeatureSink): void {
+export function deferredFeatures(o: Occurrence, evidence: AnswerEvidence, d: Deferred, f: FeatureSink): void {
   if (d.nearDays && otherDaysNear(o.text, o.start, o.end, d.folded)) f('days-near', 'among other days or months');
   // At a sentence start the capital tells nothing; the tagger says whether the word after it is a verb of which the
   // name is the subject ("Swiss flies from JFK", "Hermès limits production").
@@ -698,6 +727,22 @@ function deferredFeatures(o: Occurrence, evidence: AnswerEvidence, d: Deferred, 
       f('tag-noun-after', `modifies the noun "${d.next}"`);
   }
 }
+
+/** How common a word the name is, in a few bands of its count in the frequency list (51 million words). */
+function commonness(count: number): string {
+  if (count === 0) return 'unknown';
+  if (count < 20) return 'rare';
+  if (count < 200) return 'uncommon';
+  if (count < 2000) return 'common';
+  return 'very-common';
+}
+
+/** Words that end or open the name of an organisation ("Ford Foundation", "Bank of America"): another one, or the brand's own full name. */
+const ORGANISATION_WORDS = new Set(
+  'inc corp corporation company co ltd llc plc group holdings foundation university college institute bank airlines airways motors labs technologies systems'.split(
+    ' ',
+  ),
+);
 
 /** Feature ids of the ways a name is marked as one (markedAsName's words). */
 const MARKS: Record<string, string> = {
