@@ -100,7 +100,8 @@ export function fit(
   lambda: number,
   prior: Readonly<Record<string, number>> = {},
 ): ReaderModel {
-  const names = [...new Set(rows.flatMap((r) => r.features))].sort();
+  // A feature of the prior that no row shows keeps its prior weight: the data says nothing against it.
+  const names = [...new Set([...rows.flatMap((r) => r.features), ...Object.keys(prior)])].sort();
   const index = new Map(names.map((n, i) => [n, i + 1]));
   const n = names.length + 1;
   const xs = rows.map((r) => [0, ...new Set(r.features.map((f) => index.get(f) ?? 0))]);

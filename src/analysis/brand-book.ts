@@ -1,7 +1,14 @@
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
-import { isEverydayPhrase, isMostlyName, otherSense, rarestWordCount, type OtherSense } from './lexicon.ts';
+import {
+  EVERYDAY_MIN_COUNT,
+  isEverydayPhrase,
+  isMostlyName,
+  otherSense,
+  rarestWordCount,
+  type OtherSense,
+} from './lexicon.ts';
 import { topicWordsOf } from './topic.ts';
 
 /**
@@ -184,7 +191,7 @@ export function compileBrandBookWith(
       sense,
       lowerWord: sense !== null && isEverydayPhrase(folded),
       wordCount: sense !== null ? rarestWordCount(folded) : 0,
-      mostlyName: sense !== null && isMostlyName(folded),
+      mostlyName: sense !== null && isMostlyName(folded) && rarestWordCount(folded) >= EVERYDAY_MIN_COUNT,
     });
   };
 

@@ -18,11 +18,11 @@ export type OtherSense =
 
 export const EVERYDAY_MIN_COUNT = 20;
 /**
- * A one-word name the frequency list mostly writes capitalised from this many occurrences is the name of something
- * else as often as of a brand: a person ("Harvey", "Marshall"), a place ("Vail", "Yukon"), a people ("Hawaiian",
- * "Roman"), or a word that opens sentences ("Hey"). Read in context, like a weekday.
+ * A one-word name the frequency list mostly writes capitalised from this many occurrences (2 a million words) is a
+ * common name of something else: a person ("Harvey", "Marshall"), a people ("Hawaiian", "Roman"), a word that
+ * opens sentences ("Hey"). Read in context, like a weekday. Rarer names ("Acme" 64, "Google" 43) are plain.
  */
-export const NAME_MIN_COUNT = 10;
+export const NAME_MIN_COUNT = 100;
 /** A one-word name the list knows in lower case from this many occurrences is a word too, if a rare one ("glean", "workday"). */
 export const RARE_WORD_MIN_COUNT = 2;
 /** The most frequent words (pronouns, articles, auxiliaries) almost never mean a product. */

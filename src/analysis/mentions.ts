@@ -12,7 +12,7 @@ import {
   type Occurrence,
   type ReaderModel,
 } from './reading.ts';
-import { headsItem, topicOf } from './topic.ts';
+import { headsItem, topicNear } from './topic.ts';
 import { READER_MODEL } from './reader-model.ts';
 import { IS_WORD } from './fold.ts';
 import { isEverydayWord, isGivenName } from './lexicon.ts';
@@ -281,7 +281,6 @@ function walkAmbiguous(
     }
   }
   const inline = inlineHeads(text);
-  const topic = topicOf(text, book);
   // Each occurrence's sentence, found once for both passes and only where a feature asks for it.
   const sentences: (Span | undefined)[] = [];
   let current = 0;
@@ -300,7 +299,6 @@ function walkAmbiguous(
     otherBrandPlain: false,
     otherBrandHeads: false,
     topicNear: false,
-    topicInAnswer: topic.inAnswer,
   };
   const occurrenceOf = (m: Candidate): Occurrence => {
     const info = book.info[m.pattern];
@@ -333,7 +331,7 @@ function walkAmbiguous(
     evidence.listHead = inline.has(m.start);
     evidence.otherBrandPlain = plainEntities - (plain[m.entity] ?? 0) > 0;
     evidence.otherBrandHeads = headEntities - (heads[m.entity] ?? 0) > 0;
-    evidence.topicNear = topic.near(m.start, m.end);
+    evidence.topicNear = topicNear(text, book, chosen, m.start, m.end);
     const d = eagerFeatures(occurrenceOf(m), evidence, sinkFor(i));
     if (d.strong) strong[m.entity] = (strong[m.entity] ?? 0) + 1;
     pending.push(d);

@@ -59,8 +59,6 @@ export interface AnswerEvidence {
   otherBrandHeads: boolean;
   /** a word of the tracked names' own terms (topic.ts) within a few words of the name */
   topicNear: boolean;
-  /** words of the tracked names' own terms in the answer */
-  topicInAnswer: boolean;
 }
 
 export interface Reading {
@@ -566,6 +564,8 @@ export function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: Featur
       strong = true;
     }
   } else if (casing === 'caps' && !shouting) f('caps-in-mixed-text', 'in capitals in mixed-case text');
+  else if (casing === 'capital' && sentenceStart && o.casings.some((c) => INNER_CAPITAL.test(c)))
+    f('book-capitals-dropped', 'without the capitals the brand writes past its first letter');
   else if (casing === 'capital' && !sentenceStart && !inTitle) {
     if (!proper)
       f(sense === 'function' ? 'capital-mid-sentence:function' : 'capital-mid-sentence', 'capitalised mid-sentence');
@@ -582,10 +582,12 @@ export function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: Featur
   if (evidence.namedElsewhere) f('named-elsewhere', 'the answer names the brand elsewhere');
   if (evidence.inPrompt) f('in-prompt', 'the prompt names it');
   // The answer's topic: other tracked brands in it, words of the tracked names' own terms.
-  if (evidence.otherBrandPlain) f('other-brand-in-answer', 'the answer names another tracked brand');
+  // An answer long enough to name other brands that names none is about something else more often; a sentence or
+  // two alone says nothing either way.
+  if (!evidence.otherBrandPlain && text.length >= LONG_ANSWER)
+    f('no-other-brand-in-answer', 'a long answer naming no other tracked brand');
   if (evidence.otherBrandHeads) f('other-brand-heads-items', 'another tracked brand heads a list item or row');
   if (evidence.topicNear) f('topic-near', 'words of the tracked names’ terms near it');
-  if (evidence.topicInAnswer) f('topic-in-answer', 'words of the tracked names’ terms in the answer');
   if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next)))
     f(possessive ? 'product-noun-after:possessive' : 'product-noun-after', `followed by "${next}"`);
   else if (!possessive && PRODUCT_VERBS.has(verb)) f('product-verb-after', `the subject of "${verb}"`);
@@ -727,6 +729,12 @@ export function deferredFeatures(o: Occurrence, evidence: AnswerEvidence, d: Def
       f('tag-noun-after', `modifies the noun "${d.next}"`);
   }
 }
+
+/** A capital past a name's first letter ("Bar Labs", "HubSpot"): the writer's, where the text keeps it. */
+const INNER_CAPITAL = /[\p{L}\p{N}][^\p{L}\p{N}]*\p{Lu}/u;
+
+/** An answer this long (a few sentences; every labelled answer is longer) would name other brands if it were about the site's trade. */
+const LONG_ANSWER = 250;
 
 /** How common a word the name is, in a few bands of its count in the frequency list (51 million words). */
 function commonness(count: number): string {

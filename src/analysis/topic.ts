@@ -4,8 +4,8 @@ import { isFunctionWord } from './lexicon.ts';
 /**
  * What an answer is about, as far as the reader of everyday-word names asks
  * (reading.ts): whether words of the tracked names' own terms ("work
- * management", "insurance", "app") stand in it and near a name, and whether
- * a name heads an item of a list or a table's row. (The site's industry was
+ * management", "insurance", "app") stand near a name, and whether a name
+ * heads an item of a list or a table's row. (The site's industry was
  * tried as a source of such words too and moved the grouped cross-validation
  * by a tenth of a point, so the brand book does not carry it.)
  */
@@ -42,39 +42,83 @@ export function topicWordsOf(names: readonly string[]): Set<string> {
   return out;
 }
 
-/** How far around a name a topic word counts as near it, each way. */
-const NEAR = 120;
-/** Topic words an answer must hold to be about the topic. */
-const IN_ANSWER = 2;
-
-export interface Topic {
-  inAnswer: boolean;
-  near(start: number, end: number): boolean;
+interface Filter {
+  /** lower-case ASCII first letters of the topic words (a word opening with another letter is none of them) */
+  first: Uint8Array;
+  shortest: number;
+  longest: number;
 }
 
-const NONE: Topic = { inAnswer: false, near: () => false };
+const filters = new WeakMap<BrandBook, Filter>();
 
-/** The offsets of the answer's topic words, walked once (only answers holding an ambiguous name get here). */
-export function topicOf(text: string, book: BrandBook): Topic {
+function filterOf(book: BrandBook): Filter {
+  let f = filters.get(book);
+  if (f === undefined) {
+    const first = new Uint8Array(128);
+    let shortest = Infinity;
+    let longest = 0;
+    for (const w of book.topicWords) {
+      const c = w.charCodeAt(0);
+      if (c < 128) first[c] = 1;
+      else first.fill(1);
+      shortest = Math.min(shortest, w.length);
+      longest = Math.max(longest, w.length);
+    }
+    f = { first, shortest, longest };
+    filters.set(book, f);
+  }
+  return f;
+}
+
+/** How far around a name a topic word counts as near it, each way. */
+const NEAR = 120;
+
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c > 127 && /\p{L}/u.test(String.fromCharCode(c)));
+}
+
+/**
+ * Whether a topic word stands within NEAR characters of [start, end), outside every name of `names` (in text
+ * order): "labs" in "Bar Labs" is the name, not its topic. Reads only that window, so an answer costs its names'
+ * windows, not its length.
+ */
+export function topicNear(
+  text: string,
+  book: BrandBook,
+  names: readonly { start: number; end: number }[],
+  start: number,
+  end: number,
+): boolean {
   const words = book.topicWords;
-  if (words.size === 0) return NONE;
-  const at: number[] = [];
-  const re = /\p{L}[\p{L}\p{N}]*/gu;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) if (words.has(topicKey(m[0]))) at.push(m.index);
-  if (at.length === 0) return NONE;
-  return {
-    inAnswer: at.length >= IN_ANSWER,
-    near(start, end) {
-      // The first topic word at or after start - NEAR, by bisection.
-      let lo = 0;
-      let hi = at.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if ((at[mid] ?? 0) < start - NEAR) lo = mid + 1;
-        else hi = mid;
-      }
-      const w = at[lo];
-      return w !== undefined && w <= end + NEAR;
-    },
-  };
+  if (words.size === 0) return false;
+  let i = Math.max(0, start - NEAR);
+  const stop = Math.min(text.length, end + NEAR);
+  // Back to the start of the word the window opens in.
+  while (i > 0 && isLetter(text.charCodeAt(i - 1))) i--;
+  // The first name that ends after i, by bisection; names after it are met in order.
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((names[mid]?.end ?? 0) <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  let n = lo;
+  const { first, shortest, longest } = filterOf(book);
+  while (i < stop) {
+    if (!isLetter(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const from = i;
+    while (i < text.length && (isLetter(text.charCodeAt(i)) || (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57)))
+      i++;
+    // Most words fail on their first letter or length, before a string is cut for the look-up.
+    const c = text.charCodeAt(from) | 32;
+    if (i - from < shortest || i - from > longest + 1 || (c < 128 && first[c] !== 1)) continue;
+    while (n < names.length && (names[n]?.end ?? 0) <= from) n++;
+    if (n < names.length && (names[n]?.start ?? Infinity) <= from) continue;
+    if (words.has(topicKey(text.slice(from, i)))) return true;
+  }
+  return false;
 }
