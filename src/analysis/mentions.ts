@@ -234,8 +234,8 @@ function readingsOf(
   const scores = new Float64Array(chosen.length).fill(model.bias);
   const cues: { w: number; why: string }[][] = [];
   const sinks = (i: number): FeatureSink => {
-    const mine: { w: number; why: string }[] = [];
-    if (explain) cues[i] = mine;
+    // Both passes add to one list of cues an occurrence.
+    const mine = explain ? (cues[i] ??= []) : [];
     return (id, why) => {
       const w = model.weights[id] ?? 0;
       scores[i] = (scores[i] ?? 0) + w;

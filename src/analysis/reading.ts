@@ -179,6 +179,12 @@ const DAY_WORDS = new Set(
     ' ',
   ),
 );
+/** Words of time: around a weekday or month, they make it the day or the month. */
+const TIME_WORDS = new Set(
+  'day days week weeks weekend weekends month months year years morning afternoon evening night today tomorrow yesterday schedule calendar holiday holidays season date dates deadline busiest quietest'.split(
+    ' ',
+  ),
+);
 const POSSESSIVE_DETERMINERS = new Set('my your our their his her'.split(' '));
 const PERSON_TITLES = new Set(
   'mr mrs ms dr sir dame lord lady president senator governor ceo founder author actor actress singer st saint king queen prince princess uncle aunt'.split(
@@ -654,6 +660,9 @@ export function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: Featur
       f('beside-day', 'beside another day or month');
     else nearDays = true;
     if (possessive && !PRODUCT_NOUNS.has(next)) f('day-possessive', 'a possessive of the day');
+    // "Monday is the busiest day", "in the first week of June": words of time around it.
+    if (a.before.some((w) => TIME_WORDS.has(w)) || rest.some((w) => TIME_WORDS.has(w)))
+      f('time-words-near', 'words of time around it');
   }
   if (sense === 'place' || sense === 'person') {
     if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside)
