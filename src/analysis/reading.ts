@@ -7,10 +7,13 @@ import { sentenceAround } from './sentences.ts';
 /**
  * Whether one occurrence of an ambiguous name ("Monday", "Notion", "you",
  * "HP") means the brand, read from its surroundings as a careful reader
- * does: the name's other sense sets how much proof is needed, and cues
- * around it add or take away weight (docs/analysis.md "Everyday-word
- * names"). A sum above zero means the brand. Only ambiguous names come
- * here, so plain names pay nothing for it.
+ * does: each cue around it is a feature, and the sum of the model's weights
+ * of the features that fire (learned: reader-model.ts, scripts/names-train.ts)
+ * above zero means the brand (docs/analysis.md "Everyday-word names"). The
+ * name's other sense is a feature too, so a pronoun needs more proof than a
+ * fruit. Only ambiguous names come here, so plain names pay nothing for it;
+ * mentions.ts walks an answer's occurrences and adds what the rest of the
+ * answer says.
  */
 
 export interface Occurrence {
@@ -30,7 +33,7 @@ export interface Occurrence {
 
 /** What the rest of the answer says about the entity. */
 export interface AnswerEvidence {
-  /** the same entity is named elsewhere without doubt (its domain, a plain alias, a marked name) */
+  /** the same entity is named elsewhere without doubt: its domain, or a name of it that is no everyday word */
   namedElsewhere: boolean;
   /** another tracked brand is named in the same sentence */
   brandInSentence: boolean;
@@ -59,13 +62,6 @@ export interface AnswerEvidence {
   otherBrandHeads: boolean;
   /** a word of the tracked names' own terms (topic.ts) within a few words of the name */
   topicNear: boolean;
-}
-
-export interface Reading {
-  means: boolean;
-  score: number;
-  /** the cues that decided, strongest first, for the names page and tests */
-  cues: string[];
 }
 
 /** Senses English always writes with a capital, so a capital says little. */
