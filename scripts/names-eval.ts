@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util';
 import { analyse, compileBrandBook, type BrandBook } from '../src/analysis/index.ts';
 import { findMentions } from '../src/analysis/mentions.ts';
+import type { ReaderModel } from '../src/analysis/reading.ts';
 import {
   entityName,
   HALVES,
@@ -99,7 +100,8 @@ export function figuresOf(rows: readonly { gold: boolean; predicted: boolean }[]
   };
 }
 
-function bookOf(c: NameCase): BrandBook {
+/** The brand book of a case: its site and competitors. */
+export function bookOf(c: NameCase): BrandBook {
   return compileBrandBook({
     name: c.site.name,
     brandTerms: c.site.brandTerms,
@@ -108,7 +110,7 @@ function bookOf(c: NameCase): BrandBook {
   });
 }
 
-function keyOf(e: { kind: 'brand' | 'competitor'; competitorId: number | null }): string {
+export function keyOf(e: { kind: 'brand' | 'competitor'; competitorId: number | null }): string {
   return e.kind === 'brand' ? 'brand' : `competitor:${e.competitorId}`;
 }
 
@@ -119,8 +121,15 @@ function contextOf(text: string, at: number, length: number): string {
   );
 }
 
-/** Runs the analysis over the cases and judges every (case, entity) pair and every labelled occurrence. */
-export function scoreCases(cases: readonly NameCase[]): {
+/**
+ * Runs the analysis over the cases and judges every (case, entity) pair and every labelled occurrence. `model`: read
+ * with these weights instead of the committed ones (cross-validation); pairs are then the entities of the mentions,
+ * which is what `analyse` lists in `brands` (no corrections here).
+ */
+export function scoreCases(
+  cases: readonly NameCase[],
+  model?: ReaderModel,
+): {
   pairs: PairResult[];
   occurrences: OccurrenceResult[];
   strays: StrayMention[];
@@ -130,8 +139,11 @@ export function scoreCases(cases: readonly NameCase[]): {
   const strays: StrayMention[] = [];
   for (const c of cases) {
     const book = bookOf(c);
-    const facts = analyse({ text: c.answer, citations: [], failed: false }, book);
-    const named = new Set(facts.brands.map(keyOf));
+    const found = findMentions(c.answer, book, undefined, model);
+    const named =
+      model === undefined
+        ? new Set(analyse({ text: c.answer, citations: [], failed: false }, book).brands.map(keyOf))
+        : new Set(found.map((m) => keyOf(book.entities[m.entity] ?? { kind: 'competitor', competitorId: null })));
     for (const entity of ['brand', ...c.competitors.map((comp) => `competitor:${comp.id}`)]) {
       const gold = c.occurrences.some((o) => o.entity === entity && o.means);
       pairs.push({
@@ -144,7 +156,7 @@ export function scoreCases(cases: readonly NameCase[]): {
         predicted: named.has(entity),
       });
     }
-    const mentions = findMentions(c.answer, book).map((m) => ({
+    const mentions = found.map((m) => ({
       ...m,
       key: keyOf(book.entities[m.entity] ?? { kind: 'competitor', competitorId: null }),
     }));

@@ -237,6 +237,11 @@ export function loadNameSet(dir = NAMES_DIR): NameCase[] {
   return cases;
 }
 
+/** Every case of both sets, the development data, in a fixed order (the first set, then fresh; each by kind). */
+export function developmentCases(): NameCase[] {
+  return [...loadCheckedNameSet(SETS.first.dir), ...loadCheckedNameSet(SETS.fresh.dir)];
+}
+
 /** Loads the set and refuses it, naming every problem, unless every case holds together. */
 export function loadCheckedNameSet(dir = NAMES_DIR): NameCase[] {
   const cases = loadNameSet(dir);

@@ -1,7 +1,15 @@
 import { buildAutomaton, scan, type RawHit } from './automaton.ts';
 import { normaliseDomain } from './domains.ts';
 import { fold, stripAccents } from './fold.ts';
-import { isEverydayPhrase, otherSense, type OtherSense } from './lexicon.ts';
+import {
+  EVERYDAY_MIN_COUNT,
+  isEverydayPhrase,
+  isMostlyName,
+  otherSense,
+  rarestWordCount,
+  type OtherSense,
+} from './lexicon.ts';
+import { topicWordsOf } from './topic.ts';
 
 /**
  * Glossary. Entity: the brand (index 0) or one tracked competitor. Pattern:
@@ -37,6 +45,10 @@ export interface PatternInfo {
   sense: OtherSense | null;
   /** an ambiguous name whose lower-case form is an everyday word ("chase", "apple"; not "monday") */
   lowerWord: boolean;
+  /** for an ambiguous name, how common a word it is (lexicon.ts rarestWordCount); 0 for a plain name */
+  wordCount: number;
+  /** an ambiguous one-word name the frequency list mostly writes capitalised ("Harvey", "Vail") */
+  mostlyName: boolean;
   /** Entities for which this phrase is an exclusion (a name may also be another entity's exclusion); absent when none. */
   excludes?: readonly number[];
 }
@@ -62,6 +74,8 @@ export interface BrandBook {
   readonly exclusions: boolean;
   /** folded names and domains of the book, to keep them out of suggestions */
   readonly tracked: ReadonlySet<string>;
+  /** the words of the book's names of several words (topic.ts), as topicKey writes them */
+  readonly topicWords: ReadonlySet<string>;
   readonly scan: Scanner;
 }
 
@@ -176,6 +190,8 @@ export function compileBrandBookWith(
       casings: sense !== null ? [stripAccents(text)] : null,
       sense,
       lowerWord: sense !== null && isEverydayPhrase(folded),
+      wordCount: sense !== null ? rarestWordCount(folded) : 0,
+      mostlyName: sense !== null && isMostlyName(folded) && rarestWordCount(folded) >= EVERYDAY_MIN_COUNT,
     });
   };
 
@@ -191,7 +207,16 @@ export function compileBrandBookWith(
       byKey.set(folded, patterns.length);
       patterns.push(folded);
       spellings.push(text);
-      info.push({ entity, kind: 'exclude', casings: null, sense: null, lowerWord: false, excludes: [entity] });
+      info.push({
+        entity,
+        kind: 'exclude',
+        casings: null,
+        sense: null,
+        lowerWord: false,
+        wordCount: 0,
+        mostlyName: false,
+        excludes: [entity],
+      });
       return;
     }
     const prev = info[existing];
@@ -235,6 +260,11 @@ export function compileBrandBookWith(
     info,
     exclusions,
     tracked: new Set(patterns.filter((_, i) => info[i]?.kind !== 'exclude')),
+    topicWords: topicWordsOf([
+      input.name,
+      ...input.brandTerms,
+      ...input.competitors.flatMap((c) => [c.name, ...c.aliases]),
+    ]),
     scan: makeScanner(patterns),
   };
 }

@@ -14,9 +14,17 @@ import senses from './other-senses.json' with { type: 'json' };
 
 /** The sense that makes a name ambiguous; `null` for a name that only names the brand. */
 export type OtherSense =
-  'short' | 'function' | 'weekday' | 'month' | 'sky' | 'animal' | 'person' | 'place' | 'language' | 'word';
+  'short' | 'function' | 'weekday' | 'month' | 'sky' | 'animal' | 'person' | 'place' | 'language' | 'name' | 'word';
 
 export const EVERYDAY_MIN_COUNT = 20;
+/**
+ * A one-word name the frequency list mostly writes capitalised from this many occurrences (2 a million words) is a
+ * common name of something else: a person ("Harvey", "Marshall"), a people ("Hawaiian", "Roman"), a word that
+ * opens sentences ("Hey"). Read in context, like a weekday. Rarer names ("Acme" 64, "Google" 43) are plain.
+ */
+export const NAME_MIN_COUNT = 100;
+/** A one-word name the list knows in lower case from this many occurrences is a word too, if a rare one ("glean", "workday"). */
+export const RARE_WORD_MIN_COUNT = 2;
 /** The most frequent words (pronouns, articles, auxiliaries) almost never mean a product. */
 const FUNCTION_RANK = 150;
 
@@ -75,6 +83,13 @@ const PROPER = new Set([
 /** Occurrences of a folded word in the frequency list; 0 when absent. */
 export function wordCount(folded: string): number {
   return words().get(folded)?.count ?? 0;
+}
+
+/** Occurrences of the rarest word of a folded name in the frequency list, in its commonest casing; 0 when one is unknown. */
+export function rarestWordCount(folded: string): number {
+  let least = Infinity;
+  for (const w of folded.split(/[^\p{L}\p{N}]+/u)) if (w !== '' && w !== 's') least = Math.min(least, wordCount(w));
+  return least === Infinity ? 0 : least;
 }
 
 /** One of the most frequent lower-case words: a pronoun, article, preposition, auxiliary ("for", "on", "is"). */
@@ -148,6 +163,8 @@ export function otherSense(folded: string): OtherSense | null {
   if (parts.length === 1) {
     const w = words().get(bare);
     if (w !== undefined && !w.capitalised && w.rank < FUNCTION_RANK) return 'function';
+    if (w !== undefined && w.capitalised && w.count >= NAME_MIN_COUNT && !COMPASS.has(bare)) return 'name';
+    if (w !== undefined && !w.capitalised && w.count >= RARE_WORD_MIN_COUNT) return 'word';
   }
   return parts.every(isEverydayOrPlural) ? 'word' : null;
 }
@@ -162,6 +179,7 @@ const REASONS: Record<OtherSense, string> = {
   person: "also a common person's name",
   place: 'also the name of a place',
   language: 'also a language, nationality or programming language',
+  name: 'also a common name of a person, place or thing',
   word: 'also an everyday English word',
 };
 

@@ -1,7 +1,19 @@
 import type { RawHit } from './automaton.ts';
 import type { BrandBook } from './brand-book.ts';
 import { allowedHits } from './exclusions.ts';
-import { readOccurrence, sentenceNear, type AnswerEvidence } from './reading.ts';
+import {
+  couldTip,
+  deferredFeatures,
+  eagerFeatures,
+  sentenceNear,
+  type AnswerEvidence,
+  type Deferred,
+  type FeatureSink,
+  type Occurrence,
+  type ReaderModel,
+} from './reading.ts';
+import { headsItem, topicNear } from './topic.ts';
+import { READER_MODEL } from './reader-model.ts';
 import { IS_WORD } from './fold.ts';
 import { isEverydayWord, isGivenName } from './lexicon.ts';
 import { findInlineItems } from './inline-lists.ts';
@@ -96,9 +108,10 @@ export function findMentions(
   text: string,
   book: BrandBook,
   hits: readonly RawHit[] = allowedHits(text, book),
+  model: ReaderModel = READER_MODEL,
 ): Mention[] {
   const chosen = candidates(text, book, hits);
-  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen) : chosen;
+  const kept = chosen.some((m) => m.pattern >= 0) ? readAmbiguous(text, book, chosen, model) : chosen;
   return kept.map(({ entity, start, end, kind }) => ({ entity, start, end, kind }));
 }
 
@@ -203,12 +216,11 @@ export interface AmbiguousReading {
 }
 
 /**
- * Decides each ambiguous occurrence from its context (reading.ts), in two
- * rounds: an entity read with confidence somewhere (or named plainly) lends
- * that to its doubtful occurrences elsewhere in the answer.
+ * Decides each ambiguous occurrence from its context (reading.ts): the sum of the model's weights of its features
+ * above zero means the entity.
  */
-function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[]): Candidate[] {
-  const readings = readingsOf(text, book, chosen, false);
+function readAmbiguous(text: string, book: BrandBook, chosen: readonly Candidate[], model: ReaderModel): Candidate[] {
+  const readings = readingsOf(text, book, chosen, false, model);
   return chosen.filter((_, i) => readings[i]?.means ?? true);
 }
 
@@ -217,15 +229,62 @@ function readingsOf(
   book: BrandBook,
   chosen: readonly Candidate[],
   explain: boolean,
+  model: ReaderModel,
 ): (AmbiguousReading | null)[] {
-  // Entities are small indices into book.entities: flags in an array, not a Set.
-  const plain = new Uint8Array(book.entities.length);
-  for (const m of chosen) if (m.pattern < 0) plain[m.entity] = 1;
-  const heads = inlineHeads(text);
-  // Each occurrence's sentence, found once for both rounds and only where a cue asks for it.
+  const scores = new Float64Array(chosen.length).fill(model.bias);
+  const cues: { w: number; why: string }[][] = [];
+  const sinks = (i: number): FeatureSink => {
+    // Both passes add to one list of cues an occurrence.
+    const mine = explain ? (cues[i] ??= []) : [];
+    return (id, why) => {
+      const w = model.weights[id] ?? 0;
+      scores[i] = (scores[i] ?? 0) + w;
+      if (explain && w !== 0) mine.push({ w, why });
+    };
+  };
+  walkAmbiguous(text, book, chosen, sinks, (i, d) => explain || couldTip(scores[i] ?? 0, d, model));
+  return chosen.map((m, i) => {
+    if (m.pattern < 0) return null;
+    const score = scores[i] ?? 0;
+    const why = (cues[i] ?? []).sort((x, y) => Math.abs(y.w) - Math.abs(x.w)).map((c) => c.why);
+    return { entity: m.entity, start: m.start, end: m.end, means: score > 0, score, cues: why };
+  });
+}
+
+/**
+ * Gives every feature of each ambiguous occurrence of `chosen` to `sinkFor(i)`, in two passes: the cheap features of
+ * every occurrence first, then what depends on the others (another occurrence of the entity marked as a name) and
+ * the costly ones, those only where `deferred(i)` still wants them.
+ */
+function walkAmbiguous(
+  text: string,
+  book: BrandBook,
+  chosen: readonly Candidate[],
+  sinkFor: (i: number) => FeatureSink,
+  deferred: (i: number, d: Deferred) => boolean,
+): void {
+  // Entities are small indices into book.entities: flags and counts in arrays, not Sets.
+  const entities = book.entities.length;
+  const plain = new Uint8Array(entities);
+  const heads = new Uint8Array(entities);
+  const lineStartOf = lineStarts(text);
+  let plainEntities = 0;
+  let headEntities = 0;
+  for (const m of chosen) {
+    if (m.pattern < 0 && plain[m.entity] === 0) {
+      plain[m.entity] = 1;
+      plainEntities++;
+    }
+    if (heads[m.entity] === 0 && headsItem(text, m.start, lineStartOf)) {
+      heads[m.entity] = 1;
+      headEntities++;
+    }
+  }
+  const inline = inlineHeads(text);
+  // Each occurrence's sentence, found once for both passes and only where a feature asks for it.
   const sentences: (Span | undefined)[] = [];
   let current = 0;
-  // One evidence object for the answer, its fields set for each occurrence in turn: readOccurrence keeps none of it.
+  // One evidence object for the answer, its fields set for each occurrence in turn: the features keep none of it.
   const evidence: AnswerEvidence = {
     namedElsewhere: false,
     brandInSentence: false,
@@ -235,40 +294,79 @@ function readingsOf(
     tagger: { left: TAGGINGS_PER_ANSWER, seen: new Map<number, Pos | null>() },
     sentenceOf: () => (sentences[current] ??= sentenceNear(text, chosen[current]?.start ?? 0)),
     italics: text.includes('*') || text.includes('_'),
-    lineStartOf: lineStarts(text),
+    lineStartOf,
     listHead: false,
+    otherBrandPlain: false,
+    otherBrandHeads: false,
+    topicNear: false,
   };
-  const read = (i: number, m: Candidate, elsewhere: boolean): AmbiguousReading => {
+  const occurrenceOf = (m: Candidate): Occurrence => {
     const info = book.info[m.pattern];
+    return {
+      text,
+      start: m.start,
+      end: m.end,
+      sense: info?.sense ?? 'word',
+      casings: info?.casings ?? [],
+      lowerWord: info?.lowerWord ?? false,
+      wordCount: info?.wordCount ?? 0,
+      mostlyName: info?.mostlyName ?? false,
+    };
+  };
+  const pending: (Deferred | null)[] = [];
+  const inSentence = new Uint8Array(chosen.length);
+  const strong = new Uint16Array(entities);
+  chosen.forEach((m, i) => {
+    if (m.pattern < 0) {
+      pending.push(null);
+      return;
+    }
     const prev = chosen[i - 1];
     current = i;
-    evidence.namedElsewhere = elsewhere;
+    evidence.namedElsewhere = plain[m.entity] === 1;
     evidence.brandInSentence = brandInSentence(text, chosen, i);
+    inSentence[i] = evidence.brandInSentence ? 1 : 0;
     evidence.brandBeside = beside(text, prev, m) || beside(text, m, chosen[i + 1]);
     evidence.afterBrand = prev !== undefined && m.start - prev.end === 1 && text.charCodeAt(prev.end) === 32;
-    evidence.listHead = heads.has(m.start);
-    const r = readOccurrence(
-      {
-        text,
-        start: m.start,
-        end: m.end,
-        sense: info?.sense ?? 'word',
-        casings: info?.casings ?? [],
-        lowerWord: info?.lowerWord ?? false,
-      },
-      evidence,
-      explain,
-    );
-    return { entity: m.entity, start: m.start, end: m.end, means: r.means, score: r.score, cues: r.cues };
-  };
-  const first = chosen.map((m, i) => (m.pattern < 0 ? null : read(i, m, plain[m.entity] === 1)));
-  const sure = Uint8Array.from(plain);
-  for (const r of first) if (r !== null && r.score >= SURE) sure[r.entity] = 1;
-  return first.map((r, i) => {
-    const m = chosen[i];
-    if (r === null || m === undefined || r.means || sure[m.entity] !== 1 || plain[m.entity] === 1) return r;
-    return read(i, m, true);
+    evidence.listHead = inline.has(m.start);
+    evidence.otherBrandPlain = plainEntities - (plain[m.entity] ?? 0) > 0;
+    evidence.otherBrandHeads = headEntities - (heads[m.entity] ?? 0) > 0;
+    evidence.topicNear = topicNear(text, book, chosen, m.start, m.end);
+    const d = eagerFeatures(occurrenceOf(m), evidence, sinkFor(i));
+    if (d.strong) strong[m.entity] = (strong[m.entity] ?? 0) + 1;
+    pending.push(d);
   });
+  pending.forEach((d, i) => {
+    const m = chosen[i];
+    if (d === null || m === undefined) return;
+    const sink = sinkFor(i);
+    // Another occurrence of the entity the writer marks as a name (bold, a list's head, its own casing).
+    if ((strong[m.entity] ?? 0) - (d.strong ? 1 : 0) > 0)
+      sink('marked-elsewhere', 'the answer marks it as a name elsewhere');
+    if (!deferred(i, d)) return;
+    current = i;
+    evidence.brandInSentence = inSentence[i] === 1;
+    deferredFeatures(occurrenceOf(m), evidence, d, sink);
+  });
+}
+
+/** Every feature of every ambiguous occurrence of `text`, the costly ones too: what the model is trained on. */
+export function ambiguousFeatures(
+  text: string,
+  book: BrandBook,
+): { entity: number; start: number; end: number; features: string[] }[] {
+  const chosen = candidates(text, book, allowedHits(text, book));
+  const features: string[][] = chosen.map(() => []);
+  walkAmbiguous(
+    text,
+    book,
+    chosen,
+    (i) => (id) => features[i]?.push(id),
+    () => true,
+  );
+  return chosen.flatMap((m, i) =>
+    m.pattern < 0 ? [] : [{ entity: m.entity, start: m.start, end: m.end, features: features[i] ?? [] }],
+  );
 }
 
 /**
@@ -298,16 +396,13 @@ function brandInSentence(text: string, chosen: readonly Candidate[], i: number):
 const REACH_SENTENCE = 400;
 
 /** Every ambiguous occurrence in `text` and its reading, for explanations and the evaluation. */
-export function explainAmbiguous(text: string, book: BrandBook): AmbiguousReading[] {
+export function explainAmbiguous(text: string, book: BrandBook, model: ReaderModel = READER_MODEL): AmbiguousReading[] {
   const chosen = candidates(text, book, allowedHits(text, book));
-  return readingsOf(text, book, chosen, true).filter((r): r is AmbiguousReading => r !== null);
+  return readingsOf(text, book, chosen, true, model).filter((r): r is AmbiguousReading => r !== null);
 }
 
 /** Sentences one answer may have tagged (reading.ts): real answers need a few; a hostile one gets no more. */
 const TAGGINGS_PER_ANSWER = 16;
-
-/** A reading this strong vouches for the entity's other occurrences in the answer. */
-const SURE = 2;
 
 /** Starts of the heads of items of lists written on one line ("Top options: 1. Notion 2. Foo"). */
 function inlineHeads(text: string): Set<number> {

@@ -7,10 +7,13 @@ import { sentenceAround } from './sentences.ts';
 /**
  * Whether one occurrence of an ambiguous name ("Monday", "Notion", "you",
  * "HP") means the brand, read from its surroundings as a careful reader
- * does: the name's other sense sets how much proof is needed, and cues
- * around it add or take away weight (docs/analysis.md "Everyday-word
- * names"). A sum above zero means the brand. Only ambiguous names come
- * here, so plain names pay nothing for it.
+ * does: each cue around it is a feature, and the sum of the model's weights
+ * of the features that fire (learned: reader-model.ts, scripts/names-train.ts)
+ * above zero means the brand (docs/analysis.md "Everyday-word names"). The
+ * name's other sense is a feature too, so a pronoun needs more proof than a
+ * fruit. Only ambiguous names come here, so plain names pay nothing for it;
+ * mentions.ts walks an answer's occurrences and adds what the rest of the
+ * answer says.
  */
 
 export interface Occurrence {
@@ -22,11 +25,15 @@ export interface Occurrence {
   casings: readonly string[];
   /** its lower-case form is an everyday word ("chase", "apple"; not "monday") */
   lowerWord: boolean;
+  /** how common the name is as a word: occurrences of its rarest word in the frequency list (lexicon.ts), 0 if unknown */
+  wordCount: number;
+  /** a one-word name the frequency list mostly writes capitalised: the name of something else ("Harvey", "Vail") */
+  mostlyName: boolean;
 }
 
 /** What the rest of the answer says about the entity. */
 export interface AnswerEvidence {
-  /** the same entity is named elsewhere without doubt (its domain, a plain alias, a marked name) */
+  /** the same entity is named elsewhere without doubt: its domain, or a name of it that is no everyday word */
   namedElsewhere: boolean;
   /** another tracked brand is named in the same sentence */
   brandInSentence: boolean;
@@ -49,31 +56,16 @@ export interface AnswerEvidence {
   sentenceOf: () => { start: number; end: number };
   /** it heads an item of a list written on one line ("Top options: 1. Monday 2. Asana") */
   listHead: boolean;
+  /** another tracked brand is named plainly somewhere in the answer (a name that is no everyday word, a domain) */
+  otherBrandPlain: boolean;
+  /** another tracked brand heads an item of a list or a table's row somewhere in the answer */
+  otherBrandHeads: boolean;
+  /** a word of the tracked names' own terms (topic.ts) within a few words of the name */
+  topicNear: boolean;
 }
-
-export interface Reading {
-  means: boolean;
-  score: number;
-  /** the cues that decided, strongest first, for the names page and tests */
-  cues: string[];
-}
-
-/** Weight a name starts with: how often its other sense is the one meant when nothing else tells. */
-const PRIOR: Record<OtherSense, number> = {
-  short: -0.5,
-  function: -2.5,
-  weekday: -1,
-  month: -1,
-  sky: -1,
-  animal: -0.5,
-  person: -1,
-  place: -1,
-  language: -1,
-  word: -0.5,
-};
 
 /** Senses English always writes with a capital, so a capital says little. */
-const CAPITALISED_ANYWAY = new Set<OtherSense>(['weekday', 'month', 'sky', 'person', 'place', 'language']);
+const CAPITALISED_ANYWAY = new Set<OtherSense>(['weekday', 'month', 'sky', 'person', 'place', 'language', 'name']);
 
 const PRODUCT_NOUNS = new Set(
   (
@@ -180,6 +172,12 @@ const DATE_AFTER = new Set(
 );
 const DAY_WORDS = new Set(
   'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends january february march april may june july august september october november december'.split(
+    ' ',
+  ),
+);
+/** Words of time: around a weekday or month, they make it the day or the month. */
+const TIME_WORDS = new Set(
+  'day days week weeks weekend weekends month months year years morning afternoon evening night today tomorrow yesterday schedule calendar holiday holidays season date dates deadline busiest quietest'.split(
     ' ',
   ),
 );
@@ -446,19 +444,63 @@ function casingOfAny(written: string, casings: readonly string[], proper: boolea
   return 'capital';
 }
 
-/** Reads one occurrence; `evidence` is what the rest of the answer says. */
-export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain = false): Reading {
+/**
+ * A linear reading: each feature that fires adds its weight to the bias, and a sum above zero means the brand.
+ * The weights are learned (reader-model.ts); a feature the model does not know weighs nothing.
+ */
+export interface ReaderModel {
+  bias: number;
+  weights: Readonly<Record<string, number>>;
+}
+
+/** Where a feature fires: its id (the model's key) and why, in words, for explanations. */
+export type FeatureSink = (id: string, why: string) => void;
+
+/** What the deferred features need of the eager pass, and whether the writer marked the name as one. */
+export interface Deferred {
+  /** no other day or month is beside it: whether one is near is looked for later ("among other days") */
+  nearDays: boolean;
+  /** the tagger may be asked about the word after the name */
+  tag: boolean;
+  folded: string;
+  verb: string;
+  next: string;
+  compound: boolean;
+  lowerNext: boolean;
+  /** marked as a name (bold, a heading, a list's head...), in the brand's own casing or listed beside brands */
+  strong: boolean;
+}
+
+/** Whether the deferred features could still move the sum across zero: else they need not be looked for. */
+export function couldTip(score: number, d: Deferred, model: ReaderModel): boolean {
+  let up = 0;
+  let down = 0;
+  const add = (w: number) => {
+    if (w > 0) up += w;
+    else down += w;
+  };
+  if (d.nearDays) add(model.weights['days-near'] ?? 0);
+  if (d.tag) {
+    // One of the two tag features fires at most.
+    const v = model.weights['tag-verb-after'] ?? 0;
+    const n = model.weights['tag-noun-after'] ?? 0;
+    up += Math.max(0, v, n);
+    down += Math.min(0, v, n);
+  }
+  return score > 0 ? score + down <= 0 : score + up > 0;
+}
+
+/**
+ * The features of one occurrence that are cheap to find, each given to `f` with its reason. What the rest of the
+ * answer says comes in `evidence`; the features needing other occurrences' readings or the tagger come later.
+ */
+export function eagerFeatures(o: Occurrence, evidence: AnswerEvidence, f: FeatureSink): Deferred {
   const { text, start, end, sense } = o;
   const written = text.slice(start, end);
   const folded = written.toLowerCase();
-  // The sum is all a decision needs; the cues' words are kept only when asked for (the names page, tests).
-  const cues: { w: number; why: string }[] = [];
-  let score = 0;
-  const cue = (w: number, why: string) => {
-    score += w;
-    if (explain) cues.push({ w, why });
-  };
-  cue(PRIOR[sense], sense === 'word' ? 'the name is an everyday word' : `the name is also a ${sense}`);
+  f(`sense:${sense}`, sense === 'word' ? 'the name is an everyday word' : `the name is also a ${sense}`);
+  f(`common:${commonness(o.wordCount)}`, `as common a word as ${commonness(o.wordCount)}`);
+  if (o.mostlyName) f('mostly-a-name', 'mostly the name of something else');
   const a = around(text, start, end, 5);
   const [b1 = '', b2 = '', b3 = ''] = a.before;
   const [a1 = ''] = a.after;
@@ -478,119 +520,160 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
   const dayLike = sense === 'weekday' || sense === 'month';
   const prevCapital = /^\p{Lu}/u.test(a.beforeWritten) && a.lead === ' ';
   const nextCapital = /^\p{Lu}/u.test(a.afterWritten) && a.glue === ' ';
+  // Where it stands and how it is written, plainly: the other features say what these mean around it.
+  f(`casing:${shouting ? 'shouting' : casing}`, `written ${shouting ? 'in a sentence in capitals' : casing}`);
+  if (sentenceStart) f('sentence-start', 'opens a sentence');
+  if (possessive) f('possessive', 'a possessive');
+  // "Atlas Obscura", "Vail Mountain", "Hurricane Harvey": a capitalised word joined to it makes a longer name,
+  // unless it is another brand of a list.
+  if (nextCapital && !evidence.brandBeside && !PRODUCT_NOUNS.has(next) && !isFunctionWord(next))
+    f('capital-word-after', `"${written} ${a.afterWritten}", a longer name`);
+  if (
+    prevCapital &&
+    !evidence.brandBeside &&
+    !evidence.afterBrand &&
+    !atSentenceStart(text, start - a.beforeWritten.length - 1)
+  )
+    f('capital-word-before', `"${a.beforeWritten} ${written}", a longer name`);
+  if (ORGANISATION_WORDS.has(next) || ORGANISATION_WORDS.has(b1))
+    f('organisation-word-beside', 'beside a word that ends or opens an organisation’s name');
 
   const inTitle =
     evidence.italics && insideItalicTitle(text, start, end, Math.max(evidence.lineStartOf(start), start - REACH));
   let mark = markedAsName(text, start, end, evidence.lineStartOf) ?? (evidence.listHead ? 'heads a list item' : null);
   if (mark !== null && inTitle) mark = null;
-  if (mark) cue(mark === 'written in italics' ? 1 : 3, mark);
-  else if (a.glue.startsWith(':') && sentenceStart) cue(2.5, 'introduced with a colon');
-  else if (inTitle) cue(-2.5, 'part of a title in italics');
+  let strong = evidence.brandBeside || (mark !== null && mark !== 'written in italics');
+  if (mark) f(MARKS[mark] ?? 'mark:other', mark);
+  else if (a.glue.startsWith(':') && sentenceStart) f('colon-after-at-start', 'introduced with a colon');
+  else if (inTitle) f('italic-title', 'part of a title in italics');
   if (a.glue === '.' && (next === 'com' || next === 'io' || next === 'ai' || next === 'co'))
-    cue(2, 'written with its domain');
+    f('domain-after', 'written with its domain');
   if (/^-\p{Ll}/u.test(text.slice(end, end + 2)) || (text[start - 1] === '-' && /\p{Ll}/u.test(text[start - 2] ?? '')))
-    cue(-3, 'part of a hyphenated word');
+    f('hyphenated', 'part of a hyphenated word');
 
   // Casing: what the writer's capitals say beyond the sentence's own. Short names keep their exact casing,
   // since capitals are how short words are stressed ("GO!" is no sign of a brand "Go").
   if (sense === 'short') {
-    if (!o.casings.includes(written)) cue(-3, 'not written as the brand writes it');
-    else if (casing === 'book') cue(2.5, 'written as the brand writes it');
+    if (!o.casings.includes(written)) f('short:not-book-casing', 'not written as the brand writes it');
+    else if (casing === 'book') {
+      f('short:book-casing', 'written as the brand writes it');
+      strong = true;
+    }
   } else if (casing === 'book') {
     // A brand that writes itself in capitals ("HERE", "HER") is all but certain where the sentence is not in capitals.
-    if (!shouting) cue(allCaps ? 3 : 2.5, 'written as the brand writes it');
-  } else if (casing === 'caps' && !shouting) cue(1.5, 'in capitals in mixed-case text');
+    if (!shouting) {
+      f(allCaps ? 'book-casing-caps' : 'book-casing', 'written as the brand writes it');
+      strong = true;
+    }
+  } else if (casing === 'caps' && !shouting) f('caps-in-mixed-text', 'in capitals in mixed-case text');
+  else if (casing === 'capital' && sentenceStart && o.casings.some((c) => INNER_CAPITAL.test(c)))
+    f('book-capitals-dropped', 'without the capitals the brand writes past its first letter');
   else if (casing === 'capital' && !sentenceStart && !inTitle) {
-    if (!proper) cue(sense === 'function' ? 1.5 : 2.5, 'capitalised mid-sentence');
+    if (!proper)
+      f(sense === 'function' ? 'capital-mid-sentence:function' : 'capital-mid-sentence', 'capitalised mid-sentence');
   } else if (casing === 'lower') {
-    if (sense === 'function') cue(-4, 'a common word in lower case');
-    else if (o.lowerWord) cue(-3, 'an everyday word in lower case');
-    else if (sense === 'animal') cue(-2, 'an animal, in lower case');
+    if (sense === 'function') f('lower:function', 'a common word in lower case');
+    else if (o.lowerWord) f('lower:everyday', 'an everyday word in lower case');
+    else if (sense === 'animal') f('lower:animal', 'an animal, in lower case');
   }
 
   // A product's company: list neighbours, product verbs and nouns, choosing words.
   // Where nothing else tells, an answer that names the brand elsewhere, or another brand beside it, tips it.
-  if (evidence.brandBeside) cue(3, 'listed beside other brands');
-  else if (evidence.brandInSentence) cue(1.25, 'another brand in the sentence');
-  if (evidence.namedElsewhere) cue(0.75, 'the answer names the brand elsewhere');
-  if (evidence.inPrompt) cue(1, 'the prompt names it');
-  if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next))) cue(possessive ? 2.5 : 2, `followed by "${next}"`);
-  else if (!possessive && PRODUCT_VERBS.has(verb)) cue(2, `the subject of "${verb}"`);
-  else if (!possessive && USED_FIRST.has(next) && USED.test(rest.slice(0, 3).join(' '))) cue(2, 'said to be used');
-  else if (!dayLike && /^\d/.test(next) && !evidence.listHead) cue(1.5, 'followed by a version or model number');
+  if (evidence.brandBeside) f('brand-beside', 'listed beside other brands');
+  else if (evidence.brandInSentence) f('brand-in-sentence', 'another brand in the sentence');
+  if (evidence.namedElsewhere) f('named-elsewhere', 'the answer names the brand elsewhere');
+  if (evidence.inPrompt) f('in-prompt', 'the prompt names it');
+  // The answer's topic: other tracked brands in it, words of the tracked names' own terms.
+  // An answer long enough to name other brands that names none is about something else more often; a sentence or
+  // two alone says nothing either way.
+  if (!evidence.otherBrandPlain && text.length >= LONG_ANSWER)
+    f('no-other-brand-in-answer', 'a long answer naming no other tracked brand');
+  if (evidence.otherBrandHeads) f('other-brand-heads-items', 'another tracked brand heads a list item or row');
+  if (evidence.topicNear) f('topic-near', 'words of the tracked names’ terms near it');
+  if (PRODUCT_NOUNS.has(next) && !(dayLike && DAY_NOUNS.has(next)))
+    f(possessive ? 'product-noun-after:possessive' : 'product-noun-after', `followed by "${next}"`);
+  else if (!possessive && PRODUCT_VERBS.has(verb)) f('product-verb-after', `the subject of "${verb}"`);
+  else if (!possessive && USED_FIRST.has(next) && USED.test(rest.slice(0, 3).join(' ')))
+    f('said-to-be-used', 'said to be used');
+  else if (!dayLike && /^\d/.test(next) && !evidence.listHead)
+    f('version-after', 'followed by a version or model number');
   if (
     (next === 'is' || next === 'was' || next === 'remains') &&
     (rest.slice(1, 5).some((w) => CHOICE_NOUNS.has(w) || PRODUCT_NOUNS.has(w)) || theOneThat(rest))
   )
-    cue(2, 'called a product or a choice');
+    f('called-a-product', 'called a product or a choice');
   // "a tool as popular as Apollo", "apps cheaper than Monday": compared with a product named just before.
   if ((b1 === 'as' || b1 === 'than') && a.before.slice(1, 5).some((w) => PRODUCT_NOUNS.has(w)))
-    cue(1.5, `compared with a product ("${b1} ${written}")`);
+    f('compared-with-product', `compared with a product ("${b1} ${written}")`);
   if (WORK_NOUNS.has(b1) || (b1 === 'the' && WORK_NOUNS.has(b2)))
-    cue(-3, `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
+    f('work-title', `the title of a ${WORK_NOUNS.has(b1) ? b1 : b2}`);
   if (
     sense === 'short' &&
     /^\s?\d/.test(text.slice(end, end + 2)) &&
     /\d\s?$/.test(text.slice(Math.max(0, start - 2), start))
   )
-    cue(-4, 'a multiplication or dimension sign');
-  if (PRODUCT_BEFORE_1.has(b1)) cue(2, `after "${b1}"`);
-  else if (BEFORE_2_LAST.has(b1) && PRODUCT_BEFORE_2.has(`${b2} ${b1}`)) cue(2.5, `after "${b2} ${b1}"`);
-  else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) cue(1.5, `"${b2} ${b1}" it`);
-  else if (b1 === 'on' && !dayLike && casing !== 'lower') cue(1, 'after "on", as a platform');
+    f('between-numbers', 'a multiplication or dimension sign');
+  if (PRODUCT_BEFORE_1.has(b1)) f('product-word-before', `after "${b1}"`);
+  else if (BEFORE_2_LAST.has(b1) && PRODUCT_BEFORE_2.has(`${b2} ${b1}`))
+    f('product-phrase-before', `after "${b2} ${b1}"`);
+  else if (IN_PRODUCT.has(b1) && PRODUCT_NOUNS.has(b2)) f('product-noun-preposition-before', `"${b2} ${b1}" it`);
+  else if (b1 === 'on' && !dayLike && casing !== 'lower') f('on-platform', 'after "on", as a platform');
   else if (POSSESSIVE_DETERMINERS.has(b1)) {
-    if (dayLike || !o.lowerWord) cue(2, `"${b1} ${written}": something one owns`);
-    else cue(-1, `after "${b1}"`);
-  } else if (b1 === 'with' || b1 === 'like' || b1 === 'or' || b1 === 'and') cue(0.5, `after "${b1}"`);
+    if (dayLike || !o.lowerWord) f('owned', `"${b1} ${written}": something one owns`);
+    else f('possessive-before-word', `after "${b1}"`);
+  } else if (b1 === 'with' || b1 === 'like' || b1 === 'or' || b1 === 'and') f('conjunction-before', `after "${b1}"`);
 
   // Part of another name: "the Big Apple", "Gen X", "Lake Tahoe", "Robin Dunbar", "Orange County".
-  if (evidence.afterBrand) cue(2.5, 'right after a brand: its product line');
+  if (evidence.afterBrand) f('after-brand', 'right after a brand: its product line');
   else if (prevCapital && !evidence.brandBeside && !mark) {
     // "Michael Dell", "Sir James Dyson": a first name before it makes it a person's, wherever it stands.
-    if (isGivenName(b1) && !isEverydayWord(b1)) cue(-3.5, `after "${a.beforeWritten}", a person's name`);
-    else if (PLACE_BEFORE_CAP.has(b1)) cue(-3.5, `after "${a.beforeWritten}", part of another name`);
+    if (isGivenName(b1) && !isEverydayWord(b1)) f('after-first-name', `after "${a.beforeWritten}", a person's name`);
+    else if (PLACE_BEFORE_CAP.has(b1)) f('after-place-word', `after "${a.beforeWritten}", part of another name`);
     // A capital opening a sentence tells nothing ("Use Notion"), but a word written capitalised anyway does ("British Columbia").
     else if (!atSentenceStart(text, start - a.beforeWritten.length - 1) || isMostlyName(b1))
-      cue(-2.5, `after "${a.beforeWritten}", part of another name`);
+      f('after-capital', `after "${a.beforeWritten}", part of another name`);
   }
   // "GE Aerospace", "Columbia University", "Ford Foundation": another organisation named after the same word.
   if (nextCapital && !evidence.brandBeside && ORGANISATION_AFTER.has(next))
-    cue(-3.5, `"${written} ${a.afterWritten}", another organisation`);
+    f('organisation-after', `"${written} ${a.afterWritten}", another organisation`);
   if (nextCapital && isGivenName(folded) && !mark && !evidence.brandBeside && !PRODUCT_NOUNS.has(a1))
-    cue(-4, 'a first name followed by a surname');
-  if (PERSON_TITLES.has(b1)) cue(-3.5, 'a person’s title before it');
-  if (PLACE_AFTER.has(next) && !possessive) cue(-3.5, `a place ("${written} ${next}")`);
+    f('first-name-surname', 'a first name followed by a surname');
+  if (PERSON_TITLES.has(b1)) f('person-title', 'a person’s title before it');
+  if (PLACE_AFTER.has(next) && !possessive) f('place-after', `a place ("${written} ${next}")`);
 
   // The other sense's own company.
   let nearDays = false;
   if (dayLike) {
     if (DATE_BEFORE.has(b1) || (DAY_DETERMINERS.has(b1) && DATE_BEFORE.has(b2)))
-      cue(-3.5, `a date phrase ("${b1} ${written}")`);
+      f('date-before', `a date phrase ("${b1} ${written}")`);
     if (!evidence.listHead && (DATE_AFTER.has(next) || /^\d/.test(next) || /^[,\s]*\d/.test(a.glue)))
-      cue(-3.5, 'a date or time phrase');
+      f('date-after', 'a date or time phrase');
     if (
       (DAY_LINKS.has(next) && DAY_WORDS.has(next2)) ||
       (DAY_LINKS.has(b1) && DAY_WORDS.has(b2)) ||
       (b1 === 'and' && DAY_WORDS.has(b3))
     )
-      cue(-3.5, 'beside another day or month');
+      f('beside-day', 'beside another day or month');
     else nearDays = true;
-    if (possessive && !PRODUCT_NOUNS.has(next)) cue(-1.5, 'a possessive of the day');
+    if (possessive && !PRODUCT_NOUNS.has(next)) f('day-possessive', 'a possessive of the day');
+    // "Monday is the busiest day", "in the first week of June": words of time around it.
+    if (a.before.some((w) => TIME_WORDS.has(w)) || rest.some((w) => TIME_WORDS.has(w)))
+      f('time-words-near', 'words of time around it');
   }
   if (sense === 'place' || sense === 'person') {
     if (/^,\s*\p{Lu}/u.test(text.slice(end, end + 3)) && /^\p{Lu}/u.test(a.afterWritten) && !evidence.brandBeside)
-      cue(-2, 'a place and its region');
-    if (sense === 'place' && REGION_BEFORE.has(b1)) cue(-2.5, `"${b1} ${written}", a region`);
-    else if (sense === 'place' && PLACE_BEFORE.has(b1)) cue(-1.5, `after "${b1}"`);
-    if (sense === 'place' && b1 === 'the' && casing === 'capital') cue(-2, `"the ${written}", a place`);
+      f('place-and-region', 'a place and its region');
+    if (sense === 'place' && REGION_BEFORE.has(b1)) f('region-before', `"${b1} ${written}", a region`);
+    else if (sense === 'place' && PLACE_BEFORE.has(b1)) f('place-word-before', `after "${b1}"`);
+    if (sense === 'place' && b1 === 'the' && casing === 'capital') f('the-place', `"the ${written}", a place`);
   }
   if (sense === 'sky' && (SKY_WORDS.has(next) || SKY_WORDS.has(b1) || SKY_WORDS.has(next2) || SKY_WORDS.has(b2)))
-    cue(-3.5, 'the planet or the myth');
+    f('sky-words', 'the planet or the myth');
   if (sense === 'animal' && (ANIMAL_WORDS.has(next) || ANIMAL_WORDS.has(b1) || ANIMAL_WORDS.has(next2)))
-    cue(-3.5, 'the animal');
+    f('animal-words', 'the animal');
   if (sense === 'language') {
     if (LANGUAGE_WORDS.has(next) || LANGUAGE_WORDS.has(b1) || (b1 === 'of' && LANGUAGE_WORDS.has(b2)) || b1 === 'in')
-      cue(-3, 'the language');
+      f('language-words', 'the language');
     // "Swiss chocolate", "Turkish delight": an adjective before a noun; not before a preposition ("prefer Swiss for").
     else if (
       /^\p{Ll}/u.test(a.afterWritten) &&
@@ -599,53 +682,90 @@ export function readOccurrence(o: Occurrence, evidence: AnswerEvidence, explain 
       !PRODUCT_VERBS.has(verb) &&
       !isFunctionWord(next)
     )
-      cue(-2, `"${written} ${next}": a nationality or language`);
+      f('nationality-adjective', `"${written} ${next}": a nationality or language`);
   }
   // Where casing tells nothing, the words around decide: a determiner or "of" makes it a common noun.
   if (casing === 'lower' || shouting || (sentenceStart && casing === 'capital') || (casing === 'capital' && proper)) {
     // A determiner before a list of brands belongs to the noun after the list ("an Oracle or IBM database").
-    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next) && !evidence.brandBeside) cue(-2, `after "${b1}"`);
+    if (DETERMINERS.has(b1) && !PRODUCT_NOUNS.has(next) && !evidence.brandBeside)
+      f('determiner-before', `after "${b1}"`);
     // "Every one of these", "Indeed, many employers": a determiner, or an adverb set off by a comma, opening the sentence.
     if (sentenceStart && DETERMINERS.has(folded) && !ADVERBS.has(next) && !PRODUCT_VERBS.has(verb))
-      cue(-1.5, 'a determiner opening the sentence');
+      f('determiner-opening', 'a determiner opening the sentence');
     else if (sentenceStart && o.lowerWord && a.glue.startsWith(',') && !evidence.brandBeside)
-      cue(-1.5, 'an opening word set off by a comma');
-    if (next === 'of') cue(-2, `"${written} of"`);
-    if (MODALS.has(b1) && !dayLike) cue(-1.5, `a verb after "${b1}"`);
+      f('comma-opening', 'an opening word set off by a comma');
+    if (next === 'of') f('of-after', `"${written} of"`);
+    if (MODALS.has(b1) && !dayLike) f('modal-before', `a verb after "${b1}"`);
     if (sentenceStart && (sense === 'function' || sense === 'word') && PRONOUNS.has(nextBare))
-      cue(-2, `a conjunction before "${nextBare}"`);
-    if (casing === 'lower' && !dayLike && DETERMINERS.has(next)) cue(-1.5, `before "${next}", a preposition or verb`);
+      f('conjunction-before-pronoun', `a conjunction before "${nextBare}"`);
+    if (casing === 'lower' && !dayLike && DETERMINERS.has(next))
+      f('before-determiner', `before "${next}", a preposition or verb`);
   } else if (casing === 'capital' && b1 === 'the' && !PRODUCT_NOUNS.has(next) && !mark)
-    cue(-1, `"the ${written}", a title or a thing`);
+    f('the-capitalised', `"the ${written}", a title or a thing`);
 
-  // Looked for last, and only where it can still change the outcome.
-  if (nearDays && (score > 0 || explain) && otherDaysNear(text, start, end, folded))
-    cue(-2, 'among other days or months');
-  // At a sentence start the capital tells nothing; where the cues leave it close, the tagger says whether the
-  // word after it is a verb of which the name is the subject ("Swiss flies from JFK", "Hermès limits production")
-  // or whether the name itself reads as an adverb or conjunction ("Once you have matched").
   // A closed-class word after the name ("is", "and", "the") is never the verb or the noun asked about: no tagging.
-  if (sentenceStart && casing === 'capital' && !mark && Math.abs(score) < 2 && !CLOSED_CLASS.has(next) && next !== '') {
-    const tags = { next: nextTag(text, start, end, evidence) };
+  const tag = sentenceStart && casing === 'capital' && !mark && !CLOSED_CLASS.has(next) && next !== '';
+  return {
+    nearDays,
+    tag,
+    folded,
+    verb,
+    next,
     // "Every crossed-off day": a participle joined by a hyphen is an adjective, not the name's verb.
-    const compound = text[end + a.glue.length + (a.afterWritten.length || 0)] === '-';
-    if (tags.next === 'VERB' && !PRODUCT_VERBS.has(verb) && !compound) cue(1.5, `the subject of the verb "${next}"`);
+    compound: text[end + a.glue.length + (a.afterWritten.length || 0)] === '-',
+    // "Target audience definition": an everyday word right before a lower-case word, no punctuation between.
+    lowerNext: sense === 'word' && a.glue === ' ' && /^\p{Ll}/u.test(a.afterWritten) && !PRODUCT_NOUNS.has(next),
+    strong,
+  };
+}
+
+/** The features that cost most, looked for last and, in reading, only where they can still change the outcome. */
+export function deferredFeatures(o: Occurrence, evidence: AnswerEvidence, d: Deferred, f: FeatureSink): void {
+  if (d.nearDays && otherDaysNear(o.text, o.start, o.end, d.folded)) f('days-near', 'among other days or months');
+  // At a sentence start the capital tells nothing; the tagger says whether the word after it is a verb of which the
+  // name is the subject ("Swiss flies from JFK", "Hermès limits production").
+  if (d.tag) {
+    const tag = nextTag(o.text, o.start, o.end, evidence);
+    if (tag === 'VERB' && !PRODUCT_VERBS.has(d.verb) && !d.compound)
+      f('tag-verb-after', `the subject of the verb "${d.next}"`);
     // "Target audience definition", "Square tables": an everyday word before a noun that is no product's modifies it.
     // Not where another brand shares the sentence: there "Zoom breakout rooms" is a product's feature.
-    else if (
-      tags.next === 'NOUN' &&
-      sense === 'word' &&
-      !evidence.brandInSentence &&
-      !PRODUCT_VERBS.has(verb) &&
-      a.glue === ' ' &&
-      /^\p{Ll}/u.test(a.afterWritten) &&
-      !PRODUCT_NOUNS.has(next)
-    )
-      cue(-1.5, `modifies the noun "${next}"`);
+    else if (tag === 'NOUN' && d.lowerNext && !evidence.brandInSentence && !PRODUCT_VERBS.has(d.verb))
+      f('tag-noun-after', `modifies the noun "${d.next}"`);
   }
-  cues.sort((x, y) => Math.abs(y.w) - Math.abs(x.w));
-  return { means: score > 0, score, cues: cues.map((c) => c.why) };
 }
+
+/** A capital past a name's first letter ("Bar Labs", "HubSpot"): the writer's, where the text keeps it. */
+const INNER_CAPITAL = /[\p{L}\p{N}][^\p{L}\p{N}]*\p{Lu}/u;
+
+/** An answer this long (a few sentences; every labelled answer is longer) would name other brands if it were about the site's trade. */
+const LONG_ANSWER = 250;
+
+/** How common a word the name is, in a few bands of its count in the frequency list (51 million words). */
+function commonness(count: number): string {
+  if (count === 0) return 'unknown';
+  if (count < 20) return 'rare';
+  if (count < 200) return 'uncommon';
+  if (count < 2000) return 'common';
+  return 'very-common';
+}
+
+/** Words that end or open the name of an organisation ("Ford Foundation", "Bank of America"): another one, or the brand's own full name. */
+const ORGANISATION_WORDS = new Set(
+  'inc corp corporation company co ltd llc plc group holdings foundation university college institute bank airlines airways motors labs technologies systems'.split(
+    ' ',
+  ),
+);
+
+/** Feature ids of the ways a name is marked as one (markedAsName's words). */
+const MARKS: Record<string, string> = {
+  'written in bold': 'mark:bold',
+  'written in italics': 'mark:italics',
+  'written as code or link text': 'mark:code-or-link',
+  'in a heading': 'mark:heading',
+  "in a table's first column": 'mark:table-first-column',
+  'heads a list item': 'mark:list-head',
+};
 
 /** "X is the one built for this", "the one that": the one picked among others. */
 function theOneThat(rest: readonly string[]): boolean {

@@ -13,9 +13,11 @@ export type AnswerForAnalysis = Pick<
  * Bumped whenever analysis rules change, so stored facts derived by older
  * rules are never mistaken for current ones (reanalysis skips answers whose
  * facts carry the current analysis version and brand book). 3: facts carry
- * name readings (`name_readings`).
+ * name readings (`name_readings`). 4: everyday-word names are read by a
+ * learned model (src/analysis/reader-weights.json), and more names are
+ * ambiguous (docs/analysis.md "Everyday-word names, read in context").
  */
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 
 export function factsKey(book: BrandBook): string {
   return `v${ANALYSIS_VERSION}:${book.key}`;
