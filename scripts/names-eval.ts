@@ -1,10 +1,11 @@
 /**
  * Scores the answer analysis against the labelled names set
  * (test/fixtures/names, README there):
- *   node scripts/names-eval.ts [--set first|fresh] [--half dev|held|all] [--json]
- * The first set's dev half by default. Both halves of the first set are
- * development data now (its held half was scored once, on 2026-11-26, then
- * looked at); `--set fresh` scores the fresh held-back set, all held, once.
+ *   node scripts/names-eval.ts [--set first|fresh|third] [--half dev|held|all] [--json]
+ * The first set's dev half by default. The first set (both halves) and the
+ * fresh set are development data now (each was scored once as held-back, on
+ * 2026-11-26, then looked at); `--set third` scores the third held-back set,
+ * all held (scored once, on 2026-11-27; docs/analysis.md).
  *
  * Two levels. Pairs: for each (case, entity), does `analyse()` list the
  * entity in `brands`, against gold "some occurrence of it means it".
