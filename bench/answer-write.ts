@@ -35,6 +35,7 @@ import type { Micros } from '../src/money.ts';
 import type { CitationJson } from '../src/db/schema.ts';
 import { runBench } from './lib.ts';
 import { benchSite, processCpu, startSimulator } from './scan-setup.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
 const SIM_PORT = 18411;
@@ -94,7 +95,7 @@ async function main() {
     ASSISTANT_CONCURRENCY: '10',
     REDIS_PREFIX: `bench-write-${process.pid}`,
   });
-  const ctx = createContext(config, { role: 'worker', dbPoolSize: 20 });
+  const ctx = createContext(config, { role: 'worker', jobTable: loadJobTable, dbPoolSize: 20 });
   // One connection for the measured writes: its backend's CPU is the whole database cost of them.
   const wdb = createDb(DATABASE_URL, { max: 1 });
   const explained = new Map<string, Explained>();

@@ -42,6 +42,7 @@ import { createUser } from '../src/domain/orgs/users.ts';
 import { usdToMicros } from '../src/money.ts';
 import { startSimulator, type Simulator } from '../src/simulator/index.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_coverage';
 const REPS = Number(process.env.COVERAGE_REPS ?? 100);
@@ -225,7 +226,7 @@ async function main() {
     REDIS_PREFIX: prefix,
   });
   const clock = fixedClock(new Date(FIRST_DAY));
-  const ctx = createContext(config, { role: 'worker', clock, dbPoolSize: 20 });
+  const ctx = createContext(config, { role: 'worker', jobTable: loadJobTable, clock, dbPoolSize: 20 });
   await migrateToLatest(ctx.db);
   try {
     const results = [];

@@ -41,6 +41,7 @@ import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { accessLog } from '../src/fixture-site/access-log.ts';
 import type { Period } from '../src/domain/common/periods.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_traffic';
@@ -141,6 +142,7 @@ async function main() {
   const env = { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: 'sightline-bench-traffic' };
   const ctx = createContext(loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: 'sightline-bench-traffic' }), {
     role: 'cli',
+    jobTable: loadJobTable,
     dbPoolSize: 4,
   });
   const { db } = ctx;

@@ -26,6 +26,7 @@ import { addMember } from '../src/domain/orgs/members.ts';
 import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -149,7 +150,7 @@ async function main() {
     fastifySightlineWriter: '18084',
   };
   const config = loadConfig({ DATABASE_URL, PORT: ports.sightline, LOG_LEVEL: 'warn' });
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 2 });
   const { db } = ctx;
   await migrateToLatest(db);
   const org = await createOrg(ctx, { name: 'Bench', plan: 'pro' });

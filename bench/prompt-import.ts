@@ -18,6 +18,7 @@ import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { findSite } from '../src/domain/sites/sites.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const CHARS = 2_000_000;
@@ -72,7 +73,7 @@ const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 async function main() {
   await ensureDatabase(DATABASE_URL);
   const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn' });
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 2 });
   const { db } = ctx;
   try {
     await migrateToLatest(db);

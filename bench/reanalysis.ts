@@ -17,6 +17,7 @@ import { runReanalysis } from '../src/domain/reanalysis/reanalysis.ts';
 import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_reanalysis';
 const COMPETITORS = Array.from({ length: 50 }, (_, i) => `Rival${i}`);
@@ -121,7 +122,7 @@ async function measure(ctx: AppContext, answers: number) {
 async function main() {
   await ensureDatabase(DATABASE_URL);
   const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: `bench-${process.pid}` });
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 4 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 4 });
   await migrateToLatest(ctx.db);
   try {
     const small = await measure(ctx, 20_000);

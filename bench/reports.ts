@@ -55,6 +55,7 @@ import { allRoutes } from '../src/http/routes/index.ts';
 import { createHttpServer } from '../src/http/server.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const DOMAIN = 'acme-reports-bench.com';
@@ -758,7 +759,7 @@ async function scaleRun(ctx: AppContext, large: SiteRow): Promise<void> {
 async function main() {
   await ensureDatabase(DATABASE_URL);
   const config = loadConfig({ DATABASE_URL, LOG_LEVEL: 'warn', REDIS_PREFIX: `bench-${process.pid}` });
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 10 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 10 });
   await migrateToLatest(ctx.db);
   try {
     const site = await ensureDataSet(ctx, LARGE);

@@ -29,6 +29,7 @@ import { createOrg, setOrgLimits } from '../src/domain/orgs/orgs.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { usdToMicros } from '../src/money.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scale';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -289,7 +290,7 @@ async function main() {
     WORKER_SCAN_CONCURRENCY: '10',
   };
   const config = loadConfig(env);
-  const ctx = createContext(config, { role: 'worker', dbPoolSize: 10 });
+  const ctx = createContext(config, { role: 'worker', jobTable: loadJobTable, dbPoolSize: 10 });
   await migrateToLatest(ctx.db);
   const children: ChildProcess[] = [
     startProcess(['simulator', '--port', String(SIM_PORT)], { ...env, SIMULATOR_RPM: `openai=${LIMIT_RPM}` }),

@@ -31,6 +31,7 @@ import { startScan } from '../src/domain/scans/scans.ts';
 import type { ProviderKey } from '../src/assistants/catalog.ts';
 import { runBench } from './lib.ts';
 import { benchSite, processCpu, startSimulator } from './scan-setup.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scan';
 const SIM_PORT = 18410;
@@ -169,7 +170,7 @@ async function main() {
       SERP_MAX_IN_FLIGHT: String(CONCURRENCY * 2),
       REDIS_PREFIX: `bench-scan-${process.pid}`,
     });
-    const ctx = createContext(config, { role: 'worker', dbPoolSize: 40 });
+    const ctx = createContext(config, { role: 'worker', jobTable: loadJobTable, dbPoolSize: 40 });
     await migrateToLatest(ctx.db);
     try {
       // BENCH_SCAN=fast runs only the 0 ms cases, after a warm-up scan (for profiling); BENCH_SCAN=one only the

@@ -21,6 +21,7 @@ import { startFixtureSite } from '../src/fixture-site/server.ts';
 import { AI_CRAWLERS } from '../src/web/ai-crawlers.ts';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES } from '../src/web/robots.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench';
 const REDIS_PREFIX = 'sightline-bench-site';
@@ -118,7 +119,7 @@ async function main() {
     SITE_FETCH_OUTBOUND: 'off',
     SITEMAP_TITLES_PER_RUN: '0',
   });
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 2 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 2 });
   const { db } = ctx;
   try {
     await migrateToLatest(db);

@@ -31,6 +31,7 @@ import { webhookCreateSchema } from '../src/domain/webhooks/schemas.ts';
 import { createWebhook } from '../src/domain/webhooks/webhooks.ts';
 import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { runBench } from './lib.ts';
+import { loadJobTable } from '../jobs/load-table.ts';
 
 // A database of its own: this branch's migrations must not land in the database other benches share.
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_webhooks';
@@ -126,7 +127,7 @@ async function main() {
     WEBHOOKS_PER_WORKSPACE: String(WEBHOOKS + 1),
   };
   const config = loadConfig(env);
-  const ctx = createContext(config, { role: 'cli', dbPoolSize: 4 });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, dbPoolSize: 4 });
   await clearPrefix(config.redisUrl);
   const worker = spawn(
     path.join(ROOT, 'node_modules/.bin/node'),

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { runRetentionTick } from '../src/domain/facts/index.ts';
-import { Later, BUSY } from '../src/domain/common/index.ts';
+import { Later, BUSY, JOB_PAYLOADS, type JobPayloads } from '../src/domain/common/index.ts';
 import { failCrawlerCheck, runCrawlerCheckTick, runCrawlerCheck } from '../src/domain/crawlers/index.ts';
 import { failImport, runSitemapImportTick, runSitemapImport } from '../src/domain/pages/index.ts';
 import { runRewrite } from '../src/domain/prompts/index.ts';
@@ -8,7 +8,7 @@ import { runReanalysis } from '../src/domain/reanalysis/index.ts';
 import { runScanReconcile, failScan, runScan, runScanTick } from '../src/domain/scans/index.ts';
 import { failLogImport, runLogImport } from '../src/domain/traffic/index.ts';
 import { runWebhookDelivery, runWebhookPeriodTick, runWebhookReconcile } from '../src/domain/webhooks/index.ts';
-import type { JobNameOf, JobPayloadOf, JobRow } from '../src/queue/job-row.ts';
+import type { JobRow } from '../src/queue/job-row.ts';
 import { RetryLaterError } from '../src/queue/retry-later.ts';
 
 /**
@@ -19,10 +19,12 @@ import { RetryLaterError } from '../src/queue/retry-later.ts';
  * payload, call one domain use case (named `run` + the job's name), return
  * its summary. Producers queue through `ctx.jobs.enqueue(name, ...)`
  * (src/queue/queues.ts); workers (src/queue/worker.ts) run the rows.
+ *
+ * The payload schemas are the shared vocabulary's (`JOB_PAYLOADS`,
+ * src/domain/common/job-payloads.ts), so the context types its queues
+ * without importing this table: the table's type holds each row to its
+ * name's schema, and test/unit/job-table.test.ts to the very same one.
  */
-
-const id = z.number().int().positive();
-const none = z.object({});
 
 /** How long a job whose site is locked by another job waits before it tries again. */
 const SITE_BUSY_RETRY_MS = 2_000;
@@ -44,10 +46,13 @@ function job<S extends z.ZodType>(row: JobRow<S>): JobRow<S> {
   };
 }
 
-export const JOBS = {
+/** The table's type: a row for every payload name, its handler typed by that name's schema. */
+type JobTableRows = { [N in keyof JobPayloads]: JobRow<(typeof JOB_PAYLOADS)[N]> };
+
+export const JOBS: JobTableRows = {
   scan: job({
     queue: 'scan',
-    payload: z.object({ scanId: id }),
+    payload: JOB_PAYLOADS.scan,
     // Resumable by construction (answers already stored are skipped), so retries are safe.
     attempts: 5,
     backoffMs: 5_000,
@@ -57,7 +62,7 @@ export const JOBS = {
   // Starts the scans that are due (each site's schedule).
   'scan-tick': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['scan-tick'],
     attempts: 3,
     backoffMs: 60_000,
     schedule: { pattern: '0 0 * * *' },
@@ -66,7 +71,7 @@ export const JOBS = {
   // Queues again a scan left with no live job (a crash, Redis data lost), or ends it.
   'scan-reconcile': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['scan-reconcile'],
     // The next run is the retry.
     attempts: 1,
     backoffMs: 0,
@@ -76,14 +81,14 @@ export const JOBS = {
   }),
   reanalysis: job({
     queue: 'reanalysis',
-    payload: z.object({ siteId: id, reanalysisId: id }),
+    payload: JOB_PAYLOADS.reanalysis,
     attempts: 3,
     backoffMs: 2_000,
     run: (ctx, { siteId, reanalysisId }) => runReanalysis(ctx, siteId, reanalysisId),
   }),
   rewrite: job({
     queue: 'rewrite',
-    payload: z.object({ siteId: id }),
+    payload: JOB_PAYLOADS.rewrite,
     attempts: 2,
     backoffMs: 10_000,
     run: (ctx, { siteId }) => runRewrite(ctx, siteId),
@@ -92,7 +97,7 @@ export const JOBS = {
   // without a retry; attempts cover a worker that died or a database that was away.
   'sitemap-import': job({
     queue: 'site-fetch',
-    payload: z.object({ siteId: id, importId: id }),
+    payload: JOB_PAYLOADS['sitemap-import'],
     attempts: 3,
     backoffMs: 30_000,
     run: (ctx, { siteId, importId }) => runSitemapImport(ctx, siteId, importId),
@@ -100,7 +105,7 @@ export const JOBS = {
   }),
   'sitemap-import-tick': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['sitemap-import-tick'],
     attempts: 3,
     backoffMs: 60_000,
     schedule: { pattern: '0 3 * * *' },
@@ -108,7 +113,7 @@ export const JOBS = {
   }),
   'crawler-check': job({
     queue: 'site-fetch',
-    payload: z.object({ siteId: id, checkId: id }),
+    payload: JOB_PAYLOADS['crawler-check'],
     attempts: 3,
     backoffMs: 30_000,
     run: (ctx, { siteId, checkId }) => runCrawlerCheck(ctx, siteId, checkId),
@@ -116,7 +121,7 @@ export const JOBS = {
   }),
   'crawler-check-tick': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['crawler-check-tick'],
     attempts: 3,
     backoffMs: 60_000,
     schedule: { pattern: '0 2 * * *' },
@@ -126,7 +131,7 @@ export const JOBS = {
   // problems (a line that does not parse, a truncated gzip file) end the import with its message, not a retry.
   'log-import': job({
     queue: 'traffic',
-    payload: z.object({ siteId: id, importId: id }),
+    payload: JOB_PAYLOADS['log-import'],
     attempts: 3,
     backoffMs: 30_000,
     run: (ctx, { siteId, importId }) => runLogImport(ctx, siteId, importId),
@@ -136,7 +141,7 @@ export const JOBS = {
   // Makes next months' answer partitions and drops what workspaces no longer keep; idempotent, so a retry is safe.
   'retention-tick': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['retention-tick'],
     attempts: 3,
     backoffMs: 10 * 60_000,
     schedule: { pattern: '0 4 * * *' },
@@ -147,14 +152,14 @@ export const JOBS = {
   // died or a database that was away; the reconciler re-queues a delivery whose job is gone.
   'webhook-delivery': job({
     queue: 'webhook',
-    payload: z.object({ deliveryId: id, replay: id.optional() }),
+    payload: JOB_PAYLOADS['webhook-delivery'],
     attempts: 5,
     backoffMs: 5_000,
     run: (ctx, { deliveryId, replay }) => runWebhookDelivery(ctx, deliveryId, { replay: replay !== undefined }),
   }),
   'webhook-reconcile': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['webhook-reconcile'],
     // The next run is the retry.
     attempts: 1,
     backoffMs: 0,
@@ -164,14 +169,10 @@ export const JOBS = {
   // Compares each site's period that just ended with the one before and fires what changed for real.
   'webhook-period-tick': job({
     queue: 'schedule',
-    payload: none,
+    payload: JOB_PAYLOADS['webhook-period-tick'],
     attempts: 3,
     backoffMs: 10 * 60_000,
     schedule: { pattern: '30 0 * * *' },
     run: (ctx) => runWebhookPeriodTick(ctx),
   }),
 };
-
-export type Jobs = typeof JOBS;
-export type JobName = JobNameOf<Jobs>;
-export type JobPayload<N extends JobName> = JobPayloadOf<Jobs, N>;

@@ -1,16 +1,18 @@
 import { Redis } from 'ioredis';
-import type { Jobs } from '../jobs/index.ts';
 import { createAnalysisPool, type AnalysisPool } from './analysis/index.ts';
 import type { Assistants, UpstreamGate } from './assistants/index.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { createDb, type Db } from './db/database.ts';
-import type { PromptCsvPool } from './domain/prompts/index.ts';
-import { KeyCache, RateLimits } from './domain/orgs/index.ts';
+import type { JobPayloads } from './domain/common/index.ts';
+import { ExpiringCache } from './expiring-cache.ts';
 import { createLogger, type Logger } from './logger.ts';
+import type { JobTableFor } from './queue/job-row.ts';
 import { JobQueues } from './queue/queues.ts';
+import { RateLimiters } from './rate-limiters.ts';
 import { MetricsRecorder } from './telemetry/shared-metrics.ts';
+import { createUploadPool, type UploadPool } from './upload-pool.ts';
 import { createSiteFilePool, type SiteFilePool } from './web/site-file-pool.ts';
 import type { WebhookPoster } from './web/webhook-post.ts';
 
@@ -24,11 +26,18 @@ import type { WebhookPoster } from './web/webhook-post.ts';
  * Every per-process service is a field here, and `closeContext` alone
  * closes them: the queues and the metrics' last flush first, then the
  * database pool, the Redis connection and each `Lazy` service that was made
- * (the thread pools `analysisPool`, `siteFilePool` and `promptCsvPool`, the
+ * (the thread pools `analysisPool`, `siteFilePool` and `uploadPool`, the
  * webhook connections `webhookPoster` keeps). A `Lazy` field is made by its
  * first call, so a process that never calls it pays nothing. `keys`,
- * `rateLimits`, `assistants` and `gate` hold nothing to close beyond the
+ * `rateLimiters`, `assistants` and `gate` hold nothing to close beyond the
  * Redis connection.
+ *
+ * Every domain file imports this one, so it imports nothing of the domain
+ * above its shared vocabulary (domain/common) and nothing of jobs/: its
+ * services are typed from below (the queues by the payload map
+ * `JobPayloads`, the key cache as bare expiring entries), the job table is
+ * handed in by the process's entry (`jobTable`), and `eslint.config.js`
+ * keeps it so.
  */
 export interface AppContext {
   /** What this process is: sizes its pool and how its Redis connection waits. */
@@ -39,24 +48,24 @@ export interface AppContext {
   db: Db;
   redis: Redis;
   clock: Clock;
-  /** The job queues: the one way to queue a job of the table in jobs/ (src/queue/queues.ts). */
-  jobs: JobQueues<Jobs>;
+  /** The job queues: the one way to queue a job of the table in jobs/ (src/queue/queues.ts), typed by each job's payload. */
+  jobs: JobQueues<JobPayloads>;
   /** The assistants layer, made on first use (a worker's): every call goes through `gate`. */
   assistants: Lazy<Promise<Assistants>>;
   /** Each upstream account's limits (the gate), held in Redis for every process together (src/assistants/upstream-gate.ts). */
   gate: Lazy<Promise<UpstreamGate>>;
-  /** Key look-ups and refusals this process remembers (domain/orgs/key-cache.ts). */
-  keys: KeyCache;
-  /** The workspace's own rate limits, counted in Redis (domain/orgs/rate-limits.ts). */
-  rateLimits: RateLimits;
+  /** Key look-ups and refusals this process remembers (src/expiring-cache.ts); what a look-up holds is domain/orgs/key-cache.ts's. */
+  keys: { lookups: ExpiringCache; refusals: ExpiringCache };
+  /** The rate limiters, counted in Redis (src/rate-limiters.ts); the limits are domain/orgs/rate-limits.ts's. */
+  rateLimiters: RateLimiters;
   /** Job runs and provider calls counted here and summed across processes in Redis (src/telemetry/shared-metrics.ts). */
   metrics: MetricsRecorder;
   /** The analysis threads (src/analysis/pool.ts): scans, reanalyses and name previews read many answers on them. */
   analysisPool: Lazy<AnalysisPool>;
   /** The threads that parse files from customers' sites (src/web/site-file-pool.ts): sitemap imports, crawler checks. */
   siteFilePool: Lazy<SiteFilePool>;
-  /** The thread that parses prompt CSV imports (domain/prompts/csv-pool.ts). */
-  promptCsvPool: Lazy<Promise<PromptCsvPool>>;
+  /** The thread that reads files tenants send, prompt CSV imports (src/upload-pool.ts; the task domain/prompts/csv-thread.ts). */
+  uploadPool: Lazy<UploadPool>;
   /** Webhook deliveries' POSTs: the SSRF guard and the connections kept to receivers (src/web/webhook-post.ts). */
   webhookPoster: Lazy<Promise<WebhookPoster>>;
 }
@@ -93,6 +102,9 @@ function once<T>(make: () => T): Lazy<T> {
   return Object.defineProperty(get, 'made', { get: () => made?.value }) as Lazy<T>;
 }
 
+/** Key look-ups, and refusals, held at once: a bound on memory whatever the number of keys sent, the oldest dropped first. */
+export const KEY_CACHE_MAX = 10_000;
+
 const DB_POOL_SIZE: Record<ProcessRole, number> = {
   // A worker runs scans with dozens of calls in flight, each reserving money: a small pool made them queue.
   worker: 30,
@@ -101,9 +113,19 @@ const DB_POOL_SIZE: Record<ProcessRole, number> = {
   test: 5,
 };
 
+/** Loads the job table (jobs/load-table.ts `loadJobTable`): each process's entry hands it to `createContext`. */
+export type JobTableLoader = () => Promise<JobTableFor<JobPayloads>>;
+
 export function createContext(
   config: Config,
-  options: { role: ProcessRole; clock?: Clock; logger?: Logger; dbPoolSize?: number },
+  options: {
+    role: ProcessRole;
+    /** The job table's loader: called on the first enqueue. */
+    jobTable: JobTableLoader;
+    clock?: Clock;
+    logger?: Logger;
+    dbPoolSize?: number;
+  },
 ): AppContext {
   const { role } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -137,7 +159,7 @@ export function createContext(
     redis,
     clock: options.clock ?? systemClock,
     // The table imports every handler, hence the whole domain: loaded when a job is first queued.
-    jobs: new JobQueues(redis, config, logger, async () => (await import('../jobs/index.ts')).JOBS),
+    jobs: new JobQueues(redis, config, logger, options.jobTable),
     assistants: once(async () => {
       const { createAssistants } = await import('./assistants/index.ts');
       return createAssistants(config.assistants, logger, {
@@ -146,13 +168,13 @@ export function createContext(
       });
     }),
     gate,
-    keys: new KeyCache(),
-    rateLimits: new RateLimits(redis, config.redisPrefix),
+    keys: { lookups: new ExpiringCache(KEY_CACHE_MAX), refusals: new ExpiringCache(KEY_CACHE_MAX) },
+    rateLimiters: new RateLimiters(redis, config.redisPrefix),
     metrics,
     // Threads start with their first task (analysis, a site file, a CSV file), not when the pool is made.
     analysisPool: once(() => createAnalysisPool()),
     siteFilePool: once(() => createSiteFilePool()),
-    promptCsvPool: once(async () => (await import('./domain/prompts/index.ts')).createPromptCsvPool()),
+    uploadPool: once(() => createUploadPool()),
     webhookPoster: once(async () => {
       const [{ siteFetcherFor }, { createWebhookPoster }] = await Promise.all([
         import('./web/site-fetch.ts'),
@@ -174,7 +196,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
     ctx.redis.quit(),
     ctx.analysisPool.made?.close(),
     ctx.siteFilePool.made?.close(),
-    ctx.promptCsvPool.made?.then((pool) => pool.close()),
+    ctx.uploadPool.made?.close(),
     ctx.webhookPoster.made?.then((poster) => poster.close()),
   ]);
 }

@@ -78,12 +78,14 @@ function isBoolean(schema: unknown): boolean {
 
 /** A context for one command: logs to stderr (quieter than info), a small pool, closed when done. */
 export async function withContext<T>(config: Config, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const [{ closeContext, createContext }, { createLogger }] = await Promise.all([
+  const [{ closeContext, createContext }, { createLogger }, { loadJobTable }] = await Promise.all([
     import('../context.ts'),
     import('../logger.ts'),
+    import('../../jobs/load-table.ts'),
   ]);
   const ctx = createContext(config, {
     role: 'cli',
+    jobTable: loadJobTable,
     logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 }),
   });
   try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 import { ensureDemoSiteReads, seedDemo, startDemoScan } from './demo.ts';
 import { DEMO_SITE_DOMAIN, demoSiteRoutes } from '../fixture-site/demo-site.ts';
 import { startFixtureSite } from '../fixture-site/server.ts';
@@ -46,7 +47,7 @@ export async function runStart(config: Config): Promise<void> {
       return null;
     },
   );
-  const ctx = createContext(config, { role: 'cli', logger: log });
+  const ctx = createContext(config, { role: 'cli', jobTable: loadJobTable, logger: log });
   const demo = await seedDemo(ctx, '.sightline');
   await ensureDemoSiteReads(ctx, demo).catch((err: Error) =>
     log.warn({ err: err.message }, 'demo pages, crawler check and server log not queued'),

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { onShutdown } from '../shutdown.ts';
 import { allRoutes } from './routes/index.ts';
@@ -12,7 +13,7 @@ export async function startApi(ctx: AppContext): Promise<{ url: string; close():
 }
 
 export async function runApi(config: Config): Promise<void> {
-  const ctx = createContext(config, { role: 'api' });
+  const ctx = createContext(config, { role: 'api', jobTable: loadJobTable });
   const api = await startApi(ctx);
   ctx.logger.info({ url: api.url, variant: config.apiVariant }, 'API listening');
   onShutdown(async () => {

@@ -26,8 +26,11 @@ export interface JobRow<S extends z.ZodType = z.ZodType> {
 /** A whole table: job name -> row. */
 export type JobTable = Record<string, JobRow>;
 
-export type JobNameOf<T extends JobTable> = keyof T & string;
-export type JobPayloadOf<T extends JobTable, N extends JobNameOf<T>> = z.output<T[N]['payload']>;
+/** A job's name -> its payload: what a table's rows validate, and what producers queue. */
+export type JobPayloadMap = Record<string, unknown>;
+
+/** A table with one row per name of a payload map, each row's schema giving that name's payload. */
+export type JobTableFor<P extends JobPayloadMap> = { [N in keyof P]: JobRow<z.ZodType<P[N]>> };
 
 /** The queues of a table, each once, in the table's order. */
 export function queueNamesOf(table: JobTable): string[] {

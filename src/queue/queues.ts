@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { tracingHooks } from '../telemetry/tracing-hooks.ts';
-import { queueNamesOf, type JobNameOf, type JobPayloadOf, type JobTable } from './job-row.ts';
+import { queueNamesOf, type JobPayloadMap, type JobTableFor } from './job-row.ts';
 
 /** How long an enqueue may wait on Redis before the caller is told it is unavailable. */
 const ENQUEUE_TIMEOUT_MS = 5_000;
@@ -25,25 +25,28 @@ const KEEP = { removeOnComplete: { age: 24 * 3600, count: 1000 }, removeOnFail: 
  * over the context's Redis connection) and the one typed way to queue a job
  * of the table. Held by the AppContext (`ctx.jobs`), closed with it.
  *
- * The table is loaded on first use: it imports every handler and so the
- * whole domain, which a CLI command that queues nothing should not pay for.
+ * Typed by the payload map (a job's name -> its payload), not by the table:
+ * the table imports every handler and so the whole domain, which the
+ * context (imported by every domain file) must not import. The table is
+ * handed in as a loader and loaded on first use, which a CLI command that
+ * queues nothing never pays for.
  */
-export class JobQueues<T extends JobTable> {
+export class JobQueues<P extends JobPayloadMap> {
   readonly #queues = new Map<string, Queue>();
   readonly #redis: Redis;
   readonly #config: Config;
   readonly #logger: Logger;
-  readonly #load: () => Promise<T>;
-  #table: Promise<T> | null = null;
+  readonly #load: () => Promise<JobTableFor<P>>;
+  #table: Promise<JobTableFor<P>> | null = null;
 
-  constructor(redis: Redis, config: Config, logger: Logger, load: () => Promise<T>) {
+  constructor(redis: Redis, config: Config, logger: Logger, load: () => Promise<JobTableFor<P>>) {
     this.#redis = redis;
     this.#config = config;
     this.#logger = logger;
     this.#load = load;
   }
 
-  table(): Promise<T> {
+  table(): Promise<JobTableFor<P>> {
     return (this.#table ??= this.#load());
   }
 
@@ -74,12 +77,12 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** Job ids derive from the entity (`scan-42`), so enqueuing twice is harmless. */
-  async enqueue<N extends JobNameOf<T>>(
+  async enqueue<N extends keyof P & string>(
     name: N,
-    payload: JobPayloadOf<T, N>,
+    payload: P[N],
     options: { jobId: string; delayMs?: number },
   ): Promise<void> {
-    const row = (await this.table())[name] as T[N];
+    const row = (await this.table())[name];
     const data: unknown = row.payload.parse(payload);
     if (this.#unavailable())
       throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
@@ -110,12 +113,12 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** Many jobs of one name in one round trip (BullMQ addBulk), each with its own id: like `enqueue`, an id already queued is left as it is. */
-  async enqueueMany<N extends JobNameOf<T>>(
+  async enqueueMany<N extends keyof P & string>(
     name: N,
-    jobs: { payload: JobPayloadOf<T, N>; jobId: string; delayMs?: number }[],
+    jobs: { payload: P[N]; jobId: string; delayMs?: number }[],
   ): Promise<void> {
     if (jobs.length === 0) return;
-    const row = (await this.table())[name] as T[N];
+    const row = (await this.table())[name];
     if (this.#unavailable())
       throw new ServiceUnavailableError('The job queue (Redis) is unavailable; try again shortly');
     await this.queue(row.queue).addBulk(
@@ -134,8 +137,8 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** What stands behind an entity's job (see JobState). */
-  async state(name: JobNameOf<T>, jobId: string): Promise<JobState> {
-    const job = await this.queue((await this.table())[name]!.queue).getJob(jobId);
+  async state(name: keyof P & string, jobId: string): Promise<JobState> {
+    const job = await this.queue((await this.table())[name].queue).getJob(jobId);
     if (!job) return 'missing';
     const state = await job.getState();
     if (state === 'completed') return 'ended';
@@ -145,8 +148,8 @@ export class JobQueues<T extends JobTable> {
   }
 
   /** Removes a job that has ended, so the same job id can be queued again. */
-  async remove(name: JobNameOf<T>, jobId: string): Promise<void> {
-    const job = await this.queue((await this.table())[name]!.queue).getJob(jobId);
+  async remove(name: keyof P & string, jobId: string): Promise<void> {
+    const job = await this.queue((await this.table())[name].queue).getJob(jobId);
     await job?.remove();
   }
 

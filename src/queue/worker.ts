@@ -1,7 +1,7 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { closeContext, createContext, type AppContext } from '../context.ts';
+import { closeContext, createContext, type AppContext, type JobTableLoader } from '../context.ts';
 import { onShutdown } from '../shutdown.ts';
 import { timedProcessor, watchWorker } from '../telemetry/job-metrics.ts';
 import { tracingHooks } from '../telemetry/tracing-hooks.ts';
@@ -138,9 +138,9 @@ export function startWorkers(
 }
 
 /** The worker process: a worker context, workers for the table's queues, closed on a signal. */
-export async function runWorker(config: Config, table: JobTable, queues?: string[]): Promise<void> {
-  const ctx = createContext(config, { role: 'worker' });
-  const workers = startWorkers(ctx, table, { queues });
+export async function runWorker(config: Config, jobTable: JobTableLoader, queues?: string[]): Promise<void> {
+  const ctx = createContext(config, { role: 'worker', jobTable });
+  const workers = startWorkers(ctx, await ctx.jobs.table(), { queues });
   onShutdown(async () => {
     await workers.close();
     await closeContext(ctx);

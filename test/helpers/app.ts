@@ -15,6 +15,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { startWorkers, type Workers } from '../../src/queue/worker.ts';
 import { createTestDatabase } from './database.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 export interface TestApp {
   url: string;
@@ -139,6 +140,7 @@ export async function startTestApp(
   const config = loadConfig(env);
   const ctx = createContext(config, {
     role: 'test',
+    jobTable: loadJobTable,
     clock: options.clock,
     logger: createLogger(config.logLevel, { fd: 2 }),
   });

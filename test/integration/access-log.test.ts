@@ -6,6 +6,7 @@ import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 // A server of its own whose logger writes into `lines`, on the test app's database and Redis.
 let app: TestApp;
@@ -24,7 +25,12 @@ beforeAll(async () => {
       done();
     },
   });
-  ctx = createContext(app.config, { role: 'api', logger: pino({ level: 'info' }, into), dbPoolSize: 2 });
+  ctx = createContext(app.config, {
+    role: 'api',
+    jobTable: loadJobTable,
+    logger: pino({ level: 'info' }, into),
+    dbPoolSize: 2,
+  });
   http = createHttpServer(ctx, allRoutes);
   url = await http.listen(0, '127.0.0.1');
 });

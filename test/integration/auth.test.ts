@@ -10,6 +10,7 @@ import { allRoutes } from '../../src/http/routes/index.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { addPerson, seedOrg, type Org } from '../helpers/fixtures.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 const clock = fixedClock('2026-11-22T10:00:00Z');
 let app: TestApp;
@@ -61,7 +62,12 @@ describe('401 forms', () => {
 describe('revocation in another API process', () => {
   // A second API server with its own context: its own key cache and Redis subscriber, as another process has.
   async function otherProcess() {
-    const ctx = createContext(app.config, { role: 'api', logger: createLogger('silent'), dbPoolSize: 2 });
+    const ctx = createContext(app.config, {
+      role: 'api',
+      jobTable: loadJobTable,
+      logger: createLogger('silent'),
+      dbPoolSize: 2,
+    });
     const http = createHttpServer(ctx, allRoutes);
     const url = await http.listen(0, '127.0.0.1');
     const whoami = async (key: string) =>

@@ -7,6 +7,7 @@ import { finished } from '../helpers/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script } from '../helpers/scans.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 /**
  * Fair share between sites: a provider account allows two calls in flight,
@@ -26,7 +27,7 @@ const SMALL = 4;
 
 beforeAll(async () => {
   app = await startTestApp({ simulator: true, env: { OPENAI_MAX_IN_FLIGHT: '2' } });
-  other = createContext(app.config, { role: 'worker', logger: createLogger('silent') });
+  other = createContext(app.config, { role: 'worker', jobTable: loadJobTable, logger: createLogger('silent') });
 });
 afterAll(async () => {
   await closeContext(other);

@@ -7,6 +7,7 @@ import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 let app: TestApp;
 let ws: Org;
@@ -185,6 +186,7 @@ describe('/metrics behind METRICS_TOKEN', () => {
     // A server of its own, on this file's database and Redis, for a deployment that sets the token.
     const ctx = createContext(loadConfig({ ...app.env, METRICS_TOKEN: token }), {
       role: 'api',
+      jobTable: loadJobTable,
       logger: createLogger('silent'),
       dbPoolSize: 2,
     });

@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createRedis } from '../../src/context.ts';
-import { RateLimits } from '../../src/domain/orgs/index.ts';
+import { RATE_LIMITS } from '../../src/domain/orgs/index.ts';
+import { RateLimiters } from '../../src/rate-limiters.ts';
 import { clearRedisPrefix } from '../helpers/app.ts';
 
 /**
@@ -32,9 +33,9 @@ afterAll(async () => {
 
 describe('the API connection, pipelining commands', () => {
   it('counts a limiter made in the same tick as another command, and every reply stays with its command', async () => {
-    const limits = new RateLimits(redis, prefix);
+    const limiters = new RateLimiters(redis, prefix);
     const before = redis.get(`${prefix}:absent`);
-    const consumed = limits.limiter('rewrite').consume('site-1');
+    const consumed = limiters.limiter('rewrite', RATE_LIMITS.rewrite).consume('site-1');
     const after = redis.set(`${prefix}:after`, 'kept');
     const [got, res, set] = await Promise.all([before, consumed, after]);
     expect(got).toBeNull();

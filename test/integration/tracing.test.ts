@@ -12,6 +12,7 @@ import { clearRedisPrefix } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts } from '../helpers/scans.ts';
+import { loadJobTable } from '../../jobs/load-table.ts';
 
 /**
  * Traces across the API and a worker, as deployed: `sightline api` and
@@ -209,7 +210,12 @@ beforeAll(async () => {
   worker = sightline('worker', traced);
   apiUrl = String((await api.line((l) => l.msg === 'API listening')).url);
   await worker.line((l) => l.msg === 'workers started');
-  ctx = createContext(loadConfig(env), { role: 'cli', logger: createLogger('silent'), dbPoolSize: 2 });
+  ctx = createContext(loadConfig(env), {
+    role: 'cli',
+    jobTable: loadJobTable,
+    logger: createLogger('silent'),
+    dbPoolSize: 2,
+  });
   ws = await seedOrg(ctx, { balanceUsd: 20 });
 }, 90_000);
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.ts';
-import { createPromptCsvPool } from '../../src/domain/prompts/csv-pool.ts';
+import { createUploadPool } from '../../src/upload-pool.ts';
+import { parsePromptCsvOnThread } from '../../src/domain/prompts/csv-upload.ts';
 import { parsePromptCsv } from '../../src/domain/prompts/csv.ts';
 
 /**
@@ -49,14 +50,14 @@ describe('hostile prompt CSV files', () => {
   });
 
   it('gives up at its deadline with a 422 naming the file, and the next import still reads', async () => {
-    const pool = createPromptCsvPool();
+    const pool = createUploadPool();
     try {
-      const err = await pool.parse(WORST['many rows'] as string, 1).catch((e: unknown) => e);
+      const err = await parsePromptCsvOnThread(pool, WORST['many rows'] as string, 1).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
       expect((err as ValidationError).fields).toEqual({
         contents: expect.stringMatching(/took longer than 0.001 s to read/),
       });
-      const ok = await pool.parse('text\nbest crm for startups\n');
+      const ok = await parsePromptCsvOnThread(pool, 'text\nbest crm for startups\n');
       expect(ok.rows).toHaveLength(1);
     } finally {
       await pool.close();

@@ -74,13 +74,13 @@ export const processCommands = [
     flags: { queues: z.string().optional() },
     run: async (a, config) => {
       await startTracingFirst(config, 'worker');
-      const [{ runWorker }, { JOBS }] = await Promise.all([
+      const [{ runWorker }, { loadJobTable }] = await Promise.all([
         import('../../queue/worker.ts'),
-        import('../../../jobs/index.ts'),
+        import('../../../jobs/load-table.ts'),
       ]);
       await runWorker(
         config,
-        JOBS,
+        loadJobTable,
         a.queues
           ?.split(',')
           .map((q) => q.trim())

@@ -1,4 +1,5 @@
 export * from './fields.ts';
+export * from './job-payloads.ts';
 export * from './later.ts';
 export * from './name-keys.ts';
 export * from './paging.ts';

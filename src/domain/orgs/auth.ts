@@ -3,14 +3,7 @@ import { preparedQuery } from '../../db/database.ts';
 import type { KeyRole, Plan, Role } from '../../db/schema.ts';
 import { UnauthorizedError } from '../../errors.ts';
 import { hashKey, isWellFormedKey } from './api-keys.ts';
-import {
-  cacheOf,
-  KEY_CACHE_TTL_MS,
-  KEY_REFUSAL_TTL_MS,
-  refusalsOf,
-  storeCachedKey,
-  storeRefusal,
-} from './key-cache.ts';
+import { cacheOf, KEY_CACHE_TTL_MS, KEY_REFUSAL_TTL_MS, refusalsOf } from './key-cache.ts';
 import { effectiveKeyRole } from './roles.ts';
 
 /** Who is calling: always an API key here; persons sign in through the web app only. */
@@ -103,16 +96,16 @@ export async function authenticateKey(ctx: AppContext, key: string | null, now: 
   if (!isWellFormedKey(key)) throw new UnauthorizedError();
   // Refused a moment ago: refused again without a query (key-cache.ts KEY_REFUSAL_TTL_MS).
   const refused = refusalsOf(ctx);
-  const refusedUntil = refused.get(key);
-  if (refusedUntil !== undefined && refusedUntil > started) throw new UnauthorizedError();
+  const refusal = refused.get(key);
+  if (refusal && refusal.expires > started) throw new UnauthorizedError();
 
   const [row] = await preparedQuery<KeyRow>(ctx.db, 'auth-key-lookup', KEY_LOOKUP_SQL, [hashKey(key)]);
   if (!row || row.revokedAt || !row.creatorRole) {
     cache.delete(key);
-    storeRefusal(refused, key, started + KEY_REFUSAL_TTL_MS, performance.now());
+    refused.set(key, { expires: started + KEY_REFUSAL_TTL_MS }, performance.now());
     throw new UnauthorizedError();
   }
-  if (refusedUntil !== undefined) refused.delete(key);
+  if (refusal) refused.delete(key);
   let lastUsedAt = row.lastUsedAt;
   if (due(lastUsedAt, now)) {
     await touchLastUse(ctx, row.keyId, now);
@@ -127,6 +120,6 @@ export async function authenticateKey(ctx: AppContext, key: string | null, now: 
     org: { id: row.orgId, name: row.orgName, plan: row.orgPlan },
   };
   // The TTL counts from before the query: an entry is never trusted past a second after the row was read.
-  storeCachedKey(cache, key, { expires: started + KEY_CACHE_TTL_MS, principal, lastUsedAt }, performance.now());
+  cache.set(key, { expires: started + KEY_CACHE_TTL_MS, principal, lastUsedAt }, performance.now());
   return principal;
 }

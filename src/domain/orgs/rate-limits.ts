@@ -1,9 +1,11 @@
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../../errors.ts';
 
-/** CONTRACT.md "Own rate limits": per hour, 429 with Retry-After past them. */
+/**
+ * CONTRACT.md "Own rate limits": per hour, 429 with Retry-After past them;
+ * counted by the context's limiters (`ctx.rateLimiters`, src/rate-limiters.ts).
+ */
 export const RATE_LIMITS = {
   invitations: { points: 20, perSeconds: 3600, what: 'invitations per workspace' },
   sitemapImport: { points: 10, perSeconds: 3600, what: 'sitemap imports per site' },
@@ -14,34 +16,6 @@ export const RATE_LIMITS = {
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
-
-/** A process's limiters, one per name, made on first use over the context's Redis connection (`ctx.rateLimits`). */
-export class RateLimits {
-  readonly #limiters = new Map<RateLimitName, RateLimiterRedis>();
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
-  limiter(name: RateLimitName): RateLimiterRedis {
-    let limiter = this.#limiters.get(name);
-    if (!limiter) {
-      const { points, perSeconds } = RATE_LIMITS[name];
-      limiter = new RateLimiterRedis({
-        storeClient: this.#redis,
-        keyPrefix: `${this.#prefix}:rl:${name}`,
-        points,
-        duration: perSeconds,
-        rejectIfRedisNotReady: true,
-      });
-      this.#limiters.set(name, limiter);
-    }
-    return limiter;
-  }
-}
 
 /**
  * The limiter refuses while its connection is not ready (so a Redis outage is a
@@ -65,7 +39,7 @@ async function connected(redis: AppContext['redis']): Promise<void> {
 export async function consumeRateLimit(ctx: AppContext, name: RateLimitName, subject: string | number): Promise<void> {
   try {
     await connected(ctx.redis);
-    await ctx.rateLimits.limiter(name).consume(String(subject), 1);
+    await ctx.rateLimiters.limiter(name, RATE_LIMITS[name]).consume(String(subject), 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) {
       const { points, what } = RATE_LIMITS[name];

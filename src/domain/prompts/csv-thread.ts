@@ -6,7 +6,7 @@ export type CsvThreadResult =
   | { ok: true; parsed: ParsedImport }
   | { ok: false; status: number; message: string; fields: Record<string, string> | null };
 
-/** The piscina task (./csv-pool.ts): one CSV text in, its rows and row errors out. */
+/** The upload thread's task (./csv-upload.ts, src/upload-pool.ts): one CSV text in, its rows and row errors out. */
 export default function parseOnThread(contents: string): CsvThreadResult {
   try {
     return { ok: true, parsed: parsePromptCsv(contents) };

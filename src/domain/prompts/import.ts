@@ -6,6 +6,7 @@ import { assertCategoryRoom, categoryNamesOf, missingCategories, upsertCategorie
 import { nameKey, uniqueNames, lockSite } from '../common/index.ts';
 import { limitMessage, promptRoom } from './prompt-room.ts';
 import { looksRaw, type ImportRow, type RowError } from './csv.ts';
+import { parsePromptCsvOnThread } from './csv-upload.ts';
 import type { PromptImport } from './schemas.ts';
 
 /**
@@ -71,7 +72,7 @@ async function insertLinks(db: Db, promptIds: number[], categoryIds: number[]): 
 }
 
 export async function importPrompts(ctx: AppContext, site: SiteRow, userId: number, input: PromptImport) {
-  const parsed = await (await ctx.promptCsvPool()).parse(input.contents);
+  const parsed = await parsePromptCsvOnThread(ctx.uploadPool(), input.contents);
 
   const run = async (trx: Db) => {
     if (!input.dryRun) await lockSite(trx, site.id);

@@ -1,4 +1,4 @@
-export * from './csv-pool.ts';
+export * from './csv-upload.ts';
 export * from './csv-thread.ts';
 export * from './csv.ts';
 export * from './detail.ts';
