@@ -64,6 +64,24 @@ function domainTier(tierIndex) {
   });
 }
 
+/**
+ * src/context.ts and the per-process services it builds below the domain:
+ * every domain file imports the context, so these import no domain folder
+ * above its shared vocabulary (domain/common) and not the job table in jobs/
+ * (which imports every handler), by value, by type or lazily; a service the
+ * domain's policy configures is handed that policy by its caller
+ * (docs/architecture.md "The context").
+ */
+const CONTEXT_FILES = ['src/context.ts', 'src/expiring-cache.ts', 'src/rate-limiters.ts', 'src/upload-pool.ts'];
+const CONTEXT_MESSAGE =
+  'src/context.ts and its services are imported by every domain file: they import no src/domain folder but common, and not jobs/ (the table is handed in: createContext `jobTable`).';
+const CONTEXT_REACH = {
+  regex: '(^|/)(domain/(?!common/)[^/]+/|jobs/)',
+  message: CONTEXT_MESSAGE,
+};
+// The same in import() and import('...').T, which no-restricted-imports does not read (esquery regexes cannot hold '/').
+const CONTEXT_REACH_SYNTAX = '/(^|\\x2F)(domain\\x2F(?!common\\x2F)[^\\x2F]+\\x2F|jobs\\x2F)/';
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.sightline/', 'test/lint/fixtures/', 'examples/generated/'] },
   js.configs.recommended,
@@ -150,6 +168,17 @@ export default tseslint.config(
     allowTypeImports: true,
     message: 'src/share renders what a domain function read: no database, HTTP, MCP or queue code.',
   }),
+  layer(CONTEXT_FILES, DOMAIN_ENTRY, CONTEXT_REACH),
+  {
+    files: CONTEXT_FILES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `ImportExpression[source.value=${CONTEXT_REACH_SYNTAX}]`, message: CONTEXT_MESSAGE },
+        { selector: `TSImportType[source.value=${CONTEXT_REACH_SYNTAX}]`, message: CONTEXT_MESSAGE },
+      ],
+    },
+  },
   {
     // Tests, benchmarks and scripts may reach a domain file directly: they check its parts.
     files: ['test/**', 'bench/**', 'scripts/**'],

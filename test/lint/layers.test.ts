@@ -11,10 +11,10 @@ import domainTiers from '../../docs/domain-tiers.json' with { type: 'json' };
  */
 const eslint = new ESLint({ cwd: path.resolve('.') });
 
-async function lintAs(fixture: string, filePath: string) {
+async function lintAs(fixture: string, filePath: string, rule = 'no-restricted-imports') {
   const code = await readFile(path.resolve('test/lint/fixtures', fixture), 'utf8');
   const [result] = await eslint.lintText(code, { filePath: path.resolve(filePath) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('layers the linter keeps', () => {
@@ -45,10 +45,24 @@ describe('layers the linter keeps', () => {
     ],
     ['domain-imports-past-index.ts', 'src/domain/reports/fixture.ts', /through its index\.ts, never a file inside it/],
     ['http-imports-past-index.ts', 'src/http/routes/fixture.ts', /through its index\.ts, never a file inside it/],
+    ['context-imports-domain.ts', 'src/context.ts', /import no src\/domain folder but common/],
+    ['context-imports-jobs.ts', 'src/context.ts', /import no src\/domain folder but common, and not jobs\//],
+    ['service-imports-domain.ts', 'src/rate-limiters.ts', /import no src\/domain folder but common/],
   ])('%s fails as %s', async (fixture, filePath, message) => {
     const messages = await lintAs(fixture, filePath);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(message);
+  });
+
+  it('finds the context loading the job table itself (an import() no-restricted-imports does not read)', async () => {
+    const messages = await lintAs('context-loads-jobs.ts', 'src/context.ts', 'no-restricted-syntax');
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/not jobs\/ \(the table is handed in/);
+  });
+
+  it('lets the context import the shared vocabulary and its own services', async () => {
+    expect(await lintAs('context-imports-common.ts', 'src/context.ts')).toEqual([]);
+    expect(await lintAs('context-imports-common.ts', 'src/context.ts', 'no-restricted-syntax')).toEqual([]);
   });
 
   it('lets HTTP import types from src/db', async () => {
@@ -69,10 +83,10 @@ describe('layers the linter keeps', () => {
   });
 
   it('finds the domain itself clean of tier, entry and circle breaks', async () => {
-    const results = await eslint.lintFiles(['src/domain', 'src/http', 'src/mcp', 'src/cli', 'jobs']);
+    const results = await eslint.lintFiles(['src/domain', 'src/http', 'src/mcp', 'src/cli', 'jobs', 'src/context.ts']);
     const broken = results.flatMap((r) =>
       r.messages
-        .filter((m) => m.ruleId === 'no-restricted-imports')
+        .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
         .map((m) => `${path.relative('.', r.filePath)}: ${m.message}`),
     );
     expect(broken).toEqual([]);
