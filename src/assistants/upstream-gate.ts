@@ -209,11 +209,18 @@ export function createRedisGate(
     return s;
   };
 
-  /** The shared rate and pause, re-read at most every `refreshMs`. */
+  /**
+   * The shared rate and pause, re-read at most every `refreshMs`. While a
+   * process keeps calling, a re-read runs behind the calls, which go on with
+   * the values read last (at most two refresh periods old): calls that
+   * waited for it held up their lane, and the slots they had finished with
+   * went back to Redis to be taken again (a lease and a free each).
+   */
   async function read(u: UpstreamKey): Promise<Shared> {
     const s = sharedOf(u);
-    if (Date.now() - s.readAt < refreshMs) return s;
-    s.reading ??= (async () => {
+    const age = Date.now() - s.readAt;
+    if (age < refreshMs) return s;
+    const reading = (s.reading ??= (async () => {
       const [rate, pause] = await redis
         .multi()
         .get(key(u, 'rate'))
@@ -224,8 +231,13 @@ export function createRedisGate(
       s.rate = limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate));
       s.pausedUntil = Math.max(s.pausedUntil, typeof pause === 'number' && pause > 0 ? Date.now() + pause : 0);
       s.readAt = Date.now();
-    })().finally(() => (s.reading = null));
-    await s.reading;
+    })().finally(() => (s.reading = null)));
+    if (age < 2 * refreshMs) {
+      // Behind the calls: a failed re-read is tried again by the next call.
+      reading.catch(() => undefined);
+      return s;
+    }
+    await reading;
     return s;
   }
 
