@@ -15,6 +15,14 @@ const BATCH = 100;
 const LINGER_MS = 50;
 /** Batches written at once: one transaction is being built while others wait on the database. */
 const WRITES_IN_FLIGHT = 3;
+/**
+ * How long the next batch may wait for a slot before `add` waits too: about
+ * as long as the four small batches the writer queued behind the three
+ * being written before it filled one instead. So what is asked and not yet
+ * stored stays bounded in time as well as in number when the database (or
+ * the analysis thread, while it starts) is slow.
+ */
+const MAX_WAIT_MS = 4 * LINGER_MS;
 
 /**
  * Stores a scan's answers in batches: one transaction for up to 100
@@ -28,10 +36,10 @@ const WRITES_IN_FLIGHT = 3;
  * analysis task whatever its size, so a slow database gets fewer, fuller
  * ones). Batches lock their rollup rows in key order, so they wait for each
  * other rather than deadlock. When the next batch is full and all three
- * are being written, `add` waits, so asking never runs far ahead of
- * storing. Answers still buffered when a worker dies were never stored:
- * their reservations are released when the scan resumes and they are asked
- * again; answers stored but not yet charged are charged then (the purse's
+ * are being written (or it has waited MAX_WAIT_MS for a slot), `add`
+ * waits, so asking never runs far ahead of storing. Answers still buffered
+ * when a worker dies were never stored: their reservations are released
+ * when the scan resumes and they are asked again; answers stored but not yet charged are charged then (the purse's
  * `squareUp`). Nothing is charged twice. The money is the purse's: the
  * writer tells it which calls were stored.
  */
@@ -40,6 +48,8 @@ export function createAnswerWriter(ctx: AppContext, purse: ScanPurse, book: Bran
   let timer: NodeJS.Timeout | null = null;
   /** The buffer's first answer has waited LINGER_MS: written as soon as a slot is free, whatever the batch's size. */
   let due = false;
+  /** When the buffer's first answer came. */
+  let since = 0;
   const inFlight = new Set<Promise<void>>();
   let failure: Error | null = null;
 
@@ -73,6 +83,7 @@ export function createAnswerWriter(ctx: AppContext, purse: ScanPurse, book: Bran
     while (buffer.length > 0 && inFlight.size < WRITES_IN_FLIGHT && (due || buffer.length >= BATCH)) {
       const items = buffer.length <= BATCH ? buffer : buffer.slice(0, BATCH);
       buffer = buffer.length <= BATCH ? [] : buffer.slice(BATCH);
+      since = Date.now();
       if (buffer.length === 0) {
         due = false;
         if (timer) clearTimeout(timer);
@@ -102,10 +113,16 @@ export function createAnswerWriter(ctx: AppContext, purse: ScanPurse, book: Bran
   return {
     async add(item: PendingAnswer): Promise<void> {
       if (failure) throw failure;
+      if (buffer.length === 0) since = Date.now();
       buffer.push(item);
       pump();
-      // Backpressure: never hold more than a bounded number of answers in memory.
-      while (buffer.length >= BATCH && inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(inFlight);
+      // Backpressure: never hold more than a bounded number of answers in memory, nor for long.
+      while (
+        inFlight.size >= WRITES_IN_FLIGHT &&
+        buffer.length > 0 &&
+        (buffer.length >= BATCH || Date.now() - since >= MAX_WAIT_MS)
+      )
+        await Promise.race(inFlight);
     },
     /** Writes everything buffered; throws the first write failure. */
     async close(): Promise<void> {
