@@ -390,13 +390,17 @@ export function createRedisGate(
     });
   }
 
+  /** A slot this process finished with in this turn of the event loop (see release), if there is one. */
+  function takeSpare(u: UpstreamKey): Held | null {
+    const spare = queueOf(u).spare.pop();
+    if (spare) spare.uses++;
+    return spare ?? null;
+  }
+
   async function lease(u: UpstreamKey, signal?: AbortSignal): Promise<Held> {
     const q = queueOf(u);
-    const spare = q.spare.pop();
-    if (spare) {
-      spare.uses++;
-      return spare;
-    }
+    const spare = takeSpare(u);
+    if (spare) return spare;
     // Straight to Redis only when nobody of this process is waiting or asking: a burst of calls queues behind one poll.
     if (q.waiters.length === 0 && !q.asking) {
       q.asking = true;
@@ -443,7 +447,7 @@ export function createRedisGate(
    * than slots) takes it back without a Redis round trip, and no slot is held
    * idle past the current turn of the loop.
    */
-  async function release(u: UpstreamKey, held: Held): Promise<void> {
+  function release(u: UpstreamKey, held: Held): Promise<void> | undefined {
     const q = queueOf(u);
     if (held.uses >= MAX_HANDOFFS || Date.now() - held.since >= HANDOFF_MS) return free(u, held);
     if (q.waiters.length > 0) {
@@ -494,13 +498,16 @@ export function createRedisGate(
   return {
     async run(upstream, fn, signal) {
       const asked = options.observer ? performance.now() : 0;
-      await takeRate(upstream, signal);
-      const held = await lease(upstream, signal);
+      // Most calls have no rate point to take, no pause to wait out and a fresh read: they skip the awaits.
+      const s = sharedOf(upstream);
+      const now = Date.now();
+      if (s.rate !== null || s.pausedUntil > now || now - s.readAt >= refreshMs) await takeRate(upstream, signal);
+      const held = takeSpare(upstream) ?? (await lease(upstream, signal));
       options.observer?.waited(upstream, (performance.now() - asked) / 1000);
       try {
         const result = await fn();
         options.observer?.called(upstream, 'ok');
-        onSuccess(upstream).catch(() => undefined);
+        if (options.limits[upstream].rpm !== null) onSuccess(upstream).catch(() => undefined);
         return result;
       } catch (err) {
         const limited = err instanceof AssistantError && err.reason === 'rate_limited';
@@ -508,7 +515,8 @@ export function createRedisGate(
         if (limited) await on429(upstream, err.retryAfterMs).catch(() => undefined);
         throw err;
       } finally {
-        await release(upstream, held);
+        const freeing = release(upstream, held);
+        if (freeing) await freeing;
       }
     },
     async capacity(upstream) {

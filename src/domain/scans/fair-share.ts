@@ -98,7 +98,7 @@ export async function joinShare(ctx: AppContext, upstream: UpstreamKey, siteId: 
     const turn = admitted.then(async () => {
       if (skip()) return false;
       for (;;) {
-        await fresh();
+        if (Date.now() - countedAt >= RECOUNT_MS) await fresh();
         if (inFlight < concurrency()) break;
         // Woken by a call that ends, or after a recount's time (the share may have grown).
         await new Promise<void>((resolve) => {
