@@ -46,11 +46,11 @@ export async function startSimulator(port: number): Promise<{ url: string; stop(
 /** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-/** utime + stime of a process in seconds (/proc/<pid>/stat), or null once it has ended. */
-export function processCpu(pid: number): number | null {
+/** utime + stime of a process (or of a thread, given its stat file) in seconds, or null once it has ended. */
+export function processCpu(pid: number, statFile = `/proc/${pid}/stat`): number | null {
   try {
     // The command name is in parentheses and may hold spaces: count fields after its closing one.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {

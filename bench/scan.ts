@@ -16,12 +16,23 @@
  *    `BENCH_SCAN=one` runs this case alone, after a one-provider warm-up scan.
  * Every case also prints its cost per answer stored: this process's CPU time
  * (process.cpuUsage: every thread, the analysis threads included; the
- * simulator is another process) and the CPU time of the Postgres backends
- * serving this process's connections (meterBackends).
+ * simulator is another process), of it the main thread's, the analysis
+ * threads' and V8's own threads' (garbage collection, compilation), and the
+ * CPU time of the Postgres backends serving this process's connections
+ * (meterBackends).
+ *
+ * `BENCH_CPU_PROF=<dir>` profiles the process (`node --cpu-prof`, a sample
+ * every 200 µs, every thread: the main one and the analysis threads, one
+ * .cpuprofile each) and writes the one-provider runs' time windows to
+ * <dir>/windows.json; `node bench/cpu-profile.ts <dir>` then sums where the
+ * CPU went in those windows only (not the set-up or the warm-up), per answer.
  */
 import { BUSY } from '../src/domain/common/site-lock.ts';
 import { Later } from '../src/domain/common/later.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { closeContext, createContext, type AppContext } from '../src/context.ts';
@@ -63,6 +74,26 @@ async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
 async function busiestProviderRequests(): Promise<number> {
   const body = (await (await fetch(`${SIM_URL}/__sim/requests`)).json()) as { counts: Record<string, number> };
   return Math.max(...Object.values(body.counts));
+}
+
+/**
+ * CPU seconds of this process's threads by kind, from /proc/self/task: the
+ * analysis threads (`WorkerThread`) and V8's own (`V8Worker`: garbage
+ * collection's parallel and concurrent work, compilation), beside the main
+ * thread's (process.threadCpuUsage).
+ */
+function threadsCpu(): { analysis: number; v8: number } {
+  const out = { analysis: 0, v8: 0 };
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const comm = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      const kind = comm === 'WorkerThread' ? 'analysis' : comm === 'V8Worker' ? 'v8' : null;
+      if (kind) out[kind] += processCpu(Number(tid), `/proc/self/task/${tid}/stat`) ?? 0;
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
 }
 
 /**
@@ -116,21 +147,37 @@ async function redisCommands(ctx: AppContext): Promise<number> {
   return calls;
 }
 
+/** Microseconds on the monotonic clock V8's CPU profiles time their samples with. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** BENCH_CPU_PROF: where the profiles and the measured windows go (see the header). */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
-async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[]) {
+/** `measured`: told the monotonic window of the scan's run and its answers (for BENCH_CPU_PROF). */
+async function scanOnce(
+  ctx: AppContext,
+  label: string,
+  providers?: ProviderKey[],
+  measured?: (startUs: number, endUs: number, answers: number) => void,
+) {
   const { userId, site } = await benchSite(ctx, 'scan', label, PROMPTS);
   const { scan } = await startScan(ctx, site, userId, { label, ...(providers ? { providers } : {}) });
   const pgMeter = await meterBackends(ctx);
   const redisBefore = await redisCommands(ctx);
   const cpuBefore = process.cpuUsage();
   const mainBefore = process.threadCpuUsage();
+  const threadsBefore = threadsCpu();
+  const startUs = monotonicMicros();
   const t0 = performance.now();
   const result = await runScan(ctx, scan.id);
+  const endUs = monotonicMicros();
   if (result === BUSY || result instanceof Later) throw new Error('the scan did not run to its end here');
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const main = process.threadCpuUsage(mainBefore);
+  // A thread that ended during the scan (an analysis thread replaced) is missed: these are lower bounds.
+  const threadsAfter = threadsCpu();
   const pgSeconds = await pgMeter.stop();
   // Less the INFO call that reads the count.
   const redisCalls = (await redisCommands(ctx)) - redisBefore - 1;
@@ -140,6 +187,7 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
     .where('id', '=', scan.id)
     .executeTakeFirstOrThrow();
   const answers = done.answersDone + done.answersFailed;
+  measured?.(startUs, endUs, answers);
   const workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     status: result.status,
@@ -149,6 +197,8 @@ async function scanOnce(ctx: AppContext, label: string, providers?: ProviderKey[
     // Process CPU (every thread, the analysis pool's included), of it the main thread's, and the database's backends, per answer stored.
     workerCpuMsPerAnswer: ms(workerCpuSeconds, answers),
     mainThreadCpuMsPerAnswer: ms((main.user + main.system) / 1e6, answers),
+    analysisThreadsCpuMsPerAnswer: ms(threadsAfter.analysis - threadsBefore.analysis, answers),
+    v8ThreadsCpuMsPerAnswer: ms(threadsAfter.v8 - threadsBefore.v8, answers),
     postgresCpuMsPerAnswer: ms(pgSeconds, answers),
     // Steady where CPU times are not: what the provider gate and the queue cost in round trips.
     redisCommandsPerAnswer: Math.round((redisCalls / Math.max(1, answers)) * 100) / 100,
@@ -194,13 +244,17 @@ async function main() {
       const runs: Awaited<ReturnType<typeof scanOnce>>[] = [];
       const total = (r: (typeof runs)[number]) =>
         Math.round((r.workerCpuMsPerAnswer + r.postgresCpuMsPerAnswer) * 1000) / 1000;
+      const windows: { startUs: number; endUs: number; answers: number }[] = [];
       for (let i = 0; i < ONE_PROVIDER_RUNS; i++) {
-        const r = await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai']);
+        const r = await scanOnce(ctx, `latency-0-one-provider-${i}`, ['openai'], (startUs, endUs, answers) =>
+          windows.push({ startUs, endUs, answers }),
+        );
         runs.push(r);
         console.error(
-          `one provider, run ${i + 1}: ${Math.round(r.answers / r.seconds)} answers/s, CPU per answer: worker ${r.workerCpuMsPerAnswer} ms, Postgres ${r.postgresCpuMsPerAnswer} ms, total ${total(r)} ms (load average ${os.loadavg()[0]?.toFixed(1)})`,
+          `one provider, run ${i + 1}: ${Math.round(r.answers / r.seconds)} answers/s, CPU per answer: worker ${r.workerCpuMsPerAnswer} ms (main thread ${r.mainThreadCpuMsPerAnswer}, analysis ${r.analysisThreadsCpuMsPerAnswer}, V8 ${r.v8ThreadsCpuMsPerAnswer}), Postgres ${r.postgresCpuMsPerAnswer} ms, total ${total(r)} ms (load average ${os.loadavg()[0]?.toFixed(1)})`,
         );
       }
+      if (PROFILE_DIR) writeFileSync(path.join(PROFILE_DIR, 'windows.json'), JSON.stringify({ windows }));
       const byCpu = [...runs].sort((a, b) => a.workerCpuMsPerAnswer - b.workerCpuMsPerAnswer);
       const one = byCpu[Math.floor(byCpu.length / 2)] as (typeof runs)[number];
       const spread = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b);
@@ -268,4 +322,19 @@ async function main() {
   }
 }
 
-runBench(main);
+if (PROFILE_DIR && !process.execArgv.some((a) => a.startsWith('--cpu-prof'))) {
+  // The same bench again under the profiler: --cpu-prof has to be given to node, and it profiles every thread.
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  const run = spawnSync(
+    process.execPath,
+    [
+      ...process.execArgv,
+      '--cpu-prof',
+      '--cpu-prof-interval=200',
+      `--cpu-prof-dir=${PROFILE_DIR}`,
+      ...process.argv.slice(1),
+    ],
+    { stdio: 'inherit' },
+  );
+  process.exit(run.status ?? 1);
+} else runBench(main);

@@ -62,6 +62,14 @@ export function createAssistants(
   options: AssistantsOptions = {},
 ): Assistants {
   const log = logger.child({ component: 'assistants' });
+  // One child logger per provider and upstream, made when first used, not one per call.
+  const callLogs = new Map<string, Logger>();
+  const callLog = (provider: ProviderKey, upstream: UpstreamKey) => {
+    const key = `${provider}:${upstream}`;
+    let child = callLogs.get(key);
+    if (!child) callLogs.set(key, (child = log.child({ provider, upstream })));
+    return child;
+  };
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const gate = options.gate ?? createLocalGate((u) => options.concurrency?.[u] ?? DEFAULT_LIMITS[u].maxInFlight);
   const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
@@ -134,7 +142,7 @@ export function createAssistants(
         policy,
         provider,
         signal,
-        logger: log.child({ provider, upstream }),
+        logger: callLog(provider, upstream),
         random: options.random,
       },
     );

@@ -1,11 +1,12 @@
 import zlib from 'node:zlib';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 /**
  * The fetch the adapters and SDKs call assistants with, on undici's
- * `request` (the dispatcher API Node's own fetch is built on) and one
- * keep-alive agent: the body is read whole (bounded) and handed back as a
- * `Response`. Global fetch (its WHATWG layer: request objects, header lists,
+ * dispatcher (the layer its `request` and Node's own fetch are built on) and
+ * one keep-alive agent: the body is read whole (bounded) as undici hands it
+ * over, and handed back as a `Response`. `request` wraps each response in a
+ * stream and an async resource, a sixth of the client's CPU per call. Global fetch (its WHATWG layer: request objects, header lists,
  * web streams) cost twice the CPU per call, node:http a third more, and at
  * scale a scan's bill is CPU (bench/README.md "scan"). Anything this does
  * not cover (a Request object, a FormData or stream body, a redirect) goes
@@ -82,88 +83,172 @@ export interface SendOptions {
 /** Keep-alive connections to every assistant host, shared by every call of the process. */
 const dispatcher = new Agent();
 
+type ReceivedHeaders = BufferedResponse['headerFields'];
+
 /**
- * One request over undici's `request` (its dispatcher API, below fetch), the
- * body read whole and bounded: `maxBytes` declared, received or decoded,
- * past which it rejects with `tooLarge()`. A redirect gives `'redirect'`: the
- * caller hands the request to fetch.
+ * One request's response, read whole as undici hands it over (headers, then
+ * chunks): no response stream, event listeners or promise per chunk between
+ * the socket and the caller. Its first outcome settles `send`; later ones are
+ * dropped. Methods on a class, not closures: one shape for every call.
  */
-export async function send(url: string, opts: SendOptions): Promise<BufferedResponse | 'redirect'> {
-  const { signal, maxBytes, tooLarge } = opts;
-  if (signal?.aborted) throw signal.reason;
+class BufferingHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private status = 0;
+  private received: ReceivedHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private seen = 0;
+  private redirect = false;
+  private settled = false;
+  private readonly onAbort: (() => void) | null;
+  private readonly signal: AbortSignal | undefined;
+  private readonly maxBytes: number;
+  private readonly tooLarge: () => Error;
+  private readonly resolve: (res: BufferedResponse | 'redirect') => void;
+  private readonly reject: (err: unknown) => void;
+
+  constructor(
+    opts: Pick<SendOptions, 'signal' | 'maxBytes' | 'tooLarge'>,
+    resolve: (res: BufferedResponse | 'redirect') => void,
+    reject: (err: unknown) => void,
+  ) {
+    const signal = opts.signal;
+    this.signal = signal;
+    this.maxBytes = opts.maxBytes;
+    this.tooLarge = opts.tooLarge;
+    this.resolve = resolve;
+    this.reject = reject;
+    // An abort rejects at once with the signal's reason, as fetch does, and stops the request wherever it is.
+    this.onAbort = signal
+      ? () => {
+          const reason: unknown = signal.reason;
+          this.fail(reason);
+          this.controller?.abort(reason as Error);
+        }
+      : null;
+    if (signal && this.onAbort) signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal?.aborted) controller.abort(this.signal.reason as Error);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: ReceivedHeaders): void {
+    // 1xx: informational, the response proper follows.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.received = headers;
+    if (REDIRECTS.has(statusCode) && headers.location) {
+      // Its body is read and dropped (the connection is kept); the caller hands the request to fetch.
+      this.redirect = true;
+      this.settle('redirect');
+    } else if (Number(headers['content-length'] ?? 0) > this.maxBytes) {
+      this.fail(this.tooLarge());
+      controller.abort(new RangeError('over the cap'));
+    }
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.seen += chunk.length;
+    if (this.seen > this.maxBytes) {
+      if (!this.redirect) this.fail(this.tooLarge());
+      controller.abort(new RangeError('over the cap'));
+    } else if (!this.redirect) this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    let body: Buffer;
+    try {
+      body = decode(
+        this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks),
+        headerValue(this.received['content-encoding']) ?? undefined,
+        this.maxBytes,
+      );
+    } catch (err) {
+      // zlib's maxOutputLength throws a RangeError: the body decodes past the cap.
+      this.fail(err instanceof RangeError ? this.tooLarge() : new TypeError('fetch failed', { cause: err }));
+      return;
+    }
+    const received = this.received;
+    this.settle({
+      status: this.status,
+      headers: { get: (name) => headerValue(received[name.toLowerCase()]) },
+      headerFields: received,
+      body,
+    });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.failed(err);
+  }
+
+  /** The request failed: an abort with the signal's reason; anything else is fetch's TypeError with the cause kept, 'fetch failed' before a response and 'terminated' within its body. */
+  failed(err: unknown): void {
+    this.fail(
+      this.signal?.aborted
+        ? this.signal.reason
+        : new TypeError(this.status ? 'terminated' : 'fetch failed', { cause: err }),
+    );
+  }
+
+  private settle(res: BufferedResponse | 'redirect'): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stopListening();
+    this.resolve(res);
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stopListening();
+    this.reject(err);
+  }
+
+  private stopListening(): void {
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/**
+ * One request over undici's dispatcher (the layer its `request` and Node's
+ * own fetch are built on), the body read whole and bounded: `maxBytes`
+ * declared, received or decoded, past which it rejects with `tooLarge()`. A
+ * redirect gives `'redirect'`: the caller hands the request to fetch.
+ */
+export function send(url: string, opts: SendOptions): Promise<BufferedResponse | 'redirect'> {
+  const { signal } = opts;
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
   const headers = opts.headers;
   const payload = opts.body;
   if (payload !== undefined) {
     headers['content-length'] ??= String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
     if (typeof payload === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
   }
-  // An abort rejects with the signal's reason, as fetch does; anything else is fetch's TypeError with the cause kept.
-  const failure = (err: unknown, message: string) =>
-    signal?.aborted ? signal.reason : new TypeError(message, { cause: err });
-  // Reading and decoding signal the cap with a RangeError (zlib's maxOutputLength throws one too).
-  const bodyFailure = (err: unknown, message: string) =>
-    err instanceof RangeError && !signal?.aborted ? tooLarge() : failure(err, message);
-  let res: Dispatcher.ResponseData;
+  let target: URL;
   try {
-    res = await request(url, {
-      method: opts.method as Dispatcher.HttpMethod,
-      headers,
-      body: payload,
-      signal,
-      dispatcher,
-    });
+    target = new URL(url);
   } catch (err) {
-    throw failure(err, 'fetch failed');
+    return Promise.reject(new TypeError('fetch failed', { cause: err }));
   }
-  const { statusCode: status, headers: received, body: stream } = res;
-  if (REDIRECTS.has(status) && received.location) {
-    await stream.dump().catch(() => undefined);
-    return 'redirect';
-  }
-  if (Number(received['content-length'] ?? 0) > maxBytes) {
-    discard(stream);
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let seen = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      stream.on('data', (chunk: Buffer) => {
-        seen += chunk.length;
-        if (seen <= maxBytes) chunks.push(chunk);
-        else {
-          discard(stream);
-          reject(new RangeError('over the cap'));
-        }
-      });
-      stream.on('error', reject);
-      stream.on('end', resolve);
-    });
-  } catch (err) {
-    throw bodyFailure(err, 'terminated');
-  }
-  let body: Buffer;
-  try {
-    body = decode(
-      chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
-      headerValue(received['content-encoding']) ?? undefined,
-      maxBytes,
-    );
-  } catch (err) {
-    throw bodyFailure(err, 'fetch failed');
-  }
-  return {
-    status,
-    headers: { get: (name) => headerValue(received[name.toLowerCase()]) },
-    headerFields: received,
-    body,
-  };
-}
-
-/** Drops a body unread. undici's body emits an AbortError when destroyed: with nobody listening, that would be an uncaught exception. */
-function discard(stream: Dispatcher.ResponseData['body']): void {
-  stream.on('error', () => undefined);
-  stream.destroy();
+  return new Promise((resolve, reject) => {
+    const handler = new BufferingHandler(opts, resolve, reject);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method: opts.method as Dispatcher.HttpMethod,
+          headers,
+          body: payload,
+        },
+        handler,
+      );
+    } catch (err) {
+      handler.failed(err);
+    }
+  });
 }
 
 const headerValue = (v: string | string[] | undefined): string | null =>

@@ -1,5 +1,6 @@
 import { AssistantError, parseRetryAfter, retryDelayOf } from './assistant-error.ts';
 import { bufferedFetch, send } from './buffered-fetch.ts';
+import { keepRawText } from './truncate.ts';
 
 /**
  * Plain-fetch plumbing shared by the adapters without an SDK (Perplexity, the
@@ -112,14 +113,17 @@ export function parseJsonBody(text: string, contentType: string | null, provider
       provider,
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     throw AssistantError.permanent('malformed_response', 'The assistant answered with a body that is not valid JSON', {
       provider,
       cause: err,
     });
   }
+  keepRawText(value, text);
+  return value;
 }
 
 export interface JsonRequest {

@@ -24,12 +24,29 @@ export function capAnswer(
 }
 
 /**
- * The provider's JSON as stored: serialised once, where it is written, and
- * replaced by a marker past `maxBytes` (measuring it anywhere else meant
- * serialising every response twice). NULs become U+FFFD (./storable.ts).
+ * The JSON text each parsed response was read from (./http.ts), so that
+ * storing it (rawJson) does not serialise it again: the same JSON value, a
+ * few microseconds an answer less. Weak: a response dropped unstored takes
+ * its text with it. Responses are never changed after parsing; one made up
+ * of several (a SERP search and its AI Overview) has no text and is
+ * serialised.
+ */
+const rawTexts = new WeakMap<object, string>();
+
+export function keepRawText(value: unknown, text: string): void {
+  if (typeof value === 'object' && value !== null) rawTexts.set(value, text);
+}
+
+/**
+ * The provider's JSON as stored: its text as received (when it escapes no
+ * character), or serialised once where it is written, and replaced by a marker past `maxBytes` (measuring
+ * it anywhere else meant serialising every response twice). NULs become
+ * U+FFFD (./storable.ts).
  */
 export function rawJson(raw: unknown, maxBytes = MAX_RAW_BYTES): string {
-  const json = storableJson(JSON.stringify(raw) ?? 'null');
+  const text = typeof raw === 'object' && raw !== null ? rawTexts.get(raw) : undefined;
+  // A text with \u escapes is serialised again: JSON.stringify writes the only escapes storableJson looks for.
+  const json = text !== undefined && !text.includes('\\u') ? text : storableJson(JSON.stringify(raw) ?? 'null');
   // UTF-16 length is at most the UTF-8 size and at least a third of it: count bytes only when it could matter.
   if (json.length * 3 <= maxBytes) return json;
   const size = Buffer.byteLength(json, 'utf8');

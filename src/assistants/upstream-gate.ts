@@ -209,11 +209,18 @@ export function createRedisGate(
     return s;
   };
 
-  /** The shared rate and pause, re-read at most every `refreshMs`. */
+  /**
+   * The shared rate and pause, re-read at most every `refreshMs`. While a
+   * process keeps calling, a re-read runs behind the calls, which go on with
+   * the values read last (at most two refresh periods old): calls that
+   * waited for it held up their lane, and the slots they had finished with
+   * went back to Redis to be taken again (a lease and a free each).
+   */
   async function read(u: UpstreamKey): Promise<Shared> {
     const s = sharedOf(u);
-    if (Date.now() - s.readAt < refreshMs) return s;
-    s.reading ??= (async () => {
+    const age = Date.now() - s.readAt;
+    if (age < refreshMs) return s;
+    const reading = (s.reading ??= (async () => {
       const [rate, pause] = await redis
         .multi()
         .get(key(u, 'rate'))
@@ -224,8 +231,13 @@ export function createRedisGate(
       s.rate = limit === null ? null : Math.min(limit, rate === null || rate === undefined ? limit : Number(rate));
       s.pausedUntil = Math.max(s.pausedUntil, typeof pause === 'number' && pause > 0 ? Date.now() + pause : 0);
       s.readAt = Date.now();
-    })().finally(() => (s.reading = null));
-    await s.reading;
+    })().finally(() => (s.reading = null)));
+    if (age < 2 * refreshMs) {
+      // Behind the calls: a failed re-read is tried again by the next call.
+      reading.catch(() => undefined);
+      return s;
+    }
+    await reading;
     return s;
   }
 
@@ -378,13 +390,17 @@ export function createRedisGate(
     });
   }
 
+  /** A slot this process finished with in this turn of the event loop (see release), if there is one. */
+  function takeSpare(u: UpstreamKey): Held | null {
+    const spare = queueOf(u).spare.pop();
+    if (spare) spare.uses++;
+    return spare ?? null;
+  }
+
   async function lease(u: UpstreamKey, signal?: AbortSignal): Promise<Held> {
     const q = queueOf(u);
-    const spare = q.spare.pop();
-    if (spare) {
-      spare.uses++;
-      return spare;
-    }
+    const spare = takeSpare(u);
+    if (spare) return spare;
     // Straight to Redis only when nobody of this process is waiting or asking: a burst of calls queues behind one poll.
     if (q.waiters.length === 0 && !q.asking) {
       q.asking = true;
@@ -431,7 +447,7 @@ export function createRedisGate(
    * than slots) takes it back without a Redis round trip, and no slot is held
    * idle past the current turn of the loop.
    */
-  async function release(u: UpstreamKey, held: Held): Promise<void> {
+  function release(u: UpstreamKey, held: Held): Promise<void> | undefined {
     const q = queueOf(u);
     if (held.uses >= MAX_HANDOFFS || Date.now() - held.since >= HANDOFF_MS) return free(u, held);
     if (q.waiters.length > 0) {
@@ -482,13 +498,16 @@ export function createRedisGate(
   return {
     async run(upstream, fn, signal) {
       const asked = options.observer ? performance.now() : 0;
-      await takeRate(upstream, signal);
-      const held = await lease(upstream, signal);
+      // Most calls have no rate point to take, no pause to wait out and a fresh read: they skip the awaits.
+      const s = sharedOf(upstream);
+      const now = Date.now();
+      if (s.rate !== null || s.pausedUntil > now || now - s.readAt >= refreshMs) await takeRate(upstream, signal);
+      const held = takeSpare(upstream) ?? (await lease(upstream, signal));
       options.observer?.waited(upstream, (performance.now() - asked) / 1000);
       try {
         const result = await fn();
         options.observer?.called(upstream, 'ok');
-        onSuccess(upstream).catch(() => undefined);
+        if (options.limits[upstream].rpm !== null) onSuccess(upstream).catch(() => undefined);
         return result;
       } catch (err) {
         const limited = err instanceof AssistantError && err.reason === 'rate_limited';
@@ -496,7 +515,8 @@ export function createRedisGate(
         if (limited) await on429(upstream, err.retryAfterMs).catch(() => undefined);
         throw err;
       } finally {
-        await release(upstream, held);
+        const freeing = release(upstream, held);
+        if (freeing) await freeing;
       }
     },
     async capacity(upstream) {

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import { prepared, type Executor } from '../../db/database.ts';
+import { compiledOnce, prepared, type Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { PERIODS, type Period } from '../common/index.ts';
 import {
@@ -312,21 +312,9 @@ async function writeSummaries(db: Executor, where: RawBuilder<unknown>): Promise
       answered = excluded.answered, named = excluded.named, consistency = excluded.consistency`).execute(db);
 }
 
-/**
- * Adds answers just stored (their facts written earlier in the same
- * transaction) to every rollup: one statement for every counter table and
- * the latest answers (data-modifying CTEs), then one that recounts the
- * latest rows' samples and one for the summaries of the prompts touched.
- * Each a prepared statement of fixed text. The caller's transaction turns
- * JIT off (storeAnswers): the planner's estimates for the first statement
- * (fourteen inserts over set-returning functions) pass jit_above_cost, and
- * compiling it took Postgres 180 ms for 10 ms of work on 100 answers.
- */
-export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]): Promise<void> {
-  if (answers.length === 0) return;
+/** addToRollups' first statement, built once (its text is the same for every batch): the batch's months and answer ids. */
+const addBatch = compiledOnce((months: string[], ids: number[]) => {
   // The batch's facts and answers read once (by key, in their months' partitions), not once per table.
-  const months = [...new Set(answers.map((a) => a.month))];
-  const ids = answers.map((a) => a.id);
   const src: FactsSource = { facts: sql`batch_facts`, answers: sql`batch_answers`, where: sql`true` };
   const ctes = [
     sql`batch_facts AS MATERIALIZED (
@@ -341,7 +329,26 @@ export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]
     ),
     sql`latest AS (${setLatest(src)})`,
   ];
-  await prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`).execute(db);
+  return prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
+});
+
+/**
+ * Adds answers just stored (their facts written earlier in the same
+ * transaction) to every rollup: one statement for every counter table and
+ * the latest answers (data-modifying CTEs), then one that recounts the
+ * latest rows' samples and one for the summaries of the prompts touched.
+ * Each a prepared statement of fixed text. The caller's transaction turns
+ * JIT off (storeAnswers): the planner's estimates for the first statement
+ * (fourteen inserts over set-returning functions) pass jit_above_cost, and
+ * compiling it took Postgres 180 ms for 10 ms of work on 100 answers.
+ */
+export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]): Promise<void> {
+  if (answers.length === 0) return;
+  await addBatch(
+    db,
+    [...new Set(answers.map((a) => a.month))],
+    answers.map((a) => a.id),
+  );
   // A statement's CTEs all see the snapshot from before it, so sample counts and summaries read the latest answers in later ones.
   await recountPairs(db, [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()]);
   const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);

@@ -73,10 +73,22 @@ export async function joinShare(ctx: AppContext, upstream: UpstreamKey, siteId: 
     countedAt = Date.now();
   }
 
+  /**
+   * Recounts every RECOUNT_MS. While the site keeps calling, the recount runs
+   * behind its calls, which are admitted on the count made last (at most two
+   * recount periods old): admissions are one at a time, and all of them
+   * waited for the round trip.
+   */
   async function fresh(): Promise<void> {
-    if (Date.now() - countedAt < RECOUNT_MS) return;
-    counting ??= recount().finally(() => (counting = null));
-    await counting;
+    const age = Date.now() - countedAt;
+    if (age < RECOUNT_MS) return;
+    const current = (counting ??= recount().finally(() => (counting = null)));
+    if (age < 2 * RECOUNT_MS) {
+      // A failed recount is tried again at the next admission.
+      current.catch(() => undefined);
+      return;
+    }
+    await current;
   }
 
   const concurrency = () => Math.max(1, Math.ceil(capacity.maxInFlight / active));
@@ -86,7 +98,7 @@ export async function joinShare(ctx: AppContext, upstream: UpstreamKey, siteId: 
     const turn = admitted.then(async () => {
       if (skip()) return false;
       for (;;) {
-        await fresh();
+        if (Date.now() - countedAt >= RECOUNT_MS) await fresh();
         if (inFlight < concurrency()) break;
         // Woken by a call that ends, or after a recount's time (the share may have grown).
         await new Promise<void>((resolve) => {

@@ -409,11 +409,15 @@ export async function runScan(ctx: AppContext, scanId: number): Promise<{ status
               const lane = todo(work);
               if (lane.length === 0) return;
               const share = await shareOf(upstreamOf(work.provider, work.model.id));
-              // A block per round of calls the account allows in flight: one reservation for many calls, not one each.
               const concurrency = concurrencyFor(ctx, work.provider, work.model.id);
               // The site's share admits each call; this only bounds how many wait for their turn at once.
               const limit = pLimit(concurrency);
-              const purse = st.purse.lane(work.priceMicros, lane.length, concurrency);
+              // A block per two rounds of calls the account allows in flight: one reservation for many calls, not one each.
+              // The next is reserved when half is taken, so a round's calls find their units while it is under way: it
+              // waits behind the scan row, which each answer batch holds until its commit. With blocks of one round,
+              // calls waited for it about one time in four on a loaded machine, and every wait gave the slots of
+              // the calls waiting back to the gate, to be leased again from Redis (bench/README.md, "worker CPU").
+              const purse = st.purse.lane(work.priceMicros, lane.length, 2 * concurrency);
               try {
                 await Promise.all(
                   lane.map((ask) =>

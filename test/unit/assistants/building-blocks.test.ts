@@ -6,6 +6,7 @@ import { anthropicBatchResult } from '../../../src/assistants/providers/anthropi
 import { geminiInlinedResult } from '../../../src/assistants/providers/gemini.ts';
 import { openaiBatchLine } from '../../../src/assistants/providers/openai.ts';
 import { resolveTarget } from '../../../src/assistants/targets.ts';
+import { parseJsonBody } from '../../../src/assistants/http.ts';
 import { capAnswer, rawJson } from '../../../src/assistants/truncate.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { fixture, jsonl } from './fixtures.ts';
@@ -74,6 +75,20 @@ describe('answer size cap', () => {
     // Counted in UTF-8 bytes: 10 three-byte characters are 30 bytes, over a 25-byte cap though only 10 UTF-16 units.
     expect(JSON.parse(rawJson({ a: '€'.repeat(10) }, 25))).toMatchObject({ omitted: true });
     expect(JSON.parse(rawJson({ a: '€'.repeat(5) }, 25))).toEqual({ a: '€'.repeat(5) });
+  });
+
+  it('stores a parsed response as the text it was read from, unless that text escapes a character', () => {
+    const text = '{ "id": "resp_1",\n  "output": [{ "text": "Acme – fine" }] }';
+    const parsed = parseJsonBody(text, 'application/json', 'openai');
+    expect(rawJson(parsed)).toBe(text);
+    expect(JSON.parse(rawJson(parsed))).toEqual(parsed);
+    // Escapes (a NUL, half a surrogate pair) are made storable on the serialised value, as before.
+    const escaped = parseJsonBody('{"a":"x\\u0000y","b":"\\ud83d"}', 'application/json', 'openai');
+    expect(rawJson(escaped)).toBe('{"a":"x\\ufffdy","b":"\\ufffd"}');
+    // Anything not parsed from a body (a SERP search with its AI Overview) is serialised.
+    expect(rawJson({ search: parsed })).toBe(JSON.stringify({ search: parsed }));
+    // The cap holds for the text too.
+    expect(JSON.parse(rawJson(parsed, 20))).toMatchObject({ omitted: true });
   });
 });
 
