@@ -16,7 +16,9 @@
  * Rounds default to 7 (BENCH_ROUNDS). Every round is a new site, as in
  * bench/scan: its day, week, month and quarter rollup rows are all new. With
  * BENCH_SAME_SITE=1 every round stores into one site (a site scanned daily:
- * the period rows exist, so most rollup writes are updates).
+ * the period rows exist, so most rollup writes are updates). BENCH_WAL=1
+ * groups the last round's WAL by relation and record type (pg_walinspect):
+ * rows and index entries written per answer, and their bytes.
  */
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
@@ -44,6 +46,44 @@ const BATCH = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const SAME_SITE = process.env.BENCH_SAME_SITE === '1';
+const WAL = process.env.BENCH_WAL === '1';
+
+interface WalRow {
+  relation: string;
+  record: string;
+  records: number;
+  bytes: number;
+  fpiBytes: number;
+}
+
+/**
+ * The WAL a round wrote into this database, from pg_walinspect (PostgreSQL
+ * 15; `CREATE EXTENSION pg_walinspect` here, as a superuser): per relation
+ * (a TOAST table named by its owner, an index by itself) and record type,
+ * records and bytes per answer, full-page images apart (those depend on
+ * when the last checkpoint was, not on the statements). Other databases'
+ * records are left out: their blocks name another database, and a record
+ * without blocks (a commit) counts when its transaction wrote here.
+ */
+async function walByRelation(db: AppContext['db'], from: string, to: string, answers: number): Promise<WalRow[]> {
+  const { rows } = await sql<WalRow>`
+    WITH r AS (
+      SELECT xid, resource_manager, record_type, record_length, fpi_length,
+             substring(block_ref from 'rel [0-9]+/([0-9]+)/[0-9]+')::oid AS db,
+             substring(block_ref from 'rel [0-9]+/[0-9]+/([0-9]+)')::oid AS filenode
+        FROM pg_get_wal_records_info(${from}::pg_lsn, ${to}::pg_lsn)),
+    mine AS (SELECT DISTINCT xid FROM r WHERE db = (SELECT oid FROM pg_database WHERE datname = current_database()) AND xid <> 0),
+    named AS (
+      SELECT r.*, pg_filenode_relation(0, r.filenode) AS rel FROM r
+       WHERE r.db = (SELECT oid FROM pg_database WHERE datname = current_database()) OR (r.db IS NULL AND r.xid IN (SELECT xid FROM mine)))
+    SELECT coalesce((SELECT 'toast of ' || o.relname FROM pg_class o WHERE o.reltoastrelid = n.rel), n.rel::regclass::text, CASE WHEN n.filenode IS NULL THEN '(none)' ELSE '(other)' END) AS relation,
+           n.resource_manager || '/' || n.record_type AS record,
+           round(count(*)::numeric / ${answers}, 2)::float8 AS records,
+           round(sum(n.record_length - n.fpi_length)::numeric / ${answers})::float8 AS bytes,
+           round(sum(n.fpi_length)::numeric / ${answers})::float8 AS fpi_bytes
+      FROM named n GROUP BY 1, 2 ORDER BY 4 DESC`.execute(db);
+  return rows;
+}
 
 const newSite = (ctx: AppContext, label: string) => benchSite(ctx, 'write', label, PROMPTS);
 
@@ -82,6 +122,27 @@ function kindOf(query: string): string {
   const q = query.replace(/\s+/g, ' ').trim();
   const m = /^(INSERT INTO \S+|UPDATE \S+|DELETE FROM \S+|SELECT \S+|WITH \S+)/i.exec(q.replace(/^with /i, 'WITH '));
   return (m?.[1] ?? q.slice(0, 40)).replace(/"/g, '');
+}
+
+/** The WAL rows per relation: its total records and bytes per answer, then each record type's. */
+function walByTable(rows: readonly WalRow[]) {
+  const tables = new Map<string, { records: number; bytes: number; fpiBytes: number; kinds: Record<string, number> }>();
+  for (const r of rows) {
+    const t = tables.get(r.relation) ?? { records: 0, bytes: 0, fpiBytes: 0, kinds: {} };
+    t.records = Math.round((t.records + r.records) * 100) / 100;
+    t.bytes += r.bytes;
+    t.fpiBytes += r.fpiBytes;
+    t.kinds[r.record] = r.records;
+    tables.set(r.relation, t);
+  }
+  const total = rows.reduce(
+    (a, r) => ({ records: a.records + r.records, bytes: a.bytes + r.bytes, fpiBytes: a.fpiBytes + r.fpiBytes }),
+    { records: 0, bytes: 0, fpiBytes: 0 },
+  );
+  return {
+    total: { ...total, records: Math.round(total.records * 10) / 10 },
+    ...Object.fromEntries([...tables].sort((a, b) => b[1].bytes - a[1].bytes)),
+  };
 }
 
 async function main() {
@@ -198,6 +259,8 @@ async function main() {
       walRecordsPerAnswer: number;
     }[] = [];
     let shared: Awaited<ReturnType<typeof newSite>> | null = null;
+    let walRows: WalRow[] = [];
+    if (WAL) await sql`CREATE EXTENSION IF NOT EXISTS pg_walinspect`.execute(ctx.db);
     for (let r = 0; r < ROUNDS + 1; r++) {
       const target = SAME_SITE ? (shared ??= await newSite(ctx, 'target')) : await newSite(ctx, `round-${r}`);
       const { scan } = await startScan(ctx, target.site, target.userId, {
@@ -225,6 +288,8 @@ async function main() {
       }));
       const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.site.orgId };
       explained.clear();
+      const lsnBefore = (await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(ctx.db))
+        .rows[0]!.lsn;
       const walBefore = (
         await sql<{
           b: string;
@@ -272,6 +337,12 @@ async function main() {
         }>`SELECT wal_bytes::text AS b, wal_records::text AS r FROM pg_stat_wal`.execute(ctx.db)
       ).rows[0]!;
       if (r === 0) continue; // warm-up: plans, caches
+      if (WAL && r === ROUNDS) {
+        // Flushed: pg_walinspect reads no further, and the round's commits flushed theirs.
+        const lsnAfter = (await sql<{ lsn: string }>`SELECT pg_current_wal_flush_lsn()::text AS lsn`.execute(ctx.db))
+          .rows[0]!.lsn;
+        walRows = await walByRelation(ctx.db, lsnBefore, lsnAfter, inputs.length);
+      }
       rounds.push({
         cpuMsPerAnswer: Math.round((cpu * 1000 * 1000) / inputs.length) / 1000,
         storeMs: Math.round(storeMs),
@@ -325,6 +396,7 @@ async function main() {
           medianCpuMsPerAnswer: byCpu[Math.floor(byCpu.length / 2)]!.cpuMsPerAnswer,
           rounds,
           ...(statements && { lastRoundStatements: statements }),
+          ...(WAL && { lastRoundWalPerAnswer: walByTable(walRows) }),
         },
         null,
         2,
