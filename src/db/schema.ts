@@ -382,6 +382,16 @@ export interface RollupPromptPeriodTable extends PeriodKey {
   competitorMentions: number;
   rankSum: number;
   rankCount: number;
+  /** Citations of each site type (migration 20261130T0900; rollup-tables.ts `siteTypeColumn`). */
+  ownCitations: number;
+  competitorCitations: number;
+  ugcCitations: number;
+  reviewCitations: number;
+  newsCitations: number;
+  referenceCitations: number;
+  socialCitations: number;
+  videoCitations: number;
+  otherCitations: number;
 }
 
 /** Per (prompt, assistant), weeks, months and quarters (migration 20261126T0900): the spread behind per-assistant intervals. */
@@ -413,13 +423,6 @@ export interface RollupPromptSourcePeriodTable extends PeriodKey {
   promptId: number;
   answers: number;
   namesBrand: number;
-  citations: number;
-}
-
-/** Per (site type, prompt), weeks, months and quarters (migration 20261127T1400): citations, for site-type share intervals. */
-export interface RollupPromptSiteTypePeriodTable extends PeriodKey {
-  siteType: string;
-  promptId: number;
   citations: number;
 }
 
@@ -905,7 +908,6 @@ export interface Database {
   rollupPromptCompetitorPeriod: RollupPromptCompetitorPeriodTable;
   rollupPromptProviderCompetitorPeriod: RollupPromptProviderCompetitorPeriodTable;
   rollupPromptSourcePeriod: RollupPromptSourcePeriodTable;
-  rollupPromptSiteTypePeriod: RollupPromptSiteTypePeriodTable;
   rollupCompetitorPeriod: RollupCompetitorPeriodTable;
   rollupSourcePeriod: RollupSourcePeriodTable;
   rollupPagePeriod: RollupPagePeriodTable;

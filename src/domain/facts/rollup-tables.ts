@@ -1,5 +1,5 @@
 import type { RollupSiteDayTable } from '../../db/schema.ts';
-import type { Period } from '../common/index.ts';
+import { SITE_TYPES, type Period } from '../common/index.ts';
 
 /**
  * The one definition of the rollup tables' columns (migrations
@@ -68,6 +68,16 @@ const PERIOD_KEY: [string, string][] = [
 ];
 const counters = (...names: string[]): [string, string][] => names.map((n) => [n, 'int']);
 
+/**
+ * rollup_prompt_period's column of each site type's citations (domains not
+ * empty, as rollup_source_period counts them): the sources report's
+ * site-type share intervals read them per prompt. A table of their own, one
+ * row per (site type, prompt), was nine rows an answer to write; as columns
+ * of the prompt's row, which every answer writes anyway, they cost nothing
+ * more per row (migration 20261130T0900).
+ */
+export const siteTypeColumn = (type: (typeof SITE_TYPES)[number]) => `${type}_citations`;
+
 /** Counter tables keyed by (site, period kind, period start, ...). */
 export const PERIOD_TABLES = {
   promptPeriod: {
@@ -87,6 +97,7 @@ export const PERIOD_TABLES = {
         'rank_sum',
         'rank_count',
       ),
+      ...counters(...SITE_TYPES.map(siteTypeColumn)),
     ],
     keys: 4,
   },
@@ -122,13 +133,6 @@ export const PERIOD_TABLES = {
       ...counters('mentioned'),
     ],
     keys: 6,
-    kinds: COARSE_KINDS,
-  },
-  /** Per (site type, prompt): citations, for the sources report's site-type share intervals (migration 20261127T1400). */
-  promptSiteType: {
-    name: 'rollup_prompt_site_type_period',
-    columns: [...PERIOD_KEY, ['site_type', 'text'], ['prompt_id', 'int'], ...counters('citations')],
-    keys: 5,
     kinds: COARSE_KINDS,
   },
   /** Per (cited domain, prompt): the sources report's intervals (migration 20261127T1200). */

@@ -1,12 +1,13 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { compiledOnce, prepared, type Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { PERIODS, type Period } from '../common/index.ts';
+import { PERIODS, SITE_TYPES, type Period } from '../common/index.ts';
 import {
   PERIOD_TABLES,
   SEARCH_MAX_CHARS,
   SITE_DAY,
   SITE_DAY_COUNTERS,
+  siteTypeColumn,
   type RollupTable,
   type SiteDayCounter,
 } from './rollup-tables.ts';
@@ -14,6 +15,25 @@ import {
 type Table = RollupTable;
 const TABLES = PERIOD_TABLES;
 type TableName = keyof typeof TABLES;
+
+/**
+ * The tables keyed by prompt besides rollup_prompt_period: a row of theirs
+ * exists for (site, period, start, prompt, ...) only if rollup_prompt_period
+ * has that prompt's row for the period, as every path writes both from the
+ * same facts in one transaction, rollup_prompt_period first (a batch below,
+ * a rebuild and a re-read in TABLES order), and that row counts at least
+ * one answer for as long as it exists (rows counting nothing are deleted,
+ * and a re-read gives back the answers it takes out). So where the batch's
+ * own upsert of rollup_prompt_period made the row, their rows for that
+ * prompt and period are new, and are inserted without ON CONFLICT (its
+ * look-up and confirmation were a quarter of the rollup statement's cost,
+ * about 28 of the 40 rows an answer in the scan bench's new sites). No
+ * other transaction can add them meanwhile: it would first wait on the
+ * uncommitted row of rollup_prompt_period, and find it there afterwards.
+ */
+const PROMPT_TABLES: readonly TableName[] = (Object.keys(TABLES) as TableName[]).filter(
+  (k) => k !== 'promptPeriod' && TABLES[k].columns.slice(0, TABLES[k].keys).some(([n]) => n === 'prompt_id'),
+);
 
 /**
  * Every rollup that reports read, in one module: the site's day rows and the
@@ -63,19 +83,45 @@ function factsWhere(scope: FactsScope): RawBuilder<unknown> {
  * Where the rollup definitions read facts (alias `f`) and, for searches,
  * models and the latest answers, the answers (alias `a`): the tables under
  * `where` (a rebuild, a re-read), or a batch's rows read once into
- * materialized CTEs of the statement (addToRollups).
+ * materialized CTEs of the statement (addToRollups). `cites` and `domains`
+ * are the same facts' citations, already under `where`: see citesOf and
+ * domainsOf.
  */
 interface FactsSource {
   facts: RawBuilder<unknown>;
   answers: RawBuilder<unknown>;
+  cites: RawBuilder<unknown>;
+  domains: RawBuilder<unknown>;
   where: RawBuilder<unknown>;
 }
 
-const fromTables = (scope: FactsScope): FactsSource => ({
-  facts: sql`answer_facts`,
-  answers: sql`answers`,
-  where: factsWhere(scope),
-});
+/**
+ * One row per citation of the facts `where` selects in `facts` (alias `f`),
+ * with what the citation tables group it by. Read from each citation list
+ * once, by jsonb_to_recordset, for every table that counts citations: read
+ * again by each (five `jsonb_array_elements` and `->>` per citation, and a
+ * hash table set up per answer for its distinct domains), this was most of
+ * the cost of computing a batch's rows.
+ */
+function citesOf(facts: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`SELECT f.answer_id, f.site_id, f.day, f.prompt_id, f.provider, f.mentioned, x.domain, x."siteType" AS site_type,
+                    x."competitorId" AS competitor_id, x."normalizedUrl" AS url
+               FROM ${facts} f CROSS JOIN LATERAL jsonb_to_recordset(f.citations) AS x(domain text, "siteType" text, "competitorId" int, "normalizedUrl" text)
+              WHERE ${where}`;
+}
+
+/** Per answer, each cited domain (not empty) and site type with its citations `n`, from `cites` (citesOf's rows). */
+function domainsOf(cites: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`SELECT c.answer_id, c.site_id, c.day, c.prompt_id, c.mentioned, c.domain, c.site_type, count(*) AS n
+               FROM ${cites} c WHERE c.domain <> ''
+              GROUP BY c.answer_id, c.site_id, c.day, c.prompt_id, c.mentioned, c.domain, c.site_type`;
+}
+
+const fromTables = (scope: FactsScope): FactsSource => {
+  const where = factsWhere(scope);
+  const cites = sql`(${citesOf(sql`answer_facts`, where)})`;
+  return { facts: sql`answer_facts`, answers: sql`answers`, cites, domains: sql`(${domainsOf(cites)})`, where };
+};
 
 /**
  * One search as counted, in SQL: runs of spaces made one, spaces trimmed,
@@ -163,17 +209,41 @@ function touchedKeys(table: Table, sign: Sign): RawBuilder<unknown> {
   return sql.raw(`RETURNING jsonb_build_array(${keys.join(', ')}) AS key`);
 }
 
+/** A counter table's rows from the per-day rows `perDay` (one SELECT), summed into every period kind it keeps, in no order. */
+function perPeriodRows(table: Table, perDay: RawBuilder<unknown>, sign: Sign = 1): RawBuilder<unknown> {
+  const rest = table.columns.slice(3, table.keys).map(([n]) => n);
+  const sums = table.columns.slice(table.keys).map(([n]) => `${sign === 1 ? '' : '-'}sum(d.${n}) AS ${n}`);
+  const group = ['d.site_id', 'k.period', 'k.start', ...rest.map((n) => `d.${n}`)].join(', ');
+  return sql`SELECT ${sql.raw(group)}, ${sql.raw(sums.join(', '))} FROM (${perDay}) d ${expand('d', table.kinds ?? PERIODS)} GROUP BY ${sql.raw(group)}`;
+}
+
+/**
+ * Inserts a counter table's rows from `rows` (perPeriodRows' columns, alias
+ * `r`, filtered by `where`) in key order: locks are taken in it, and one
+ * period's rows sit on few pages. `upsert`: a row that is there already
+ * gets the counters added (every path but one); `false` when the rows are
+ * known to be new (addToRollups), so each is a plain insert, without the
+ * look-up ON CONFLICT makes first and its confirmation record.
+ */
+function insertRows(
+  table: Table,
+  rows: RawBuilder<unknown>,
+  options: { where?: RawBuilder<unknown>; upsert: boolean; returning?: RawBuilder<unknown> },
+): RawBuilder<unknown> {
+  const cols = table.columns.map(([n]) => n).join(', ');
+  const keys = table.columns.slice(0, table.keys).map(([n]) => n);
+  return sql`INSERT INTO ${sql.raw(table.name)} AS t (${sql.raw(cols)})
+    SELECT ${sql.raw(cols)} FROM ${rows} r ${options.where ? sql`WHERE ${options.where}` : sql``}
+     ORDER BY ${sql.raw(keys.join(', '))}
+    ${options.upsert ? addCounters(table) : sql``} ${options.returning ?? sql``}`;
+}
+
 /** Adds to a counter table the per-day rows `d` (one SELECT), summed into every period kind, in key order. */
 function addPerPeriod(table: Table, perDay: RawBuilder<unknown>, sign: Sign = 1): RawBuilder<unknown> {
-  const rest = table.columns.slice(3, table.keys).map(([n]) => n);
-  const sums = table.columns.slice(table.keys).map(([n]) => `${sign === 1 ? '' : '-'}sum(d.${n})`);
-  const cols = table.columns.map(([n]) => n).join(', ');
-  const group = ['d.site_id', 'k.period', 'k.start', ...rest.map((n) => `d.${n}`)].join(', ');
-  return sql`INSERT INTO ${sql.raw(table.name)} AS t (${sql.raw(cols)})
-    SELECT ${sql.raw(group)}, ${sql.raw(sums.join(', '))} FROM (${perDay}) d ${expand('d', table.kinds ?? PERIODS)} GROUP BY ${sql.raw(group)}
-    -- Key order: locks are taken in it, and one period's rows sit on few pages.
-    ORDER BY ${sql.raw(group)}
-    ${addCounters(table)} ${touchedKeys(table, sign)}`;
+  return insertRows(table, sql`(${perPeriodRows(table, perDay, sign)})`, {
+    upsert: true,
+    returning: touchedKeys(table, sign),
+  });
 }
 
 /** How each site-day counter is computed from a day's answer_facts rows. */
@@ -204,12 +274,15 @@ function addSiteDays(src: FactsSource, sign: Sign = 1): RawBuilder<unknown> {
 /** Each counter table's rows per (site, day, ...) from the facts `where` selects (alias `f`). */
 const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
   promptPeriod: (src) =>
-    sql`SELECT f.site_id, f.day, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
-               count(*) FILTER (WHERE f.verdict = 'cited') AS cited, count(*) FILTER (WHERE f.verdict = 'named') AS named,
-               count(*) FILTER (WHERE f.verdict = 'lost') AS lost, count(*) FILTER (WHERE f.verdict = 'missing') AS missing,
-               count(*) FILTER (WHERE f.mentioned) AS mentioned, coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions,
-               coalesce(sum(f.brand_rank), 0) AS rank_sum, count(f.brand_rank) AS rank_count
-          FROM ${src.facts} f WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id`,
+    sql`SELECT a.*, ${sql.raw(SITE_TYPES.map((t) => `coalesce(c.${siteTypeColumn(t)}, 0) AS ${siteTypeColumn(t)}`).join(', '))}
+          FROM (SELECT f.site_id, f.day, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
+                       count(*) FILTER (WHERE f.verdict = 'cited') AS cited, count(*) FILTER (WHERE f.verdict = 'named') AS named,
+                       count(*) FILTER (WHERE f.verdict = 'lost') AS lost, count(*) FILTER (WHERE f.verdict = 'missing') AS missing,
+                       count(*) FILTER (WHERE f.mentioned) AS mentioned, coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions,
+                       coalesce(sum(f.brand_rank), 0) AS rank_sum, count(f.brand_rank) AS rank_count
+                  FROM ${src.facts} f WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id) a
+          LEFT JOIN (SELECT c.site_id, c.day, c.prompt_id, ${sql.raw(SITE_TYPES.map((t) => `count(*) FILTER (WHERE c.site_type = '${t}') AS ${siteTypeColumn(t)}`).join(', '))}
+                       FROM ${src.cites} c WHERE c.domain <> '' GROUP BY c.site_id, c.day, c.prompt_id) c USING (site_id, day, prompt_id)`,
   promptProvider: (src) =>
     sql`SELECT f.site_id, f.day, f.prompt_id, f.provider, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
                count(*) FILTER (WHERE f.mentioned) AS mentioned, count(*) FILTER (WHERE f.own_cited) AS own_cited,
@@ -220,18 +293,9 @@ const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
     sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, f.provider, count(*) AS mentioned
           FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
          WHERE ${src.where} GROUP BY f.site_id, f.day, c.id, f.prompt_id, f.provider`,
-  promptSiteType: (src) =>
-    sql`SELECT f.site_id, f.day, x->>'siteType' AS site_type, f.prompt_id, count(*) AS citations
-          FROM ${src.facts} f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
-         WHERE ${src.where} AND x->>'domain' <> ''
-         GROUP BY f.site_id, f.day, x->>'siteType', f.prompt_id`,
   promptSource: (src) =>
-    sql`SELECT f.site_id, f.day, c.domain, c.site_type, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
-          FROM ${src.facts} f
-         CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
-                               FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
-         WHERE ${src.where}
-         GROUP BY f.site_id, f.day, c.domain, c.site_type, f.prompt_id`,
+    sql`SELECT d.site_id, d.day, d.domain, d.site_type, d.prompt_id, count(*) AS answers, count(*) FILTER (WHERE d.mentioned) AS names_brand, sum(d.n) AS citations
+          FROM ${src.domains} d GROUP BY d.site_id, d.day, d.domain, d.site_type, d.prompt_id`,
   promptCompetitor: (src) =>
     sql`SELECT f.site_id, f.day, c.id AS competitor_id, f.prompt_id, count(*) AS mentioned, count(*) FILTER (WHERE f.mentioned) AS both_named
           FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named) AS id) c
@@ -247,33 +311,25 @@ const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
           FROM ${src.facts} f CROSS JOIN LATERAL (SELECT DISTINCT unnest(f.competitors_named || f.competitors_cited) AS id) c
          WHERE ${src.where} GROUP BY f.site_id, f.day, c.id, f.provider`,
   source: (src) =>
-    sql`SELECT f.site_id, f.day, c.domain, c.site_type, count(*) AS answers, count(*) FILTER (WHERE f.mentioned) AS names_brand, sum(c.n) AS citations
-          FROM ${src.facts} f
-         CROSS JOIN LATERAL (SELECT x->>'domain' AS domain, x->>'siteType' AS site_type, count(*) AS n
-                               FROM jsonb_array_elements(f.citations) x WHERE x->>'domain' <> '' GROUP BY 1, 2) c
-         WHERE ${src.where}
-         GROUP BY f.site_id, f.day, c.domain, c.site_type`,
+    sql`SELECT d.site_id, d.day, d.domain, d.site_type, count(*) AS answers, count(*) FILTER (WHERE d.mentioned) AS names_brand, sum(d.n) AS citations
+          FROM ${src.domains} d GROUP BY d.site_id, d.day, d.domain, d.site_type`,
   page: (src) =>
-    sql`SELECT f.site_id, f.day, c.competitor_id, c.url, count(*) AS answers
-          FROM ${src.facts} f
-         CROSS JOIN LATERAL (SELECT DISTINCT CASE WHEN x->>'siteType' = 'own' THEN 0 ELSE (x->>'competitorId')::int END AS competitor_id, x->>'normalizedUrl' AS url
-                               FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own' OR x->>'competitorId' IS NOT NULL) c
-         WHERE ${src.where}
-         GROUP BY f.site_id, f.day, c.competitor_id, c.url`,
+    sql`SELECT c.site_id, c.day, c.competitor_id, c.url, count(*) AS answers
+          FROM (SELECT DISTINCT c.answer_id, c.site_id, c.day, CASE WHEN c.site_type = 'own' THEN 0 ELSE c.competitor_id END AS competitor_id, c.url
+                  FROM ${src.cites} c WHERE c.site_type = 'own' OR c.competitor_id IS NOT NULL) c
+         GROUP BY c.site_id, c.day, c.competitor_id, c.url`,
   ownPagePrompt: (src) =>
-    sql`SELECT f.site_id, f.day, c.url, f.prompt_id, f.provider, count(*) AS answers
-          FROM ${src.facts} f
-         CROSS JOIN LATERAL (SELECT DISTINCT x->>'normalizedUrl' AS url FROM jsonb_array_elements(f.citations) x WHERE x->>'siteType' = 'own') c
-         WHERE ${src.where}
-         GROUP BY f.site_id, f.day, c.url, f.prompt_id, f.provider`,
+    sql`SELECT c.site_id, c.day, c.url, c.prompt_id, c.provider, count(*) AS answers
+          FROM (SELECT DISTINCT c.answer_id, c.site_id, c.day, c.url, c.prompt_id, c.provider FROM ${src.cites} c WHERE c.site_type = 'own') c
+         GROUP BY c.site_id, c.day, c.url, c.prompt_id, c.provider`,
   search: (src) =>
     // OFFSET 0 keeps the folding inside the subquery, where Postgres memoizes it per distinct list of searches.
-    sql`SELECT f.site_id, f.day, f.prompt_id, q.query, count(*) AS answers
-          FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
-         CROSS JOIN LATERAL (SELECT DISTINCT k.query FROM (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
-                              WHERE k.query <> '') q
-         WHERE ${src.where}
-         GROUP BY f.site_id, f.day, f.prompt_id, q.query`,
+    sql`SELECT q.site_id, q.day, q.prompt_id, q.query, count(*) AS answers
+          FROM (SELECT DISTINCT f.answer_id, f.site_id, f.day, f.prompt_id, k.query
+                  FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
+                 CROSS JOIN LATERAL (SELECT ${searchKeySql('s')} AS query FROM jsonb_array_elements_text(a.searches) AS s OFFSET 0) k
+                 WHERE ${src.where} AND k.query <> '') q
+         GROUP BY q.site_id, q.day, q.prompt_id, q.query`,
   model: (src) =>
     sql`SELECT f.site_id, f.day, f.provider, a.model, count(*) AS answers
           FROM ${src.facts} f JOIN ${src.answers} a ON a.id = f.answer_id AND a.month = f.month
@@ -315,7 +371,14 @@ async function writeSummaries(db: Executor, where: RawBuilder<unknown>): Promise
 /** addToRollups' first statement, built once (its text is the same for every batch): the batch's months and answer ids. */
 const addBatch = compiledOnce((months: string[], ids: number[]) => {
   // The batch's facts and answers read once (by key, in their months' partitions), not once per table.
-  const src: FactsSource = { facts: sql`batch_facts`, answers: sql`batch_answers`, where: sql`true` };
+  const src: FactsSource = {
+    facts: sql`batch_facts`,
+    answers: sql`batch_answers`,
+    cites: sql`batch_cites`,
+    domains: sql`batch_domains`,
+    where: sql`true`,
+  };
+  const isNew = sql`EXISTS (SELECT 1 FROM fresh n WHERE (n.site_id, n.period, n.start, n.prompt_id) = (r.site_id, r.period, r.start, r.prompt_id))`;
   const ctes = [
     sql`batch_facts AS MATERIALIZED (
       SELECT answer_id, month, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, competitors_named, competitors_cited,
@@ -323,10 +386,30 @@ const addBatch = compiledOnce((months: string[], ids: number[]) => {
         FROM answer_facts WHERE month = ANY(${months}::date[]) AND answer_id = ANY(${ids}::bigint[]))`,
     sql`batch_answers AS MATERIALIZED (
       SELECT id, month, scan_id, asked_at, model, searches FROM answers WHERE month = ANY(${months}::date[]) AND id = ANY(${ids}::bigint[]))`,
+    sql`batch_cites AS MATERIALIZED (${citesOf(sql`batch_facts`, sql`true`)})`,
+    sql`batch_domains AS MATERIALIZED (${domainsOf(sql`batch_cites`)})`,
     sql`site_day AS (${addSiteDays(src)})`,
-    ...(Object.keys(TABLES) as TableName[]).map(
-      (k) => sql`${sql.raw(k)} AS (${addPerPeriod(TABLES[k], PER_DAY[k](src))})`,
-    ),
+    // Which (site, period, start, prompt) rows of rollup_prompt_period this batch made: the prompt's first answers in
+    // that period (see PROMPT_TABLES). A row counts every answer it was made from, so it is new when it counts only the
+    // batch's.
+    sql`prompt_rows AS MATERIALIZED (${perPeriodRows(TABLES.promptPeriod, PER_DAY.promptPeriod(src))})`,
+    sql`prompt_period AS (${insertRows(TABLES.promptPeriod, sql`prompt_rows`, {
+      upsert: true,
+      returning: sql`RETURNING site_id, period, start, prompt_id, answers`,
+    })})`,
+    sql`fresh AS (SELECT site_id, period, start, prompt_id FROM prompt_period p JOIN prompt_rows r USING (site_id, period, start, prompt_id)
+                   WHERE p.answers = r.answers)`,
+    ...(Object.keys(TABLES) as TableName[]).flatMap((k) => {
+      if (k === 'promptPeriod') return [];
+      const rows = perPeriodRows(TABLES[k], PER_DAY[k](src));
+      if (!PROMPT_TABLES.includes(k))
+        return [sql`${sql.raw(k)} AS (${insertRows(TABLES[k], sql`(${rows})`, { upsert: true })})`];
+      return [
+        sql`${sql.raw(k)}_rows AS MATERIALIZED (${rows})`,
+        sql`${sql.raw(k)}_new AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: isNew, upsert: false })})`,
+        sql`${sql.raw(k)} AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: sql`NOT ${isNew}`, upsert: true })})`,
+      ];
+    }),
     sql`latest AS (${setLatest(src)})`,
   ];
   return prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
@@ -337,6 +420,8 @@ const addBatch = compiledOnce((months: string[], ids: number[]) => {
  * transaction) to every rollup: one statement for every counter table and
  * the latest answers (data-modifying CTEs), then one that recounts the
  * latest rows' samples and one for the summaries of the prompts touched.
+ * The rows of the tables keyed by prompt that are known to be new are
+ * inserted plainly (PROMPT_TABLES), the rest added with ON CONFLICT.
  * Each a prepared statement of fixed text. The caller's transaction turns
  * JIT off (storeAnswers): the planner's estimates for the first statement
  * (fourteen inserts over set-returning functions) pass jit_above_cost, and

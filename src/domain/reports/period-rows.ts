@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Period } from '../common/index.ts';
+import { SITE_TYPES, type Period } from '../common/index.ts';
 import { hidden } from './base.ts';
-import { searchKeySql } from '../facts/index.ts';
+import { searchKeySql, siteTypeColumn } from '../facts/index.ts';
 
 /**
  * The rows of one period of the per-prompt tables that keep no day rows
@@ -71,13 +71,15 @@ export function promptSourceRows(siteId: number, period: Period, start: string):
               WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
 }
 
-/** `(site_type, prompt_id, citations)`: citations of each site type per prompt (domains not empty, as rollup_source_period counts them). */
+/**
+ * `(site_type, prompt_id, citations)`: citations of each site type per prompt (domains not empty, as
+ * rollup_source_period counts them), from the columns rollup_prompt_period keeps of them; for every period kind,
+ * as that table keeps day rows too. Types a prompt's answers did not cite give no row.
+ */
 export function promptSiteTypeRows(siteId: number, period: Period, start: string): RawBuilder<unknown> {
-  if (period === 'day') {
-    return sql`SELECT x->>'siteType' AS site_type, f.prompt_id, count(*) AS citations
-                 FROM answer_facts f CROSS JOIN LATERAL jsonb_array_elements(f.citations) x
-                WHERE f.site_id = ${siteId} AND f.day = ${start} AND x->>'domain' <> ''
-                GROUP BY 1, 2`;
-  }
-  return sql`SELECT site_type, prompt_id, citations FROM rollup_prompt_site_type_period WHERE site_id = ${siteId} AND period = ${period} AND start = ${start}`;
+  // The types are fixed words (SITE_TYPES), written into the text as they are.
+  const types = SITE_TYPES.map((t) => `('${t}', r.${siteTypeColumn(t)})`);
+  return sql`SELECT s.site_type, r.prompt_id, s.citations FROM rollup_prompt_period r
+              CROSS JOIN LATERAL (VALUES ${sql.raw(types.join(', '))}) AS s(site_type, citations)
+              WHERE r.site_id = ${siteId} AND r.period = ${period} AND r.start = ${start} AND s.citations > 0`;
 }
