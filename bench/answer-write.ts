@@ -13,7 +13,7 @@
  * - with BENCH_EXPLAIN=1, auto_explain on that connection (log_level notice,
  *   so the plans come back to this process): per statement kind, its time,
  *   WAL, and the time of every trigger (foreign-key checks) it fired.
- * Rounds default to 7 (BENCH_ROUNDS). Every round is a new site, as in
+ * Rounds default to 7 (BENCH_ROUNDS), batches to 100 answers (BENCH_BATCH). Every round is a new site, as in
  * bench/scan: its day, week, month and quarter rollup rows are all new. With
  * BENCH_SAME_SITE=1 every round stores into one site (a site scanned daily:
  * the period rows exist, so most rollup writes are updates). BENCH_WAL=1
@@ -42,7 +42,11 @@ import { loadJobTable } from '../jobs/load-table.ts';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
 const SIM_PORT = 18411;
 const PROMPTS = 500;
-const BATCH = 100;
+/**
+ * Answers a batch: the answer writer's most (100) by default; BENCH_BATCH=30 is about what bench/scan's writer
+ * stores at a time (its batches do not fill in the 50 ms it waits at a few hundred answers a second).
+ */
+const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const SAME_SITE = process.env.BENCH_SAME_SITE === '1';

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { analyse, type AnswerFacts, type BrandBook, type Correction } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import { prepared, type Executor } from '../../db/database.ts';
@@ -80,13 +80,9 @@ export function warnUnread(
   }
 }
 
-function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
+/** A fact's own fields as stored (answer_facts' columns but the answer's key and place), for the JSON of factsRows. */
+export function factFields(f: AnswerFacts, book: BrandBook) {
   return {
-    answer_id: answer.id,
-    site_id: answer.siteId,
-    prompt_id: answer.promptId,
-    provider: answer.provider,
-    day: answer.day,
     verdict: f.verdict,
     mentioned: f.mentioned,
     own_cited: f.ownCited,
@@ -100,14 +96,38 @@ function factsRecord(answer: AnswerForAnalysis, f: AnswerFacts, key: string) {
     tone_score: f.toneScore,
     quote: f.quote,
     suggestions: f.suggestions,
-    brand_key: storedKey(f, key),
-    month: answer.month,
+    brand_key: storedKey(f, factsKey(book)),
     name_readings: f.names,
     read_chars: f.analysis.readChars,
     read_truncated: f.analysis.truncated,
     read_timed_out: f.analysis.timedOut,
   };
 }
+
+/** factFields' columns and their types as jsonb_to_recordset reads them (arrays from JSON arrays). */
+const FACT_FIELDS = [
+  ['verdict', 'text'],
+  ['mentioned', 'boolean'],
+  ['own_cited', 'boolean'],
+  ['brand_rank', 'int'],
+  ['brand_position', 'int'],
+  ['brands', 'jsonb'],
+  ['competitors_named', 'int[]'],
+  ['competitors_cited', 'int[]'],
+  ['citations', 'jsonb'],
+  ['tone', 'text'],
+  ['tone_score', 'real'],
+  ['quote', 'text'],
+  ['suggestions', 'text[]'],
+  ['brand_key', 'text'],
+  ['name_readings', 'jsonb'],
+  ['read_chars', 'int'],
+  ['read_truncated', 'boolean'],
+  ['read_timed_out', 'boolean'],
+] as const;
+const FACT_COLUMNS = FACT_FIELDS.map(([c]) => c).join(', ');
+const FACT_TYPES = FACT_FIELDS.map(([c, t]) => `${c} ${t}`).join(', ');
+const factValues = (alias: string) => FACT_FIELDS.map(([c]) => `${alias}.${c}`).join(', ');
 
 /**
  * Writes (or rewrites) the facts of many answers in one statement. The rows
@@ -121,27 +141,42 @@ export async function writeFacts(
   book: BrandBook,
 ): Promise<void> {
   if (items.length === 0) return;
-  const key = factsKey(book);
-  const rows = JSON.stringify(items.map((i) => factsRecord(i.answer, i.facts, key)));
+  const rows = JSON.stringify(
+    items.map(({ answer, facts }) => ({
+      answer_id: answer.id,
+      month: answer.month,
+      site_id: answer.siteId,
+      prompt_id: answer.promptId,
+      provider: answer.provider,
+      day: answer.day,
+      ...factFields(facts, book),
+    })),
+  );
   await prepared(sql`
-    INSERT INTO answer_facts (answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-                              brands, competitors_named, competitors_cited, citations, tone, tone_score, quote, suggestions, brand_key, month, name_readings,
-                              read_chars, read_truncated, read_timed_out)
-    SELECT answer_id, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, brand_position,
-           brands, ARRAY(SELECT jsonb_array_elements_text(competitors_named)::int), ARRAY(SELECT jsonb_array_elements_text(competitors_cited)::int),
-           citations, tone, tone_score, quote, ARRAY(SELECT jsonb_array_elements_text(suggestions)), brand_key, month, name_readings,
-           read_chars, read_truncated, read_timed_out
-      FROM jsonb_to_recordset(${rows}::jsonb) AS r(
-        answer_id bigint, site_id int, prompt_id int, provider text, day date, verdict text, mentioned boolean, own_cited boolean,
-        brand_rank int, brand_position int, brands jsonb, competitors_named jsonb, competitors_cited jsonb, citations jsonb,
-        tone text, tone_score real, quote text, suggestions jsonb, brand_key text, month date, name_readings jsonb,
-        read_chars int, read_truncated boolean, read_timed_out boolean)
-    ON CONFLICT (answer_id, month) DO UPDATE SET
-      verdict = excluded.verdict, mentioned = excluded.mentioned, own_cited = excluded.own_cited, brand_rank = excluded.brand_rank,
-      brand_position = excluded.brand_position, brands = excluded.brands, competitors_named = excluded.competitors_named,
-      competitors_cited = excluded.competitors_cited, citations = excluded.citations, tone = excluded.tone,
-      tone_score = excluded.tone_score, quote = excluded.quote, suggestions = excluded.suggestions, brand_key = excluded.brand_key,
-      name_readings = excluded.name_readings, read_chars = excluded.read_chars, read_truncated = excluded.read_truncated, read_timed_out = excluded.read_timed_out`).execute(
+    INSERT INTO answer_facts (answer_id, month, site_id, prompt_id, provider, day, ${sql.raw(FACT_COLUMNS)})
+    SELECT r.answer_id, r.month, r.site_id, r.prompt_id, r.provider, r.day, ${sql.raw(factValues('r'))}
+      FROM jsonb_to_recordset(${rows}::jsonb) AS r(answer_id bigint, month date, site_id int, prompt_id int, provider text, day date, ${sql.raw(FACT_TYPES)})
+    ON CONFLICT (answer_id, month) DO UPDATE SET ${sql.raw(FACT_FIELDS.map(([c]) => `${c} = excluded.${c}`).join(', '))}`).execute(
     db,
   );
+}
+
+/**
+ * The facts of answers a statement is inserting, as a data-modifying CTE's
+ * statement (storeAnswers): `answers` is the answers' INSERT ... RETURNING
+ * (id, month, site_id, prompt_id, provider, sample, scan_id, day), `json`
+ * their facts as factFields with the answer's key (scan_id, prompt_id,
+ * provider, sample), so an answer the insert skipped (stored already) gets
+ * none. Plain inserts: the answers are new. Returns what the rollups read
+ * (see `batchRollups`).
+ */
+export function insertNewFacts(answers: RawBuilder<unknown>, json: string): RawBuilder<unknown> {
+  return sql`
+    INSERT INTO answer_facts (answer_id, month, site_id, prompt_id, provider, day, ${sql.raw(FACT_COLUMNS)})
+    SELECT a.id, a.month, a.site_id, a.prompt_id, a.provider, a.day, ${sql.raw(factValues('r'))}
+      FROM ${answers} a
+      JOIN jsonb_to_recordset(${json}::jsonb) AS r(scan_id int, prompt_id int, provider text, sample smallint, ${sql.raw(FACT_TYPES)})
+        ON r.scan_id = a.scan_id AND r.prompt_id = a.prompt_id AND r.provider = a.provider AND r.sample = a.sample
+    RETURNING answer_id, month, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, competitors_named,
+              competitors_cited, citations, tone, tone_score, suggestions`;
 }

@@ -5,9 +5,9 @@ import type { CitationJson } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
 import { rawJson } from '../../assistants/truncate.ts';
 import { storableJson } from '../../assistants/storable.ts';
-import { prepared } from '../../db/database.ts';
-import { analyseAnswer, warnUnread, writeFacts } from './answer-facts.ts';
-import { addToRollups } from './rollups.ts';
+import { compiledOnce, prepared } from '../../db/database.ts';
+import { analyseAnswer, factFields, insertNewFacts, warnUnread } from './answer-facts.ts';
+import { batchRollups, refreshLatest } from './rollups.ts';
 import { utcDay } from '../../dates.ts';
 
 export interface NewAnswer {
@@ -53,6 +53,26 @@ export async function storeAnswers(
   book: BrandBook,
 ): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
+  // Facts first (the analysis needs an answer's text and citations only): they go into the answers' statement.
+  const items = inputs.map((input) => ({
+    input,
+    facts:
+      input.facts ??
+      analyseAnswer(
+        {
+          id: 0,
+          month: '',
+          siteId: input.siteId,
+          promptId: input.promptId,
+          provider: input.provider,
+          day: utcDay(input.askedAt),
+          text: input.text,
+          citations: input.citations,
+          error: input.error,
+        },
+        book,
+      ),
+  }));
   const results = await ctx.db.transaction().execute(async (trx) => {
     /*
      * For this short transaction: its statements run as prepared ones with
@@ -67,50 +87,19 @@ export async function storeAnswers(
     await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(
       trx,
     );
-    // The rows as one JSON parameter (one text to parse, one statement text whatever the batch's size); the month, the
-    // partition key, is the scan's (docs/decisions.md): every answer of a scan in one partition.
-    const { rows } = await prepared(sql`
-      INSERT INTO answers (scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, citations, searches, usage, raw,
-                           cost_micros, error, truncated, simulated, context, month)
-      SELECT r.scan_id, r.site_id, r.prompt_id, r.sample, r.provider, r.model, r.asked_at, r.day, r.text, r.citations, r.searches, r.usage, r.raw,
-             r.cost_micros, r.error, r.truncated, r.simulated, r.context,
-             (SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = r.scan_id)
-        FROM jsonb_to_recordset(${answersJson(inputs)}::jsonb) AS r(scan_id int, site_id int, prompt_id int, sample smallint, provider text, model text,
-             asked_at timestamptz, day date, text text, citations jsonb, searches jsonb, usage jsonb, raw jsonb, cost_micros bigint, error text,
-             truncated boolean, simulated boolean, context text)
-      ON CONFLICT (scan_id, prompt_id, provider, sample, month) DO NOTHING
-      RETURNING id, scan_id, prompt_id, provider, sample, month`).execute(trx);
+    const { rows } = await storeBatch(trx, answersJson(inputs), factsJson(items, book));
     const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) =>
       `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
     const ids = new Map((rows as InsertedAnswer[]).map((r) => [keyOf(r), r]));
-    const stored = inputs.flatMap((input) => {
+    const stored = items.flatMap(({ input, facts }) => {
       const row = ids.get(keyOf(input));
       if (row === undefined) return [];
       ids.delete(keyOf(input));
-      const { id, month } = row;
-      const day = utcDay(input.askedAt);
-      const answer = {
-        id,
-        month,
-        siteId: input.siteId,
-        promptId: input.promptId,
-        provider: input.provider,
-        day,
-        text: input.text,
-        citations: input.citations,
-        error: input.error,
-      };
-      return [{ answer, input, answerId: id, facts: input.facts ?? analyseAnswer(answer, book) }];
+      return [{ input, facts, answerId: row.id, month: row.month }];
     });
-    await writeFacts(trx, stored, book);
-    await addToRollups(
+    await refreshLatest(
       trx,
-      stored.map((s) => ({
-        id: s.answerId,
-        month: s.answer.month,
-        promptId: s.input.promptId,
-        provider: s.input.provider,
-      })),
+      stored.map((s) => ({ id: s.answerId, month: s.month, promptId: s.input.promptId, provider: s.input.provider })),
     );
     // The scan row last: reservations lock it too, so it is held only until commit.
     const counts = new Map<number, { done: number; failed: number }>();
@@ -131,6 +120,54 @@ export async function storeAnswers(
     warnUnread(ctx, results[i] ? [results[i]] : [], { scanId: input.scanId, siteId: input.siteId }),
   );
   return results;
+}
+
+/**
+ * The answers, their facts and every rollup in one statement: each CTE reads
+ * what the one before returned, so no row is read back from a table (see
+ * batchRollups). Its text is the same for every batch: built and compiled
+ * once (compiledOnce), prepared on each connection.
+ */
+const storeBatch = compiledOnce((answers: string, facts: string) =>
+  prepared(sql`
+    WITH batch_answers AS (${insertAnswers(answers)}),
+    batch_facts AS (${insertNewFacts(sql`batch_answers`, facts)}),
+    ${sql.join(batchRollups(), sql`, `)}
+    SELECT id, scan_id, prompt_id, provider, sample, month FROM batch_answers`),
+);
+
+/**
+ * The answers' INSERT (rows as one JSON parameter: one text to parse, one
+ * statement text whatever the batch's size), returning what their facts and
+ * the rollups read. The month, the partition key, is the scan's
+ * (docs/decisions.md): every answer of a scan in one partition. A stored
+ * answer (same scan, prompt, assistant and sample) is skipped.
+ */
+function insertAnswers(json: string) {
+  return sql`
+      INSERT INTO answers (scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, citations, searches, usage, raw,
+                           cost_micros, error, truncated, simulated, context, month)
+      SELECT r.scan_id, r.site_id, r.prompt_id, r.sample, r.provider, r.model, r.asked_at, r.day, r.text, r.citations, r.searches, r.usage, r.raw,
+             r.cost_micros, r.error, r.truncated, r.simulated, r.context,
+             (SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = r.scan_id)
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(scan_id int, site_id int, prompt_id int, sample smallint, provider text, model text,
+             asked_at timestamptz, day date, text text, citations jsonb, searches jsonb, usage jsonb, raw jsonb, cost_micros bigint, error text,
+             truncated boolean, simulated boolean, context text)
+      ON CONFLICT (scan_id, prompt_id, provider, sample, month) DO NOTHING
+      RETURNING id, month, scan_id, site_id, prompt_id, provider, sample, day, asked_at, model, searches`;
+}
+
+/** The facts as insertNewFacts reads them: each with its answer's key. */
+function factsJson(items: readonly { input: NewAnswer; facts: AnswerFacts }[], book: BrandBook): string {
+  return JSON.stringify(
+    items.map(({ input, facts }) => ({
+      scan_id: input.scanId,
+      prompt_id: input.promptId,
+      provider: input.provider,
+      sample: input.sample ?? 1,
+      ...factFields(facts, book),
+    })),
+  );
 }
 
 interface InsertedAnswer {

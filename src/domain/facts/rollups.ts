@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import { compiledOnce, prepared, type Executor } from '../../db/database.ts';
+import { prepared, type Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { PERIODS, SITE_TYPES, type Period } from '../common/index.ts';
 import {
@@ -41,7 +41,7 @@ const PROMPT_TABLES: readonly TableName[] = (Object.keys(TABLES) as TableName[])
  *
  * Each table has one definition, a set-based statement from answer_facts
  * (and answers, for searches and models) that adds its rows to the table.
- * `addToRollups` runs them over the answers a transaction has just stored,
+ * `batchRollups` runs them over the answers a statement is storing,
  * `rebuildRollups` over a site's every answer after clearing its rows; adding
  * batch by batch must give what a rebuild gives, which
  * test/integration/reports-rollups.test.ts checks table by table. The
@@ -83,7 +83,7 @@ function factsWhere(scope: FactsScope): RawBuilder<unknown> {
  * Where the rollup definitions read facts (alias `f`) and, for searches,
  * models and the latest answers, the answers (alias `a`): the tables under
  * `where` (a rebuild, a re-read), or a batch's rows read once into
- * materialized CTEs of the statement (addToRollups). `cites` and `domains`
+ * CTEs of the statement that stores them (batchRollups). `cites` and `domains`
  * are the same facts' citations, already under `where`: see citesOf and
  * domainsOf.
  */
@@ -222,7 +222,7 @@ function perPeriodRows(table: Table, perDay: RawBuilder<unknown>, sign: Sign = 1
  * `r`, filtered by `where`) in key order: locks are taken in it, and one
  * period's rows sit on few pages. `upsert`: a row that is there already
  * gets the counters added (every path but one); `false` when the rows are
- * known to be new (addToRollups), so each is a plain insert, without the
+ * known to be new (batchRollups), so each is a plain insert, without the
  * look-up ON CONFLICT makes first and its confirmation record.
  */
 function insertRows(
@@ -368,9 +368,22 @@ async function writeSummaries(db: Executor, where: RawBuilder<unknown>): Promise
       answered = excluded.answered, named = excluded.named, consistency = excluded.consistency`).execute(db);
 }
 
-/** addToRollups' first statement, built once (its text is the same for every batch): the batch's months and answer ids. */
-const addBatch = compiledOnce((months: string[], ids: number[]) => {
-  // The batch's facts and answers read once (by key, in their months' partitions), not once per table.
+/**
+ * Adds a batch of answers to every rollup, as CTEs of the statement that
+ * stores them (storeAnswers): `batch_answers` (the answers' INSERT ...
+ * RETURNING id, month, scan_id, asked_at, model, searches) and `batch_facts`
+ * (their facts', see insertNewFacts) are CTEs before these, so the batch is
+ * read from what those returned, never from the tables. One CTE per counter
+ * table and one for the latest answers; the rows of the tables keyed by
+ * prompt that are known to be new are inserted plainly (PROMPT_TABLES), the
+ * rest added with ON CONFLICT. A statement's CTEs all see the snapshot from
+ * before it, so the latest rows' sample counts and the summaries are
+ * refreshed by a later statement (refreshLatest). The caller's transaction
+ * turns JIT off: the planner's estimates for this statement pass
+ * jit_above_cost, and compiling it took Postgres 180 ms for 10 ms of work on
+ * 100 answers.
+ */
+export function batchRollups(): RawBuilder<unknown>[] {
   const src: FactsSource = {
     facts: sql`batch_facts`,
     answers: sql`batch_answers`,
@@ -378,14 +391,8 @@ const addBatch = compiledOnce((months: string[], ids: number[]) => {
     domains: sql`batch_domains`,
     where: sql`true`,
   };
-  const isNew = sql`EXISTS (SELECT 1 FROM fresh n WHERE (n.site_id, n.period, n.start, n.prompt_id) = (r.site_id, r.period, r.start, r.prompt_id))`;
-  const ctes = [
-    sql`batch_facts AS MATERIALIZED (
-      SELECT answer_id, month, site_id, prompt_id, provider, day, verdict, mentioned, own_cited, brand_rank, competitors_named, competitors_cited,
-             citations, tone, tone_score, suggestions
-        FROM answer_facts WHERE month = ANY(${months}::date[]) AND answer_id = ANY(${ids}::bigint[]))`,
-    sql`batch_answers AS MATERIALIZED (
-      SELECT id, month, scan_id, asked_at, model, searches FROM answers WHERE month = ANY(${months}::date[]) AND id = ANY(${ids}::bigint[]))`,
+  return [
+    // Each citation of the batch read once, for every table that counts them.
     sql`batch_cites AS MATERIALIZED (${citesOf(sql`batch_facts`, sql`true`)})`,
     sql`batch_domains AS MATERIALIZED (${domainsOf(sql`batch_cites`)})`,
     sql`site_day AS (${addSiteDays(src)})`,
@@ -397,44 +404,37 @@ const addBatch = compiledOnce((months: string[], ids: number[]) => {
       upsert: true,
       returning: sql`RETURNING site_id, period, start, prompt_id, answers`,
     })})`,
-    sql`fresh AS (SELECT site_id, period, start, prompt_id FROM prompt_period p JOIN prompt_rows r USING (site_id, period, start, prompt_id)
-                   WHERE p.answers = r.answers)`,
+    // The look-ups below are IN lists in a SELECT list, which Postgres runs as hashed subplans: as joins, a generic plan
+    // made from its guesses of the rows' numbers chose nested loops over CTEs for some of them (rows x rows).
+    sql`fresh AS MATERIALIZED (
+      SELECT site_id, period, start, prompt_id FROM (
+        SELECT p.site_id, p.period, p.start, p.prompt_id,
+               (p.site_id, p.period, p.start, p.prompt_id, p.answers) IN (SELECT site_id, period, start, prompt_id, answers::int FROM prompt_rows) AS made
+          FROM prompt_period p OFFSET 0) x
+       WHERE made)`,
     ...(Object.keys(TABLES) as TableName[]).flatMap((k) => {
       if (k === 'promptPeriod') return [];
       const rows = perPeriodRows(TABLES[k], PER_DAY[k](src));
       if (!PROMPT_TABLES.includes(k))
         return [sql`${sql.raw(k)} AS (${insertRows(TABLES[k], sql`(${rows})`, { upsert: true })})`];
       return [
-        sql`${sql.raw(k)}_rows AS MATERIALIZED (${rows})`,
-        sql`${sql.raw(k)}_new AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: isNew, upsert: false })})`,
-        sql`${sql.raw(k)} AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: sql`NOT ${isNew}`, upsert: true })})`,
+        sql`${sql.raw(k)}_rows AS MATERIALIZED (
+          SELECT r.*, (r.site_id, r.period, r.start, r.prompt_id) IN (SELECT site_id, period, start, prompt_id FROM fresh) AS is_new FROM (${rows}) r)`,
+        sql`${sql.raw(k)}_new AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: sql`r.is_new`, upsert: false })})`,
+        sql`${sql.raw(k)} AS (${insertRows(TABLES[k], sql.raw(`${k}_rows`), { where: sql`NOT r.is_new`, upsert: true })})`,
       ];
     }),
     sql`latest AS (${setLatest(src)})`,
   ];
-  return prepared(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
-});
+}
 
 /**
- * Adds answers just stored (their facts written earlier in the same
- * transaction) to every rollup: one statement for every counter table and
- * the latest answers (data-modifying CTEs), then one that recounts the
- * latest rows' samples and one for the summaries of the prompts touched.
- * The rows of the tables keyed by prompt that are known to be new are
- * inserted plainly (PROMPT_TABLES), the rest added with ON CONFLICT.
- * Each a prepared statement of fixed text. The caller's transaction turns
- * JIT off (storeAnswers): the planner's estimates for the first statement
- * (fourteen inserts over set-returning functions) pass jit_above_cost, and
- * compiling it took Postgres 180 ms for 10 ms of work on 100 answers.
+ * After batchRollups' statement, in the same transaction: the sample counts
+ * of the (prompt, assistant) latest rows the answers may have changed, and
+ * their prompts' summaries.
  */
-export async function addToRollups(db: Executor, answers: readonly AddedAnswer[]): Promise<void> {
+export async function refreshLatest(db: Executor, answers: readonly AddedAnswer[]): Promise<void> {
   if (answers.length === 0) return;
-  await addBatch(
-    db,
-    [...new Set(answers.map((a) => a.month))],
-    answers.map((a) => a.id),
-  );
-  // A statement's CTEs all see the snapshot from before it, so sample counts and summaries read the latest answers in later ones.
   await recountPairs(db, [...new Map(answers.map((a) => [`${a.promptId}|${a.provider}`, a])).values()]);
   const promptIds = [...new Set(answers.map((a) => a.promptId))].sort((a, b) => a - b);
   await writeSummaries(db, sql`prompt_id = ANY(${promptIds}::int[])`);
