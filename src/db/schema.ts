@@ -382,7 +382,7 @@ export interface RollupPromptPeriodTable extends PeriodKey {
   competitorMentions: number;
   rankSum: number;
   rankCount: number;
-  /** Citations of each site type (migration 20261130T0900; rollup-tables.ts `siteTypeColumn`). */
+  /** Citations of each site type (migration 20261130T1000; rollup-tables.ts `siteTypeColumn`). */
   ownCitations: number;
   competitorCitations: number;
   ugcCitations: number;

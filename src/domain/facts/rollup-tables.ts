@@ -74,7 +74,7 @@ const counters = (...names: string[]): [string, string][] => names.map((n) => [n
  * site-type share intervals read them per prompt. A table of their own, one
  * row per (site type, prompt), was nine rows an answer to write; as columns
  * of the prompt's row, which every answer writes anyway, they cost nothing
- * more per row (migration 20261130T0900).
+ * more per row (migration 20261130T1000).
  */
 export const siteTypeColumn = (type: (typeof SITE_TYPES)[number]) => `${type}_citations`;
 
