@@ -19,12 +19,12 @@ let siteId: number;
 
 const TABLES = ROLLUP_TABLE_NAMES;
 
-async function snapshot(): Promise<Record<string, unknown[]>> {
+async function snapshot(site = siteId): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of TABLES) {
     const { rows } = await sql<
       Record<string, unknown>
-    >`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${siteId}`.execute(app.ctx.db);
+    >`SELECT * FROM ${sql.raw(table)} WHERE site_id = ${site}`.execute(app.ctx.db);
     // tone_sum is a float4 sum: adding in another order may differ in the last bit.
     const norm = rows.map((r) => ({
       ...r,
@@ -304,5 +304,68 @@ describe('rollup rows without foreign keys', () => {
     for (const table of TABLES) expect(await count(table, 'site_id', site), table).toBe(0);
     // The first workspace's site keeps its rows.
     expect(await count('rollup_site_day', 'site_id', siteId)).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A scan's answer writer stores several batches at once, and batches of
+ * different assistants add to the same prompt's rows. The first batch to
+ * make a prompt's row of a period inserts that prompt's other rows without
+ * ON CONFLICT (batchRollups): the others must wait for it and add to them,
+ * never insert them twice, and the sums must equal a rebuild's.
+ */
+describe('batches stored at once', () => {
+  it('add to the same prompts rows without conflict, equal to a rebuild', async () => {
+    const other = await seedOrg(app.ctx);
+    const site = (await addAcmeSite(app, other)).id;
+    const prompts = await app.ctx.db
+      .insertInto('prompts')
+      .values(['Best CRM?', 'Cheapest CRM?', 'CRM for startups?'].map((text) => ({ siteId: site, text })))
+      .returning('id')
+      .execute();
+    const scan = await app.ctx.db
+      .insertInto('scans')
+      .values({ orgId: other.orgId, siteId: site, status: 'running', trigger: 'manual', answersTotal: 36 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const book = await loadBrandBook(app.ctx.db, site);
+    const providers = ['openai', 'anthropic', 'gemini', 'perplexity', 'google-ai-overview', 'google-ai-mode'];
+    const batch = (provider: string, sample: number, askedAt: string) =>
+      prompts.map((p, i) => ({
+        scanId: scan.id,
+        siteId: site,
+        promptId: p.id,
+        sample,
+        provider,
+        model: 'm',
+        askedAt: new Date(askedAt),
+        text: i === 2 ? 'Globex and Acme.' : LIST,
+        citations: [
+          { url: 'https://www.reddit.com/r/crm/1', title: 'Reddit' },
+          { url: `https://news${i}.example.com/crm`, title: 'News' },
+        ],
+        searches: ['best crm', `crm ${provider}`],
+        costMicros: 0,
+        error: null,
+        context: null,
+      }));
+    // Every assistant's batch at once, twice: first the prompts' first answers of the period, then more of them.
+    for (const [sample, askedAt] of [
+      [1, '2026-05-04T10:00:00Z'],
+      [2, '2026-05-05T10:00:00Z'],
+    ] as const)
+      await Promise.all(providers.map((provider) => storeAnswers(app.ctx, batch(provider, sample, askedAt), book)));
+    const incremental = await snapshot(site);
+    const period = await app.ctx.db
+      .selectFrom('rollupPromptPeriod')
+      .select(['answers'])
+      .where('siteId', '=', site)
+      .where('period', '=', 'week')
+      .where('promptId', '=', prompts[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(period.answers).toBe(12);
+    await app.ctx.db.transaction().execute((trx) => rebuildRollups(trx, site));
+    const rebuilt = await snapshot(site);
+    for (const table of TABLES) expect(rebuilt[table], table).toEqual(incremental[table]);
   });
 });
