@@ -82,45 +82,50 @@ function factsWhere(scope: FactsScope): RawBuilder<unknown> {
 /**
  * Where the rollup definitions read facts (alias `f`) and, for searches,
  * models and the latest answers, the answers (alias `a`): the tables under
- * `where` (a rebuild, a re-read), or a batch's rows read once into
- * CTEs of the statement that stores them (batchRollups). `cites` and `domains`
- * are the same facts' citations, already under `where`: see citesOf and
- * domainsOf.
+ * `where` (a rebuild, a re-read), or a batch's rows as CTEs of the statement
+ * that stores them (batchRollups). `domains` is the same facts' cited
+ * domains (domainsOf), already under `where`.
  */
 interface FactsSource {
   facts: RawBuilder<unknown>;
   answers: RawBuilder<unknown>;
-  cites: RawBuilder<unknown>;
   domains: RawBuilder<unknown>;
   where: RawBuilder<unknown>;
 }
 
 /**
- * One row per citation of the facts `where` selects in `facts` (alias `f`),
- * with what the citation tables group it by. Read from each citation list
- * once, by jsonb_to_recordset, for every table that counts citations: read
- * again by each (five `jsonb_array_elements` and `->>` per citation, and a
- * hash table set up per answer for its distinct domains), this was most of
- * the cost of computing a batch's rows.
+ * A fact's citations as rows (alias `x`: domain, "siteType", "competitorId",
+ * "normalizedUrl"), by jsonb_to_recordset: one pass over each citation for
+ * the fields a table reads, where one `->>` per field looked each up again.
  */
-function citesOf(facts: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`SELECT f.answer_id, f.site_id, f.day, f.prompt_id, f.provider, f.mentioned, x.domain, x."siteType" AS site_type,
-                    x."competitorId" AS competitor_id, x."normalizedUrl" AS url
-               FROM ${facts} f CROSS JOIN LATERAL jsonb_to_recordset(f.citations) AS x(domain text, "siteType" text, "competitorId" int, "normalizedUrl" text)
-              WHERE ${where}`;
-}
+const citationsOf = (facts: string) =>
+  sql.raw(
+    `jsonb_to_recordset(${facts}.citations) AS x(domain text, "siteType" text, "competitorId" int, "normalizedUrl" text)`,
+  );
 
-/** Per answer, each cited domain (not empty) and site type with its citations `n`, from `cites` (citesOf's rows). */
-function domainsOf(cites: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`SELECT c.answer_id, c.site_id, c.day, c.prompt_id, c.mentioned, c.domain, c.site_type, count(*) AS n
-               FROM ${cites} c WHERE c.domain <> ''
-              GROUP BY c.answer_id, c.site_id, c.day, c.prompt_id, c.mentioned, c.domain, c.site_type`;
+/**
+ * Per answer of the facts `where` selects in `facts` (alias `f`), each cited
+ * domain (not empty) and site type with its citations `n`: what the source
+ * tables count, read once for both. Grouped answer by answer (a small
+ * aggregate per answer): grouped at once, a rebuild hashed every citation of
+ * a site's million answers, and took half as long again.
+ */
+function domainsOf(facts: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`SELECT f.answer_id, f.site_id, f.day, f.prompt_id, f.mentioned, c.domain, c.site_type, c.n
+               FROM ${facts} f
+              CROSS JOIN LATERAL (SELECT x.domain, x."siteType" AS site_type, count(*) AS n FROM ${citationsOf('f')}
+                                   WHERE x.domain <> '' GROUP BY 1, 2) c
+              WHERE ${where}`;
 }
 
 const fromTables = (scope: FactsScope): FactsSource => {
   const where = factsWhere(scope);
-  const cites = sql`(${citesOf(sql`answer_facts`, where)})`;
-  return { facts: sql`answer_facts`, answers: sql`answers`, cites, domains: sql`(${domainsOf(cites)})`, where };
+  return {
+    facts: sql`answer_facts`,
+    answers: sql`answers`,
+    domains: sql`(${domainsOf(sql`answer_facts`, where)})`,
+    where,
+  };
 };
 
 /**
@@ -283,15 +288,16 @@ function addSiteDays(src: FactsSource, sign: Sign = 1): RawBuilder<unknown> {
 /** Each counter table's rows per (site, day, ...) from the facts `where` selects (alias `f`). */
 const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
   promptPeriod: (src) =>
-    sql`SELECT a.*, ${sql.raw(SITE_TYPES.map((t) => `coalesce(c.${siteTypeColumn(t)}, 0) AS ${siteTypeColumn(t)}`).join(', '))}
-          FROM (SELECT f.site_id, f.day, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
-                       count(*) FILTER (WHERE f.verdict = 'cited') AS cited, count(*) FILTER (WHERE f.verdict = 'named') AS named,
-                       count(*) FILTER (WHERE f.verdict = 'lost') AS lost, count(*) FILTER (WHERE f.verdict = 'missing') AS missing,
-                       count(*) FILTER (WHERE f.mentioned) AS mentioned, coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions,
-                       coalesce(sum(f.brand_rank), 0) AS rank_sum, count(f.brand_rank) AS rank_count
-                  FROM ${src.facts} f WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id) a
-          LEFT JOIN (SELECT c.site_id, c.day, c.prompt_id, ${sql.raw(SITE_TYPES.map((t) => `count(*) FILTER (WHERE c.site_type = '${t}') AS ${siteTypeColumn(t)}`).join(', '))}
-                       FROM ${src.cites} c WHERE c.domain <> '' GROUP BY c.site_id, c.day, c.prompt_id) c USING (site_id, day, prompt_id)`,
+    sql`SELECT f.site_id, f.day, f.prompt_id, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
+               count(*) FILTER (WHERE f.verdict = 'cited') AS cited, count(*) FILTER (WHERE f.verdict = 'named') AS named,
+               count(*) FILTER (WHERE f.verdict = 'lost') AS lost, count(*) FILTER (WHERE f.verdict = 'missing') AS missing,
+               count(*) FILTER (WHERE f.mentioned) AS mentioned, coalesce(sum(cardinality(f.competitors_named)), 0) AS competitor_mentions,
+               coalesce(sum(f.brand_rank), 0) AS rank_sum, count(f.brand_rank) AS rank_count,
+               ${sql.raw(SITE_TYPES.map((t) => `sum(c.${siteTypeColumn(t)}) AS ${siteTypeColumn(t)}`).join(', '))}
+          FROM ${src.facts} f
+         CROSS JOIN LATERAL (SELECT ${sql.raw(SITE_TYPES.map((t) => `count(*) FILTER (WHERE x."siteType" = '${t}') AS ${siteTypeColumn(t)}`).join(', '))}
+                               FROM ${citationsOf('f')} WHERE x.domain <> '') c
+         WHERE ${src.where} GROUP BY f.site_id, f.day, f.prompt_id`,
   promptProvider: (src) =>
     sql`SELECT f.site_id, f.day, f.prompt_id, f.provider, count(*) AS answers, count(*) FILTER (WHERE f.verdict = 'failed') AS failed,
                count(*) FILTER (WHERE f.mentioned) AS mentioned, count(*) FILTER (WHERE f.own_cited) AS own_cited,
@@ -323,14 +329,18 @@ const PER_DAY: Record<TableName, (src: FactsSource) => RawBuilder<unknown>> = {
     sql`SELECT d.site_id, d.day, d.domain, d.site_type, count(*) AS answers, count(*) FILTER (WHERE d.mentioned) AS names_brand, sum(d.n) AS citations
           FROM ${src.domains} d GROUP BY d.site_id, d.day, d.domain, d.site_type`,
   page: (src) =>
-    sql`SELECT c.site_id, c.day, c.competitor_id, c.url, count(*) AS answers
-          FROM (SELECT DISTINCT c.answer_id, c.site_id, c.day, CASE WHEN c.site_type = 'own' THEN 0 ELSE c.competitor_id END AS competitor_id, c.url
-                  FROM ${src.cites} c WHERE c.site_type = 'own' OR c.competitor_id IS NOT NULL) c
-         GROUP BY c.site_id, c.day, c.competitor_id, c.url`,
+    sql`SELECT f.site_id, f.day, c.competitor_id, c.url, count(*) AS answers
+          FROM ${src.facts} f
+         CROSS JOIN LATERAL (SELECT DISTINCT CASE WHEN x."siteType" = 'own' THEN 0 ELSE x."competitorId" END AS competitor_id, x."normalizedUrl" AS url
+                               FROM ${citationsOf('f')} WHERE x."siteType" = 'own' OR x."competitorId" IS NOT NULL) c
+         WHERE ${src.where}
+         GROUP BY f.site_id, f.day, c.competitor_id, c.url`,
   ownPagePrompt: (src) =>
-    sql`SELECT c.site_id, c.day, c.url, c.prompt_id, c.provider, count(*) AS answers
-          FROM (SELECT DISTINCT c.answer_id, c.site_id, c.day, c.url, c.prompt_id, c.provider FROM ${src.cites} c WHERE c.site_type = 'own') c
-         GROUP BY c.site_id, c.day, c.url, c.prompt_id, c.provider`,
+    sql`SELECT f.site_id, f.day, c.url, f.prompt_id, f.provider, count(*) AS answers
+          FROM ${src.facts} f
+         CROSS JOIN LATERAL (SELECT DISTINCT x."normalizedUrl" AS url FROM ${citationsOf('f')} WHERE x."siteType" = 'own') c
+         WHERE ${src.where}
+         GROUP BY f.site_id, f.day, c.url, f.prompt_id, f.provider`,
   search: (src) =>
     // OFFSET 0 keeps the folding inside the subquery, where Postgres memoizes it per distinct list of searches.
     sql`SELECT q.site_id, q.day, q.prompt_id, q.query, count(*) AS answers
@@ -396,14 +406,11 @@ export function batchRollups(): RawBuilder<unknown>[] {
   const src: FactsSource = {
     facts: sql`batch_facts`,
     answers: sql`batch_answers`,
-    cites: sql`batch_cites`,
     domains: sql`batch_domains`,
     where: sql`true`,
   };
   return [
-    // Each citation of the batch read once, for every table that counts them.
-    sql`batch_cites AS MATERIALIZED (${citesOf(sql`batch_facts`, sql`true`)})`,
-    sql`batch_domains AS MATERIALIZED (${domainsOf(sql`batch_cites`)})`,
+    sql`batch_domains AS MATERIALIZED (${domainsOf(sql`batch_facts`, sql`true`)})`,
     sql`site_day AS (${addSiteDays(src)})`,
     // Which (site, period, start, prompt) rows of rollup_prompt_period this batch made: the prompt's first answers in
     // that period (see PROMPT_TABLES). A row counts every answer it was made from, so it is new when it counts only the
