@@ -41,7 +41,7 @@ const analysisInput = (answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'e
 
 /** `corrections`: readers' corrections of this answer (mention_feedback), so a re-read never undoes one. */
 export function analyseAnswer(
-  answer: AnswerForAnalysis,
+  answer: Pick<AnswerForAnalysis, 'text' | 'citations' | 'error'>,
   book: BrandBook,
   corrections: readonly Correction[] = [],
 ): AnswerFacts {

@@ -54,25 +54,7 @@ export async function storeAnswers(
 ): Promise<(StoredAnswer | null)[]> {
   if (inputs.length === 0) return [];
   // Facts first (the analysis needs an answer's text and citations only): they go into the answers' statement.
-  const items = inputs.map((input) => ({
-    input,
-    facts:
-      input.facts ??
-      analyseAnswer(
-        {
-          id: 0,
-          month: '',
-          siteId: input.siteId,
-          promptId: input.promptId,
-          provider: input.provider,
-          day: utcDay(input.askedAt),
-          text: input.text,
-          citations: input.citations,
-          error: input.error,
-        },
-        book,
-      ),
-  }));
+  const items = inputs.map((input) => ({ input, facts: input.facts ?? analyseAnswer(input, book) }));
   const results = await ctx.db.transaction().execute(async (trx) => {
     /*
      * For this short transaction: its statements run as prepared ones with
