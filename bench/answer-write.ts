@@ -29,7 +29,7 @@ import { createDb } from '../src/db/database.ts';
 import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
-import { settle } from '../src/domain/scans/money.ts';
+import { settle } from '../src/domain/scans/purse-sql.ts';
 import { loadBrandBook } from '../src/domain/facts/brand-book.ts';
 import { storeAnswers, type NewAnswer } from '../src/domain/facts/answer-store.ts';
 import { analyseAnswers } from '../src/domain/facts/answer-facts.ts';

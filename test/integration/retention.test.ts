@@ -7,7 +7,7 @@ import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
 import { reanalysisOfSites } from '../../src/domain/reanalysis/reanalysis.ts';
 import { ROLLUP_TABLE_NAMES } from '../../src/domain/facts/rollup-tables.ts';
 import { rebuildRollups } from '../../src/domain/facts/rollups.ts';
-import { settle } from '../../src/domain/scans/money.ts';
+import { settle } from '../../src/domain/scans/purse-sql.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
 import { createSite } from '../../src/domain/onboarding/new-site.ts';
 import { setOrgRetention } from '../../src/domain/orgs/orgs.ts';

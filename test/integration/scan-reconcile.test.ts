@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { runScanReconcile } from '../../src/domain/scans/reconcile.ts';
-import { reserveUnits } from '../../src/domain/scans/money.ts';
+import { reserveUnits } from '../../src/domain/scans/purse-sql.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';

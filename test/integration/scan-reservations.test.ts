@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { defaultModel } from '../../src/assistants/catalog.ts';
-import { releaseScanReservations, reserveUnits } from '../../src/domain/scans/money.ts';
+import { releaseScanReservations, reserveUnits } from '../../src/domain/scans/purse-sql.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';

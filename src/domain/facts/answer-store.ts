@@ -44,7 +44,7 @@ export interface StoredAnswer {
  * their facts and rollups in one transaction, for one answer or a batch.
  * Answers are unique per (scan, prompt, provider, sample): storing one twice gives
  * null in its place and changes nothing, so a retried job never counts or
- * charges twice. Money is settled by the caller right after (scan-money.ts),
+ * charges twice. Money is settled by the caller right after (scans/purse.ts),
  * so the rows every reservation locks are never held across an answer write.
  */
 export async function storeAnswers(

@@ -2,7 +2,7 @@ export * from './answer-import.ts';
 export * from './answer-writer.ts';
 export * from './fair-share.ts';
 export * from './money-check.ts';
-export * from './money.ts';
+export * from './purse-sql.ts';
 export * from './plan.ts';
 export * from './purse.ts';
 export * from './reconcile.ts';

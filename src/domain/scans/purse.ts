@@ -9,13 +9,13 @@ import {
   type LimitReason,
   type Reservation,
   type ScanMoneyRef,
-} from './money.ts';
+} from './purse-sql.ts';
 
 export type { ScanMoneyRef };
 
 /**
  * The purse: the one owner of a scan's money. Only it reserves, settles and
- * releases (through the SQL of ./money.ts); the run loop (./run.ts) and the
+ * releases (through the SQL of ./purse-sql.ts); the run loop (./run.ts) and the
  * answer writer (./answer-writer.ts) ask it. A call's price is reserved
  * before the call (a lane's block, or a batch's items at once), turned into a
  * charge when its answer is stored, and released when the call failed, was

@@ -9,7 +9,7 @@ import { draft, type EventDraft, type EventType } from './event-types.ts';
 /**
  * budget.cap_reached and balance.low, checked once at a scan's end (in the
  * transaction that ends it) rather than per answer: the per-answer money path
- * (purse.ts, money.ts) stays as cheap as it was, and a scan stops at its cap
+ * (purse.ts, purse-sql.ts) stays as cheap as it was, and a scan stops at its cap
  * anyway. The cap fires once per site and month (its dedupe key); the
  * balance once per crossing: its key is the last top-up, so after a top-up
  * the next fall under the threshold fires again.
