@@ -51,7 +51,7 @@ const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 const PROMPTS = 500;
 const CONCURRENCY = 10;
 /** Scans of the cost case; the median one is reported. */
-const ONE_PROVIDER_RUNS = 5;
+const ONE_PROVIDER_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 /** Every request answers after `ms`; `pageToken: false` makes AI Overviews answer inline (one request each). */
 async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
