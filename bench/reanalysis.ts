@@ -1,7 +1,8 @@
 /**
  * bench/reanalysis: re-reads N stored answers of one site (2 KB answers, 10
  * citations, 50 competitors x 5 aliases) with runReanalysis, the job's own
- * function. Prints answers/s and peak RSS for 20,000 and 100,000 answers, so
+ * function. The answers are stored as a site scanned daily holds them (six
+ * assistants, one scan a day; BENCH_SHAPE=one-day for the older one-scan data). Prints answers/s and peak RSS for 20,000 and 100,000 answers, so
  * "memory flat in the number of answers" shows as two close peaks.
  * Target: 5,000+ answers/s.
  */
@@ -14,6 +15,7 @@ import { ensureDatabase, migrateToLatest } from '../src/db/migrate.ts';
 import { addMember } from '../src/domain/orgs/members.ts';
 import { createOrg } from '../src/domain/orgs/orgs.ts';
 import { runReanalysis } from '../src/domain/reanalysis/reanalysis.ts';
+import { ensureAnswerMonths } from '../src/domain/facts/partitions.ts';
 import { createSite } from '../src/domain/onboarding/new-site.ts';
 import { createUser } from '../src/domain/orgs/users.ts';
 import { runBench } from './lib.ts';
@@ -21,6 +23,7 @@ import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_reanalysis';
 const COMPETITORS = Array.from({ length: 50 }, (_, i) => `Rival${i}`);
+const PROMPTS = 500;
 
 function answerText(i: number): string {
   const picks = [COMPETITORS[i % 50], COMPETITORS[(i * 7) % 50], COMPETITORS[(i * 13) % 50]];
@@ -56,18 +59,13 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
   const prompts = await ctx.db
     .insertInto('prompts')
     .values(
-      Array.from({ length: 500 }, (_, i) => ({
+      Array.from({ length: PROMPTS }, (_, i) => ({
         siteId: site.id,
         text: `Which tool is best for use case number ${i}?`,
       })),
     )
     .returning('id')
     .execute();
-  const scan = await ctx.db
-    .insertInto('scans')
-    .values({ orgId: org.id, siteId: site.id, status: 'done', trigger: 'import' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
   const providers = ['openai', 'anthropic', 'perplexity', 'gemini', 'google-ai-overview', 'google-ai-mode'];
   const templates = Array.from({ length: 64 }, (_, i) => answerText(i));
   const citations = JSON.stringify(
@@ -79,16 +77,48 @@ async function seed(ctx: AppContext, answers: number): Promise<number> {
       title: `Source ${c}`,
     })),
   );
+  /*
+   * As a site scanned daily holds them: each scan asks every prompt of every assistant once (3,000 answers), one
+   * scan a day going back from today. BENCH_SHAPE=one-day is the shape this bench had before (one scan, one day,
+   * answers made unique by 200 made-up providers such as `openai#33`), which multiplied the per-prompt,
+   * per-provider rollup rows a rebuild writes about 30 times over any real site's (see bench/README "reanalysis").
+   */
+  const oneDay = process.env.BENCH_SHAPE === 'one-day';
+  const perScan = PROMPTS * providers.length;
+  const scanCount = oneDay ? 1 : Math.ceil(answers / perScan);
+  const today = ctx.clock.now();
+  const dayOf = (k: number) => new Date(today.getTime() - k * 86_400_000);
+  await ensureAnswerMonths(ctx.db, dayOf(scanCount - 1), today);
+  const scans = await ctx.db
+    .insertInto('scans')
+    .values(
+      Array.from({ length: scanCount }, (_, k) => ({
+        orgId: org.id,
+        siteId: site.id,
+        status: 'done' as const,
+        trigger: 'import' as const,
+        createdAt: dayOf(k),
+      })),
+    )
+    .returning(['id', 'createdAt'])
+    .execute();
+  const scanIds = scans.map((s) => s.id);
   // Rows are generated in SQL: the bench measures re-reading, not seeding.
   for (let start = 0; start < answers; start += 20_000) {
     const n = Math.min(20_000, answers - start);
+    const shaped = oneDay
+      ? sql`SELECT ${scanIds[0]}::int AS scan_id, 1 + g % ${PROMPTS} AS p,
+                   (${sql.val(providers)}::text[])[1 + (g / ${PROMPTS}) % 6] || CASE WHEN g >= ${perScan} THEN '#' || (g / ${perScan}) ELSE '' END AS provider,
+                   now() AS at, g FROM generate_series(${start}::int, ${start + n - 1}::int) g`
+      : sql`SELECT (${sql.val(scanIds)}::int[])[1 + g / ${perScan}] AS scan_id, 1 + g % ${PROMPTS} AS p,
+                   (${sql.val(providers)}::text[])[1 + (g / ${PROMPTS}) % 6] AS provider,
+                   now() - make_interval(days => g / ${perScan}) AS at, g FROM generate_series(${start}::int, ${start + n - 1}::int) g`;
     await sql`
       INSERT INTO answers (scan_id, site_id, prompt_id, provider, model, asked_at, day, text, citations, month)
-      SELECT ${scan.id}, ${site.id}, (${sql.val(prompts.map((p) => p.id))}::int[])[1 + (g % 500)],
-             (${sql.val(providers)}::text[])[1 + (g / 500) % 6] || CASE WHEN g >= 3000 THEN '#' || (g / 3000) ELSE '' END,
-             'm', now(), current_date,
-             (${sql.val(templates)}::text[])[1 + (g % 64)], ${citations}::jsonb, date_trunc('month', now() AT TIME ZONE 'UTC')::date
-        FROM generate_series(${start}::int, ${start + n - 1}::int) g`.execute(ctx.db);
+      SELECT x.scan_id, ${site.id}, (${sql.val(prompts.map((p) => p.id))}::int[])[x.p], x.provider, 'm', x.at,
+             (x.at AT TIME ZONE 'UTC')::date, (${sql.val(templates)}::text[])[1 + (x.g % 64)], ${citations}::jsonb,
+             date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date
+        FROM (${shaped}) x JOIN scans s ON s.id = x.scan_id`.execute(ctx.db);
   }
   return site.id;
 }
