@@ -59,6 +59,21 @@ export function processCpu(pid: number, statFile = `/proc/${pid}/stat`): number 
 }
 
 /**
+ * A process's CPU seconds from /proc/<pid>/schedstat (nanoseconds of run
+ * time), or from processCpu where schedstat cannot be read; null when it is
+ * gone. /proc/<pid>/stat counts 10 ms clock ticks: read at both ends of a
+ * scan of 500 answers, each backend's figure was off by up to 0.02 ms an
+ * answer, and a scan has ten.
+ */
+export function preciseCpu(pid: number): number | null {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return processCpu(pid);
+  }
+}
+
+/**
  * A new enterprise org with $10,000, its owner, and the site Acme (competitors
  * Globex and Initech) with `prompts` active prompts: what each scanned site of
  * a bench starts from. `bench` and `label` name them apart.

@@ -41,7 +41,7 @@ import { runScan } from '../src/domain/scans/run.ts';
 import { startScan } from '../src/domain/scans/scans.ts';
 import type { ProviderKey } from '../src/assistants/catalog.ts';
 import { runBench } from './lib.ts';
-import { benchSite, processCpu, startSimulator } from './scan-setup.ts';
+import { benchSite, preciseCpu, processCpu, startSimulator } from './scan-setup.ts';
 import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_scan';
@@ -98,8 +98,8 @@ function threadsCpu(): { analysis: number; v8: number } {
 
 /**
  * The CPU time of the Postgres backends serving the bench database (every
- * connection of this process's pool): utime + stime of each backend from
- * /proc, read at the start, every 250 ms (so a backend the pool closes
+ * connection of this process's pool): each backend's run time from /proc
+ * (preciseCpu), read at the start, every 250 ms (so a backend the pool closes
  * mid-scan still counts up to its last reading) and at the end. The
  * database's own work for this worker, without the other databases of a
  * shared server. Postgres must run on this machine.
@@ -112,7 +112,7 @@ async function meterBackends(ctx: AppContext) {
       .rows;
   // A backend first seen after the start was opened during the scan: it counts from zero, its start-up included.
   const read = (pid: number, openedSince: boolean) => {
-    const t = processCpu(pid);
+    const t = preciseCpu(pid);
     if (t === null) return;
     if (!first.has(pid)) first.set(pid, openedSince ? 0 : t);
     last.set(pid, t);

@@ -1,6 +1,8 @@
 import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModel } from '../../src/assistants/catalog.ts';
+import { keepRawText } from '../../src/assistants/truncate.ts';
 import { checkMoney } from '../../src/domain/scans/money-check.ts';
 import { runScan } from '../../src/domain/scans/run.ts';
 import { startScan } from '../../src/domain/scans/scans.ts';
@@ -319,5 +321,49 @@ describe('resuming a scan with samples', () => {
     await runScan(app.ctx, scanId);
     expect(await simulatorRequests()).toBe(before + 4);
     expect((await checkMoney(app.ctx)).problems).toEqual([]);
+  });
+});
+
+describe('raw responses', () => {
+  it('are stored as the JSON text they came in, and a missing or null one as SQL NULL', async () => {
+    const { siteId, promptIds } = await newSite('Rawtext', ['Which Rawtext tool is best?']);
+    const site = await app.ctx.db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirstOrThrow();
+    const { scan } = await startScan(app.ctx, site, ws.users.admin, { providers: ['openai'], samples: 3 }, 'manual', {
+      delayMs: 600_000,
+    });
+    // As a provider sent it: spacing, a duplicate key and a number's spelling that parsing and serialising would change.
+    const text = '{ "id":"resp_1",  "n": 1.50, "id":"resp_2" ,"output":[ ]}';
+    const raw: unknown = JSON.parse(text);
+    keepRawText(raw, text);
+    const base = {
+      scanId: scan.id,
+      siteId,
+      promptId: promptIds[0] as number,
+      provider: 'openai',
+      model: defaultModel('openai').id,
+      askedAt: new Date(),
+      text: 'Rawtext is fine.',
+      citations: [],
+      searches: [],
+      costMicros: 0,
+      error: null,
+      context: null,
+    };
+    await storeAnswers(
+      app.ctx,
+      [
+        { ...base, sample: 1, raw },
+        { ...base, sample: 2, raw: null },
+        { ...base, sample: 3 },
+      ],
+      await loadBrandBook(app.ctx.db, siteId),
+    );
+    const { rows } = await sql<{ sample: number; raw: string | null }>`
+      SELECT sample, raw::text AS raw FROM answers WHERE scan_id = ${scan.id} ORDER BY sample`.execute(app.ctx.db);
+    expect(rows).toEqual([
+      { sample: 1, raw: text },
+      { sample: 2, raw: null },
+      { sample: 3, raw: null },
+    ]);
   });
 });

@@ -69,7 +69,8 @@ export async function storeAnswers(
     await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(
       trx,
     );
-    const { rows } = await storeBatch(trx, answersJson(inputs), factsJson(items, book));
+    const { answers, citations, raws } = answersJson(inputs);
+    const { rows } = await storeBatch(trx, answers, citations, raws, factsJson(items, book));
     const keyOf = (a: { scanId: number; promptId: number; provider: string; sample?: number }) =>
       `${a.scanId}|${a.promptId}|${a.provider}|${a.sample ?? 1}`;
     const ids = new Map((rows as InsertedAnswer[]).map((r) => [keyOf(r), r]));
@@ -110,9 +111,9 @@ export async function storeAnswers(
  * batchRollups). Its text is the same for every batch: built and compiled
  * once (compiledOnce), prepared on each connection.
  */
-const storeBatch = compiledOnce((answers: string, facts: string) =>
+const storeBatch = compiledOnce((answers: string, citations: string, raws: string, facts: string) =>
   prepared(sql`
-    WITH batch_answers AS (${insertAnswers(answers)}),
+    WITH batch_answers AS (${insertAnswers(answers, citations, raws)}),
     batch_facts AS (${insertNewFacts(sql`batch_answers`, facts)}),
     ${sql.join(batchRollups(), sql`, `)}
     SELECT id, scan_id, prompt_id, provider, sample, month FROM batch_answers`),
@@ -121,20 +122,32 @@ const storeBatch = compiledOnce((answers: string, facts: string) =>
 /**
  * The answers' INSERT (rows as one JSON parameter: one text to parse, one
  * statement text whatever the batch's size), returning what their facts and
- * the rollups read. The month, the partition key, is the scan's
- * (docs/decisions.md): every answer of a scan in one partition. A stored
- * answer (same scan, prompt, assistant and sample) is skipped.
+ * the rollups read. The citations and raw responses, `json` columns, come
+ * as two more JSON arrays in the same order, zipped with the rows by ROWS
+ * FROM: json_array_elements cuts each array into its elements without
+ * decoding their strings, so each is checked once and stored as the text
+ * it came in, where inside the jsonb parameter it was parsed and built into
+ * jsonb (they are most of an answer's JSON). A raw response that is JSON
+ * null is stored as SQL NULL, as before. The month, the partition key, is
+ * the scan's (docs/decisions.md): every answer of a scan in one partition.
+ * A stored answer (same scan, prompt, assistant and sample) is skipped.
  */
-function insertAnswers(json: string) {
+function insertAnswers(json: string, citations: string, raws: string) {
   return sql`
       INSERT INTO answers (scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, citations, searches, usage, raw,
                            cost_micros, error, truncated, simulated, context, month)
-      SELECT r.scan_id, r.site_id, r.prompt_id, r.sample, r.provider, r.model, r.asked_at, r.day, r.text, r.citations, r.searches, r.usage, r.raw,
+      SELECT r.scan_id, r.site_id, r.prompt_id, r.sample, r.provider, r.model, r.asked_at, r.day, r.text, r.citations, r.searches, r.usage,
+             CASE WHEN json_typeof(r.raw) <> 'null' THEN r.raw END,
              r.cost_micros, r.error, r.truncated, r.simulated, r.context,
              (SELECT date_trunc('month', s.created_at AT TIME ZONE 'UTC')::date FROM scans s WHERE s.id = r.scan_id)
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(scan_id int, site_id int, prompt_id int, sample smallint, provider text, model text,
-             asked_at timestamptz, day date, text text, citations jsonb, searches jsonb, usage jsonb, raw jsonb, cost_micros bigint, error text,
-             truncated boolean, simulated boolean, context text)
+        FROM ROWS FROM (
+               jsonb_to_recordset(${json}::jsonb) AS (scan_id int, site_id int, prompt_id int, sample smallint, provider text, model text,
+                 asked_at timestamptz, day date, text text, searches jsonb, usage jsonb, cost_micros bigint, error text, truncated boolean,
+                 simulated boolean, context text),
+               json_array_elements(${citations}::json),
+               json_array_elements(${raws}::json))
+             AS r(scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, searches, usage, cost_micros, error, truncated,
+                  simulated, context, citations, raw)
       ON CONFLICT (scan_id, prompt_id, provider, sample, month) DO NOTHING
       RETURNING id, month, scan_id, site_id, prompt_id, provider, sample, day, asked_at, model, searches`;
 }
@@ -162,37 +175,39 @@ interface InsertedAnswer {
 }
 
 /**
- * The answers as one JSON array for jsonb_to_recordset. The raw response is
+ * The answers as one JSON array for jsonb_to_recordset, and their
+ * citations and raw responses as two more in the same order (null where an
+ * answer has no raw response; see insertAnswers). A raw response is
  * already JSON text (rawJson, made storable there) and goes in as it is;
- * the rest is made storable as a whole (a NUL or a lone surrogate, which
- * Postgres refuses, becomes U+FFFD; see storable.ts).
+ * the rest is made storable (a NUL or a lone surrogate, which Postgres
+ * refuses, becomes U+FFFD; see storable.ts).
  */
-function answersJson(inputs: readonly NewAnswer[]): string {
-  const rows = inputs.map((input) => {
-    const row = storableJson(
-      JSON.stringify({
-        scan_id: input.scanId,
-        site_id: input.siteId,
-        prompt_id: input.promptId,
-        sample: input.sample ?? 1,
-        provider: input.provider,
-        model: input.model,
-        asked_at: input.askedAt,
-        day: utcDay(input.askedAt),
-        text: input.text,
-        citations: input.citations,
-        searches: input.searches,
-        usage: input.usage ?? null,
-        cost_micros: input.costMicros,
-        error: input.error,
-        truncated: input.truncated ?? false,
-        simulated: input.simulated ?? false,
-        context: input.context,
-      }),
-    );
-    return input.raw === undefined ? row : `${row.slice(0, -1)},"raw":${rawJson(input.raw)}}`;
-  });
-  return `[${rows.join(',')}]`;
+function answersJson(inputs: readonly NewAnswer[]): { answers: string; citations: string; raws: string } {
+  const rows = inputs.map((input) =>
+    JSON.stringify({
+      scan_id: input.scanId,
+      site_id: input.siteId,
+      prompt_id: input.promptId,
+      sample: input.sample ?? 1,
+      provider: input.provider,
+      model: input.model,
+      asked_at: input.askedAt,
+      day: utcDay(input.askedAt),
+      text: input.text,
+      searches: input.searches,
+      usage: input.usage ?? null,
+      cost_micros: input.costMicros,
+      error: input.error,
+      truncated: input.truncated ?? false,
+      simulated: input.simulated ?? false,
+      context: input.context,
+    }),
+  );
+  return {
+    answers: storableJson(`[${rows.join(',')}]`),
+    citations: storableJson(JSON.stringify(inputs.map((input) => input.citations))),
+    raws: `[${inputs.map((input) => (input.raw === undefined ? 'null' : rawJson(input.raw))).join(',')}]`,
+  };
 }
 
 /** One answer: see storeAnswers. */
