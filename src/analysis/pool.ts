@@ -132,14 +132,17 @@ const OVER_LIMIT = Symbol('over limit');
 type OverLimit = typeof OVER_LIMIT;
 
 /**
- * The answer as sent to a thread: analysis reads no further than
+ * The answer as sent to a thread: what analysis reads of it, no more (the
+ * clone is paid on both threads). Citations as their url, title and domain
+ * (a scan's carry their offsets and cited text too). Analysis reads no further than
  * ANALYSIS_MAX_CHARS (readEnd looks at one unit more to know the text goes
  * on), so only that much is copied, whatever the length of the text. A text
  * blank that far is sent whole, so it is still told from an empty answer.
  */
 function forThread(answer: AnswerInput): AnswerInput {
+  const citations = answer.citations.map(({ url, title, domain }) => ({ url, title, domain }));
   const text = answer.text;
-  if (text === null || text.length <= ANALYSIS_MAX_CHARS + 1) return answer;
+  if (text === null || text.length <= ANALYSIS_MAX_CHARS + 1) return { text, citations, failed: answer.failed };
   const head = text.slice(0, ANALYSIS_MAX_CHARS + 1);
-  return head.trim() === '' ? answer : { ...answer, text: head };
+  return { text: head.trim() === '' ? text : head, citations, failed: answer.failed };
 }

@@ -106,8 +106,11 @@ function statusError(
   });
 }
 
-/** Parses a 2xx body as JSON; HTML pages (proxies, captive portals) and broken JSON are permanent failures. */
-export function parseJsonBody(text: string, contentType: string | null, provider: string): unknown {
+/**
+ * Parses a 2xx body as JSON; HTML pages (proxies, captive portals) and broken JSON are permanent failures.
+ * `bytes`: what `text` was decoded from, kept to store the response as received (truncate.ts).
+ */
+export function parseJsonBody(text: string, contentType: string | null, provider: string, bytes?: Buffer): unknown {
   if ((contentType ?? '').includes('text/html') || looksLikeHtml(text)) {
     throw AssistantError.permanent('malformed_response', 'The assistant answered with an HTML page instead of JSON', {
       provider,
@@ -122,7 +125,7 @@ export function parseJsonBody(text: string, contentType: string | null, provider
       cause: err,
     });
   }
-  keepRawText(value, text);
+  keepRawText(value, text, bytes);
   return value;
 }
 
@@ -161,7 +164,7 @@ export async function requestJson(req: JsonRequest, provider: string): Promise<u
   }
   if (res.status < 200 || res.status > 299)
     throw statusError(res.status, res.body.toString('utf8'), res.headers, provider);
-  return parseJsonBody(res.body.toString('utf8'), res.headers.get('content-type'), provider);
+  return parseJsonBody(res.body.toString('utf8'), res.headers.get('content-type'), provider, res.body);
 }
 
 /** Gemini's SDK drops response headers from its errors, so its fetch raises our error (with Retry-After) itself. */

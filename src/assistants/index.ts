@@ -15,7 +15,7 @@ export {
   type UpstreamLimits,
 } from './upstream-gate.ts';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
-export { MAX_ANSWER_BYTES } from './truncate.ts';
+export { MAX_ANSWER_BYTES, storedRaw, StoredRaw } from './truncate.ts';
 export { resolveCountry, resolveLanguage } from './locales.ts';
 export type {
   AnswerTarget,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { storableJson } from './storable.ts';
 import type { Citation } from './types.ts';
 
@@ -24,17 +25,54 @@ export function capAnswer(
 }
 
 /**
- * The JSON text each parsed response was read from (./http.ts), so that
- * storing it (rawJson) does not serialise it again: the same JSON value, a
- * few microseconds an answer less. Weak: a response dropped unstored takes
- * its text with it. Responses are never changed after parsing; one made up
- * of several (a SERP search and its AI Overview) has no text and is
- * serialised.
+ * What each parsed response was read from (./http.ts), so that storing it
+ * (rawJson, storedRaw) does not serialise it again: its JSON text, and the
+ * UTF-8 bytes it came as when they can go to the database as they are
+ * (valid UTF-8, no `\u` escape, which storableJson would have to look at).
+ * Weak: a response dropped unstored takes them with it. Responses are never
+ * changed after parsing; one made up of several (a SERP search and its AI
+ * Overview) has neither and is serialised.
  */
-const rawTexts = new WeakMap<object, string>();
+const rawSources = new WeakMap<object, { text: string; bytes: Buffer | null }>();
 
-export function keepRawText(value: unknown, text: string): void {
-  if (typeof value === 'object' && value !== null) rawTexts.set(value, text);
+export function keepRawText(value: unknown, text: string, bytes?: Buffer): void {
+  if (typeof value !== 'object' || value === null) return;
+  let kept: Buffer | null = null;
+  if (bytes !== undefined && bytes.indexOf('\\u') === -1 && isUtf8(bytes))
+    // A view into a much larger buffer (a socket read) would keep all of it alive while the answer waits to be stored.
+    kept = bytes.buffer.byteLength > 2 * bytes.length + 16 * 1024 ? Buffer.from(bytes) : bytes;
+  rawSources.set(value, { text, bytes: kept });
+}
+
+/**
+ * A provider's JSON as it will be stored: the UTF-8 bytes of rawJson's
+ * text. The scan turns each reply's parsed response into this as soon as
+ * it has read it, so the response's objects die young instead of waiting,
+ * with the answer, for their batch to be written (every scavenge in between
+ * copied them, and most ended in the old generation); and the bytes as
+ * received go into the answers' statement without being decoded and
+ * encoded again (answer-store.ts).
+ */
+export class StoredRaw {
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+  /** For logs and anything else that serialises an answer: the JSON itself. */
+  toJSON(): unknown {
+    return JSON.parse(this.bytes.toString('utf8')) as unknown;
+  }
+}
+
+const omitted = (size: number, maxBytes: number) =>
+  JSON.stringify({ omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` });
+
+/** rawJson's text as UTF-8 bytes: the bytes the response came as where they can be stored as they are. */
+export function storedRaw(raw: unknown, maxBytes = MAX_RAW_BYTES): StoredRaw {
+  if (raw instanceof StoredRaw) return raw;
+  const bytes = typeof raw === 'object' && raw !== null ? rawSources.get(raw)?.bytes : undefined;
+  if (bytes) return new StoredRaw(bytes.length <= maxBytes ? bytes : Buffer.from(omitted(bytes.length, maxBytes)));
+  return new StoredRaw(Buffer.from(rawJson(raw, maxBytes), 'utf8'));
 }
 
 /**
@@ -44,13 +82,12 @@ export function keepRawText(value: unknown, text: string): void {
  * U+FFFD (./storable.ts).
  */
 export function rawJson(raw: unknown, maxBytes = MAX_RAW_BYTES): string {
-  const text = typeof raw === 'object' && raw !== null ? rawTexts.get(raw) : undefined;
+  if (raw instanceof StoredRaw) return raw.bytes.toString('utf8');
+  const text = typeof raw === 'object' && raw !== null ? rawSources.get(raw)?.text : undefined;
   // A text with \u escapes is serialised again: JSON.stringify writes the only escapes storableJson looks for.
   const json = text !== undefined && !text.includes('\\u') ? text : storableJson(JSON.stringify(raw) ?? 'null');
   // UTF-16 length is at most the UTF-8 size and at least a third of it: count bytes only when it could matter.
   if (json.length * 3 <= maxBytes) return json;
   const size = Buffer.byteLength(json, 'utf8');
-  return size <= maxBytes
-    ? json
-    : JSON.stringify({ omitted: true, reason: `raw response of ${size} bytes is over the ${maxBytes}-byte cap` });
+  return size <= maxBytes ? json : omitted(size, maxBytes);
 }

@@ -3,7 +3,7 @@ import type { AnswerFacts, BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { CitationJson } from '../../db/schema.ts';
 import type { Micros } from '../../money.ts';
-import { rawJson } from '../../assistants/truncate.ts';
+import { storedRaw } from '../../assistants/truncate.ts';
 import { storableJson } from '../../assistants/storable.ts';
 import { compiledOnce, prepared } from '../../db/database.ts';
 import { analyseAnswer, factFields, insertNewFacts, warnUnread } from './answer-facts.ts';
@@ -23,6 +23,7 @@ export interface NewAnswer {
   citations: CitationJson[];
   searches: string[];
   usage?: Record<string, unknown> | null;
+  /** The provider's JSON: parsed, or already as stored (StoredRaw, assistants/truncate.ts). */
   raw?: unknown;
   costMicros: Micros;
   error: string | null;
@@ -111,7 +112,7 @@ export async function storeAnswers(
  * batchRollups). Its text is the same for every batch: built and compiled
  * once (compiledOnce), prepared on each connection.
  */
-const storeBatch = compiledOnce((answers: string, citations: string, raws: string, facts: string) =>
+const storeBatch = compiledOnce((answers: string, citations: string, raws: Buffer, facts: string) =>
   prepared(sql`
     WITH batch_answers AS (${insertAnswers(answers, citations, raws)}),
     batch_facts AS (${insertNewFacts(sql`batch_answers`, facts)}),
@@ -120,7 +121,7 @@ const storeBatch = compiledOnce((answers: string, citations: string, raws: strin
 );
 
 /**
- * The answers' INSERT (rows as one JSON parameter: one text to parse, one
+ * The answers' INSERT (rows as one jsonb parameter, answersJson's: one value to parse, one
  * statement text whatever the batch's size), returning what their facts and
  * the rollups read. The citations and raw responses, `json` columns, come
  * as two more JSON arrays in the same order, zipped with the rows by ROWS
@@ -132,7 +133,7 @@ const storeBatch = compiledOnce((answers: string, citations: string, raws: strin
  * the scan's (docs/decisions.md): every answer of a scan in one partition.
  * A stored answer (same scan, prompt, assistant and sample) is skipped.
  */
-function insertAnswers(json: string, citations: string, raws: string) {
+function insertAnswers(json: string, citations: string, raws: Buffer) {
   return sql`
       INSERT INTO answers (scan_id, site_id, prompt_id, sample, provider, model, asked_at, day, text, citations, searches, usage, raw,
                            cost_micros, error, truncated, simulated, context, month)
@@ -174,15 +175,24 @@ interface InsertedAnswer {
   month: string;
 }
 
+const ARRAY_START = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const NULL = Buffer.from('null');
+const ARRAY_END = Buffer.from(']');
+
+/**
 /**
  * The answers as one JSON array for jsonb_to_recordset, and their
  * citations and raw responses as two more in the same order (null where an
- * answer has no raw response; see insertAnswers). A raw response is
- * already JSON text (rawJson, made storable there) and goes in as it is;
- * the rest is made storable (a NUL or a lone surrogate, which Postgres
+ * answer has no raw response; see insertAnswers). The raw responses go as
+ * bytes: each is already storable JSON (storedRaw, usually the bytes it came
+ * as), and a Buffer parameter is sent as it is (binary, which for `json` is
+ * the text itself), where a text parameter made the worker decode every raw
+ * response, join them into a 300 KB string and encode it to UTF-8 again.
+ * The rest is made storable (a NUL or a lone surrogate, which Postgres
  * refuses, becomes U+FFFD; see storable.ts).
  */
-function answersJson(inputs: readonly NewAnswer[]): { answers: string; citations: string; raws: string } {
+function answersJson(inputs: readonly NewAnswer[]): { answers: string; citations: string; raws: Buffer } {
   const rows = inputs.map((input) =>
     JSON.stringify({
       scan_id: input.scanId,
@@ -203,10 +213,16 @@ function answersJson(inputs: readonly NewAnswer[]): { answers: string; citations
       context: input.context,
     }),
   );
+  const raws: Buffer[] = [ARRAY_START];
+  inputs.forEach((input, i) => {
+    if (i > 0) raws.push(COMMA);
+    raws.push(input.raw === undefined ? NULL : storedRaw(input.raw).bytes);
+  });
+  raws.push(ARRAY_END);
   return {
     answers: storableJson(`[${rows.join(',')}]`),
     citations: storableJson(JSON.stringify(inputs.map((input) => input.citations))),
-    raws: `[${inputs.map((input) => (input.raw === undefined ? 'null' : rawJson(input.raw))).join(',')}]`,
+    raws: Buffer.concat(raws),
   };
 }
 

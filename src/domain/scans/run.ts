@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { AssistantError, type AskResult, type BatchHandle } from '../../assistants/index.ts';
+import { AssistantError, storedRaw, type AskResult, type BatchHandle } from '../../assistants/index.ts';
 import { findModel, providerEntry, type ModelEntry, type ProviderKey } from '../../assistants/catalog.ts';
 import type { BrandBook } from '../../analysis/index.ts';
 import type { AppContext } from '../../context.ts';
@@ -33,6 +33,8 @@ interface ProviderWork {
   model: ModelEntry;
   priceMicros: number;
   mode: 'ask' | 'batch' | 'queue';
+  /** Each charge's ledger description. */
+  description: string;
 }
 
 interface PromptToAsk {
@@ -82,7 +84,13 @@ function providerWork(ctx: AppContext, scan: ScanRow): ProviderWork[] {
     const batch = scan.batch && model.batchPriceMicros !== null;
     const mode = model.kind === 'app-queue' ? 'queue' : batch ? 'batch' : 'ask';
     const free = (scan.plan.free ?? []).includes(provider);
-    return { provider, model, priceMicros: free ? 0 : chargedPrice(ctx.config, provider, model, batch), mode };
+    return {
+      provider,
+      model,
+      priceMicros: free ? 0 : chargedPrice(ctx.config, provider, model, batch),
+      mode,
+      description: `${provider} ${model.id} answer`,
+    };
   });
 }
 
@@ -118,7 +126,8 @@ function pending(
         : [],
       searches: ok ? result.answer.searches : [],
       usage: ok ? result.answer.usage : null,
-      raw: ok ? result.answer.raw : null,
+      // As stored, now: the parsed response's objects are garbage before the answer waits for its batch.
+      raw: ok ? storedRaw(result.answer.raw) : null,
       // A failed call is stored so it is not asked again, and is not charged.
       costMicros: ok ? priceMicros : 0,
       error: ok ? null : result.error,
@@ -128,7 +137,7 @@ function pending(
     },
     reservedMicros: priceMicros,
     reservedAt,
-    description: `${work.provider} ${work.model.id} answer`,
+    description: work.description,
   };
 }
 

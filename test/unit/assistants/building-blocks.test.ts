@@ -7,7 +7,7 @@ import { geminiInlinedResult } from '../../../src/assistants/providers/gemini.ts
 import { openaiBatchLine } from '../../../src/assistants/providers/openai.ts';
 import { resolveTarget } from '../../../src/assistants/targets.ts';
 import { parseJsonBody } from '../../../src/assistants/http.ts';
-import { capAnswer, rawJson } from '../../../src/assistants/truncate.ts';
+import { capAnswer, rawJson, storedRaw } from '../../../src/assistants/truncate.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { fixture, jsonl } from './fixtures.ts';
 
@@ -89,6 +89,31 @@ describe('answer size cap', () => {
     expect(rawJson({ search: parsed })).toBe(JSON.stringify({ search: parsed }));
     // The cap holds for the text too.
     expect(JSON.parse(rawJson(parsed, 20))).toMatchObject({ omitted: true });
+  });
+
+  it('stores a parsed response as the bytes it came as when they are valid UTF-8 and escape nothing', () => {
+    const json = '{ "id": "resp_1",\n  "output": [{ "text": "Acme – fine" }] }';
+    // A buffer of its own, as a socket read is (a small Buffer.from is a slice of a shared pool).
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    bytes.write(json);
+    const parsed = parseJsonBody(bytes.toString('utf8'), 'application/json', 'openai', bytes);
+    const stored = storedRaw(parsed);
+    expect(stored.bytes).toBe(bytes);
+    expect(storedRaw(stored)).toBe(stored);
+    expect(rawJson(stored)).toBe(bytes.toString('utf8'));
+    expect(JSON.parse(JSON.stringify({ raw: stored }))).toEqual({ raw: parsed });
+    // Past the cap, the note, counted in bytes.
+    expect(JSON.parse(storedRaw(parsed, 20).bytes.toString('utf8'))).toMatchObject({ omitted: true });
+    // Escapes are made storable on the serialised value, as rawJson does.
+    const escapedBytes = Buffer.from('{"a":"x\\u0000y"}', 'utf8');
+    const escaped = parseJsonBody(escapedBytes.toString('utf8'), 'application/json', 'openai', escapedBytes);
+    expect(storedRaw(escaped).bytes.toString('utf8')).toBe('{"a":"x\\ufffdy"}');
+    // Bytes that are not UTF-8 were decoded with U+FFFD in their place: the text is what is stored.
+    const invalid = Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0xff]), Buffer.from('y"}')]);
+    const decoded = parseJsonBody(invalid.toString('utf8'), 'application/json', 'openai', invalid);
+    expect(storedRaw(decoded).bytes.toString('utf8')).toBe('{"a":"x\uFFFDy"}');
+    // Anything not parsed from a body is serialised.
+    expect(storedRaw({ a: 1 }).bytes.toString('utf8')).toBe('{"a":1}');
   });
 });
 
