@@ -35,10 +35,8 @@ import { settle } from '../src/domain/scans/purse-sql.ts';
 import { loadBrandBook } from '../src/domain/facts/brand-book.ts';
 import { storeAnswers, type NewAnswer } from '../src/domain/facts/answer-store.ts';
 import { analyseAnswers } from '../src/domain/facts/answer-facts.ts';
-import type { Micros } from '../src/money.ts';
-import type { CitationJson } from '../src/db/schema.ts';
 import { runBench } from './lib.ts';
-import { benchSite, preciseCpu, startSimulator } from './scan-setup.ts';
+import { answerAgain, benchSite, preciseCpu, startSimulator } from './scan-setup.ts';
 import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
@@ -275,24 +273,13 @@ async function main() {
         providers: ['openai'],
       });
       const book = await loadBrandBook(ctx.db, target.site.id);
-      const inputs: NewAnswer[] = answers.map((a) => ({
-        scanId: scan.id,
-        siteId: target.site.id,
-        promptId: target.promptIds[promptIndex.get(a.promptId)!]!,
-        provider: a.provider,
-        model: a.model,
-        askedAt: new Date(),
-        text: a.text,
-        citations: a.citations as CitationJson[],
-        searches: a.searches as string[],
-        usage: a.usage as Record<string, unknown> | null,
-        raw: a.raw,
-        costMicros: a.costMicros as Micros,
-        error: a.error,
-        truncated: a.truncated,
-        context: a.context,
-        simulated: a.simulated,
-      }));
+      const inputs: NewAnswer[] = answers.map((a) =>
+        answerAgain(a, {
+          scanId: scan.id,
+          siteId: target.site.id,
+          promptId: target.promptIds[promptIndex.get(a.promptId)!]!,
+        }),
+      );
       const ref = { scanId: scan.id, siteId: target.site.id, orgId: target.site.orgId };
       explained.clear();
       const lsnBefore = (await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(ctx.db))

@@ -7,7 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../src/context.ts';
-import type { SiteRow } from '../src/db/schema.ts';
+import type { AnswerRow, CitationJson, SiteRow } from '../src/db/schema.ts';
+import type { NewAnswer } from '../src/domain/facts/answer-store.ts';
+import type { Micros } from '../src/money.ts';
 import { createSite } from '../src/domain/onboarding/index.ts';
 import { addMember } from '../src/domain/orgs/members.ts';
 import { createOrg, setOrgLimits } from '../src/domain/orgs/orgs.ts';
@@ -110,4 +112,24 @@ export async function benchSite(
     .execute();
   const row = await ctx.db.selectFrom('sites').selectAll().where('id', '=', site.id).executeTakeFirstOrThrow();
   return { userId: user.id, site: row, promptIds: rows.map((p) => p.id) };
+}
+
+/** A stored answer (a row of `answers`), to be stored again for another scan, site and prompt, as the writer would. */
+export function answerAgain(a: AnswerRow, target: { scanId: number; siteId: number; promptId: number }): NewAnswer {
+  return {
+    ...target,
+    provider: a.provider,
+    model: a.model,
+    askedAt: new Date(),
+    text: a.text,
+    citations: a.citations as CitationJson[],
+    searches: a.searches as string[],
+    usage: a.usage as Record<string, unknown> | null,
+    raw: a.raw,
+    costMicros: a.costMicros as Micros,
+    error: a.error,
+    truncated: a.truncated,
+    context: a.context,
+    simulated: a.simulated,
+  };
 }

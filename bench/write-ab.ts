@@ -22,9 +22,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
-import type { CitationJson } from '../src/db/schema.ts';
 import type { NewAnswer } from '../src/domain/facts/answer-store.ts';
-import type { Micros } from '../src/money.ts';
 import { runBench } from './lib.ts';
 import type * as Context from '../src/context.ts';
 import type * as Database from '../src/db/database.ts';
@@ -37,7 +35,7 @@ import type * as Scans from '../src/domain/scans/scans.ts';
 import type * as Run from '../src/domain/scans/run.ts';
 import type * as Setup from './scan-setup.ts';
 import type * as Jobs from '../jobs/load-table.ts';
-import { preciseCpu, startSimulator } from './scan-setup.ts';
+import { answerAgain, preciseCpu, startSimulator } from './scan-setup.ts';
 
 const OTHER = process.env.BENCH_AB_OTHER;
 const THIS_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write_ab';
@@ -106,24 +104,13 @@ async function target(side: Side, label: string, answers: Source) {
   const site = await tree.setup.benchSite(ctx, 'ab', label, PROMPTS);
   const { scan } = await tree.scans.startScan(ctx, site.site, site.userId, { label, providers: ['openai'] });
   const book = await tree.book.loadBrandBook(ctx.db, site.site.id);
-  const inputs: NewAnswer[] = answers.rows.map((a) => ({
-    scanId: scan.id,
-    siteId: site.site.id,
-    promptId: site.promptIds[answers.promptIndex.get(a.promptId)!]!,
-    provider: a.provider,
-    model: a.model,
-    askedAt: new Date(),
-    text: a.text,
-    citations: a.citations as CitationJson[],
-    searches: a.searches as string[],
-    usage: a.usage as Record<string, unknown> | null,
-    raw: a.raw,
-    costMicros: a.costMicros as Micros,
-    error: a.error,
-    truncated: a.truncated,
-    context: a.context,
-    simulated: a.simulated,
-  }));
+  const inputs: NewAnswer[] = answers.rows.map((a) =>
+    answerAgain(a, {
+      scanId: scan.id,
+      siteId: site.site.id,
+      promptId: site.promptIds[answers.promptIndex.get(a.promptId)!]!,
+    }),
+  );
   return { book, inputs, ref: { scanId: scan.id, siteId: site.site.id, orgId: site.site.orgId } };
 }
 

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createDb, type Db } from '../../src/db/database.ts';
-import { createMigrator } from '../../src/db/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
+import { databaseBefore, type MigrationDb } from '../helpers/migration-db.ts';
 
 /**
  * Migration 20261201T1000 (answers.raw and answers.citations as json) runs
@@ -16,29 +14,8 @@ import { createMigrator } from '../../src/db/migrate.ts';
  */
 
 const MIGRATION = '20261201T1000_answer_json_columns';
-const name = `sightline_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+let m: MigrationDb;
 let db: Db;
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function migrateTo(target: string): Promise<void> {
-  const { error } = await createMigrator(db).migrateTo(target);
-  if (error) throw error;
-}
-
-/** The migration before this one. */
-async function previous(): Promise<string> {
-  const all = (await createMigrator(db).getMigrations()).map((m) => m.name);
-  return all[all.indexOf(MIGRATION) - 1] as string;
-}
 
 /** Each answer's raw response and citations as JSON values (jsonb's text, so json and jsonb compare), by id. */
 async function values(): Promise<string[]> {
@@ -63,11 +40,8 @@ async function jsonColumns(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(inject('adminDatabaseUrl'));
-  url.pathname = `/${name}`;
-  db = createDb(url.toString(), { max: 1 });
-  await migrateTo(await previous());
+  m = await databaseBefore(MIGRATION);
+  db = m.db;
   // Scans in two months, answers with a raw response, one without.
   await sql`
     INSERT INTO orgs (name) VALUES ('Raw');
@@ -86,8 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db?.destroy();
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await m?.drop();
 });
 
 describe(`migration ${MIGRATION}`, () => {
@@ -96,7 +69,7 @@ describe(`migration ${MIGRATION}`, () => {
     expect(before.filter((r) => r.includes('NULL'))).toHaveLength(2);
     expect((await jsonColumns()).every((c) => / jsonb .* l$/.test(c))).toBe(true);
 
-    await migrateTo(MIGRATION);
+    await m.migrateTo(MIGRATION);
     expect(await values()).toEqual(before);
     const columns = await jsonColumns();
     expect(columns.length).toBeGreaterThanOrEqual(6);
@@ -119,7 +92,7 @@ describe(`migration ${MIGRATION}`, () => {
       RETURNING raw::text AS text`.execute(db);
     expect(rows.map((r) => r.text)).toEqual([text]);
 
-    await migrateTo(await previous());
+    await m.migrateTo(m.previous);
     expect((await jsonColumns()).every((c) => / jsonb .* l$/.test(c))).toBe(true);
     expect((await jsonColumns()).filter((c) => c.includes(' citations ')).every((c) => c.includes("'[]'::jsonb"))).toBe(
       true,

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createDb, type Db } from '../../src/db/database.ts';
-import { createMigrator } from '../../src/db/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
+import { databaseBefore, type MigrationDb } from '../helpers/migration-db.ts';
 
 /**
  * Migration 20261127T1300 (answers by month) runs on databases that hold
@@ -13,23 +11,8 @@ import { createMigrator } from '../../src/db/migrate.ts';
  */
 
 const MIGRATION = '20261127T1300_answers_by_month';
-const name = `sightline_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+let m: MigrationDb;
 let db: Db;
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function migrateTo(target: string): Promise<void> {
-  const { error } = await createMigrator(db).migrateTo(target);
-  if (error) throw error;
-}
 
 /** Every row of the three tables, as text, sorted: equal snapshots mean nothing was lost or changed. */
 async function snapshot() {
@@ -59,12 +42,8 @@ async function shape() {
 }
 
 beforeAll(async () => {
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(inject('adminDatabaseUrl'));
-  url.pathname = `/${name}`;
-  db = createDb(url.toString(), { max: 1 });
-  const all = (await createMigrator(db).getMigrations()).map((m) => m.name);
-  await migrateTo(all[all.indexOf(MIGRATION) - 1] as string);
+  m = await databaseBefore(MIGRATION);
+  db = m.db;
   // Three scans in three months (one started a minute before a month ended), answers with facts, each charged.
   await sql`
     INSERT INTO orgs (name) VALUES ('Before A'), ('Before B');
@@ -84,8 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db?.destroy();
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await m?.drop();
 });
 
 describe(`migration ${MIGRATION}`, () => {
@@ -94,7 +72,7 @@ describe(`migration ${MIGRATION}`, () => {
     const shapeBefore = await shape();
     expect(before.answers).toHaveLength(72);
 
-    await migrateTo(MIGRATION);
+    await m.migrateTo(MIGRATION);
     expect(await snapshot()).toEqual(before);
     // Each answer in its scan's month: the one started at 23:59 on 31 August, asked on 1 September, in August.
     const { rows } = await sql<{ part: string; n: number }>`
@@ -129,12 +107,11 @@ describe(`migration ${MIGRATION}`, () => {
     );
     expect(fk.rows[0]?.n).toBe(1);
 
-    const all = (await createMigrator(db).getMigrations()).map((m) => m.name);
-    await migrateTo(all[all.indexOf(MIGRATION) - 1] as string);
+    await m.migrateTo(m.previous);
     expect(await snapshot()).toEqual(before);
     expect(await shape()).toEqual(shapeBefore);
 
-    await migrateTo(MIGRATION);
+    await m.migrateTo(MIGRATION);
     expect(await snapshot()).toEqual(before);
   });
 });
