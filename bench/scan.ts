@@ -13,7 +13,11 @@
  *    (issue 30). Five scans; the figures are the median one's (by worker
  *    CPU), each measure's own median, and every run's answers/s, worker and
  *    Postgres CPU in the order they ran (also printed to stderr as they end).
- *    `BENCH_SCAN=one` runs this case alone, after a one-provider warm-up scan.
+ *    `BENCH_SCAN=one` runs this case alone, after a one-provider warm-up scan;
+ *    `BENCH_WARMUP=N` makes that N warm-up scans (default 1). One scan of 500
+ *    leaves V8 still compiling the hot path: a worker's CPU per answer keeps
+ *    falling over about the first 2,500 answers (bench/README, "a warm
+ *    worker"), and a worker process lives for days.
  * Every case also prints its cost per answer stored: this process's CPU time
  * (process.cpuUsage: every thread, the analysis threads included; the
  * simulator is another process), of it the main thread's, the analysis
@@ -52,6 +56,8 @@ const PROMPTS = 500;
 const CONCURRENCY = 10;
 /** Scans of the cost case; the median one is reported. */
 const ONE_PROVIDER_RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Warm-up scans before the measured ones, when the 200 ms cases do not run first (see the header). */
+const WARMUP_SCANS = Number(process.env.BENCH_WARMUP ?? 1);
 
 /** Every request answers after `ms`; `pageToken: false` makes AI Overviews answer inline (one request each). */
 async function setLatency(ms: number, options: { pageToken?: boolean } = {}) {
@@ -236,7 +242,8 @@ async function main() {
       const mixedIdeal = full ? ((await busiestProviderRequests()) / CONCURRENCY) * 0.2 : 1;
       await setLatency(0);
       // The fast-only run warms up on a first scan (the full run is warm from the 200 ms ones).
-      if (!full) await scanOnce(ctx, 'warm-up', only ? ['openai'] : undefined);
+      if (!full)
+        for (let i = 0; i < WARMUP_SCANS; i++) await scanOnce(ctx, `warm-up-${i}`, only ? ['openai'] : undefined);
       const fast = only ? skipped : await scanOnce(ctx, 'latency-0');
       const perSecond = Math.round(fast.answers / fast.seconds);
       // The cost target's case: one provider, 500 prompts, 0 ms. One scan of 500 moves by 20-30% from run to
@@ -279,6 +286,7 @@ async function main() {
               ...one,
               answersPerSecond: Math.round(one.answers / one.seconds),
               runs: ONE_PROVIDER_RUNS,
+              warmUpScans: full ? 0 : WARMUP_SCANS,
               workerCpuMsPerAnswerRuns: spread((r) => r.workerCpuMsPerAnswer),
               postgresCpuMsPerAnswerRuns: spread((r) => r.postgresCpuMsPerAnswer),
               // Each measure's own median over the runs (the fields above are the median run's, by worker CPU).
