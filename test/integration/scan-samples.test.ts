@@ -8,6 +8,7 @@ import { runScan } from '../../src/domain/scans/run.ts';
 import { startScan } from '../../src/domain/scans/scans.ts';
 import { storeAnswers } from '../../src/domain/facts/answer-store.ts';
 import { loadBrandBook } from '../../src/domain/facts/brand-book.ts';
+import type { Micros } from '../../src/money.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedOrg, type Org } from '../helpers/fixtures.ts';
 import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/scans.ts';
@@ -18,6 +19,22 @@ import { addActivePrompts, moneyFacts, script, waitForScan } from '../helpers/sc
  * never asks a sample twice; the prompt list shows how many samples named
  * the brand, and sorts and filters by it.
  */
+
+/** An answer as a previous run stored it, before its prompt, sample and text are given. */
+function answerOf(scanId: number, siteId: number, provider: 'gemini' | 'openai') {
+  return {
+    scanId,
+    siteId,
+    provider,
+    model: defaultModel(provider).id,
+    askedAt: new Date(),
+    citations: [],
+    searches: [],
+    costMicros: 0 as Micros,
+    error: null,
+    context: null,
+  };
+}
 
 let app: TestApp;
 let ws: Org;
@@ -288,19 +305,7 @@ describe('resuming a scan with samples', () => {
     const scanId = start.scan.id;
     // A previous run stored samples 1 and 3 of the first prompt (uncharged here: no money was reserved for them).
     const book = await loadBrandBook(app.ctx.db, siteId);
-    const base = {
-      scanId,
-      siteId,
-      provider: 'gemini',
-      model: defaultModel('gemini').id,
-      askedAt: new Date(),
-      text: 'Resumed is fine.',
-      citations: [],
-      searches: [],
-      costMicros: 0,
-      error: null,
-      context: null,
-    };
+    const base = { ...answerOf(scanId, siteId, 'gemini'), text: 'Resumed is fine.' };
     await storeAnswers(
       app.ctx,
       [1, 3].map((sample) => ({ ...base, promptId: promptIds[0] as number, sample })),
@@ -335,20 +340,7 @@ describe('raw responses', () => {
     const text = '{ "id":"resp_1",  "n": 1.50, "id":"resp_2" ,"output":[ ]}';
     const raw: unknown = JSON.parse(text);
     keepRawText(raw, text);
-    const base = {
-      scanId: scan.id,
-      siteId,
-      promptId: promptIds[0] as number,
-      provider: 'openai',
-      model: defaultModel('openai').id,
-      askedAt: new Date(),
-      text: 'Rawtext is fine.',
-      citations: [],
-      searches: [],
-      costMicros: 0,
-      error: null,
-      context: null,
-    };
+    const base = { ...answerOf(scan.id, siteId, 'openai'), promptId: promptIds[0] as number, text: 'Rawtext is fine.' };
     await storeAnswers(
       app.ctx,
       [
