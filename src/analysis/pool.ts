@@ -30,8 +30,10 @@ export interface OffThreadOptions {
 
 /**
  * Old-generation heap of one analysis thread. A batch of 1,000 answers at
- * the analysis cap is 200 MB of text at most; compiled books and the
- * lexicons are a few MB each.
+ * the analysis cap is 200 MB of text at most; a thread holds about 47 MB
+ * once its modules are loaded (the lexicons, the names reader's weights).
+ * A thread that runs out before it is ready makes piscina start no other,
+ * so this must stay well above that.
  */
 const THREAD_HEAP_MB = 512;
 

@@ -122,7 +122,10 @@ describe('a deadline per task', () => {
   });
 
   it('a thread that runs out of memory ends, not the process: its answer gets facts that say so', async () => {
-    const pool = createAnalysisPool({ filename: unruly, maxThreads: 1, heapMb: 32 });
+    // Twice what a thread holds once its modules are loaded (about 47 MB of heap, the lexicons and the names reader's
+    // weights): at 32 MB the replacement thread itself ran out while loading, and piscina starts no thread again
+    // after one fails before it is ready, so the next task waited for ever.
+    const pool = createAnalysisPool({ filename: unruly, maxThreads: 1, heapMb: 96 });
     try {
       const hog: AnswerInput = { text: 'Acme HOG', citations: [], failed: false };
       const facts = await pool.analyse(book, [answers[0]!, hog], { timeoutMs: 60_000 });
