@@ -181,7 +181,6 @@ const NULL = Buffer.from('null');
 const ARRAY_END = Buffer.from(']');
 
 /**
-/**
  * The answers as one JSON array for jsonb_to_recordset, and their
  * citations and raw responses as two more in the same order (null where an
  * answer has no raw response; see insertAnswers). The raw responses go as
