@@ -17,7 +17,8 @@
  *    `BENCH_WARMUP=N` makes that N warm-up scans (default 1). One scan of 500
  *    leaves V8 still compiling the hot path: a worker's CPU per answer keeps
  *    falling over about the first 2,500 answers (bench/README, "a warm
- *    worker"), and a worker process lives for days.
+ *    worker"), and a worker process lives for days. `BENCH_SAME_SITE=1`
+ *    asks one site every time (see siteFor).
  * Every case also prints its cost per answer stored: this process's CPU time
  * (process.cpuUsage: every thread, the analysis threads included; the
  * simulator is another process), of it the main thread's, the analysis
@@ -160,6 +161,20 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_
 
 const ms = (seconds: number, answers: number) => Math.round(((seconds * 1000) / Math.max(1, answers)) * 1000) / 1000;
 
+/**
+ * BENCH_SAME_SITE=1: every scan of the one-provider case (warm-up included) asks the same site's 500 prompts,
+ * as a site scanned day after day is asked: from the second scan on, the rollups' week, month and quarter rows
+ * are there to be added to rather than new (bench/README, "Twelfth session"). By default each scan has a new site.
+ */
+const SAME_SITE = process.env.BENCH_SAME_SITE === '1';
+let sameSite: Awaited<ReturnType<typeof benchSite>> | null = null;
+
+async function siteFor(ctx: AppContext, label: string) {
+  if (!SAME_SITE) return benchSite(ctx, 'scan', label, PROMPTS);
+  sameSite ??= await benchSite(ctx, 'scan', 'same-site', PROMPTS);
+  return sameSite;
+}
+
 /** `measured`: told the monotonic window of the scan's run and its answers (for BENCH_CPU_PROF). */
 async function scanOnce(
   ctx: AppContext,
@@ -167,7 +182,7 @@ async function scanOnce(
   providers?: ProviderKey[],
   measured?: (startUs: number, endUs: number, answers: number) => void,
 ) {
-  const { userId, site } = await benchSite(ctx, 'scan', label, PROMPTS);
+  const { userId, site } = await siteFor(ctx, label);
   const { scan } = await startScan(ctx, site, userId, { label, ...(providers ? { providers } : {}) });
   const pgMeter = await meterBackends(ctx);
   const redisBefore = await redisCommands(ctx);
