@@ -36,7 +36,7 @@ import { loadBrandBook } from '../src/domain/facts/brand-book.ts';
 import { storeAnswers, type NewAnswer } from '../src/domain/facts/answer-store.ts';
 import { analyseAnswers } from '../src/domain/facts/answer-facts.ts';
 import { runBench } from './lib.ts';
-import { answerAgain, benchSite, preciseCpu, startSimulator } from './scan-setup.ts';
+import { answerAgain, backendCpu, benchSite, startSimulator } from './scan-setup.ts';
 import { loadJobTable } from '../jobs/load-table.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write';
@@ -90,13 +90,6 @@ async function walByRelation(db: AppContext['db'], from: string, to: string, ans
 }
 
 const newSite = (ctx: AppContext, label: string) => benchSite(ctx, 'write', label, PROMPTS);
-
-/** The CPU seconds of the measured backend so far (preciseCpu: nanoseconds, where clock ticks were 0.02 ms an answer). */
-function backendCpu(pid: number): number {
-  const seconds = preciseCpu(pid);
-  if (seconds === null) throw new Error(`the measured backend (pid ${pid}) is gone`);
-  return seconds;
-}
 
 interface Explained {
   count: number;

@@ -75,6 +75,13 @@ export function preciseCpu(pid: number): number | null {
   }
 }
 
+/** The CPU seconds of one measured backend so far (preciseCpu), which must still be there: a bench's one connection. */
+export function backendCpu(pid: number): number {
+  const seconds = preciseCpu(pid);
+  if (seconds === null) throw new Error(`the measured backend (pid ${pid}) is gone`);
+  return seconds;
+}
+
 /**
  * A new enterprise org with $10,000, its owner, and the site Acme (competitors
  * Globex and Initech) with `prompts` active prompts: what each scanned site of

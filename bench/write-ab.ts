@@ -35,7 +35,7 @@ import type * as Scans from '../src/domain/scans/scans.ts';
 import type * as Run from '../src/domain/scans/run.ts';
 import type * as Setup from './scan-setup.ts';
 import type * as Jobs from '../jobs/load-table.ts';
-import { answerAgain, preciseCpu, startSimulator } from './scan-setup.ts';
+import { answerAgain, backendCpu, startSimulator } from './scan-setup.ts';
 
 const OTHER = process.env.BENCH_AB_OTHER;
 const THIS_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sightline_bench_write_ab';
@@ -64,12 +64,6 @@ async function treeModules(root: string) {
   };
 }
 type Tree = Awaited<ReturnType<typeof treeModules>>;
-
-function backendCpu(pid: number): number {
-  const seconds = preciseCpu(pid);
-  if (seconds === null) throw new Error(`the measured backend (pid ${pid}) is gone`);
-  return seconds;
-}
 
 interface Side {
   name: string;
